@@ -1,0 +1,313 @@
+/*
+ * corepcg.h -- the one public header of corepcg.
+ *
+ * corepcg solves the constrained SPD systems of implicit cloth simulation,
+ *
+ *     S A x = S b,      (I - S) x = (I - S) z,      S = blockdiag(S_i),
+ *
+ * by reducing them to an unconstrained SPD system U^T A U and solving that
+ * with corePCG (PCG preconditioned by a CHOLMOD factorisation of the
+ * stretch-only "matrix core"), or with one of the baselines (MPCG in
+ * Baraff & Witkin's and Ascher & Boxerman's forms, PCG on the reduced
+ * system, a direct CHOLMOD solve).
+ *
+ * Conventions
+ *   - Every public symbol starts with corepcg_, every macro and enum value
+ *     with COREPCG_.
+ *   - Indices are 0-based `int`. A system of N nodes has n = 3N unknowns;
+ *     unknown 3i+c is coordinate c of node i.
+ *   - Functions that can fail return an int status: 0 is OK, negative is an
+ *     error (no usable result), positive is a warning (the result is usable
+ *     but flagged, e.g. not converged). corepcg_strerror() names any code.
+ *   - Inputs are const and borrowed for the duration of the call; whatever
+ *     the library keeps, it copies. Outputs belong to the caller.
+ *   - The library never prints, never exits and keeps no global state: two
+ *     handles may be used from two threads at once.
+ *   - Functions that take `char *msg` write a one-line, NUL-terminated
+ *     explanation (file:line: what is wrong, for file input) into it when
+ *     they fail; msg may be NULL, else it must hold COREPCG_MSG_SIZE bytes.
+ */
+#ifndef COREPCG_H
+#define COREPCG_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(COREPCG_BUILDING) && defined(__GNUC__)
+#define COREPCG_EXPORT __attribute__((visibility("default")))
+#else
+#define COREPCG_EXPORT
+#endif
+
+#define COREPCG_VERSION "0.1.0"
+#define COREPCG_MSG_SIZE 512
+
+/* ---------------------------------------------------------------- codes */
+
+enum corepcg_status {
+    COREPCG_OK = 0,
+    /* warnings: x is usable */
+    COREPCG_NOT_CONVERGED = 1,    /* iteration limit reached, tol not met  */
+    COREPCG_FELL_BACK = 2,        /* core not SPD; solved by block PCG     */
+    /* errors: no usable x */
+    COREPCG_ERR_ARGUMENT = -1,    /* NULL pointer or invalid setting       */
+    COREPCG_ERR_NO_MEMORY = -2,   /* an allocation failed                  */
+    COREPCG_ERR_IO = -3,          /* file missing, unreadable, unwritable  */
+    COREPCG_ERR_FORMAT = -4,      /* malformed file or array content       */
+    COREPCG_ERR_DIMENSION = -5,   /* sizes disagree                        */
+    COREPCG_ERR_NOT_FINITE = -6,  /* NaN or Inf in the input               */
+    COREPCG_ERR_NOT_SYMMETRIC = -7, /* A is not symmetric to round-off     */
+    COREPCG_ERR_CONSTRAINT = -8,  /* a bad constraint record               */
+    COREPCG_ERR_NOT_SPD = -9,     /* A~ (or A) is not positive definite    */
+    COREPCG_ERR_CORE_NOT_SPD = -10, /* the matrix core is not pos. definite */
+    COREPCG_ERR_BREAKDOWN = -11,  /* CG found p^T A p <= 0                 */
+    COREPCG_ERR_NAN = -12,        /* NaN or Inf appeared while iterating   */
+    COREPCG_ERR_NO_CORE = -13,    /* no stretch pairs and core != auto     */
+    COREPCG_ERR_STATE = -14,      /* call out of order (solve before setup) */
+    COREPCG_ERR_CHOLMOD = -15,    /* CHOLMOD failed for another reason     */
+    COREPCG_ERR_TOO_LARGE = -16   /* sizes overflow the index type         */
+};
+
+/* Text for any int, unknown codes included. Never NULL. */
+COREPCG_EXPORT const char *corepcg_strerror(int code);
+
+/* -------------------------------------------------------------- choices */
+
+typedef enum corepcg_method {
+    COREPCG_METHOD_COREPCG = 0, /* PCG on A~, core factorisation as precond */
+    COREPCG_METHOD_UPCG,        /* PCG on A~ with a cheap preconditioner    */
+    COREPCG_METHOD_DIRECT,      /* CHOLMOD on A~                            */
+    COREPCG_METHOD_MPCG,        /* Ascher & Boxerman's corrected MPCG on A  */
+    COREPCG_METHOD_MPCG_BW,     /* Baraff & Witkin's original MPCG on A     */
+    COREPCG_METHOD_COUNT
+} corepcg_method;
+
+typedef enum corepcg_precond {
+    COREPCG_PRECOND_DIAG = 0,   /* Jacobi (upcg: of A~; mpcg: of A)          */
+    COREPCG_PRECOND_BLOCK,      /* per-node diagonal block (ndof^2 or 3x3)   */
+    COREPCG_PRECOND_PROJECTED,  /* upcg only: (U_i^T P_i^-1 U_i)^-1, P=diag(A)
+                                   -- what MPCG applies in effect          */
+    COREPCG_PRECOND_COUNT
+} corepcg_precond;
+
+typedef enum corepcg_ordering {
+    COREPCG_ORDERING_BEST = 0,  /* CHOLMOD's default search (AMD, METIS...) */
+    COREPCG_ORDERING_AMD,
+    COREPCG_ORDERING_METIS,
+    COREPCG_ORDERING_NESDIS,
+    COREPCG_ORDERING_COUNT
+} corepcg_ordering;
+
+typedef enum corepcg_factor {
+    COREPCG_FACTOR_LDL = 0,     /* simplicial LDL^T (Ye et al.'s choice)     */
+    COREPCG_FACTOR_LL,          /* supernodal LL^T                           */
+    COREPCG_FACTOR_AUTO,        /* CHOLMOD decides                           */
+    COREPCG_FACTOR_COUNT
+} corepcg_factor;
+
+typedef enum corepcg_core {
+    COREPCG_CORE_STRETCH = 0,   /* diagonal blocks + stretch-pair blocks     */
+    COREPCG_CORE_AUTO,          /* diagonal blocks + off-diagonal blocks that
+                                   pass core_threshold                      */
+    COREPCG_CORE_COUNT
+} corepcg_core;
+
+/* Names used by the CLI and in info output ("corepcg", "amd", ...).
+ * The *_from_name functions return -1 for an unknown name. */
+COREPCG_EXPORT const char *corepcg_method_name(int method);
+COREPCG_EXPORT const char *corepcg_precond_name(int precond);
+COREPCG_EXPORT const char *corepcg_ordering_name(int ordering);
+COREPCG_EXPORT const char *corepcg_factor_name(int factor);
+COREPCG_EXPORT const char *corepcg_core_name(int core);
+COREPCG_EXPORT int corepcg_method_from_name(const char *name);
+COREPCG_EXPORT int corepcg_precond_from_name(const char *name);
+COREPCG_EXPORT int corepcg_ordering_from_name(const char *name);
+COREPCG_EXPORT int corepcg_factor_from_name(const char *name);
+COREPCG_EXPORT int corepcg_core_from_name(const char *name);
+
+/* ------------------------------------------------------------- settings */
+
+/* Defaults (corepcg_settings_default fills these in). */
+#define COREPCG_DEFAULT_TOL 1e-3
+#define COREPCG_DEFAULT_MAX_ITER 10000
+#define COREPCG_DEFAULT_CORE_THRESHOLD 1e-2
+
+typedef struct corepcg_settings {
+    corepcg_method method;     /* default COREPCG_METHOD_COREPCG             */
+    double tol;                /* stop when delta <= tol^2 delta0; (0, 1)    */
+    int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
+    corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
+    corepcg_ordering ordering; /* direct/corepcg; default BEST               */
+    corepcg_factor factor;     /* direct/corepcg; default chosen by measure- */
+                               /* ment, see README                           */
+    corepcg_core core;         /* corepcg; default STRETCH                   */
+    double core_threshold;     /* core AUTO: keep block (i,j) when
+                                  |A_ij|_F >= t * sqrt(|A_ii|_F |A_jj|_F)     */
+    int fallback_upcg;         /* corepcg: if the core is not SPD, solve with
+                                  block-preconditioned upcg (FELL_BACK)      */
+} corepcg_settings;
+
+COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
+
+/* --------------------------------------------------------------- system */
+
+typedef enum corepcg_format {
+    COREPCG_CSC = 0,           /* A_colptr (n+1), A_rowidx, A_values         */
+    COREPCG_TRIPLET            /* A_nnz entries of A_rowidx, A_colidx, A_values;
+                                  duplicates are summed                      */
+} corepcg_format;
+
+typedef enum corepcg_triangle {
+    COREPCG_LOWER = 0,         /* only entries with row >= col are given     */
+    COREPCG_UPPER,             /* only entries with row <= col are given     */
+    COREPCG_BOTH               /* the whole matrix, symmetric to round-off   */
+} corepcg_triangle;
+
+/* One constrained node. ndof = free directions left: 2 = slides in the
+ * plane with normal p; 1 = slides on the line orthogonal to p and q;
+ * 0 = fixed (p, q ignored). p and q need not be unit (they are normalised);
+ * for ndof 1, q must be orthogonal to p (|p.q| <= 1e-6 after normalising)
+ * and is then made exactly orthogonal. */
+typedef struct corepcg_constraint {
+    int node;
+    int ndof;
+    double p[3];
+    double q[3];
+} corepcg_constraint;
+
+/* A constrained system as plain arrays (all borrowed). */
+typedef struct corepcg_system {
+    int num_nodes;             /* N >= 1; n = 3N                            */
+    corepcg_format A_format;
+    corepcg_triangle A_triangle;
+    const int *A_colptr;       /* CSC: n+1 column pointers                  */
+    const int *A_rowidx;       /* CSC: colptr[n]; TRIPLET: A_nnz            */
+    const int *A_colidx;       /* TRIPLET only: A_nnz                       */
+    const double *A_values;    /* as A_rowidx                               */
+    int A_nnz;                 /* TRIPLET only                              */
+    int num_constraints;
+    const corepcg_constraint *constraints; /* may be NULL if none           */
+    const double *z;           /* n prescribed values, or NULL for zero     */
+    int num_stretch;           /* stretch springs (the matrix core)         */
+    const int *stretch_pairs;  /* 2*num_stretch node indices: i0 j0 i1 j1.. */
+} corepcg_system;
+
+/* ----------------------------------------------------------------- info */
+
+typedef struct corepcg_info {
+    int status;                /* the code the call returned                */
+    corepcg_method method;
+    int n;                     /* unknowns of the full system (3N)          */
+    int r;                     /* unknowns of the reduced system            */
+    int iterations;            /* 0 for direct                              */
+    int converged;             /* 1 when the stopping rule was met          */
+    int fell_back;             /* 1 when corepcg fell back to block upcg    */
+    double rel_residual;       /* |S(b - A x)| / |S(b - A(I-S)z)|           */
+    double constraint_error;   /* max |(I - S)(x - z)|                      */
+    long nnz_reduced;          /* stored entries of A~ (one triangle)       */
+    long nnz_core;             /* stored entries of the reduced core (ditto)*/
+    long nnz_factor;           /* entries of L (CHOLMOD-backed methods)     */
+    long core_blocks;          /* off-diagonal node blocks kept in the core */
+    corepcg_ordering ordering; /* ordering CHOLMOD actually used            */
+    int factor_supernodal;     /* 1 when the factor is supernodal LL^T      */
+    int analysis_reused;       /* 1 when the last setup/update reused the
+                                  symbolic analysis                         */
+    double time_reduce_s;      /* build U, A~ (and core) at setup/update    */
+    double time_analyze_s;     /* CHOLMOD analyse (0 when reused)           */
+    double time_factor_s;      /* CHOLMOD numeric factorisation             */
+    double time_setup_s;       /* whole of the last setup or update         */
+    double time_iterate_s;     /* PCG loop (or the direct solve)            */
+    double time_solve_s;       /* whole of this solve call                  */
+    double time_total_s;       /* setup/update + solve                      */
+} corepcg_info;
+
+/* --------------------------------------------------------------- solver */
+
+typedef struct corepcg_solver corepcg_solver; /* opaque */
+
+/* An empty handle. Returns OK or ERR_ARGUMENT / ERR_NO_MEMORY. */
+COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
+
+/* Builds everything for this system: U blocks, A~, the core and its
+ * factorisation (or what the chosen method needs). settings may be NULL
+ * (defaults). On failure the handle is left empty (as after create) and
+ * corepcg_message() says why. */
+COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
+                                 const corepcg_settings *settings);
+
+/* The next step's system. When the reduced pattern is unchanged (same
+ * nodes with the same ndof, same block pattern of A) only the numbers are
+ * recomputed and the symbolic analysis is reused; otherwise it is a full
+ * setup. info (may be NULL) gets analysis_reused and the setup times. */
+COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
+                                  corepcg_info *info);
+
+/* Solves with right-hand side b (n), initial guess x0 (n, or NULL for
+ * zero: it is the unconstrained guess y of Ascher & Boxerman), into x (n).
+ * info may be NULL. Returns OK, a warning (x usable), or an error (x
+ * untouched). May be called any number of times after setup/update. */
+COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
+                                 const double *x0, double *x,
+                                 corepcg_info *info);
+
+/* The detail of the last failure on this handle ("" if none). */
+COREPCG_EXPORT const char *corepcg_message(const corepcg_solver *h);
+
+/* Frees the handle and sets *h to NULL; safe on NULL and on *h == NULL. */
+COREPCG_EXPORT void corepcg_free(corepcg_solver **h);
+
+/* ---------------------------------------------------------------- check */
+
+/* FORMAT.md's measures of an answer x (n) of sys with right-hand side b:
+ * constraint error max |(I - S)(x - z)| and relative residual
+ * |S(b - A x)|_2 / |S(b - A(I - S)z)|_2 (with a zero denominator the
+ * residual norm itself is reported). */
+COREPCG_EXPORT int corepcg_check(const corepcg_system *sys, const double *b,
+                                 const double *x, double *constraint_error,
+                                 double *rel_residual, char *msg);
+
+/* --------------------------------------------------------------- bundle */
+
+/* A bundle read from disk (FORMAT.md); every array is owned by it. */
+typedef struct corepcg_bundle {
+    corepcg_system system;     /* ready for corepcg_setup: A is CSC LOWER   */
+    const double *b;           /* n                                         */
+    const double *x0;          /* n, or NULL when x0.mtx is absent          */
+    int A_general;             /* 1 when A.mtx was stored `general`         */
+    long A_file_entries;       /* entries stored in A.mtx                   */
+    int has_z, has_constraints, has_stretch;
+} corepcg_bundle;
+
+/* Reads DIR/A.mtx, b.mtx and the optional z.mtx, constraints.txt,
+ * stretch.mtx, x0.mtx; validates everything FORMAT.md requires. */
+COREPCG_EXPORT int corepcg_bundle_read(const char *dir, corepcg_bundle **out,
+                                       char *msg);
+COREPCG_EXPORT void corepcg_bundle_free(corepcg_bundle **bundle);
+
+/* Writes a bundle into DIR (created if missing): A.mtx (symmetric, lower),
+ * b.mtx, and z.mtx, constraints.txt, stretch.mtx, x0.mtx when the system
+ * has them (x0 may be NULL). Each file is written under a temporary name
+ * and renamed when complete. */
+COREPCG_EXPORT int corepcg_bundle_write(const char *dir,
+                                        const corepcg_system *sys,
+                                        const double *b, const double *x0,
+                                        char *msg);
+
+/* Reads an n x 1 real `array` Matrix Market vector. *out is malloc'd. */
+COREPCG_EXPORT int corepcg_vector_read(const char *path, int n, double **out,
+                                       char *msg);
+
+/* Writes an n x 1 real `array` Matrix Market vector, atomically (a
+ * temporary name renamed when complete; an existing file is replaced only
+ * on success). */
+COREPCG_EXPORT int corepcg_vector_write(const char *path, int n,
+                                        const double *x, char *msg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COREPCG_H */

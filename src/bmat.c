@@ -1,0 +1,2 @@
+/* bmat.c -- not written yet. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* bundle.c -- not written yet. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* check.c -- not written yet. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* constraints.c -- not written yet. */
+#include "internal.h"

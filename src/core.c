@@ -1,0 +1,2 @@
+/* core.c -- not written yet. */
+#include "internal.h"

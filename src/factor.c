@@ -1,0 +1,2 @@
+/* factor.c -- not written yet. */
+#include "internal.h"

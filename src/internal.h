@@ -1,0 +1,199 @@
+/*
+ * internal.h -- types and functions shared inside the library; not
+ * installed. Naming: cpg_ prefix, hidden visibility (the library is built
+ * with gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
+ */
+#ifndef COREPCG_INTERNAL_H
+#define COREPCG_INTERNAL_H
+
+#include "corepcg.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <suitesparse/cholmod.h>
+
+/* ------------------------------------------------------------ messages */
+
+/* printf into msg (COREPCG_MSG_SIZE bytes, may be NULL); returns code so
+ * that callers can write `return cpg_fail(msg, CODE, "...", ...)`. */
+int cpg_fail(char *msg, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Monotonic seconds. */
+double cpg_now(void);
+
+/* A CHOLMOD common that never prints; the caller owns it. */
+int cpg_cholmod_start(cholmod_common *cm);
+
+/* Maps a CHOLMOD status after a call to a corepcg code (OK when fine). */
+int cpg_cholmod_code(const cholmod_common *cm);
+
+/* ------------------------------------------------------ block matrices */
+
+/* A symmetric matrix of 3x3 blocks stored with BOTH triangles, by block
+ * columns (block CSC), block rows sorted within each column. Block k is
+ * x[9k .. 9k+8], column-major: entry (a, c) at x[9k + 3c + a]. */
+typedef struct cpg_bmat {
+    int nb;        /* number of nodes (block rows = block columns) */
+    int *p;        /* nb + 1 */
+    int *i;        /* p[nb] block row indices */
+    double *x;     /* 9 p[nb] values */
+} cpg_bmat;
+
+void cpg_bmat_free(cpg_bmat *m);
+
+/* Validates sys->A (sizes, indices, triangle, finiteness, symmetry for
+ * BOTH) and converts it to a block matrix with both triangles. */
+int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
+                         cpg_bmat *out, char *msg);
+
+/* y = A x over n = 3 nb unknowns. */
+void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
+
+/* 1 when the two matrices have the same block pattern. */
+int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b);
+
+/* Copies into out the blocks of A that keep[k] != 0 marks (k indexes
+ * A's blocks); the diagonal blocks must be among them. */
+int cpg_bmat_select(const cpg_bmat *A, const unsigned char *keep,
+                    cpg_bmat *out);
+
+/* ------------------------------------------------- constraints, U blocks */
+
+/* U_i (3 x ndof_i, orthonormal columns, U_i U_i^T = S_i) for every node. */
+typedef struct cpg_ublocks {
+    int N;
+    int r;          /* sum of ndof */
+    int *ndof;      /* N */
+    int *off;       /* N + 1: reduced offset of node i */
+    double *U;      /* 9 N, column-major 3 x 3, first ndof columns used */
+} cpg_ublocks;
+
+void cpg_ublocks_free(cpg_ublocks *u);
+
+/* Validates the records (node range, duplicates, ndof, zero or non-
+ * orthogonal directions) and builds U. */
+int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
+                      cpg_ublocks *out, char *msg);
+
+/* One node's U block from the normalised directions. Exposed for tests. */
+void cpg_ublock_plane(const double p[3], double U[9]);
+int cpg_ublock_line(const double p[3], const double q[3], double U[9]);
+
+/* Parses constraints.txt (FORMAT.md). *out is malloc'd (NULL when the file
+ * lists none). Messages name path:line. Records are validated as by
+ * cpg_ublocks_build. */
+int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
+                         int *count, char *msg);
+
+/* v <- S v (per node U U^T v). */
+void cpg_filter(const cpg_ublocks *u, double *v);
+/* out = (I - S) z: the prescribed part. */
+void cpg_prescribed(const cpg_ublocks *u, const double *z, double *out);
+/* xt (r) = U^T x (n). */
+void cpg_restrict(const cpg_ublocks *u, const double *x, double *xt);
+/* x (n) = U xt (r) + w (n); w may be NULL. */
+void cpg_prolong(const cpg_ublocks *u, const double *xt, const double *w,
+                 double *x);
+
+/* ------------------------------------------------------------ reducer */
+
+/* A~ = U^T A U in CSC with both triangles stored, stype -1 (CHOLMOD then
+ * reads the lower triangle). cpg_reduce_pattern allocates it with the
+ * pattern; cpg_reduce_values fills the numbers (same A pattern, same U). */
+cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
+                                   cholmod_common *cm);
+void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
+                       cholmod_sparse *At);
+
+/* y = At x for a CSC matrix with both triangles stored. */
+void cpg_csc_mult(const cholmod_sparse *At, const double *x, double *y);
+
+/* ------------------------------------------------------------ the core */
+
+/* Marks the blocks of A that the core keeps: diagonal blocks plus the
+ * blocks of stretch pairs (core STRETCH) or of blocks passing the
+ * threshold (core AUTO). keep has A->p[nb] entries; *kept counts the
+ * off-diagonal blocks kept (both triangles counted once). */
+int cpg_core_mark(const cpg_bmat *A, const corepcg_system *sys,
+                  corepcg_core mode, double threshold, unsigned char *keep,
+                  long *kept, char *msg);
+
+/* --------------------------------------------------------- PCG kernel */
+
+typedef void (*cpg_apply_fn)(void *ctx, const double *in, double *out);
+
+/* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
+ * Stops when delta <= tol^2 delta0 with delta0 = bd^T M^-1 bd. */
+typedef struct cpg_pcg_problem {
+    int n;
+    cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
+    cpg_apply_fn precond; void *precond_ctx;   /* out = M^-1 in         */
+    cpg_apply_fn filter;  void *filter_ctx;    /* in place v = S v; NULL */
+    const double *b;       /* right-hand side                            */
+    const double *bdelta;  /* vector defining delta0 (b, b^ or S b)      */
+    double tol;
+    int max_iter;
+} cpg_pcg_problem;
+
+typedef struct cpg_pcg_work {
+    double *r, *c, *q, *s;   /* 4 vectors of length n */
+} cpg_pcg_work;
+
+int cpg_pcg_work_alloc(cpg_pcg_work *w, int n);
+void cpg_pcg_work_free(cpg_pcg_work *w);
+
+/* x holds the initial guess on entry and the answer on exit. Returns OK,
+ * NOT_CONVERGED, ERR_BREAKDOWN or ERR_NAN; *iterations is always set. */
+int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
+            int *iterations, char *msg);
+
+/* ------------------------------------------------------ preconditioners */
+
+/* Cheap preconditioners of the reduced system (upcg) and of A (mpcg). */
+typedef struct cpg_precond {
+    int n;
+    int kind;            /* corepcg_precond */
+    const cpg_ublocks *u;
+    double *inv;         /* DIAG: n inverses; BLOCK/PROJECTED: per node a
+                            dense ndof x ndof (3x3 for mpcg) inverse, 9 each */
+} cpg_precond;
+
+int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
+                        const cholmod_sparse *At, const cpg_bmat *A,
+                        const cpg_ublocks *u, char *msg);
+int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
+                     char *msg);
+void cpg_precond_apply(void *pc, const double *in, double *out);
+void cpg_precond_free(cpg_precond *pc);
+
+/* ------------------------------------------------ CHOLMOD factorisation */
+
+typedef struct cpg_factor {
+    cholmod_factor *L;
+    cholmod_dense *B, *X, *Y, *E;  /* solve2 workspace, kept across calls */
+    int supernodal;
+} cpg_factor;
+
+/* Analyse (pattern only). */
+int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
+                       corepcg_factor kind, cholmod_common *cm, char *msg);
+/* Numeric factorisation with the kept analysis; not_spd_code is returned
+ * when M is not positive definite (CHOLMOD's status or a D <= 0). */
+int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
+                       cholmod_common *cm, char *msg);
+/* out = M^-1 in, without allocating after the first call. */
+int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
+                     cholmod_common *cm);
+long cpg_factor_nnz(const cpg_factor *f);
+corepcg_ordering cpg_factor_ordering(const cpg_factor *f);
+void cpg_factor_free(cpg_factor *f, cholmod_common *cm);
+
+/* -------------------------------------------------------------- check */
+
+/* FORMAT.md's measures, on the internal representation. */
+void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
+                        const double *b, const double *z, const double *x,
+                        double *constraint_error, double *rel_residual);
+
+#endif /* COREPCG_INTERNAL_H */

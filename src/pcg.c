@@ -1,0 +1,2 @@
+/* pcg.c -- not written yet. */
+#include "internal.h"

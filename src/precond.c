@@ -1,0 +1,2 @@
+/* precond.c -- not written yet. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* reduce.c -- not written yet. */
+#include "internal.h"

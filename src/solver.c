@@ -1,0 +1,2 @@
+/* solver.c -- not written yet. */
+#include "internal.h"

@@ -1,0 +1,11 @@
+/* timer.c -- monotonic wall-clock seconds for the info timings. */
+#include "internal.h"
+
+#include <time.h>
+
+double cpg_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

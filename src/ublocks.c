@@ -1,0 +1,2 @@
+/* ublocks.c -- not written yet. */
+#include "internal.h"

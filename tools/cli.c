@@ -1,0 +1,63 @@
+/* cli.c -- argument helpers shared by the subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("corepcg: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = text ? strtod(text, &end) : NAN;
+    if (!text || end == text || *end != '\0' || errno != 0 || !isfinite(v) || v < lo || v > hi) {
+        cli_error("%s needs a number in [%g, %g], got '%s'", opt, lo, hi, text ? text : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = text ? strtol(text, &end, 10) : 0;
+    if (!text || end == text || *end != '\0' || errno != 0 || v < lo || v > hi) {
+        cli_error("%s needs a whole number in [%ld, %ld], got '%s'", opt, lo, hi, text ? text : "");
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),
+                     const char *choices, int *out)
+{
+    int v = text ? from_name(text) : -1;
+    if (v < 0) {
+        cli_error("%s takes one of %s, got '%s'", opt, choices, text ? text : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_exit_status(int code)
+{
+    if (code == COREPCG_NOT_CONVERGED)
+        return CLI_EXIT_NOT_CONVERGED;
+    return code < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+}

@@ -1,0 +1,37 @@
+/* cli.h -- what the subcommands of the corepcg tool share. The tool is a
+ * thin layer over corepcg.h: it parses arguments, calls the library and
+ * prints; it does no arithmetic of its own. */
+#ifndef COREPCG_CLI_H
+#define COREPCG_CLI_H
+
+#include "corepcg.h"
+
+/* Exit statuses of the tool (README documents them). */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_ERROR = 1,          /* bad input or numerical failure */
+    CLI_EXIT_USAGE = 2,          /* bad command line */
+    CLI_EXIT_NOT_CONVERGED = 3,  /* answer written but flagged */
+};
+
+/* "corepcg: <text>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Option values: print a usage error and return -1 on a bad value. */
+int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out);
+int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out);
+/* value of a name table (corepcg_*_from_name); prints the choices on error */
+int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),
+                     const char *choices, int *out);
+
+/* Maps a library status to the tool's exit status. */
+int cli_exit_status(int code);
+
+int cmd_info(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,42 @@
+# tools/setup.sh -- sourced by tools/demo and tools/check: installs the
+# Debian packages the build needs (as root; otherwise prints the apt-get
+# line and stops), then configures and builds into build/.
+# Re-running it when nothing changed takes seconds.
+
+COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libsuitesparse-dev libopenblas-dev liblapacke-dev"
+
+corepcg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+corepcg_missing_packages() {
+    local missing="" p
+    for p in $COREPCG_PACKAGES "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+            || missing="$missing $p"
+    done
+    echo "$missing"
+}
+
+corepcg_install() {
+    local missing
+    missing=$(corepcg_missing_packages "$@")
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "corepcg: missing Debian packages; run as root:" >&2
+        echo "  apt-get update && apt-get install -y$missing" >&2
+        return 1
+    fi
+    echo "corepcg: installing$missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2 && apt-get install -y -qq $missing >&2
+}
+
+# corepcg_build BUILD_DIR [meson setup options...]
+corepcg_build() {
+    local dir=$1
+    shift
+    cd "$corepcg_root" || return 1
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" "$@" >&2 || return 1
+    fi
+    meson compile -C "$dir" >&2
+}
