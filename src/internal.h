@@ -71,8 +71,15 @@ typedef struct cpg_ublocks {
 
 void cpg_ublocks_free(cpg_ublocks *u);
 
-/* Validates the records (node range, duplicates, ndof, zero or non-
- * orthogonal directions) and builds U. */
+/* Checks one record against FORMAT.md's rules except duplicates: node in
+ * [0, N), ndof in {0, 1, 2}, p (ndof 1, 2) and q (ndof 1) nonzero and
+ * finite, |p.q| <= 1e-6 after normalising. Returns OK or ERR_CONSTRAINT
+ * with a short reason ("q is not orthogonal to p (|p.q| = 0.1)") in why
+ * (COREPCG_MSG_SIZE bytes). */
+int cpg_constraint_check(const corepcg_constraint *c, int N, char *why);
+
+/* Validates the records (as cpg_constraint_check, plus duplicates) and
+ * builds U. */
 int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
                       cpg_ublocks *out, char *msg);
 
@@ -122,6 +129,7 @@ int cpg_core_mark(const cpg_bmat *A, const corepcg_system *sys,
 /* --------------------------------------------------------- PCG kernel */
 
 typedef void (*cpg_apply_fn)(void *ctx, const double *in, double *out);
+typedef void (*cpg_filter_fn)(void *ctx, double *v); /* in place */
 
 /* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
  * Stops when delta <= tol^2 delta0 with delta0 = bd^T M^-1 bd. */
@@ -129,7 +137,7 @@ typedef struct cpg_pcg_problem {
     int n;
     cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
     cpg_apply_fn precond; void *precond_ctx;   /* out = M^-1 in         */
-    cpg_apply_fn filter;  void *filter_ctx;    /* in place v = S v; NULL */
+    cpg_filter_fn filter; void *filter_ctx;    /* v = S v; NULL if none */
     const double *b;       /* right-hand side                            */
     const double *bdelta;  /* vector defining delta0 (b, b^ or S b)      */
     double tol;

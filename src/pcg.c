@@ -1,2 +1,119 @@
-/* pcg.c -- not written yet. */
+/* pcg.c -- the one preconditioned conjugate gradient loop every iterative
+ * method runs: Ye et al.'s uPCG, and with a filter S Ascher & Boxerman's
+ * MPCG (whose iterates stay in range(S)). Stopping rule of both papers:
+ * delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1 bd. */
 #include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int cpg_pcg_work_alloc(cpg_pcg_work *w, int n)
+{
+    size_t len = (size_t)(n > 0 ? n : 1);
+    w->r = malloc(len * sizeof(double));
+    w->c = malloc(len * sizeof(double));
+    w->q = malloc(len * sizeof(double));
+    w->s = malloc(len * sizeof(double));
+    if (!w->r || !w->c || !w->q || !w->s) {
+        cpg_pcg_work_free(w);
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    return COREPCG_OK;
+}
+
+void cpg_pcg_work_free(cpg_pcg_work *w)
+{
+    free(w->r);
+    free(w->c);
+    free(w->q);
+    free(w->s);
+    w->r = w->c = w->q = w->s = NULL;
+}
+
+static double dot(int n, const double *a, const double *b)
+{
+    double s = 0;
+    for (int k = 0; k < n; k++)
+        s += a[k] * b[k];
+    return s;
+}
+
+int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
+            int *iterations, char *msg)
+{
+    const int n = pb->n;
+    double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
+    *iterations = 0;
+
+    /* delta0 = bd^T M^-1 bd (s is free scratch here) */
+    pb->precond(pb->precond_ctx, pb->bdelta, s);
+    double delta0 = dot(n, pb->bdelta, s);
+
+    pb->matvec(pb->matvec_ctx, x, q);
+    for (int k = 0; k < n; k++)
+        r[k] = pb->b[k] - q[k];
+    if (pb->filter)
+        pb->filter(pb->filter_ctx, r);
+    pb->precond(pb->precond_ctx, r, c);
+    if (pb->filter)
+        pb->filter(pb->filter_ctx, c);
+    double delta = dot(n, r, c);
+    if (!isfinite(delta0) || !isfinite(delta))
+        return cpg_fail(msg, COREPCG_ERR_NAN,
+                        "NaN or Inf before the first iteration");
+    if (delta0 < 0 || delta < 0)
+        return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                        "preconditioner is not positive definite "
+                        "(r^T M^-1 r = %.3g)", delta < 0 ? delta : delta0);
+    const double target = pb->tol * pb->tol * delta0;
+
+    int it = 0;
+    while (delta > target) {
+        if (it >= pb->max_iter) {
+            *iterations = it;
+            return COREPCG_NOT_CONVERGED;
+        }
+        pb->matvec(pb->matvec_ctx, c, q);
+        if (pb->filter)
+            pb->filter(pb->filter_ctx, q);
+        double cq = dot(n, c, q);
+        if (!isfinite(cq)) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_NAN,
+                            "NaN or Inf in p^T A p at iteration %d", it + 1);
+        }
+        if (cq <= 0) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                            "p^T A p = %.3g <= 0 at iteration %d: the "
+                            "matrix is not positive definite", cq, it + 1);
+        }
+        double alpha = delta / cq;
+        for (int k = 0; k < n; k++) {
+            x[k] += alpha * c[k];
+            r[k] -= alpha * q[k];
+        }
+        pb->precond(pb->precond_ctx, r, s);
+        double delta_old = delta;
+        delta = dot(n, r, s);
+        it++;
+        if (!isfinite(delta)) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_NAN,
+                            "NaN or Inf in the residual at iteration %d", it);
+        }
+        if (delta < 0) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                            "r^T M^-1 r = %.3g < 0 at iteration %d: the "
+                            "preconditioner is not positive definite", delta, it);
+        }
+        double beta = delta / delta_old;
+        for (int k = 0; k < n; k++)
+            c[k] = s[k] + beta * c[k];
+        if (pb->filter)
+            pb->filter(pb->filter_ctx, c);
+    }
+    *iterations = it;
+    return COREPCG_OK;
+}
