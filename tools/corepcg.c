@@ -13,6 +13,7 @@ struct command {
 static const struct command commands[] = {
     {"info", cmd_info, "info BUNDLE [--json]            sizes and constraint counts"},
     {"check", cmd_check, "check BUNDLE X.mtx [--json]     constraint error and relative residual"},
+    {"solve", cmd_solve, "solve BUNDLE [--method M] ...   solve; --help lists the options"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,215 @@
+/* cmd_solve.c -- `corepcg solve BUNDLE`: set up, solve, report, write x. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: corepcg solve BUNDLE [options]\n"
+    "  --method M          corepcg (default) | upcg | direct | mpcg | mpcg-bw\n"
+    "  --tol T             stop when r^T M^-1 r <= T^2 b^T M^-1 b (default 1e-3)\n"
+    "  --max-iter K        iteration limit (default 10000); reaching it exits 3\n"
+    "  --precond P         upcg/mpcg: diag (default) | block | projected (upcg)\n"
+    "  --ordering O        direct/corepcg: best (default) | amd | metis | nesdis\n"
+    "  --factor F          direct/corepcg: ldl (default) | ll | auto\n"
+    "  --core C            corepcg: stretch (default, needs stretch.mtx) | auto\n"
+    "  --core-threshold t  core auto: keep blocks with |A_ij| >= t sqrt(|A_ii||A_jj|)\n"
+    "                      (default 1e-2)\n"
+    "  --fallback upcg     corepcg: if the core is not SPD, solve with block PCG\n"
+    "  --out X.mtx         write the answer (atomically)\n"
+    "  --json              one JSON object instead of the summary\n"
+    "exit status: 0 solved, 1 error (nothing written), 2 usage, 3 not converged\n"
+    "(answer written and flagged)\n";
+
+struct solve_options {
+    const char *bundle, *out;
+    int json;
+    corepcg_settings set;
+};
+
+static int parse(int argc, char **argv, struct solve_options *o)
+{
+    memset(o, 0, sizeof *o);
+    corepcg_settings_default(&o->set);
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        int m, rc = 0, takes_value = 1;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+            takes_value = 0;
+        } else if (strcmp(a, "--method") == 0) {
+            rc = cli_parse_choice(a, v, corepcg_method_from_name,
+                                  "corepcg, upcg, direct, mpcg, mpcg-bw", &m);
+            o->set.method = (corepcg_method)m;
+        } else if (strcmp(a, "--precond") == 0) {
+            rc = cli_parse_choice(a, v, corepcg_precond_from_name,
+                                  "diag, block, projected", &m);
+            o->set.precond = (corepcg_precond)m;
+        } else if (strcmp(a, "--ordering") == 0) {
+            rc = cli_parse_choice(a, v, corepcg_ordering_from_name,
+                                  "best, amd, metis, nesdis", &m);
+            o->set.ordering = (corepcg_ordering)m;
+        } else if (strcmp(a, "--factor") == 0) {
+            rc = cli_parse_choice(a, v, corepcg_factor_from_name,
+                                  "ldl, ll, auto", &m);
+            o->set.factor = (corepcg_factor)m;
+        } else if (strcmp(a, "--core") == 0) {
+            rc = cli_parse_choice(a, v, corepcg_core_from_name, "stretch, auto", &m);
+            o->set.core = (corepcg_core)m;
+        } else if (strcmp(a, "--fallback") == 0) {
+            if (!v || strcmp(v, "upcg") != 0) {
+                cli_error("--fallback takes upcg, got '%s'", v ? v : "");
+                rc = -1;
+            }
+            o->set.fallback_upcg = 1;
+        } else if (strcmp(a, "--tol") == 0) {
+            rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
+        } else if (strcmp(a, "--core-threshold") == 0) {
+            rc = cli_parse_double(a, v, 0, 1e300, &o->set.core_threshold);
+        } else if (strcmp(a, "--max-iter") == 0) {
+            rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
+        } else if (strcmp(a, "--out") == 0) {
+            if (!v) {
+                cli_error("--out needs a file name");
+                rc = -1;
+            }
+            o->out = v;
+        } else if (a[0] == '-') {
+            cli_error("solve: unknown option '%s'", a);
+            rc = -1;
+            takes_value = 0;
+        } else if (!o->bundle) {
+            o->bundle = a;
+            takes_value = 0;
+        } else {
+            cli_error("solve: unexpected argument '%s'", a);
+            rc = -1;
+            takes_value = 0;
+        }
+        if (rc)
+            return -1;
+        k += takes_value;
+    }
+    if (!o->bundle) {
+        cli_error("solve: no BUNDLE given");
+        fputs(usage_text, stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static int is_factored(corepcg_method m)
+{
+    return m == COREPCG_METHOD_DIRECT || m == COREPCG_METHOD_COREPCG;
+}
+
+static void print_json(const struct solve_options *o, const corepcg_info *in)
+{
+    printf("{\"method\": \"%s\", \"status\": \"%s\", \"n\": %d, \"r\": %d, "
+           "\"iterations\": %d, \"converged\": %s, \"fell_back\": %s, "
+           "\"rel_residual\": %.17g, \"constraint_error\": %.17g, "
+           "\"tol\": %.17g",
+           corepcg_method_name(in->method), corepcg_strerror(in->status),
+           in->n, in->r, in->iterations, in->converged ? "true" : "false",
+           in->fell_back ? "true" : "false", in->rel_residual,
+           in->constraint_error, o->set.tol);
+    if (is_factored(in->method))
+        printf(", \"nnz_factor\": %ld, \"ordering\": \"%s\", \"factor\": \"%s\"",
+               in->nnz_factor, corepcg_ordering_name(in->ordering),
+               in->factor_supernodal ? "ll" : "ldl");
+    if (in->method == COREPCG_METHOD_COREPCG)
+        printf(", \"nnz_core\": %ld, \"core_blocks\": %ld", in->nnz_core,
+               in->core_blocks);
+    printf(", \"nnz_reduced\": %ld, \"analysis_reused\": %s, "
+           "\"time_reduce_s\": %.6g, \"time_analyze_s\": %.6g, "
+           "\"time_factor_s\": %.6g, \"time_iterate_s\": %.6g, "
+           "\"time_setup_s\": %.6g, \"time_solve_s\": %.6g, "
+           "\"time_total_s\": %.6g}\n",
+           in->nnz_reduced, in->analysis_reused ? "true" : "false",
+           in->time_reduce_s, in->time_analyze_s, in->time_factor_s,
+           in->time_iterate_s, in->time_setup_s, in->time_solve_s,
+           in->time_total_s);
+}
+
+static void print_summary(const corepcg_info *in)
+{
+    printf("method            %s", corepcg_method_name(in->method));
+    if (is_factored(in->method))
+        printf(" (ordering %s, factor %s)", corepcg_ordering_name(in->ordering),
+               in->factor_supernodal ? "supernodal LL^T" : "simplicial LDL^T");
+    printf("\nunknowns          n = %d, reduced r = %d\n", in->n, in->r);
+    printf("iterations        %d (%s)\n", in->iterations,
+           in->converged ? "converged" : "NOT CONVERGED");
+    if (in->fell_back)
+        printf("note              core not positive definite: fell back to block-preconditioned upcg\n");
+    printf("rel_residual      %.3e\n", in->rel_residual);
+    printf("constraint_error  %.3e\n", in->constraint_error);
+    if (is_factored(in->method))
+        printf("nnz               A~ %ld, core %ld, L %ld\n", in->nnz_reduced,
+               in->nnz_core, in->nnz_factor);
+    printf("seconds           setup %.4f (reduce %.4f, analyse %.4f, factor %.4f), "
+           "solve %.4f (iterate %.4f), total %.4f\n",
+           in->time_setup_s, in->time_reduce_s, in->time_analyze_s,
+           in->time_factor_s, in->time_solve_s, in->time_iterate_s,
+           in->time_total_s);
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    struct solve_options o;
+    int prc = parse(argc, argv, &o);
+    if (prc)
+        return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+
+    char msg[COREPCG_MSG_SIZE];
+    corepcg_bundle *bundle = NULL;
+    int rc = corepcg_bundle_read(o.bundle, &bundle, msg);
+    if (rc < 0) {
+        cli_error("%s", msg);
+        return CLI_EXIT_ERROR;
+    }
+    int n = 3 * bundle->system.num_nodes;
+    double *x = malloc(sizeof(double) * (size_t)n);
+    corepcg_solver *h = NULL;
+    corepcg_info info;
+    memset(&info, 0, sizeof info);
+    if (!x || (rc = corepcg_create(&h)) != COREPCG_OK) {
+        cli_error("%s", corepcg_strerror(x ? rc : COREPCG_ERR_NO_MEMORY));
+        rc = COREPCG_ERR_NO_MEMORY;
+        goto done;
+    }
+    rc = corepcg_setup(h, &bundle->system, &o.set);
+    if (rc < 0) {
+        cli_error("%s: %s: %s", o.bundle, corepcg_strerror(rc), corepcg_message(h));
+        goto done;
+    }
+    rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
+    if (rc < 0) {
+        cli_error("%s: %s: %s", o.bundle, corepcg_strerror(rc), corepcg_message(h));
+        goto done;
+    }
+    if (o.json)
+        print_json(&o, &info);
+    else
+        print_summary(&info);
+    if (rc == COREPCG_NOT_CONVERGED)
+        cli_error("%s: not converged in %d iterations (relative residual %.3e)%s",
+                  o.bundle, info.iterations, info.rel_residual,
+                  o.out ? "; the answer is written but flagged" : "");
+    if (o.out) {
+        int wrc = corepcg_vector_write(o.out, n, x, msg);
+        if (wrc < 0) {
+            cli_error("%s", msg);
+            rc = wrc;
+        }
+    }
+done:
+    corepcg_free(&h);
+    corepcg_bundle_free(&bundle);
+    free(x);
+    return cli_exit_status(rc);
+}
