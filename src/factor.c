@@ -1,2 +1,320 @@
-/* factor.c -- not written yet. */
+/* factor.c -- the CHOLMOD wrapper shared by the direct solver and corePCG:
+ * a quiet common, analyse once, factorise many times, solve without
+ * allocating (the preconditioner inside the PCG loop). */
 #include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+int cpg_cholmod_start(cholmod_common *cm)
+{
+    if (!cm)
+        return COREPCG_ERR_ARGUMENT;
+    if (!cholmod_start(cm))
+        return COREPCG_ERR_CHOLMOD;
+    /* The library never prints: errors come back through status codes. */
+    cm->print = 0;
+    cm->error_handler = NULL;
+    return cpg_cholmod_code(cm);
+}
+
+int cpg_cholmod_code(const cholmod_common *cm)
+{
+    if (!cm)
+        return COREPCG_ERR_ARGUMENT;
+    switch (cm->status) {
+    case CHOLMOD_OUT_OF_MEMORY:
+        return COREPCG_ERR_NO_MEMORY;
+    case CHOLMOD_TOO_LARGE:
+        return COREPCG_ERR_TOO_LARGE;
+    case CHOLMOD_NOT_POSDEF:
+        /* A default; callers that know which matrix failed (the core or
+         * A~) map it to their own code. */
+        return COREPCG_ERR_NOT_SPD;
+    default:
+        /* Other warnings (DSMALL: a tiny pivot) leave a usable result. */
+        return cm->status >= CHOLMOD_OK ? COREPCG_OK : COREPCG_ERR_CHOLMOD;
+    }
+}
+
+static const char *cholmod_status_text(int status)
+{
+    switch (status) {
+    case CHOLMOD_OK: return "ok";
+    case CHOLMOD_NOT_INSTALLED: return "method not installed";
+    case CHOLMOD_OUT_OF_MEMORY: return "out of memory";
+    case CHOLMOD_TOO_LARGE: return "problem too large";
+    case CHOLMOD_INVALID: return "invalid input";
+    case CHOLMOD_NOT_POSDEF: return "not positive definite";
+    case CHOLMOD_DSMALL: return "tiny pivot";
+    default: return "unknown status";
+    }
+}
+
+/* Frees everything f holds and leaves it empty (all NULL). */
+void cpg_factor_free(cpg_factor *f, cholmod_common *cm)
+{
+    if (!f)
+        return;
+    if (cm) {
+        cholmod_free_factor(&f->L, cm);
+        cholmod_free_dense(&f->B, cm);
+        cholmod_free_dense(&f->X, cm);
+        cholmod_free_dense(&f->Y, cm);
+        cholmod_free_dense(&f->E, cm);
+    }
+    memset(f, 0, sizeof *f);
+}
+
+/* The ordering request as CHOLMOD's method list. */
+static void set_ordering(cholmod_common *cm, corepcg_ordering ord)
+{
+    cm->postorder = 1;
+    if (ord == COREPCG_ORDERING_BEST) {
+        /* nmethods 0: CHOLMOD tries AMD, then METIS when AMD's fill is
+         * high, and keeps the better (it rewrites method[0..2] itself). */
+        cm->nmethods = 0;
+        cm->default_nesdis = 0;
+        return;
+    }
+    cm->nmethods = 1;
+    cm->method[0].ordering = ord == COREPCG_ORDERING_AMD ? CHOLMOD_AMD
+                           : ord == COREPCG_ORDERING_METIS ? CHOLMOD_METIS
+                           : CHOLMOD_NESDIS;
+}
+
+int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
+                       corepcg_factor kind, cholmod_common *cm, char *msg)
+{
+    if (!f || !M || !cm)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor analyse: NULL argument");
+    if ((int)ord < 0 || ord >= COREPCG_ORDERING_COUNT)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor analyse: unknown ordering %d", (int)ord);
+    if ((int)kind < 0 || kind >= COREPCG_FACTOR_COUNT)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor analyse: unknown factor kind %d", (int)kind);
+    if (M->nrow != M->ncol || M->stype >= 0 || M->xtype != CHOLMOD_REAL)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor analyse: the matrix must be square, real "
+                        "and stored with stype -1");
+
+    /* A new pattern (or size) replaces everything kept. */
+    cpg_factor_free(f, cm);
+
+    set_ordering(cm, ord);
+    cm->supernodal = kind == COREPCG_FACTOR_LDL ? CHOLMOD_SIMPLICIAL
+                   : kind == COREPCG_FACTOR_LL  ? CHOLMOD_SUPERNODAL
+                   : CHOLMOD_AUTO;
+    /* Simplicial factors stay LDL^T (Ye et al.'s); supernodal ones are LL^T. */
+    cm->final_ll = 0;
+    cm->final_asis = 1;
+
+    f->L = cholmod_analyze(M, cm);
+    int code = cpg_cholmod_code(cm);
+    if (!f->L && code == COREPCG_OK)
+        code = COREPCG_ERR_CHOLMOD;
+    if (code != COREPCG_OK) {
+        int status = cm->status;
+        cpg_factor_free(f, cm);
+        return cpg_fail(msg, code, "CHOLMOD analyse failed: %s (status %d)",
+                        cholmod_status_text(status), status);
+    }
+    f->supernodal = f->L->is_super ? 1 : 0;
+
+    /* The solve's right-hand side and answer, allocated once at the right
+     * size so that cholmod_solve2 never reallocates X. */
+    f->B = cholmod_zeros(M->nrow, 1, CHOLMOD_REAL, cm);
+    f->X = cholmod_zeros(M->nrow, 1, CHOLMOD_REAL, cm);
+    code = cpg_cholmod_code(cm);
+    if (code == COREPCG_OK && (!f->B || !f->X))
+        code = COREPCG_ERR_NO_MEMORY;
+    if (code != COREPCG_OK) {
+        cpg_factor_free(f, cm);
+        return cpg_fail(msg, code, "CHOLMOD: cannot allocate the solve "
+                        "vectors (n = %zu)", M->nrow);
+    }
+    return COREPCG_OK;
+}
+
+/* The diagonal of L in column j (permuted order): D(j,j) for a simplicial
+ * LDL^T, L(j,j) otherwise; NaN when L holds no numbers. */
+static double factor_pivot(const cholmod_factor *L, size_t j)
+{
+    const double *Lx = L->x;
+    if (L->xtype != CHOLMOD_REAL || !Lx)
+        return NAN;
+    if (!L->is_super) {
+        const int *Lp = L->p;   /* CHOLMOD stores the diagonal first */
+        return Lx[Lp[j]];
+    }
+    const int *super = L->super, *Pi = L->pi, *Px = L->px;
+    /* Supernodes are few and visited in order; a search keeps this simple
+     * (it runs once per column only when a failure is being reported). */
+    for (size_t s = 0; s < L->nsuper; s++) {
+        size_t k1 = (size_t)super[s], k2 = (size_t)super[s + 1];
+        if (j >= k2)
+            continue;
+        size_t nsrow = (size_t)(Pi[s + 1] - Pi[s]), jj = j - k1;
+        return Lx[(size_t)Px[s] + jj * nsrow + jj];
+    }
+    return NAN;
+}
+
+/* First column (permuted order) whose pivot is not positive and finite, or
+ * n. One pass over the supernodes, or over the columns. */
+static size_t first_bad_pivot(const cholmod_factor *L)
+{
+    const double *Lx = L->x;
+    if (L->xtype != CHOLMOD_REAL || !Lx)
+        return 0;
+    if (!L->is_super) {
+        const int *Lp = L->p;
+        for (size_t j = 0; j < L->n; j++) {
+            double d = Lx[Lp[j]];
+            if (!(d > 0.0) || !isfinite(d))
+                return j;
+        }
+        return L->n;
+    }
+    const int *super = L->super, *Pi = L->pi, *Px = L->px;
+    for (size_t s = 0; s < L->nsuper; s++) {
+        size_t k1 = (size_t)super[s], k2 = (size_t)super[s + 1];
+        size_t nsrow = (size_t)(Pi[s + 1] - Pi[s]);
+        for (size_t jj = 0; jj < k2 - k1; jj++) {
+            double d = Lx[(size_t)Px[s] + jj * nsrow + jj];
+            if (!(d > 0.0) || !isfinite(d))
+                return k1 + jj;
+        }
+    }
+    return L->n;
+}
+
+int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
+                       cholmod_common *cm, char *msg)
+{
+    if (!f || !M || !cm)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor: NULL argument");
+    if (!f->L)
+        return cpg_fail(msg, COREPCG_ERR_STATE,
+                        "factor: no analysis to factorise with");
+    if (M->nrow != f->L->n || M->ncol != f->L->n)
+        return cpg_fail(msg, COREPCG_ERR_DIMENSION,
+                        "factor: matrix is %zu x %zu, the analysis was for "
+                        "n = %zu", M->nrow, M->ncol, f->L->n);
+
+    /* The common may have served another factor since the analysis:
+     * simplicial factors must come out LDL^T, supernodal stay as they are. */
+    cm->final_ll = 0;
+    cm->final_asis = 1;
+
+    int ok = cholmod_factorize(M, f->L, cm);
+    int status = cm->status;
+    cholmod_factor *L = f->L;
+    const int *perm = L->Perm;
+
+    /* TRUE comes back on a matrix that is not positive definite: the
+     * status and L->minor say so (supernodal and simplicial LL^T). */
+    if (status == CHOLMOD_NOT_POSDEF || (ok && L->minor < L->n)) {
+        size_t k = L->minor < L->n ? L->minor : 0;
+        return cpg_fail(msg, not_spd_code,
+                        "matrix is not positive definite: the factorisation "
+                        "failed at column %d (pivot %d of %zu)",
+                        perm ? perm[k] : (int)k, (int)k, L->n);
+    }
+    int code = cpg_cholmod_code(cm);
+    if (!ok && code == COREPCG_OK)
+        code = COREPCG_ERR_CHOLMOD;
+    if (code != COREPCG_OK)
+        return cpg_fail(msg, code, "CHOLMOD factorise failed: %s (status %d)",
+                        cholmod_status_text(status), status);
+
+    /* The simplicial LDL^T path goes on through negative pivots without a
+     * word (and nothing catches NaN): check the whole diagonal. */
+    size_t bad = first_bad_pivot(L);
+    if (bad < L->n)
+        return cpg_fail(msg, not_spd_code,
+                        "matrix is not positive definite: pivot %g at column "
+                        "%d (pivot %zu of %zu)", factor_pivot(L, bad),
+                        perm ? perm[bad] : (int)bad, bad, L->n);
+    return COREPCG_OK;
+}
+
+int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
+                     cholmod_common *cm)
+{
+    if (!f || !in || !out || !cm)
+        return COREPCG_ERR_ARGUMENT;
+    if (!f->L || !f->B || !f->X || f->L->xtype == CHOLMOD_PATTERN)
+        return COREPCG_ERR_STATE;
+    size_t n = f->L->n;
+    /* Copies of n doubles cost little beside two triangular solves, and keep
+     * CHOLMOD's objects owning their own memory. */
+    memcpy(f->B->x, in, n * sizeof(double));
+    /* CHOLMOD 3's simplicial solve works in a 4 x n Y but leaves it
+     * reshaped to 1 x n, so the next call would free and reallocate it.
+     * Its buffer still holds 4 n entries: restore the shape it expects. */
+    if (f->Y && !f->L->is_super && f->Y->nzmax >= 4 * n) {
+        f->Y->nrow = 4;
+        f->Y->d = 4;
+        f->Y->ncol = n;
+    }
+    int ok = cholmod_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y,
+                            &f->E, cm);
+    int code = cpg_cholmod_code(cm);
+    if (code != COREPCG_OK)
+        return code;
+    if (!ok || !f->X)
+        return COREPCG_ERR_CHOLMOD;
+    memcpy(out, f->X->x, n * sizeof(double));
+    return COREPCG_OK;
+}
+
+long cpg_factor_nnz(const cpg_factor *f)
+{
+    if (!f || !f->L)
+        return 0;
+    const cholmod_factor *L = f->L;
+    long nnz = 0;
+    if (L->is_super) {
+        /* Entries on and below the diagonal of each supernode (explicit
+         * zeros of relaxed amalgamation included): comparable to the
+         * simplicial count. */
+        const int *super = L->super, *Pi = L->pi;
+        for (size_t s = 0; s < L->nsuper; s++) {
+            long ncol = super[s + 1] - super[s];
+            long nrow = Pi[s + 1] - Pi[s];
+            nnz += ncol * nrow - ncol * (ncol - 1) / 2;
+        }
+    } else if (L->xtype != CHOLMOD_PATTERN && L->nz) {
+        const int *nz = L->nz;
+        for (size_t j = 0; j < L->n; j++)
+            nnz += nz[j];
+    } else {
+        /* Symbolic only: the analysis' column counts. */
+        const int *count = L->ColCount;
+        for (size_t j = 0; j < L->n; j++)
+            nnz += count[j];
+    }
+    return nnz;
+}
+
+corepcg_ordering cpg_factor_ordering(const cpg_factor *f)
+{
+    if (!f || !f->L)
+        return COREPCG_ORDERING_BEST;
+    switch (f->L->ordering) {
+    case CHOLMOD_AMD:
+    case CHOLMOD_COLAMD:  /* AMD in the symmetric case */
+        return COREPCG_ORDERING_AMD;
+    case CHOLMOD_METIS:
+        return COREPCG_ORDERING_METIS;
+    case CHOLMOD_NESDIS:
+        return COREPCG_ORDERING_NESDIS;
+    default:
+        /* Natural or given: none of ours; "best" means CHOLMOD's pick. */
+        return COREPCG_ORDERING_BEST;
+    }
+}
