@@ -1,2 +1,148 @@
-/* check.c -- not written yet. */
+/* check.c -- FORMAT.md's two measures of an answer x:
+ *
+ *     constraint error   max |(I - S)(x - z)|
+ *     relative residual  |S (b - A x)|_2 / |S (b - A (I - S) z)|_2
+ *
+ * (the residual norm itself when the denominator is zero). S comes from the
+ * U blocks (S_i = U_i U_i^T), so the measures see the same filter as the
+ * solvers, but they apply A and S to the full vectors directly: nothing of
+ * the reduced system is involved. */
 #include "internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* |v|_2 scaled by the largest entry, so that huge or tiny residuals
+ * neither overflow nor underflow. */
+static double norm2(const double *v, size_t n)
+{
+    double scale = 0;
+    for (size_t k = 0; k < n; k++)
+        scale = fmax(scale, fabs(v[k]));
+    if (scale == 0 || !isfinite(scale))
+        return scale;
+    double sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        double t = v[k] / scale;
+        sum += t * t;
+    }
+    return scale * sqrt(sum);
+}
+
+/* The measures with caller-provided work vectors w and Aw (n each). */
+static void measure(const cpg_bmat *A, const cpg_ublocks *u, const double *b,
+                    const double *z, const double *x, double *w, double *Aw,
+                    double *constraint_error, double *rel_residual)
+{
+    size_t n = 3 * (size_t)A->nb;
+
+    /* (I - S)(x - z) */
+    for (size_t k = 0; k < n; k++)
+        Aw[k] = z ? x[k] - z[k] : x[k];
+    cpg_prescribed(u, Aw, w);
+    double cerr = 0;
+    for (size_t k = 0; k < n; k++)
+        cerr = isnan(w[k]) ? w[k] : fmax(cerr, fabs(w[k]));
+
+    /* numerator: S (b - A x) */
+    cpg_bmat_mult(A, x, Aw);
+    for (size_t k = 0; k < n; k++)
+        Aw[k] = b[k] - Aw[k];
+    cpg_filter(u, Aw);
+    double num = norm2(Aw, n);
+
+    /* denominator: b^ = S (b - A (I - S) z) */
+    cpg_prescribed(u, z, w);
+    cpg_bmat_mult(A, w, Aw);
+    for (size_t k = 0; k < n; k++)
+        Aw[k] = b[k] - Aw[k];
+    cpg_filter(u, Aw);
+    double den = norm2(Aw, n);
+
+    *constraint_error = cerr;
+    *rel_residual = den > 0 ? num / den : num;
+}
+
+/* Two work vectors of n doubles in one block; NULL when out of memory. */
+static double *work_alloc(size_t n)
+{
+    return malloc(2 * n * sizeof(double));
+}
+
+void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
+                        const double *b, const double *z, const double *x,
+                        double *constraint_error, double *rel_residual)
+{
+    size_t n = 3 * (size_t)A->nb;
+    double *work = work_alloc(n);
+    if (!work) {
+        /* No memory, no measure: NaN tells the caller. */
+        *constraint_error = NAN;
+        *rel_residual = NAN;
+        return;
+    }
+    measure(A, u, b, z, x, work, work + n, constraint_error, rel_residual);
+    free(work);
+}
+
+/* The first entry of v that is NaN or Inf, or -1. */
+static long first_non_finite(const double *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(v[k]))
+            return (long)k;
+    return -1;
+}
+
+int corepcg_check(const corepcg_system *sys, const double *b,
+                  const double *x, double *constraint_error,
+                  double *rel_residual, char *msg)
+{
+    if (msg)
+        msg[0] = '\0';
+    if (!sys || !b || !x || !constraint_error || !rel_residual)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "corepcg_check: sys, b, x and both outputs are "
+                        "required");
+    if (sys->num_nodes < 1 || sys->num_nodes > INT_MAX / 3)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "corepcg_check: num_nodes = %d is out of range",
+                        sys->num_nodes);
+    size_t n = 3 * (size_t)sys->num_nodes;
+    const struct { const double *v; const char *name; } vectors[] = {
+        {b, "b"}, {x, "x"}, {sys->z, "z"}};
+    for (size_t k = 0; k < sizeof vectors / sizeof vectors[0]; k++) {
+        long bad = vectors[k].v ? first_non_finite(vectors[k].v, n) : -1;
+        if (bad >= 0)
+            return cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
+                            "%s[%ld] = %g is not finite", vectors[k].name,
+                            bad, vectors[k].v[bad]);
+    }
+
+    cholmod_common cm;
+    int rc = cpg_cholmod_start(&cm);
+    if (rc != COREPCG_OK)
+        return cpg_fail(msg, rc, "corepcg_check: cannot start CHOLMOD");
+    cpg_bmat A;
+    cpg_ublocks u;
+    memset(&A, 0, sizeof A);
+    memset(&u, 0, sizeof u);
+    rc = cpg_bmat_from_system(sys, &cm, &A, msg);
+    if (rc == COREPCG_OK)
+        rc = cpg_ublocks_build(sys->num_nodes, sys->constraints,
+                               sys->num_constraints, &u, msg);
+    double *work = rc == COREPCG_OK ? work_alloc(n) : NULL;
+    if (rc == COREPCG_OK && !work)
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY,
+                      "corepcg_check: out of memory");
+    if (rc == COREPCG_OK)
+        measure(&A, &u, b, sys->z, x, work, work + n, constraint_error,
+                rel_residual);
+    free(work);
+    cpg_ublocks_free(&u);
+    cpg_bmat_free(&A);
+    cholmod_finish(&cm);
+    return rc;
+}
