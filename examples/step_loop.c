@@ -1,6 +1,7 @@
 /* step_loop.c -- how a simulator uses corepcg: set up once, then at every
  * step update with the new values and solve. A g x g sheet of nodes joined
- * by springs to their 4 neighbours, A = M + h^2 k L (x) I3, whose stiffness
+ * by stiff springs to their 4 neighbours (the stretch pairs, the matrix
+ * core) and weak ones to a diagonal neighbour, A = M + h^2 k L (x) I3, whose stiffness
  * changes every step (same pattern: the analysis is reused); at step 4 a
  * node starts sliding on a plane (new pattern: re-analysed).
  * Prints one line per step and exits non-zero if any step fails its own
@@ -28,15 +29,19 @@ static int assemble(double c, int *ri, int *ci, double *v)
     }
     for (int i = 0; i < G; i++)
         for (int j = 0; j < G; j++)
-            for (int d = 0; d < 2; d++) {
-                int a = node(i, j), b = d ? (j + 1 < G ? node(i, j + 1) : -1)
-                                          : (i + 1 < G ? node(i + 1, j) : -1);
+            for (int d = 0; d < 3; d++) {
+                /* d = 0, 1: stretch to the next row / column; 2: shear */
+                int a = node(i, j), b = -1;
+                if (d == 0 && i + 1 < G) b = node(i + 1, j);
+                if (d == 1 && j + 1 < G) b = node(i, j + 1);
+                if (d == 2 && i + 1 < G && j + 1 < G) b = node(i + 1, j + 1);
                 if (b < 0)
                     continue;
+                double cs = d == 2 ? 0.05 * c : c;
                 for (int x = 0; x < 3; x++) {
-                    ri[t] = ci[t] = 3 * a + x; v[t++] = c;
-                    ri[t] = ci[t] = 3 * b + x; v[t++] = c;
-                    ri[t] = 3 * b + x; ci[t] = 3 * a + x; v[t++] = -c;
+                    ri[t] = ci[t] = 3 * a + x; v[t++] = cs;
+                    ri[t] = ci[t] = 3 * b + x; v[t++] = cs;
+                    ri[t] = 3 * b + x; ci[t] = 3 * a + x; v[t++] = -cs;
                 }
             }
     return t;
@@ -55,7 +60,7 @@ static int stretch_pairs(int *pairs)
 
 int main(void)
 {
-    enum { MAXNZ = 3 * N + 2 * 3 * 3 * N };
+    enum { MAXNZ = 3 * N + 3 * 3 * 3 * N };
     static int ri[MAXNZ], ci[MAXNZ], pairs[4 * N];
     static double v[MAXNZ], b[3 * N], z[3 * N], x[3 * N], guess[3 * N];
     corepcg_constraint con[3] = {

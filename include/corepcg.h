@@ -141,8 +141,8 @@ typedef struct corepcg_settings {
     int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
     corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
     corepcg_ordering ordering; /* direct/corepcg; default BEST               */
-    corepcg_factor factor;     /* direct/corepcg; default chosen by measure- */
-                               /* ment, see README                           */
+    corepcg_factor factor;     /* direct/corepcg; default AUTO: measured
+                                  fastest with LL (README, "Factor kind") */
     corepcg_core core;         /* corepcg; default STRETCH                   */
     double core_threshold;     /* core AUTO: keep block (i,j) when
                                   |A_ij|_F >= t * sqrt(|A_ii|_F |A_jj|_F)     */

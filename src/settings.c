@@ -11,7 +11,7 @@ void corepcg_settings_default(corepcg_settings *s)
     s->max_iter = COREPCG_DEFAULT_MAX_ITER;
     s->precond = COREPCG_PRECOND_DIAG;
     s->ordering = COREPCG_ORDERING_BEST;
-    s->factor = COREPCG_FACTOR_LDL;
+    s->factor = COREPCG_FACTOR_AUTO;
     s->core = COREPCG_CORE_STRETCH;
     s->core_threshold = COREPCG_DEFAULT_CORE_THRESHOLD;
     s->fallback_upcg = 0;

@@ -12,7 +12,7 @@ static const char usage_text[] =
     "  --max-iter K        iteration limit (default 10000); reaching it exits 3\n"
     "  --precond P         upcg/mpcg: diag (default) | block | projected (upcg)\n"
     "  --ordering O        direct/corepcg: best (default) | amd | metis | nesdis\n"
-    "  --factor F          direct/corepcg: ldl (default) | ll | auto\n"
+    "  --factor F          direct/corepcg: auto (default) | ldl | ll\n"
     "  --core C            corepcg: stretch (default, needs stretch.mtx) | auto\n"
     "  --core-threshold t  core auto: keep blocks with |A_ij| >= t sqrt(|A_ii||A_jj|)\n"
     "                      (default 1e-2)\n"
