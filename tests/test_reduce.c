@@ -1,0 +1,501 @@
+/* test_reduce.c -- the block import of A and the reduced matrix
+ * A~ = U^T A U (Ye, Webber & Wang eq. 9a).
+ *
+ * Asserted: A~ from cpg_reduce_pattern equals U^T A U formed densely (A
+ * from testsys's blocks, U from the library's blocks, which test_ublocks
+ * checks) to 1e-13 relative to max |A~|; A~ is r x r, stype -1, sorted,
+ * with both triangles stored (symmetric pattern, values symmetric to
+ * 1e-14 relative), no duplicate entries and exactly sum over A's blocks
+ * (I, J) of ndof_I ndof_J entries; cpg_reduce_values after new values of
+ * the same pattern reproduces the dense product; cpg_csc_mult matches the
+ * dense product; every input form (CSC LOWER / UPPER / BOTH, TRIPLET with
+ * split duplicates in each triangle) gives the same block matrix, equal
+ * to the generator's blocks bit for bit; a BOTH matrix off symmetry by
+ * 1e-9 relative is ERR_NOT_SYMMETRIC (1e-15 is accepted); an entry outside
+ * the declared triangle is ERR_ARGUMENT; NaN / Inf are ERR_NOT_FINITE; an
+ * index out of range is ERR_DIMENSION. */
+#include "internal.h"
+#include "test.h"
+#include "testsys.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Dense r x r copy of a CSC matrix; *dups counts repeated positions. */
+static double *dense_of(const cholmod_sparse *M, int *dups)
+{
+    int r = (int)M->ncol;
+    const int *Mp = M->p, *Mi = M->i;
+    const double *Mx = M->x;
+    double *D = calloc((size_t)r * r + 1, sizeof(double));
+    unsigned char *seen = calloc((size_t)r * r + 1, 1);
+    *dups = 0;
+    for (int j = 0; j < r; j++)
+        for (int k = Mp[j]; k < Mp[j + 1]; k++) {
+            size_t at = (size_t)j * r + Mi[k];
+            *dups += seen[at];
+            seen[at] = 1;
+            D[at] += Mx[k];
+        }
+    free(seen);
+    return D;
+}
+
+/* Dense U (n x r) from the library's blocks. */
+static double *dense_U(const cpg_ublocks *u)
+{
+    int n = 3 * u->N, r = u->r;
+    double *U = calloc((size_t)n * r + 1, sizeof(double));
+    for (int i = 0; i < u->N; i++)
+        for (int c = 0; c < u->ndof[i]; c++)
+            for (int a = 0; a < 3; a++)
+                U[(size_t)(u->off[i] + c) * n + 3 * i + a] = u->U[9 * i + 3 * c + a];
+    return U;
+}
+
+/* U^T A U, dense. */
+static double *dense_reduced(const double *A, const double *U, int n, int r)
+{
+    double *AU = calloc((size_t)n * r + 1, sizeof(double));
+    double *R = calloc((size_t)r * r + 1, sizeof(double));
+    for (int j = 0; j < r; j++)
+        for (int l = 0; l < n; l++) {
+            double ulj = U[(size_t)j * n + l];
+            if (ulj == 0)
+                continue;
+            for (int i = 0; i < n; i++)
+                AU[(size_t)j * n + i] += A[(size_t)l * n + i] * ulj;
+        }
+    for (int j = 0; j < r; j++)
+        for (int i = 0; i < r; i++) {
+            double s = 0;
+            for (int l = 0; l < n; l++)
+                s += U[(size_t)i * n + l] * AU[(size_t)j * n + l];
+            R[(size_t)j * r + i] = s;
+        }
+    free(AU);
+    return R;
+}
+
+static double rel_diff(int count, const double *a, const double *b)
+{
+    double scale = testsys_max_abs(count, b);
+    return testsys_max_diff(count, a, b) / (scale > 0 ? scale : 1);
+}
+
+/* The entries A~ must have: sum over A's blocks of ndof_I ndof_J. */
+static long predicted_nnz(const testsys *t)
+{
+    long nnz = 0;
+    for (int J = 0; J < t->N; J++)
+        for (int k = t->bp[J]; k < t->bp[J + 1]; k++)
+            nnz += (long)t->ndof[t->bi[k]] * t->ndof[J];
+    return nnz;
+}
+
+/* Checks one reduced matrix against the dense product; returns the
+ * relative error. */
+static double check_reduced(const testsys *t, const cpg_ublocks *u,
+                            const cholmod_sparse *At, const char *label)
+{
+    int n = t->n, r = u->r;
+    CHECK(At != NULL, "%s: no A~", label);
+    if (!At)
+        return INFINITY;
+    CHECK_INT(At->nrow, r);
+    CHECK_INT(At->ncol, r);
+    CHECK_INT(At->stype, -1);
+    CHECK_INT(At->xtype, CHOLMOD_REAL);
+    CHECK_INT(At->packed, 1);
+    const int *Ap = At->p, *Ai = At->i;
+    CHECK_INT(Ap[r], predicted_nnz(t));
+    int unsorted = 0, out_of_range = 0;
+    for (int j = 0; j < r; j++)
+        for (int k = Ap[j]; k < Ap[j + 1]; k++) {
+            out_of_range += Ai[k] < 0 || Ai[k] >= r;
+            unsorted += k > Ap[j] && Ai[k] <= Ai[k - 1];
+        }
+    CHECK_INT(out_of_range, 0);
+    CHECK_INT(unsorted, 0);
+    CHECK(At->sorted, "%s: A~ not flagged sorted", label);
+
+    int dups = 0;
+    double *D = dense_of(At, &dups);
+    CHECK_INT(dups, 0);
+    double *A = testsys_dense_A(t), *U = dense_U(u);
+    double *R = dense_reduced(A, U, n, r);
+    double err = rel_diff(r * r, D, R);
+    CHECK(err <= 1e-13, "%s: |A~ - U^T A U| / |A~| = %.3g", label, err);
+
+    /* both triangles: symmetric pattern and values */
+    double scale = testsys_max_abs(r * r, R), asym = 0;
+    int pattern_asym = 0;
+    for (int j = 0; j < r; j++)
+        for (int k = Ap[j]; k < Ap[j + 1]; k++) {
+            int i = Ai[k];
+            int found = 0;
+            for (int m = Ap[i]; m < Ap[i + 1]; m++)
+                found |= Ai[m] == j;
+            pattern_asym += !found;
+            asym = fmax(asym, fabs(D[(size_t)j * r + i] - D[(size_t)i * r + j]));
+        }
+    CHECK_INT(pattern_asym, 0);
+    CHECK_LE(asym / scale, 1e-14);
+
+    /* cpg_csc_mult against the dense product */
+    testsys_rng rng;
+    testsys_rng_seed(&rng, 99);
+    double *x = malloc(sizeof(double) * (size_t)(r + 1));
+    double *y = malloc(sizeof(double) * (size_t)(r + 1));
+    double *yd = calloc((size_t)r + 1, sizeof(double));
+    for (int k = 0; k < r; k++)
+        x[k] = testsys_sym(&rng);
+    cpg_csc_mult(At, x, y);
+    for (int j = 0; j < r; j++)
+        for (int i = 0; i < r; i++)
+            yd[i] += R[(size_t)j * r + i] * x[j];
+    CHECK_LE(rel_diff(r, y, yd), 1e-13);
+    free(x);
+    free(y);
+    free(yd);
+    free(A);
+    free(U);
+    free(R);
+    free(D);
+    return err;
+}
+
+/* New values on the same pattern: every off-diagonal block pair gets a
+ * random R / R^T, every diagonal block a random symmetric change. */
+static void perturb_values(testsys *t, unsigned long seed)
+{
+    testsys_rng rng;
+    testsys_rng_seed(&rng, seed);
+    for (int J = 0; J < t->N; J++)
+        for (int k = t->bp[J]; k < t->bp[J + 1]; k++) {
+            int I = t->bi[k];
+            if (I < J)
+                continue;
+            double *B = t->bx + 9L * k, *Bt = (double *)testsys_block(t, J, I);
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++) {
+                    if (I == J && a < c)
+                        continue;
+                    double d = testsys_sym(&rng);
+                    B[3 * c + a] += d;
+                    if (I != J || a != c)
+                        Bt[3 * a + c] += d;
+                }
+        }
+    testsys_set_form(t, COREPCG_CSC, COREPCG_LOWER);
+}
+
+static void test_random_systems(void)
+{
+    const struct {
+        int g;
+        double frac;
+        unsigned long seed;
+    } cases[] = {{4, 0.5, 1}, {6, 0.3, 2}, {8, 0.6, 3}, {7, 1.0, 4}, {5, 0, 5}};
+    double worst = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        testsys_opts o;
+        testsys_default_opts(&o, cases[c].g, cases[c].seed);
+        o.frac_constrained = cases[c].frac;
+        testsys t;
+        if (testsys_make(&t, &o)) {
+            CHECK(0, "testsys_make failed");
+            continue;
+        }
+        cholmod_common cm;
+        cpg_cholmod_start(&cm);
+        cpg_bmat A, A2;
+        cpg_ublocks u;
+        char msg[COREPCG_MSG_SIZE] = "";
+        int rc = cpg_bmat_from_system(&t.sys, &cm, &A, msg);
+        CHECK(rc == COREPCG_OK, "import: %s", msg);
+        int rc2 = cpg_ublocks_build(t.N, t.cons, t.ncons, &u, msg);
+        CHECK(rc2 == COREPCG_OK, "ublocks: %s", msg);
+        if (rc || rc2) {
+            testsys_free(&t);
+            cholmod_finish(&cm);
+            continue;
+        }
+        char label[64];
+        snprintf(label, sizeof label, "g %d frac %.1f", cases[c].g, cases[c].frac);
+        cholmod_sparse *At = cpg_reduce_pattern(&A, &u, &cm);
+        worst = fmax(worst, check_reduced(&t, &u, At, label));
+        if (cases[c].frac == 0 && At) {
+            /* no constraints: A~ is A itself, bit for bit */
+            double *D, *Ad = testsys_dense_A(&t);
+            int dups;
+            D = dense_of(At, &dups);
+            CHECK_LE(testsys_max_diff(t.n * t.n, D, Ad), 0);
+            free(D);
+            free(Ad);
+        }
+
+        /* new values, same pattern: cpg_reduce_values only */
+        perturb_values(&t, 100 + cases[c].seed);
+        rc = cpg_bmat_from_system(&t.sys, &cm, &A2, msg);
+        CHECK(rc == COREPCG_OK, "import 2: %s", msg);
+        if (rc == COREPCG_OK && At) {
+            CHECK_INT(cpg_bmat_same_pattern(&A, &A2), 1);
+            cpg_reduce_values(&A2, &u, At);
+            snprintf(label, sizeof label, "g %d frac %.1f new values",
+                     cases[c].g, cases[c].frac);
+            worst = fmax(worst, check_reduced(&t, &u, At, label));
+            cpg_bmat_free(&A2);
+        }
+        cholmod_free_sparse(&At, &cm);
+        cpg_bmat_free(&A);
+        cpg_ublocks_free(&u);
+        cholmod_finish(&cm);
+        testsys_free(&t);
+    }
+    printf("A~ vs dense U^T A U: worst relative error %.3g\n", worst);
+}
+
+/* The last grid row fixed (trailing columns vanish) and everything fixed
+ * (A~ is 0 x 0). */
+static void test_fixed_nodes(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 5, 21);
+    o.frac_constrained = 0;
+    testsys t;
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
+        return;
+    }
+    corepcg_constraint *c = malloc(sizeof *c * (size_t)t.N);
+    for (int i = 0; i < t.N; i++)
+        c[i] = (corepcg_constraint){.node = t.N - 1 - i, .ndof = 0};
+    cholmod_common cm;
+    cpg_cholmod_start(&cm);
+    cpg_bmat A;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cpg_bmat_from_system(&t.sys, &cm, &A, msg), COREPCG_OK);
+    for (int count = 5; count <= t.N; count += t.N - 5) {
+        cpg_ublocks u;
+        CHECK_INT(cpg_ublocks_build(t.N, c, count, &u, msg), COREPCG_OK);
+        free(t.cons);
+        t.cons = malloc(sizeof *c * (size_t)t.N);
+        memcpy(t.cons, c, sizeof *c * (size_t)count);
+        t.ncons = count;
+        t.r = 0;
+        for (int i = 0; i < t.N; i++) {
+            t.ndof[i] = i >= t.N - count ? 0 : 3;
+            t.r += t.ndof[i];
+        }
+        CHECK_INT(u.r, t.r);
+        cholmod_sparse *At = cpg_reduce_pattern(&A, &u, &cm);
+        if (count < t.N)
+            check_reduced(&t, &u, At, "last row fixed");
+        else {
+            CHECK(At != NULL, "all fixed: A~ not allocated");
+            if (At) {
+                CHECK_INT(At->ncol, 0);
+                CHECK_INT(((int *)At->p)[0], 0);
+            }
+        }
+        cholmod_free_sparse(&At, &cm);
+        cpg_ublocks_free(&u);
+    }
+    free(c);
+    cpg_bmat_free(&A);
+    cholmod_finish(&cm);
+    testsys_free(&t);
+}
+
+/* 1 when the block matrix equals testsys's blocks exactly. */
+static int same_as_generator(const cpg_bmat *A, const testsys *t, double *diff)
+{
+    *diff = INFINITY;
+    if (A->nb != t->N || memcmp(A->p, t->bp, sizeof(int) * (size_t)(t->N + 1)) ||
+        memcmp(A->i, t->bi, sizeof(int) * (size_t)t->bp[t->N]))
+        return 0;
+    *diff = testsys_max_diff(9 * t->bp[t->N], A->x, t->bx);
+    return 1;
+}
+
+static void test_forms(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 6, 31);
+    testsys t;
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
+        return;
+    }
+    cholmod_common cm;
+    cpg_cholmod_start(&cm);
+    const struct {
+        corepcg_format f;
+        corepcg_triangle tri;
+        const char *label;
+    } forms[] = {
+        {COREPCG_CSC, COREPCG_LOWER, "CSC LOWER"},
+        {COREPCG_CSC, COREPCG_UPPER, "CSC UPPER"},
+        {COREPCG_CSC, COREPCG_BOTH, "CSC BOTH"},
+        {COREPCG_TRIPLET, COREPCG_LOWER, "TRIPLET LOWER"},
+        {COREPCG_TRIPLET, COREPCG_UPPER, "TRIPLET UPPER"},
+        {COREPCG_TRIPLET, COREPCG_BOTH, "TRIPLET BOTH"},
+    };
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        testsys_set_form(&t, forms[k].f, forms[k].tri);
+        cpg_bmat A;
+        char msg[COREPCG_MSG_SIZE] = "";
+        int rc = cpg_bmat_from_system(&t.sys, &cm, &A, msg);
+        CHECK(rc == COREPCG_OK, "%s: rc %d (%s)", forms[k].label, rc, msg);
+        if (rc)
+            continue;
+        double diff;
+        int same = same_as_generator(&A, &t, &diff);
+        CHECK(same, "%s: block pattern differs from the generator's",
+              forms[k].label);
+        CHECK(diff <= 0, "%s: values differ by %.3g", forms[k].label, diff);
+        cpg_bmat_free(&A);
+    }
+    cholmod_finish(&cm);
+    testsys_free(&t);
+}
+
+/* One import that must fail with `code` and a message containing part. */
+static void expect_import(const corepcg_system *sys, int code, const char *part,
+                          const char *label)
+{
+    cholmod_common cm;
+    cpg_cholmod_start(&cm);
+    cpg_bmat A;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cpg_bmat_from_system(sys, &cm, &A, msg);
+    CHECK(rc == code, "%s: rc %d, expected %d (%s)", label, rc, code, msg);
+    if (part)
+        CHECK_STR_CONTAINS(msg, part);
+    if (rc == COREPCG_OK)
+        cpg_bmat_free(&A);
+    cholmod_finish(&cm);
+}
+
+/* Index of the stored entry (row, col) in t's current arrays, or -1. */
+static int entry_at(const testsys *t, int row, int col)
+{
+    for (int k = 0; k < t->nnz; k++) {
+        int c = t->sys.A_format == COREPCG_CSC ? -1 : t->colidx[k];
+        if (t->sys.A_format == COREPCG_CSC) {
+            /* find k's column */
+            int j = 0;
+            while (t->colptr[j + 1] <= k)
+                j++;
+            c = j;
+        }
+        if (t->rowidx[k] == row && c == col)
+            return k;
+    }
+    return -1;
+}
+
+static void test_bad_input(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 4, 41);
+    testsys t;
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
+        return;
+    }
+    int n = t.n;
+
+    /* BOTH, off symmetry: (0, 3) changed, (3, 0) not */
+    testsys_set_form(&t, COREPCG_CSC, COREPCG_BOTH);
+    int k03 = entry_at(&t, 0, 3), k30 = entry_at(&t, 3, 0);
+    CHECK(k03 >= 0 && k30 >= 0, "entries (0,3) and (3,0) exist");
+    double big = testsys_max_abs(t.nnz, t.values), keep = t.values[k03];
+    t.values[k03] = keep + 1e-9 * big;
+    expect_import(&t.sys, COREPCG_ERR_NOT_SYMMETRIC, "symmetric", "BOTH 1e-9 off");
+    t.values[k03] = keep + 1e-15 * big;
+    expect_import(&t.sys, COREPCG_OK, NULL, "BOTH 1e-15 off (round-off)");
+    t.values[k03] = keep;
+    testsys_set_form(&t, COREPCG_TRIPLET, COREPCG_BOTH);
+    int kt = entry_at(&t, 0, 3);
+    t.values[kt] += 1e-6 * big;
+    expect_import(&t.sys, COREPCG_ERR_NOT_SYMMETRIC, "symmetric", "TRIPLET BOTH");
+
+    /* an entry outside the declared triangle */
+    testsys_set_form(&t, COREPCG_CSC, COREPCG_LOWER);
+    /* column 3's first entry (its diagonal) moved to row 0: upper */
+    int first3 = t.colptr[3];
+    int save = t.rowidx[first3];
+    t.rowidx[first3] = 0;
+    expect_import(&t.sys, COREPCG_ERR_ARGUMENT, "triangle", "upper entry in LOWER");
+    t.rowidx[first3] = save;
+    testsys_set_form(&t, COREPCG_CSC, COREPCG_UPPER);
+    int last0 = t.colptr[1] - 1;
+    save = t.rowidx[last0];
+    t.rowidx[last0] = 5;
+    expect_import(&t.sys, COREPCG_ERR_ARGUMENT, "triangle", "lower entry in UPPER");
+    t.rowidx[last0] = save;
+    testsys_set_form(&t, COREPCG_TRIPLET, COREPCG_LOWER);
+    int swap = t.rowidx[0];
+    t.rowidx[0] = t.colidx[0];
+    t.colidx[0] = swap;
+    if (t.rowidx[0] != t.colidx[0])
+        expect_import(&t.sys, COREPCG_ERR_ARGUMENT, "triangle",
+                      "upper triplet in LOWER");
+
+    /* NaN and Inf */
+    testsys_set_form(&t, COREPCG_CSC, COREPCG_LOWER);
+    t.values[7] = NAN;
+    expect_import(&t.sys, COREPCG_ERR_NOT_FINITE, "finite", "NaN in CSC");
+    t.values[7] = -INFINITY;
+    expect_import(&t.sys, COREPCG_ERR_NOT_FINITE, "finite", "-Inf in CSC");
+    testsys_set_form(&t, COREPCG_TRIPLET, COREPCG_BOTH);
+    t.values[t.nnz - 1] = NAN;
+    expect_import(&t.sys, COREPCG_ERR_NOT_FINITE, "finite", "NaN in TRIPLET");
+
+    /* indices out of range */
+    testsys_set_form(&t, COREPCG_CSC, COREPCG_LOWER);
+    int lastk = t.colptr[n] - 1;
+    save = t.rowidx[lastk];
+    t.rowidx[lastk] = n;
+    expect_import(&t.sys, COREPCG_ERR_DIMENSION, NULL, "CSC row n");
+    t.rowidx[lastk] = -1;
+    expect_import(&t.sys, COREPCG_ERR_DIMENSION, NULL, "CSC row -1");
+    t.rowidx[lastk] = save;
+    testsys_set_form(&t, COREPCG_TRIPLET, COREPCG_BOTH);
+    t.colidx[3] = n + 7;
+    expect_import(&t.sys, COREPCG_ERR_DIMENSION, NULL, "TRIPLET col n+7");
+    t.colidx[3] = -2;
+    expect_import(&t.sys, COREPCG_ERR_DIMENSION, NULL, "TRIPLET col -2");
+    testsys_set_form(&t, COREPCG_TRIPLET, COREPCG_LOWER);
+    t.rowidx[5] = n;
+    expect_import(&t.sys, COREPCG_ERR_DIMENSION, NULL, "TRIPLET row n");
+
+    /* the arrays themselves */
+    testsys_set_form(&t, COREPCG_CSC, COREPCG_LOWER);
+    corepcg_system s = t.sys;
+    s.A_rowidx = NULL;
+    expect_import(&s, COREPCG_ERR_ARGUMENT, NULL, "NULL rowidx");
+    s = t.sys;
+    s.num_nodes = 0;
+    expect_import(&s, COREPCG_ERR_ARGUMENT, NULL, "0 nodes");
+    s = t.sys;
+    s.A_triangle = (corepcg_triangle)7;
+    expect_import(&s, COREPCG_ERR_ARGUMENT, NULL, "triangle 7");
+    s = t.sys;
+    s.A_format = (corepcg_format)5;
+    expect_import(&s, COREPCG_ERR_ARGUMENT, NULL, "format 5");
+    expect_import(NULL, COREPCG_ERR_ARGUMENT, NULL, "NULL system");
+    testsys_free(&t);
+}
+
+int main(void)
+{
+    test_random_systems();
+    test_fixed_nodes();
+    test_forms();
+    test_bad_input();
+    return test_summary("test_reduce");
+}

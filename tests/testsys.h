@@ -1,0 +1,105 @@
+/* testsys.h -- small random constrained SPD systems for the tests, built
+ * without the library (so that the tests check it against something that
+ * does not share its code), plus dense reference computations.
+ *
+ * A system is a "cloth-like" g x g grid of nodes: per node a random SPD
+ * 3x3 mass block, per spring (stretch to the 4 neighbours, optionally
+ * shear to the 4 diagonals and bend to nodes two apart) a random SPD 3x3
+ * stiffness K added as [K -K; -K K], so A is SPD by construction and the
+ * stretch-only core (all diagonal blocks kept) is SPD too. Random
+ * constraints of every ndof kind with random non-axis p, q; random z, b,
+ * x0; stretch pairs = the stretch springs. */
+#ifndef COREPCG_TESTSYS_H
+#define COREPCG_TESTSYS_H
+
+#include "corepcg.h"
+
+/* A deterministic generator; each user holds its own state. */
+typedef struct testsys_rng {
+    unsigned long state;
+} testsys_rng;
+
+void testsys_rng_seed(testsys_rng *r, unsigned long seed);
+double testsys_uniform(testsys_rng *r);            /* in (0, 1) */
+double testsys_sym(testsys_rng *r);                /* in (-1, 1) */
+void testsys_unit(testsys_rng *r, double v[3]);    /* random unit vector */
+/* A random unit vector orthogonal to unit p (to round-off). */
+void testsys_orthogonal_unit(testsys_rng *r, const double p[3], double q[3]);
+
+typedef struct testsys_opts {
+    int g;                  /* g x g nodes, N = g^2, n = 3 g^2 */
+    double mass;            /* scale of the diagonal mass blocks */
+    double k_stretch, k_shear, k_bend;  /* 0 drops that family */
+    double frac_constrained; /* share of nodes given a constraint; the
+                                kinds ndof 0, 1, 2 are cycled */
+    unsigned long seed;
+} testsys_opts;
+
+/* mass 1, k_stretch 50, k_shear 2, k_bend 0.5, 25% constrained. */
+void testsys_default_opts(testsys_opts *o, int g, unsigned long seed);
+
+typedef struct testsys {
+    int g, N, n;
+    /* A by 3x3 blocks, both triangles, block rows sorted per column;
+     * block k is bx[9k..9k+8] column-major. */
+    int *bp, *bi;
+    double *bx;
+    int ncons;
+    corepcg_constraint *cons;
+    int *ndof;              /* N, 3 where unconstrained */
+    double *S;              /* 9 N: S_i per node, column-major */
+    int r;                  /* sum of ndof */
+    double *z, *b, *x0;     /* n each */
+    int nstretch;
+    int *pairs;             /* 2 nstretch */
+    /* the scalar arrays behind sys (rebuilt by testsys_set_form) */
+    int *colptr, *rowidx, *colidx;
+    double *values;
+    int nnz;
+    corepcg_system sys;
+} testsys;
+
+/* Builds a system; sys is CSC LOWER. Returns 0, or -1 out of memory. */
+int testsys_make(testsys *t, const testsys_opts *o);
+void testsys_free(testsys *t);
+
+/* Rebuilds sys's A arrays in another form. TRIPLET splits every entry
+ * into two duplicates (summing to the value) and shuffles the order, so
+ * that the reader must sum duplicates. Returns 0 or -1. */
+int testsys_set_form(testsys *t, corepcg_format format,
+                     corepcg_triangle triangle);
+
+/* Negates node i's diagonal block (A becomes indefinite) and rebuilds
+ * the arrays in CSC LOWER. */
+void testsys_negate_diagonal_block(testsys *t, int node);
+
+/* Scales all of A's values by s (same pattern) and rebuilds CSC LOWER. */
+void testsys_scale(testsys *t, double s);
+
+/* The 3x3 block (I, J) of A, or NULL when it is not in the pattern. */
+const double *testsys_block(const testsys *t, int I, int J);
+
+/* y = A x with the block matrix (n). */
+void testsys_mult(const testsys *t, const double *x, double *y);
+
+/* Dense n x n column-major A and S (malloc'd; caller frees). S is built
+ * from the records as FORMAT.md defines it: I - p p^T (ndof 2),
+ * I - p p^T - q q^T with q made orthogonal to p (ndof 1), 0 (ndof 0). */
+double *testsys_dense_A(const testsys *t);
+double *testsys_dense_S(const testsys *t);
+
+/* The reference answer: [S A + (I - S)] x = S b + (I - S) z solved
+ * densely with LAPACKE_dgesv (no U involved). Returns 0 or the LAPACK
+ * info. */
+int testsys_dense_solve(const testsys *t, const double *b, double *x);
+
+/* FORMAT.md's measures computed here, independently of the library:
+ * max |(I - S)(x - z)| and |S(b - A x)|_2 / |S(b - A(I - S)z)|_2. */
+void testsys_measures(const testsys *t, const double *b, const double *x,
+                      double *constraint_error, double *rel_residual);
+
+/* max_k |a_k - b_k| and max_k |a_k| over n entries. */
+double testsys_max_diff(int n, const double *a, const double *b);
+double testsys_max_abs(int n, const double *a);
+
+#endif
