@@ -16,9 +16,15 @@ static double dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* Scaled so that squaring neither overflows nor underflows (p may come
+ * un-normalised from a user with any magnitude). */
 static double norm3(const double a[3])
 {
-    return sqrt(dot3(a, a));
+    double m = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+    if (m == 0 || !isfinite(m))
+        return m;
+    double b[3] = {a[0] / m, a[1] / m, a[2] / m};
+    return m * sqrt(dot3(b, b));
 }
 
 static int finite3(const double a[3])
@@ -35,10 +41,12 @@ static void cross3(const double a[3], const double b[3], double c[3])
 
 static void unit3(const double a[3], double u[3])
 {
-    double s = norm3(a);
-    u[0] = a[0] / s;
-    u[1] = a[1] / s;
-    u[2] = a[2] / s;
+    double m = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+    double b[3] = {a[0] / m, a[1] / m, a[2] / m};
+    double s = sqrt(dot3(b, b));
+    u[0] = b[0] / s;
+    u[1] = b[1] / s;
+    u[2] = b[2] / s;
 }
 
 int cpg_constraint_check(const corepcg_constraint *c, int N, char *why)
