@@ -1,0 +1,294 @@
+/* test_bench.c -- `corepcg bench`: the quick run's CSV, SVG and markdown,
+ * the verification columns, and that bad options leave no file behind. */
+#include "test.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *cli;
+static char dir[256];
+
+static const char header[] =
+    "scene,size,k_stretch,dt,method,steps,iterations_median,time_median_s,"
+    "time_min_s,time_max_s,rel_residual_max,constraint_error_max,nnz_factor";
+
+static const char *const methods[5] = {"mpcg-bw", "mpcg", "upcg", "direct", "corepcg"};
+
+/* Runs `corepcg bench ARGS` with stdout and stderr into files; exit status. */
+static int run(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "\"%s\" bench %s >\"%s/stdout.txt\" 2>\"%s/stderr.txt\"",
+             cli, args, dir, dir);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)len + 1);
+    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Files in dir whose name starts with prefix (temporaries included). */
+static int count_files(const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int count = 0;
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d));)
+        count += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return count;
+}
+
+/* A whole field as a number (strtod accepts nan and inf). */
+static int parse_number(const char *text, double *out)
+{
+    char *end = NULL;
+    *out = strtod(text, &end);
+    return end != text && *end == '\0';
+}
+
+struct row {
+    char scene[32], method[32];
+    double v[13];
+};
+
+/* Splits one CSV line into 13 fields; 1 when every numeric one parses. */
+static int parse_row(char *line, struct row *r)
+{
+    line[strcspn(line, "\r\n")] = '\0';
+    char *fields[13];
+    int n = 0;
+    for (char *p = line; n < 13; n++) {
+        fields[n] = p;
+        char *comma = strchr(p, ',');
+        if (!comma) {
+            n++;
+            break;
+        }
+        *comma = '\0';
+        p = comma + 1;
+    }
+    if (n != 13 || strchr(fields[12], ','))
+        return 0;
+    snprintf(r->scene, sizeof r->scene, "%.31s", fields[0]);
+    snprintf(r->method, sizeof r->method, "%.31s", fields[4]);
+    for (int k = 0; k < 13; k++)
+        if (k != 0 && k != 4 && !parse_number(fields[k], &r->v[k]))
+            return 0;
+    return 1;
+}
+
+enum { SIZE = 1, K = 2, DT = 3, STEPS = 5, ITER = 6, TMED = 7, TMIN = 8, TMAX = 9,
+       RRES = 10, CERR = 11, NNZ = 12 };
+
+static void check_quick_run(void)
+{
+    char args[1024], csv[300], svg[300], md[300];
+    snprintf(csv, sizeof csv, "%s/quick.csv", dir);
+    snprintf(svg, sizeof svg, "%s/quick.svg", dir);
+    snprintf(md, sizeof md, "%s/quick.md", dir);
+    snprintf(args, sizeof args, "--quick --csv \"%s\" --svg \"%s\" --markdown \"%s\"",
+             csv, svg, md);
+    int status = run(args);
+
+    /* stderr is a file here, not a terminal: no progress line */
+    char errpath[300];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
+    char *err = slurp(errpath);
+
+    FILE *f = fopen(csv, "r");
+    CHECK(f != NULL, "bench --quick wrote no CSV (exit %d)", status);
+    if (!f) {
+        free(err);
+        return;
+    }
+    char line[1024];
+    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
+    line[strcspn(line, "\r\n")] = '\0';
+    CHECK(strcmp(line, header) == 0, "header = \"%s\"", line);
+
+    const double tol = 1e-3, ks[2] = {60, 6000};
+    int seen[2][5] = {{0}}, rows = 0, flagged = 0;
+    double iters[2][5] = {{0}};
+    while (fgets(line, sizeof line, f)) {
+        struct row r;
+        rows++;
+        if (!parse_row(line, &r)) {
+            CHECK(0, "row %d does not parse as 13 fields with numbers", rows);
+            continue;
+        }
+        int kk = r.v[K] == 60 ? 0 : r.v[K] == 6000 ? 1 : -1, m = -1;
+        for (int j = 0; j < 5; j++)
+            if (strcmp(r.method, methods[j]) == 0)
+                m = j;
+        CHECK(kk >= 0 && m >= 0, "row %d: unexpected k %g or method %s", rows, r.v[K], r.method);
+        if (kk < 0 || m < 0)
+            continue;
+        seen[kk][m]++;
+        iters[kk][m] = r.v[ITER];
+        CHECK(strcmp(r.scene, "ballhit") == 0, "row %d: scene %s", rows, r.scene);
+        CHECK_INT(r.v[SIZE], 41);
+        CHECK_NEAR(r.v[DT], 6.67e-3, 1e-12);
+        CHECK_INT(r.v[STEPS], 2);
+        CHECK(r.v[TMIN] > 0 && r.v[TMIN] <= r.v[TMED] && r.v[TMED] <= r.v[TMAX],
+              "row %d (%s k %g): times min %g median %g max %g out of order", rows,
+              r.method, r.v[K], r.v[TMIN], r.v[TMED], r.v[TMAX]);
+        /* a failure is flagged by iterations_median = -1; otherwise the
+         * answer must verify: the plain residual within 10 x tol (the
+         * stopping rule is in the preconditioned norm, which differs from
+         * the 2-norm by up to sqrt(cond M)), the constraints to round-off */
+        int failed = r.v[ITER] == -1;
+        flagged += failed;
+        if (!failed) {
+            CHECK(r.v[RRES] <= 10 * tol, "row %d (%s k %g): rel_residual_max %g > 10 tol",
+                  rows, r.method, r.v[K], r.v[RRES]);
+            CHECK(r.v[CERR] <= 1e-12, "row %d (%s k %g): constraint_error_max %g > 1e-12",
+                  rows, r.method, r.v[K], r.v[CERR]);
+            CHECK(r.v[ITER] >= 0, "row %d: iterations %g", rows, r.v[ITER]);
+        }
+        int factored = m == 3 || m == 4;
+        CHECK(factored ? r.v[NNZ] > 0 : r.v[NNZ] == 0,
+              "row %d (%s): nnz_factor %g, expected %s", rows, r.method, r.v[NNZ],
+              factored ? "> 0" : "0");
+    }
+    fclose(f);
+    CHECK_INT(rows, 10);
+    for (int kk = 0; kk < 2; kk++) {
+        for (int m = 0; m < 5; m++)
+            CHECK(seen[kk][m] == 1, "k %g %s: %d rows", ks[kk], methods[m], seen[kk][m]);
+        /* corePCG never needs more iterations than corrected MPCG */
+        CHECK(iters[kk][4] >= 0 && iters[kk][4] <= iters[kk][1],
+              "k %g: corepcg %g iterations, mpcg %g", ks[kk], iters[kk][4], iters[kk][1]);
+        CHECK_INT(iters[kk][3], 0); /* direct */
+    }
+    /* the exit status agrees with the flags */
+    CHECK_INT(status, flagged ? 3 : 0);
+    if (!flagged)
+        CHECK(err && err[0] == '\0', "stderr not quiet: \"%s\"", err ? err : "(none)");
+    free(err);
+
+    char *s = slurp(svg);
+    CHECK(s && strncmp(s, "<svg", 4) == 0, "SVG does not start with <svg");
+    for (int m = 0; m < 5 && s; m++) {
+        char want[64];
+        snprintf(want, sizeof want, "<polyline data-method=\"%s\"", methods[m]);
+        CHECK_STR_CONTAINS(s, want);
+    }
+    if (s) {
+        CHECK_STR_CONTAINS(s, "k_stretch");
+        CHECK_STR_CONTAINS(s, "seconds per step");
+        CHECK_STR_CONTAINS(s, "</svg>");
+    }
+    free(s);
+
+    char *m = slurp(md);
+    CHECK(m != NULL, "no markdown");
+    if (m) {
+        CHECK_STR_CONTAINS(m, "| 41x41 | 60 |");
+        CHECK_STR_CONTAINS(m, "| 41x41 | 6000 |");
+        CHECK_STR_CONTAINS(m, "corepcg/direct");
+        CHECK_STR_CONTAINS(m, "corepcg/mpcg");
+        CHECK_STR_CONTAINS(m, "- machine: ");
+        CHECK_STR_CONTAINS(m, "threads");
+        CHECK_STR_CONTAINS(m, "- date: ");
+    }
+    free(m);
+    /* no temporaries left */
+    CHECK_INT(count_files("quick.csv"), 1);
+    CHECK_INT(count_files("quick.svg"), 1);
+    CHECK_INT(count_files("quick.md"), 1);
+}
+
+/* Bad options exit 2 before anything runs and leave no file. */
+static void check_refusals(void)
+{
+    static const struct {
+        const char *args, *message;
+    } bad[] = {
+        {"--sizes 2", "--sizes needs a whole number in [3, 2049], got '2'"},
+        {"--sizes 41,x", "--sizes needs a whole number"},
+        {"--k 60,-1", "--k needs a number"},
+        {"--methods corepcg,corepcg", "--methods names 'corepcg' twice"},
+        {"--methods cg", "--methods takes one of"},
+        {"--steps 0", "--steps needs a whole number in [1, 100], got '0'"},
+        {"--tol 2", "--tol needs a number"},
+        {"--scene moon", "--scene takes one of"},
+        {"--scaling --svg", "--svg needs a file name"},
+        {"--frobnicate", "unknown option or argument '--frobnicate'"},
+    };
+    char errpath[300];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char args[1024];
+        snprintf(args, sizeof args, "%s --csv \"%s/bad.csv\" --markdown \"%s/bad.md\"",
+                 bad[k].args, dir, dir);
+        int status = run(args);
+        CHECK(status == 2, "bench %s: exit %d, expected 2", bad[k].args, status);
+        char *err = slurp(errpath);
+        CHECK_STR_CONTAINS(err, bad[k].message);
+        free(err);
+    }
+    /* --scaling with a chart is refused too */
+    char args[1024];
+    snprintf(args, sizeof args, "--scaling --svg \"%s/bad.svg\"", dir);
+    CHECK_INT(run(args), 2);
+    CHECK_INT(count_files("bad."), 0);
+
+    /* an unwritable output is an error (1), not a partial file */
+    snprintf(args, sizeof args, "--sizes 9 --k 60 --steps 1 --methods direct,corepcg "
+             "--csv \"%s/no/such/dir/out.csv\"", dir);
+    CHECK_INT(run(args), 1);
+    char *err = slurp(errpath);
+    CHECK_STR_CONTAINS(err, "no/such/dir/out.csv: cannot write");
+    free(err);
+    char nodir[300];
+    snprintf(nodir, sizeof nodir, "%s/no", dir);
+    CHECK(!exists(nodir), "%s was created", nodir);
+}
+
+int main(void)
+{
+    cli = getenv("COREPCG_CLI");
+    if (!cli || !*cli)
+        cli = COREPCG_CLI;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/test_bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    check_quick_run();
+    check_refusals();
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf \"%s\"", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return test_summary("test_bench");
+}

@@ -1,0 +1,136 @@
+/* bench.h -- what the parts of `corepcg bench` share: the options, one
+ * step's measurement of one method, a cell's summary and the whole run.
+ *
+ * The bench only measures: it steps the cloth simulator, hands every
+ * method the same assembled system through corepcg.h and keeps the
+ * numbers the library reports; its own arithmetic is statistics of those
+ * numbers (median, min, max, ratios). */
+#ifndef COREPCG_BENCH_H
+#define COREPCG_BENCH_H
+
+#include "cli.h"
+
+#include <stdio.h>
+
+#define BENCH_MAX_LIST 16      /* entries of --sizes and --k             */
+#define BENCH_MAX_STEPS 100    /* --steps                                */
+#define BENCH_MAX_WARMUP 100   /* steps taken at most to reach contacts  */
+
+/* The verification a cell must pass at every step. The PCG stopping rule
+ * (r^T M^-1 r <= tol^2 b^T M^-1 b) is in the preconditioned norm, while
+ * rel_residual is the plain 2-norm |S r| / |S b^|; the two differ by up
+ * to sqrt(cond M), so the plain residual is allowed 10 x tol. */
+#define BENCH_RESIDUAL_FACTOR 10.0
+#define BENCH_CONSTRAINT_TOL 1e-12
+
+typedef struct bench_options {
+    int scene;                         /* cloth_scene                    */
+    int sizes[BENCH_MAX_LIST];
+    int num_sizes;
+    double ks[BENCH_MAX_LIST];         /* k_stretch values               */
+    int num_ks;
+    int methods[COREPCG_METHOD_COUNT]; /* in the order given             */
+    int num_methods;
+    int steps;                         /* measured steps per case        */
+    double tol;
+    const char *csv, *svg, *markdown;  /* output files, or NULL          */
+    int quick, scaling;
+    int progress;                      /* stderr is a terminal           */
+    const char *command;               /* the command line, for reports  */
+} bench_options;
+
+/* One method on one step's system. */
+typedef struct bench_sample {
+    int status;                /* of setup/update, else of solve         */
+    int iterations;
+    double seconds;            /* monotonic clock around update + solve  */
+    double setup_s, solve_s;   /* info.time_setup_s, info.time_solve_s   */
+    double reduce_s, analyze_s, factor_s, iterate_s;
+    double rel_residual;       /* NAN when there was no answer           */
+    double constraint_error;
+    int analysis_reused;
+    int fell_back;
+    int r;                     /* reduced unknowns                       */
+    long nnz_factor;
+} bench_sample;
+
+/* One (size, k, method): its samples and their summary. */
+typedef struct bench_cell {
+    int method;
+    int steps;                          /* samples taken                 */
+    bench_sample samples[BENCH_MAX_STEPS];
+    int failed;                         /* some step failed or was wrong */
+    char why[160];                      /* the first failure, as text    */
+    double iterations_median;
+    double time_median_s, time_min_s, time_max_s;
+    double rel_residual_max;            /* INFINITY when no answer       */
+    double constraint_error_max;
+    long nnz_factor;                    /* largest over the steps        */
+    double reduce_median_s, analyze_median_s, factor_median_s,
+        iterate_median_s;
+    int reused_steps;                   /* updates that kept the analysis */
+    int fell_back_steps;
+} bench_cell;
+
+/* One (size, k): the scene it ran and its cells, one per method. */
+typedef struct bench_case {
+    int size;
+    double k;
+    double dt;
+    int n;                     /* unknowns 3N                            */
+    int warmup_steps;          /* steps taken before measuring           */
+    int contacts_found;        /* 0: the warm-up cap came first          */
+    int contacts;              /* at the first measured step             */
+    int constrained;           /* constrained nodes at that step         */
+    int advance_method;        /* whose answer moved the cloth           */
+    int advance_substitutes;   /* steps another method's answer was used */
+    char error[COREPCG_MSG_SIZE]; /* the scene could not be run          */
+    bench_cell cells[COREPCG_METHOD_COUNT]; /* as opt.methods            */
+} bench_case;
+
+typedef struct bench_results {
+    const bench_options *opt;
+    int num_cases;             /* num_sizes x num_ks, size-major         */
+    bench_case *cases;
+    char date[64];             /* UTC, when the run started              */
+    double total_s;
+} bench_results;
+
+/* The machine the figures come from. */
+typedef struct bench_env {
+    char cpu[128];
+    int cores;
+    char blas[256];
+    int blas_threads;
+} bench_env;
+
+/* bench_run.c: runs every case; 0, or a negative status when a scene
+ * could not be built (msg says why). */
+int bench_run(const bench_options *o, bench_results *res, char *msg);
+/* 1 when the run has a cell or a case that failed. */
+int bench_any_failure(const bench_results *res);
+/* Index of a method in opt->methods, or -1. */
+int bench_method_index(const bench_options *o, int method);
+/* Median of n values (the values are reordered). */
+double bench_median(double *v, int n);
+/* Monotonic seconds. */
+double bench_now(void);
+
+/* bench_report.c */
+void bench_env_read(bench_env *env);
+void bench_print_table(FILE *out, const bench_results *res);
+int bench_write_csv(FILE *out, const bench_results *res);
+int bench_write_markdown(FILE *out, const bench_results *res,
+                         const bench_env *env);
+/* Writes through fill() into PATH.tmp.PID and renames it to PATH when
+ * complete; nothing is left at PATH on failure. 0 or -1 (reported). */
+int bench_write_atomic(const char *path, const void *what,
+                       int (*fill)(FILE *out, const void *what));
+
+/* bench_svg.c */
+int bench_write_svg(FILE *out, const bench_results *res);
+
+/* bench_scaling.c: the --scaling run (CLI exit status). */
+int bench_scaling(const bench_options *o);
+
+#endif

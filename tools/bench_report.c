@@ -1,0 +1,375 @@
+/* bench_report.c -- the bench's results as a terminal table, a CSV and a
+ * markdown report with the machine they came from; atomic file output. */
+#include "bench.h"
+#include "cloth.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------- machine */
+
+void bench_env_read(bench_env *env)
+{
+    memset(env, 0, sizeof *env);
+    snprintf(env->cpu, sizeof env->cpu, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                char *colon = strchr(line, ':');
+                if (colon) {
+                    colon += 1 + (colon[1] == ' ');
+                    colon[strcspn(colon, "\n")] = '\0';
+                    snprintf(env->cpu, sizeof env->cpu, "%s", colon);
+                }
+                break;
+            }
+        fclose(f);
+    }
+    env->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    /* the tool may ask OpenBLAS directly; the library leaves it alone */
+    const char *config = openblas_get_config();
+    snprintf(env->blas, sizeof env->blas, "%s", config ? config : "OpenBLAS (no config)");
+    env->blas_threads = openblas_get_num_threads();
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static const bench_cell *cell_of(const bench_results *res, int c, int method)
+{
+    int j = bench_method_index(res->opt, method);
+    return j < 0 ? NULL : &res->cases[c].cells[j];
+}
+
+/* median(a) / median(b), or NAN when either is missing or failed. */
+static double time_ratio(const bench_results *res, int c, int a, int b)
+{
+    const bench_cell *x = cell_of(res, c, a), *y = cell_of(res, c, b);
+    if (!x || !y || x->failed || y->failed || !(y->time_median_s > 0))
+        return NAN;
+    return x->time_median_s / y->time_median_s;
+}
+
+static const char *format_time(double s, char *buf, size_t len)
+{
+    if (!isfinite(s))
+        snprintf(buf, len, "n/a");
+    else if (s < 0.01)
+        snprintf(buf, len, "%.2f ms", 1e3 * s);
+    else if (s < 1)
+        snprintf(buf, len, "%.1f ms", 1e3 * s);
+    else
+        snprintf(buf, len, "%.2f s", s);
+    return buf;
+}
+
+static const char *format_ratio(double r, char *buf, size_t len)
+{
+    if (isnan(r))
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, "%.3g", r);
+    return buf;
+}
+
+/* "119 it, 160.0 ms", "12.3 ms" (direct) or "FAILED". */
+static const char *format_cell(const bench_cell *c, char *buf, size_t len)
+{
+    char t[32];
+    format_time(c->time_median_s, t, sizeof t);
+    if (c->failed)
+        snprintf(buf, len, "**FAILED** (%s)", t);
+    else if (c->method == COREPCG_METHOD_DIRECT)
+        snprintf(buf, len, "%s", t);
+    else
+        snprintf(buf, len, "%g it, %s", c->iterations_median, t);
+    return buf;
+}
+
+/* Table 1: the shape of Ye et al.'s Table 2. */
+static void print_main_table(FILE *out, const bench_results *res)
+{
+    const bench_options *o = res->opt;
+    int cp = bench_method_index(o, COREPCG_METHOD_COREPCG) >= 0;
+    int has_direct = bench_method_index(o, COREPCG_METHOD_DIRECT) >= 0;
+    int has_mpcg = bench_method_index(o, COREPCG_METHOD_MPCG) >= 0;
+    fprintf(out, "| size | k_stretch |");
+    for (int j = 0; j < o->num_methods; j++)
+        fprintf(out, " %s |", corepcg_method_name(o->methods[j]));
+    if (cp && has_direct)
+        fprintf(out, " corepcg/direct |");
+    if (cp && has_mpcg)
+        fprintf(out, " corepcg/mpcg |");
+    fprintf(out, "\n|---:|---:|");
+    for (int j = 0; j < o->num_methods + (cp && has_direct) + (cp && has_mpcg); j++)
+        fprintf(out, "---:|");
+    fputc('\n', out);
+    for (int c = 0; c < res->num_cases; c++) {
+        const bench_case *cs = &res->cases[c];
+        fprintf(out, "| %dx%d | %g |", cs->size, cs->size, cs->k);
+        for (int j = 0; j < o->num_methods; j++) {
+            char buf[96];
+            fprintf(out, " %s |", format_cell(&cs->cells[j], buf, sizeof buf));
+        }
+        char r[32];
+        if (cp && has_direct)
+            fprintf(out, " %s |", format_ratio(time_ratio(res, c, COREPCG_METHOD_COREPCG,
+                                                          COREPCG_METHOD_DIRECT), r, sizeof r));
+        if (cp && has_mpcg)
+            fprintf(out, " %s |", format_ratio(time_ratio(res, c, COREPCG_METHOD_COREPCG,
+                                                          COREPCG_METHOD_MPCG), r, sizeof r));
+        fputc('\n', out);
+    }
+}
+
+static void print_failures(FILE *out, const bench_results *res)
+{
+    int any = 0;
+    for (int c = 0; c < res->num_cases; c++) {
+        const bench_case *cs = &res->cases[c];
+        if (cs->error[0]) {
+            fprintf(out, "%s- %dx%d k %g: %s\n", any ? "" : "\nFailures:\n\n",
+                    cs->size, cs->size, cs->k, cs->error);
+            any = 1;
+        }
+        for (int j = 0; j < res->opt->num_methods; j++)
+            if (cs->cells[j].failed) {
+                fprintf(out, "%s- %dx%d k %g %s: %s\n", any ? "" : "\nFailures:\n\n",
+                        cs->size, cs->size, cs->k,
+                        corepcg_method_name(cs->cells[j].method), cs->cells[j].why);
+                any = 1;
+            }
+    }
+}
+
+void bench_print_table(FILE *out, const bench_results *res)
+{
+    fprintf(out, "%s: median of %d steps per cell (iterations, seconds of update + solve)\n\n",
+            res->opt->command, res->opt->steps);
+    print_main_table(out, res);
+    print_failures(out, res);
+    fprintf(out, "\ntotal %.1f s\n", res->total_s);
+}
+
+/* ----------------------------------------------------------------- CSV */
+
+int bench_write_csv(FILE *out, const bench_results *res)
+{
+    const bench_options *o = res->opt;
+    fprintf(out, "scene,size,k_stretch,dt,method,steps,iterations_median,"
+                 "time_median_s,time_min_s,time_max_s,rel_residual_max,"
+                 "constraint_error_max,nnz_factor\n");
+    for (int c = 0; c < res->num_cases; c++) {
+        const bench_case *cs = &res->cases[c];
+        for (int j = 0; j < o->num_methods; j++) {
+            const bench_cell *cl = &cs->cells[j];
+            /* a failed cell is flagged by iterations_median = -1 */
+            fprintf(out, "%s,%d,%.17g,%.6g,%s,%d,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%ld\n",
+                    cloth_scene_name(o->scene), cs->size, cs->k, cs->dt,
+                    corepcg_method_name(cl->method), cl->steps,
+                    cl->failed ? -1.0 : cl->iterations_median, cl->time_median_s,
+                    cl->time_min_s, cl->time_max_s, cl->rel_residual_max,
+                    cl->constraint_error_max, cl->nnz_factor);
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ markdown */
+
+static void print_iteration_table(FILE *out, const bench_results *res)
+{
+    const bench_options *o = res->opt;
+    static const int order[] = {COREPCG_METHOD_MPCG_BW, COREPCG_METHOD_MPCG,
+                                COREPCG_METHOD_UPCG, COREPCG_METHOD_COREPCG};
+    fprintf(out, "| size | k_stretch | mpcg-bw | mpcg | mpcg / mpcg-bw | upcg | upcg - mpcg | corepcg |\n"
+                 "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int c = 0; c < res->num_cases; c++) {
+        const bench_case *cs = &res->cases[c];
+        double it[4];
+        fprintf(out, "| %dx%d | %g |", cs->size, cs->size, cs->k);
+        for (int m = 0; m < 4; m++) {
+            const bench_cell *cl = cell_of(res, c, order[m]);
+            it[m] = cl && !cl->failed ? cl->iterations_median : NAN;
+            if (m == 2) {
+                char r[32];
+                fprintf(out, " %s |", format_ratio(it[1] / it[0], r, sizeof r));
+            }
+            if (m == 3) {
+                if (isnan(it[2] - it[1]))
+                    fprintf(out, " n/a |");
+                else
+                    fprintf(out, " %+g |", it[2] - it[1]);
+            }
+            if (!cl)
+                fprintf(out, " - |");
+            else if (cl->failed)
+                fprintf(out, " **FAILED** |");
+            else
+                fprintf(out, " %g |", it[m]);
+        }
+        fputc('\n', out);
+    }
+    (void)o;
+}
+
+static void print_profile_table(FILE *out, const bench_results *res)
+{
+    fprintf(out, "| size | k_stretch | method | reduce | analyse | factor | iterate | "
+                 "update + solve | nnz(L) | analysis reused |\n"
+                 "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    static const int shown[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG};
+    for (int c = 0; c < res->num_cases; c++)
+        for (int m = 0; m < 2; m++) {
+            const bench_cell *cl = cell_of(res, c, shown[m]);
+            if (!cl)
+                continue;
+            char a[32], b[32], d[32], e[32], f[32];
+            fprintf(out, "| %dx%d | %g | %s | %s | %s | %s | %s | %s | %ld | %d of %d |\n",
+                    res->cases[c].size, res->cases[c].size, res->cases[c].k,
+                    corepcg_method_name(shown[m]),
+                    format_time(cl->reduce_median_s, a, sizeof a),
+                    format_time(cl->analyze_median_s, b, sizeof b),
+                    format_time(cl->factor_median_s, d, sizeof d),
+                    format_time(cl->iterate_median_s, e, sizeof e),
+                    format_time(cl->time_median_s, f, sizeof f), cl->nnz_factor,
+                    cl->reused_steps, cl->steps > 0 ? cl->steps - 1 : 0);
+        }
+}
+
+static void print_verification_table(FILE *out, const bench_results *res)
+{
+    const bench_options *o = res->opt;
+    fprintf(out, "| size | k_stretch |");
+    for (int j = 0; j < o->num_methods; j++)
+        fprintf(out, " %s |", corepcg_method_name(o->methods[j]));
+    fprintf(out, "\n|---:|---:|");
+    for (int j = 0; j < o->num_methods; j++)
+        fprintf(out, "---:|");
+    fputc('\n', out);
+    double worst_constraint = 0;
+    for (int c = 0; c < res->num_cases; c++) {
+        const bench_case *cs = &res->cases[c];
+        fprintf(out, "| %dx%d | %g |", cs->size, cs->size, cs->k);
+        for (int j = 0; j < o->num_methods; j++) {
+            const bench_cell *cl = &cs->cells[j];
+            fprintf(out, " %.2e%s |", cl->rel_residual_max, cl->failed ? " **FAILED**" : "");
+            worst_constraint = fmax(worst_constraint, cl->constraint_error_max);
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "\nLargest constraint error max |(I - S)(x - z)| over every answer: %.2e "
+                 "(bound %g).\n", worst_constraint, BENCH_CONSTRAINT_TOL);
+}
+
+static void print_runs_table(FILE *out, const bench_results *res)
+{
+    const bench_options *o = res->opt;
+    fprintf(out, "| size | k_stretch | dt | unknowns n | reduced r (step 1) | warm-up steps | "
+                 "contacts | constrained nodes |\n"
+                 "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int c = 0; c < res->num_cases; c++) {
+        const bench_case *cs = &res->cases[c];
+        int r = 0;
+        for (int j = 0; j < o->num_methods; j++)
+            if (cs->cells[j].steps > 0 && cs->cells[j].samples[0].r > 0)
+                r = cs->cells[j].samples[0].r;
+        fprintf(out, "| %dx%d | %g | %.2f ms | %d | %d | %d%s | %d | %d |\n", cs->size,
+                cs->size, cs->k, 1e3 * cs->dt, cs->n, r, cs->warmup_steps,
+                cs->contacts_found ? "" : " (no contact: cap reached or no obstacle)",
+                cs->contacts, cs->constrained);
+    }
+}
+
+int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *env)
+{
+    const bench_options *o = res->opt;
+    const char *advance = "n/a";
+    int substitutes = 0;
+    for (int c = 0; c < res->num_cases; c++) {
+        advance = corepcg_method_name(res->cases[c].advance_method);
+        substitutes += res->cases[c].advance_substitutes;
+    }
+    fprintf(out, "# corepcg bench: %s\n\n", cloth_scene_name(o->scene));
+    fprintf(out, "Reproduce: `%s`\n\n", o->command);
+    fprintf(out, "- machine: %s, %d cores online; %s, %d threads\n", env->cpu,
+            env->cores, env->blas, env->blas_threads);
+    struct utsname u;
+    if (uname(&u) == 0)
+        fprintf(out, "- system: %s %s %s\n", u.sysname, u.release, u.machine);
+#ifdef __OPTIMIZE__
+    fprintf(out, "- tool compiled with optimisation (use `meson setup BUILD --buildtype=release`)\n");
+#else
+    fprintf(out, "- tool compiled WITHOUT optimisation: times are not representative\n");
+#endif
+    fprintf(out, "- date: %s; the whole run took %.0f s\n", res->date, res->total_s);
+    fprintf(out, "- tol %g for every iterative method (stopping rule in the preconditioned "
+                 "norm, r^T M^-1 r <= tol^2 b^T M^-1 b); default settings otherwise\n", o->tol);
+    fprintf(out, "- per size and k: the scene is stepped with corepcg until the cloth touches "
+                 "the obstacle, then %d steps are measured. Each step's system is assembled "
+                 "once and solved by every method in the same process, in turn, the order "
+                 "rotated by one each step; each method keeps its own handle "
+                 "(corepcg_setup at the first measured step, corepcg_update after it) and "
+                 "starts from the previous step's answer. The cloth advances with %s's "
+                 "answer%s.\n", o->steps, advance,
+            substitutes ? " (another verified answer where it failed)" : "");
+    fprintf(out, "- time = a monotonic clock around corepcg_update (setup at step 1) + "
+                 "corepcg_solve, i.e. everything a simulator waits for, including the "
+                 "library's own check of the answer; medians over the steps. Ratios are "
+                 "of medians.\n\n");
+
+    fprintf(out, "## Iterations and seconds per step (the shape of Ye, Webber & Wang, Table 2)\n\n");
+    print_main_table(out, res);
+    print_failures(out, res);
+
+    fprintf(out, "\n## Iterations: original vs corrected MPCG "
+                 "(the shape of Ascher & Boxerman, Tables 1-2)\n\n");
+    print_iteration_table(out, res);
+
+    fprintf(out, "\n## Where the time goes (medians; reduce includes importing the system)\n\n");
+    print_profile_table(out, res);
+
+    fprintf(out, "\n## Verification: largest relative residual |S(b - A x)| / |S b^| "
+                 "(must be <= %g x tol = %g)\n\n", BENCH_RESIDUAL_FACTOR,
+            BENCH_RESIDUAL_FACTOR * o->tol);
+    print_verification_table(out, res);
+
+    fprintf(out, "\n## Runs\n\n");
+    print_runs_table(out, res);
+    return ferror(out) ? -1 : 0;
+}
+
+/* -------------------------------------------------------------- files */
+
+int bench_write_atomic(const char *path, const void *what,
+                       int (*fill)(FILE *out, const void *what))
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+        cli_error("%s: file name too long", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        cli_error("%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = fill(f, what);
+    if (fclose(f) != 0 || rc != 0) {
+        cli_error("%s: write failed: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        cli_error("%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,329 @@
+/* bench_run.c -- the measurement loop of `corepcg bench`.
+ *
+ * Per size and k: build the scene, step it with corepcg (cloth_step) until
+ * the cloth touches the obstacle, then for each measured step assemble
+ * once and hand that same system to every method in turn -- the order
+ * rotated by one per step so that no method always runs first (cold
+ * caches) -- each method keeping its own handle across steps as a
+ * simulator would (corepcg_setup at the first measured step,
+ * corepcg_update afterwards). Every method starts from the same guess,
+ * the previous step's answer. The cloth then advances with one reference
+ * answer (direct's, exact up to round-off, so the trajectory does not
+ * depend on the iterative methods' tolerance), and all methods see the
+ * same trajectory. */
+#include "bench.h"
+#include "cloth.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+    if (n <= 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int bench_method_index(const bench_options *o, int method)
+{
+    for (int j = 0; j < o->num_methods; j++)
+        if (o->methods[j] == method)
+            return j;
+    return -1;
+}
+
+/* "\r" progress on a terminal only. */
+static void progress(const bench_options *o, const char *fmt, ...)
+{
+    if (!o->progress)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("\r\033[K", stderr);
+    vfprintf(stderr, fmt, ap);
+    fflush(stderr);
+    va_end(ap);
+}
+
+static void fail_cell(bench_cell *c, const char *fmt, ...)
+{
+    if (!c->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->why, sizeof c->why, fmt, ap);
+        va_end(ap);
+    }
+    c->failed = 1;
+}
+
+/* Judges one sample: an error, no convergence or a wrong answer fails the
+ * cell (the first reason is kept). */
+static void verify(const bench_options *o, bench_cell *c, int step,
+                   const bench_sample *s, const char *message)
+{
+    if (s->status < 0)
+        fail_cell(c, "step %d: %s%s%s", step + 1, corepcg_strerror(s->status),
+                  message && *message ? ": " : "", message ? message : "");
+    else if (s->status == COREPCG_NOT_CONVERGED)
+        fail_cell(c, "step %d: not converged in %d iterations", step + 1,
+                  s->iterations);
+    else if (!(s->rel_residual <= BENCH_RESIDUAL_FACTOR * o->tol))
+        fail_cell(c, "step %d: relative residual %.2e > %g x tol", step + 1,
+                  s->rel_residual, BENCH_RESIDUAL_FACTOR);
+    else if (!(s->constraint_error <= BENCH_CONSTRAINT_TOL))
+        fail_cell(c, "step %d: constraint error %.2e > %g", step + 1,
+                  s->constraint_error, BENCH_CONSTRAINT_TOL);
+}
+
+/* One method on the assembled system: setup (first time, or after a
+ * failure emptied the handle) or update, then solve from sim->dv. */
+static void measure(const bench_options *o, int method, corepcg_solver *h,
+                    int *ready, const corepcg_system *sys, const cloth_sim *sim,
+                    double *x, bench_sample *s)
+{
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = (corepcg_method)method;
+    set.tol = o->tol;
+    corepcg_info info;
+    memset(&info, 0, sizeof info);
+    memset(s, 0, sizeof *s);
+
+    double t0 = bench_now();
+    int rc = *ready ? corepcg_update(h, sys, NULL) : corepcg_setup(h, sys, &set);
+    if (rc >= 0)
+        rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
+    s->seconds = bench_now() - t0;
+
+    *ready = rc >= 0;
+    s->status = rc;
+    s->rel_residual = rc >= 0 ? info.rel_residual : NAN;
+    s->constraint_error = rc >= 0 ? info.constraint_error : NAN;
+    s->iterations = info.iterations;
+    s->setup_s = info.time_setup_s;
+    s->solve_s = info.time_solve_s;
+    s->reduce_s = info.time_reduce_s;
+    s->analyze_s = info.time_analyze_s;
+    s->factor_s = info.time_factor_s;
+    s->iterate_s = info.time_iterate_s;
+    s->analysis_reused = info.analysis_reused;
+    s->fell_back = info.fell_back;
+    s->r = info.r;
+    s->nnz_factor = info.nnz_factor;
+}
+
+static void summarise(bench_cell *c)
+{
+    double v[BENCH_MAX_STEPS];
+    int n = c->steps;
+    c->rel_residual_max = c->constraint_error_max = 0;
+    c->nnz_factor = 0;
+    c->time_min_s = INFINITY;
+    c->time_max_s = 0;
+    c->reused_steps = c->fell_back_steps = 0;
+    for (int k = 0; k < n; k++) {
+        const bench_sample *s = &c->samples[k];
+        /* no answer counts as an infinite error: it can never pass */
+        double rr = s->status < 0 ? INFINITY : s->rel_residual;
+        double ce = s->status < 0 ? INFINITY : s->constraint_error;
+        c->rel_residual_max = fmax(c->rel_residual_max, isnan(rr) ? INFINITY : rr);
+        c->constraint_error_max = fmax(c->constraint_error_max, isnan(ce) ? INFINITY : ce);
+        if (s->nnz_factor > c->nnz_factor)
+            c->nnz_factor = s->nnz_factor;
+        c->time_min_s = fmin(c->time_min_s, s->seconds);
+        c->time_max_s = fmax(c->time_max_s, s->seconds);
+        c->reused_steps += s->analysis_reused;
+        c->fell_back_steps += s->fell_back;
+    }
+    if (n == 0)
+        c->time_min_s = c->time_max_s = NAN;
+#define MEDIAN_OF(field, out)                                                \
+    do {                                                                     \
+        for (int k = 0; k < n; k++)                                          \
+            v[k] = (double)c->samples[k].field;                              \
+        c->out = bench_median(v, n);                                         \
+    } while (0)
+    MEDIAN_OF(iterations, iterations_median);
+    MEDIAN_OF(seconds, time_median_s);
+    MEDIAN_OF(reduce_s, reduce_median_s);
+    MEDIAN_OF(analyze_s, analyze_median_s);
+    MEDIAN_OF(factor_s, factor_median_s);
+    MEDIAN_OF(iterate_s, iterate_median_s);
+#undef MEDIAN_OF
+}
+
+/* Steps the scene with corepcg until contacts appear (scenes with an
+ * obstacle; capped at BENCH_MAX_WARMUP steps). */
+static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
+{
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.tol = o->tol;
+    char msg[COREPCG_MSG_SIZE] = "";
+    cs->contacts_found = 0;
+    if (!sim->ball.present)
+        return 0;
+    while (cs->warmup_steps < BENCH_MAX_WARMUP) {
+        progress(o, "bench %dx%d k %g: warm-up step %d", cs->size, cs->size,
+                 cs->k, cs->warmup_steps + 1);
+        int rc = cloth_step(sim, &set, msg);
+        if (rc < 0) {
+            snprintf(cs->error, sizeof cs->error, "warm-up step %d: %s: %s",
+                     cs->warmup_steps + 1, corepcg_strerror(rc), msg);
+            return rc;
+        }
+        cs->warmup_steps++;
+        if (sim->contacts > 0) {
+            cs->contacts_found = 1;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* The method whose answer moves the cloth: direct, else corepcg, else the
+ * first one listed. */
+static int reference_index(const bench_options *o)
+{
+    int j = bench_method_index(o, COREPCG_METHOD_DIRECT);
+    if (j < 0)
+        j = bench_method_index(o, COREPCG_METHOD_COREPCG);
+    return j < 0 ? 0 : j;
+}
+
+static void run_case(const bench_options *o, bench_case *cs)
+{
+    int M = o->num_methods;
+    for (int j = 0; j < M; j++)
+        cs->cells[j].method = o->methods[j];
+    cs->advance_method = o->methods[reference_index(o)];
+
+    cloth_params par;
+    cloth_params_default(&par, (cloth_scene)o->scene, cs->size);
+    par.k_stretch = cs->k;
+    cs->dt = par.dt;
+    cloth_sim *sim = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_sim_create(&par, &sim, msg);
+    if (rc < 0) {
+        snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
+        return;
+    }
+    cs->n = sim->grid.n;
+    if (warm_up(o, sim, cs) < 0) {
+        cloth_sim_free(&sim);
+        return;
+    }
+
+    corepcg_solver *h[COREPCG_METHOD_COUNT] = {0};
+    int ready[COREPCG_METHOD_COUNT] = {0};
+    double *x[COREPCG_METHOD_COUNT] = {0};
+    for (int j = 0; j < M; j++) {
+        x[j] = malloc(sizeof(double) * (size_t)cs->n);
+        rc = x[j] ? corepcg_create(&h[j]) : COREPCG_ERR_NO_MEMORY;
+        if (rc < 0) {
+            snprintf(cs->error, sizeof cs->error, "%s", corepcg_strerror(rc));
+            goto done;
+        }
+    }
+    int ref = reference_index(o);
+    for (int step = 0; step < o->steps; step++) {
+        cloth_assemble(sim);
+        corepcg_system sys;
+        cloth_system(sim, &sys);
+        if (step == 0) {
+            cs->contacts = sim->contacts;
+            cs->constrained = sim->num_cons;
+        }
+        for (int t = 0; t < M; t++) {
+            int j = (t + step) % M;
+            bench_cell *c = &cs->cells[j];
+            progress(o, "bench %dx%d k %g: step %d/%d %s", cs->size, cs->size,
+                     cs->k, step + 1, o->steps, corepcg_method_name(c->method));
+            bench_sample *s = &c->samples[c->steps++];
+            measure(o, c->method, h[j], &ready[j], &sys, sim, x[j], s);
+            verify(o, c, step, s, corepcg_message(h[j]));
+        }
+        /* advance with the reference answer; another verified one if the
+         * reference failed at this step */
+        int use = -1;
+        for (int t = 0; t < M && use < 0; t++) {
+            int j = t == 0 ? ref : (t <= ref ? t - 1 : t);
+            const bench_sample *s = &cs->cells[j].samples[step];
+            if (s->status >= 0 && s->status != COREPCG_NOT_CONVERGED)
+                use = j;
+        }
+        if (use < 0) {
+            snprintf(cs->error, sizeof cs->error,
+                     "step %d: no method produced an answer; stopped", step + 1);
+            break;
+        }
+        cs->advance_substitutes += use != ref;
+        memcpy(sim->dv_next, x[use], sizeof(double) * (size_t)cs->n);
+        cloth_advance(sim);
+    }
+done:
+    for (int j = 0; j < M; j++) {
+        corepcg_free(&h[j]);
+        free(x[j]);
+        summarise(&cs->cells[j]);
+        if (cs->cells[j].steps < o->steps)
+            fail_cell(&cs->cells[j], "%s", cs->error[0] ? cs->error : "not run");
+    }
+    cloth_sim_free(&sim);
+}
+
+int bench_run(const bench_options *o, bench_results *res, char *msg)
+{
+    memset(res, 0, sizeof *res);
+    res->opt = o;
+    time_t now = time(NULL);
+    struct tm tmv;
+    strftime(res->date, sizeof res->date, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
+    res->num_cases = o->num_sizes * o->num_ks;
+    res->cases = calloc((size_t)res->num_cases, sizeof *res->cases);
+    if (!res->cases) {
+        snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    double t0 = bench_now();
+    for (int a = 0; a < o->num_sizes; a++)
+        for (int b = 0; b < o->num_ks; b++) {
+            bench_case *cs = &res->cases[a * o->num_ks + b];
+            cs->size = o->sizes[a];
+            cs->k = o->ks[b];
+            run_case(o, cs);
+        }
+    progress(o, "");
+    res->total_s = bench_now() - t0;
+    return 0;
+}
+
+int bench_any_failure(const bench_results *res)
+{
+    for (int c = 0; c < res->num_cases; c++) {
+        if (res->cases[c].error[0])
+            return 1;
+        for (int j = 0; j < res->opt->num_methods; j++)
+            if (res->cases[c].cells[j].failed)
+                return 1;
+    }
+    return 0;
+}

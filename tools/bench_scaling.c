@@ -1,0 +1,346 @@
+/* bench_scaling.c -- `corepcg bench --scaling`: how one step's cost grows
+ * with the mesh. Per size (and k), a child process builds the scene and
+ * steps it with corepcg until the cloth touches the ball; then each method
+ * runs in its own grandchild, forked from that state, doing a cold
+ * corepcg_setup + corepcg_solve. Peak memory is the grandchild's
+ * getrusage ru_maxrss: it starts at the resident size it inherits (the
+ * simulator) and adds the solver's own peak, and separate processes keep
+ * one size's or method's peak out of the next one's. */
+#include "bench.h"
+#include "cloth.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* What one process reports through the pipe (one write, < PIPE_BUF). */
+typedef struct scaling_record {
+    int size;
+    double k, dt;
+    int method;                /* -1: the scene itself failed             */
+    int n, r, status, iterations, warmup_steps, contacts;
+    double warmup_s, seconds, setup_s, solve_s, reduce_s, analyze_s, factor_s,
+        iterate_s;
+    double rel_residual, constraint_error;
+    long nnz_factor;
+    long peak_kb, sim_kb;      /* ru_maxrss; resident size before setup  */
+    char error[256];
+} scaling_record;
+
+static void send_record(int fd, const scaling_record *rec)
+{
+    ssize_t w;
+    do
+        w = write(fd, rec, sizeof *rec);
+    while (w < 0 && errno == EINTR);
+}
+
+static long resident_kb(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Grandchild: one cold setup + solve of the assembled step. */
+static void run_method(const bench_options *o, const cloth_sim *sim, int method,
+                       scaling_record *rec)
+{
+    rec->method = method;
+    rec->sim_kb = resident_kb();
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = (corepcg_method)method;
+    set.tol = o->tol;
+    corepcg_system sys;
+    cloth_system(sim, &sys);
+    double *x = malloc(sizeof(double) * (size_t)rec->n);
+    corepcg_solver *h = NULL;
+    corepcg_info info;
+    memset(&info, 0, sizeof info);
+
+    double t0 = bench_now();
+    int rc = x ? corepcg_create(&h) : COREPCG_ERR_NO_MEMORY;
+    if (rc >= 0)
+        rc = corepcg_setup(h, &sys, &set);
+    if (rc >= 0)
+        rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
+    rec->seconds = bench_now() - t0;
+
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    rec->peak_kb = ru.ru_maxrss;
+    rec->status = rc;
+    if (rc < 0)
+        snprintf(rec->error, sizeof rec->error, "%s: %s", corepcg_strerror(rc),
+                 h ? corepcg_message(h) : "");
+    rec->r = info.r;
+    rec->iterations = info.iterations;
+    rec->setup_s = info.time_setup_s;
+    rec->solve_s = info.time_solve_s;
+    rec->reduce_s = info.time_reduce_s;
+    rec->analyze_s = info.time_analyze_s;
+    rec->factor_s = info.time_factor_s;
+    rec->iterate_s = info.time_iterate_s;
+    rec->rel_residual = rc >= 0 ? info.rel_residual : NAN;
+    rec->constraint_error = rc >= 0 ? info.constraint_error : NAN;
+    rec->nnz_factor = info.nnz_factor;
+    corepcg_free(&h);
+    free(x);
+}
+
+/* Child: the scene up to its first contact, then one grandchild per method. */
+static void run_size(const bench_options *o, int size, double k, int fd)
+{
+    scaling_record base;
+    memset(&base, 0, sizeof base);
+    base.size = size;
+    base.k = k;
+    base.method = -1;
+    cloth_params par;
+    cloth_params_default(&par, (cloth_scene)o->scene, size);
+    par.k_stretch = k;
+    base.dt = par.dt;
+    cloth_sim *sim = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_sim_create(&par, &sim, msg);
+    if (rc < 0) {
+        snprintf(base.error, sizeof base.error, "scene: %s", msg);
+        send_record(fd, &base);
+        return;
+    }
+    base.n = sim->grid.n;
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.tol = o->tol;
+    double t0 = bench_now();
+    while (sim->ball.present && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
+        if (o->progress)
+            fprintf(stderr, "\r\033[Kscaling %dx%d: warm-up step %d", size, size,
+                    base.warmup_steps + 1);
+        rc = cloth_step(sim, &set, msg);
+        if (rc < 0) {
+            snprintf(base.error, sizeof base.error, "warm-up step %d: %s: %s",
+                     base.warmup_steps + 1, corepcg_strerror(rc), msg);
+            send_record(fd, &base);
+            cloth_sim_free(&sim);
+            return;
+        }
+        base.warmup_steps++;
+    }
+    base.warmup_s = bench_now() - t0;
+    /* the warm-up's solver is not part of the measured step */
+    corepcg_free(&sim->solver);
+    sim->solver_ready = 0;
+    malloc_trim(0);
+    cloth_assemble(sim);
+    base.contacts = sim->contacts;
+
+    for (int j = 0; j < o->num_methods; j++) {
+        if (o->progress)
+            fprintf(stderr, "\r\033[Kscaling %dx%d: %s", size, size,
+                    corepcg_method_name(o->methods[j]));
+        fflush(NULL);
+        scaling_record rec = base;
+        rec.method = o->methods[j];
+        pid_t pid = fork();
+        if (pid == 0) {
+            run_method(o, sim, o->methods[j], &rec);
+            send_record(fd, &rec);
+            _exit(0);
+        }
+        int wstatus = 0;
+        if (pid < 0) {
+            snprintf(rec.error, sizeof rec.error, "fork: %s", strerror(errno));
+            rec.status = COREPCG_ERR_NO_MEMORY;
+            send_record(fd, &rec);
+            continue;
+        }
+        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+            ;
+        if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+            /* it died before reporting: say how */
+            if (WIFSIGNALED(wstatus))
+                snprintf(rec.error, sizeof rec.error, "killed by signal %d (%s)%s",
+                         WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
+                         WTERMSIG(wstatus) == SIGKILL ? ": out of memory?" : "");
+            else
+                snprintf(rec.error, sizeof rec.error, "exited with status %d",
+                         WEXITSTATUS(wstatus));
+            rec.status = COREPCG_ERR_NO_MEMORY;
+            send_record(fd, &rec);
+        }
+    }
+    cloth_sim_free(&sim);
+}
+
+/* ------------------------------------------------------------ reports */
+
+static void print_header(FILE *out)
+{
+    fprintf(out, "| size | unknowns n | method | warm-up steps | contacts | seconds "
+                 "(setup + solve) | analyse | factor | iterate | iterations | nnz(L) | "
+                 "peak memory | of which simulator | rel. residual | status |\n"
+                 "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+}
+
+static void print_row(FILE *out, const scaling_record *r)
+{
+    if (r->method < 0) {
+        fprintf(out, "| %dx%d | %d | - | %d | - | - | - | - | - | - | - | - | - | - | "
+                     "**FAILED**: %s |\n", r->size, r->size, r->n, r->warmup_steps,
+                r->error);
+        return;
+    }
+        fprintf(out, "| %dx%d | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %.3f s | %d | "
+                     "%ld | %.0f MB | %.0f MB | %.2e | %s%s%s |\n",
+                r->size, r->size, r->n, corepcg_method_name(r->method), r->warmup_steps,
+                r->contacts, r->seconds, r->analyze_s, r->factor_s, r->iterate_s,
+                r->iterations, r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0,
+                r->rel_residual, r->status < 0 || r->error[0] ? "**FAILED**: " : "",
+                r->status < 0 || r->error[0] ? r->error : corepcg_strerror(r->status), "");
+}
+
+static void print_table(FILE *out, const scaling_record *recs, int count)
+{
+    print_header(out);
+    for (int i = 0; i < count; i++)
+        print_row(out, &recs[i]);
+}
+
+struct scaling_report {
+    const bench_options *o;
+    const scaling_record *recs;
+    int count;
+    const bench_env *env;
+    double total_s;
+};
+
+static int fill_csv(FILE *out, const void *what)
+{
+    const struct scaling_report *sr = what;
+    fprintf(out, "scene,size,k_stretch,dt,n,method,seconds,setup_s,solve_s,iterations,"
+                 "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status\n");
+    for (int i = 0; i < sr->count; i++) {
+        const scaling_record *r = &sr->recs[i];
+        fprintf(out, "%s,%d,%.17g,%.17g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s\n",
+                cloth_scene_name(sr->o->scene), r->size, r->k, r->dt, r->n,
+                r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
+                r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
+                r->sim_kb / 1024.0, r->rel_residual, r->constraint_error,
+                r->method < 0 || r->error[0] ? "failed" : corepcg_strerror(r->status));
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static int fill_markdown(FILE *out, const void *what)
+{
+    const struct scaling_report *sr = what;
+    fprintf(out, "# corepcg bench --scaling: %s\n\n", cloth_scene_name(sr->o->scene));
+    fprintf(out, "Reproduce: `%s`\n\n", sr->o->command);
+    fprintf(out, "- machine: %s, %d cores online; %s, %d threads\n", sr->env->cpu,
+            sr->env->cores, sr->env->blas, sr->env->blas_threads);
+    fprintf(out, "- per size: a child process steps the scene with corepcg until the cloth "
+                 "touches the ball, then each method runs in its own grandchild: one cold "
+                 "corepcg_setup + corepcg_solve (tol %g) of the next step, timed with a "
+                 "monotonic clock. Peak memory = the grandchild's getrusage ru_maxrss "
+                 "(simulator state inherited + the solver's peak); \"of which simulator\" "
+                 "is its resident size before setup.\n", sr->o->tol);
+    fprintf(out, "- whole run: %.0f s\n\n", sr->total_s);
+    print_table(out, sr->recs, sr->count);
+    return ferror(out) ? -1 : 0;
+}
+
+int bench_scaling(const bench_options *o)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        cli_error("bench --scaling: pipe: %s", strerror(errno));
+        return CLI_EXIT_ERROR;
+    }
+    int capacity = o->num_sizes * o->num_ks * (o->num_methods + 1), count = 0;
+    scaling_record *recs = calloc((size_t)capacity, sizeof *recs);
+    if (!recs) {
+        cli_error("bench --scaling: out of memory");
+        return CLI_EXIT_ERROR;
+    }
+    double t0 = bench_now();
+    int printed = 0;
+    printf("%s\n\n", o->command);
+    print_header(stdout);
+    for (int a = 0; a < o->num_sizes; a++)
+        for (int b = 0; b < o->num_ks; b++) {
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid == 0) {
+                close(fds[0]);
+                run_size(o, o->sizes[a], o->ks[b], fds[1]);
+                _exit(0);
+            }
+            int wstatus = 0;
+            if (pid > 0)
+                while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+                    ;
+            /* the pipe holds this size's records: read them now so that a
+             * large run never fills it */
+            for (;;) {
+                int avail = 0;
+                struct timeval tv = {0, 0};
+                fd_set set;
+                FD_ZERO(&set);
+                FD_SET(fds[0], &set);
+                avail = select(fds[0] + 1, &set, NULL, NULL, &tv);
+                if (avail <= 0 || count == capacity)
+                    break;
+                if (read(fds[0], &recs[count], sizeof *recs) != (ssize_t)sizeof *recs)
+                    break;
+                count++;
+            }
+            if (pid < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+                if (count < capacity) {
+                    scaling_record *r = &recs[count++];
+                    memset(r, 0, sizeof *r);
+                    r->size = o->sizes[a];
+                    r->k = o->ks[b];
+                    r->method = -1;
+                    snprintf(r->error, sizeof r->error, "the size's process %s",
+                             pid < 0 ? "could not start" : "died");
+                }
+            }
+            if (o->progress)
+                fputs("\r\033[K", stderr);
+            /* print as we go: a long run shows its figures early */
+            for (; printed < count; printed++)
+                print_row(stdout, &recs[printed]);
+            fflush(stdout);
+        }
+    close(fds[0]);
+    close(fds[1]);
+    double total = bench_now() - t0;
+    printf("\ntotal %.1f s\n", total);
+
+    bench_env env;
+    bench_env_read(&env);
+    struct scaling_report sr = {o, recs, count, &env, total};
+    int bad = (o->csv && bench_write_atomic(o->csv, &sr, fill_csv)) ||
+              (o->markdown && bench_write_atomic(o->markdown, &sr, fill_markdown));
+    int failed = 0;
+    for (int i = 0; i < count; i++)
+        failed |= recs[i].method < 0 || recs[i].status < 0 || recs[i].error[0];
+    free(recs);
+    if (bad)
+        return CLI_EXIT_ERROR;
+    return failed ? CLI_EXIT_NOT_CONVERGED : CLI_EXIT_OK;
+}

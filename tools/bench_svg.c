@@ -1,0 +1,225 @@
+/* bench_svg.c -- the bench's chart: seconds per step against k_stretch,
+ * log-log, one panel per mesh size sharing the y axis, one line with
+ * markers per method, a legend; failed cells are drawn as a black cross
+ * labelled "failed" at the time they took. */
+#include "bench.h"
+#include "cloth.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PANEL_W 300.0
+#define PANEL_H 300.0
+#define GAP 40.0
+#define LEFT 90.0
+#define TOP 110.0
+#define BOTTOM 70.0
+#define RIGHT 30.0
+
+static const char *const colors[COREPCG_METHOD_COUNT] = {
+    [COREPCG_METHOD_COREPCG] = "#d62728", [COREPCG_METHOD_UPCG] = "#2ca02c",
+    [COREPCG_METHOD_DIRECT] = "#1f77b4", [COREPCG_METHOD_MPCG] = "#ff7f0e",
+    [COREPCG_METHOD_MPCG_BW] = "#9467bd",
+};
+
+struct axes {
+    double x0, y0;           /* panel's top-left corner in pixels */
+    double klo, khi;         /* log10 range of k */
+    double tlo, thi;         /* log10 range of seconds */
+};
+
+static double px(const struct axes *a, double k)
+{
+    return a->x0 + PANEL_W * (log10(k) - a->klo) / (a->khi - a->klo);
+}
+
+static double py(const struct axes *a, double t)
+{
+    return a->y0 + PANEL_H * (a->thi - log10(t)) / (a->thi - a->tlo);
+}
+
+static void marker(FILE *out, int method, double x, double y, const char *color)
+{
+    switch (method) {
+    case COREPCG_METHOD_DIRECT:
+        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"/>\n",
+                x - 4.5, y - 4.5, color);
+        break;
+    case COREPCG_METHOD_UPCG:
+        fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+                x, y - 6, x - 5.5, y + 4, x + 5.5, y + 4, color);
+        break;
+    case COREPCG_METHOD_MPCG:
+        fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+                x, y - 6, x + 6, y, x, y + 6, x - 6, y, color);
+        break;
+    case COREPCG_METHOD_MPCG_BW:
+        fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+                x, y + 6, x - 5.5, y - 4, x + 5.5, y - 4, color);
+        break;
+    default:
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x, y, color);
+    }
+}
+
+static void failed_marker(FILE *out, double x, double y)
+{
+    fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"black\" "
+                 "stroke-width=\"2.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">failed</text>\n",
+            x - 6, y - 6, x + 6, y + 6, x - 6, y + 6, x + 6, y - 6, x + 8, y - 6);
+}
+
+/* "1 ms", "10 ms", "0.1 s", ... for 10^e seconds (times m). */
+static void time_label(double t, char *buf, size_t len)
+{
+    if (t < 1e-3)
+        snprintf(buf, len, "%g \xc2\xb5s", t * 1e6);
+    else if (t < 1)
+        snprintf(buf, len, "%g ms", t * 1e3);
+    else
+        snprintf(buf, len, "%g s", t);
+}
+
+static void panel(FILE *out, const bench_results *res, const struct axes *a, int size_index)
+{
+    const bench_options *o = res->opt;
+    double x1 = a->x0 + PANEL_W, y1 = a->y0 + PANEL_H;
+    fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"white\" "
+                 "stroke=\"#444\"/>\n", a->x0, a->y0, PANEL_W, PANEL_H);
+
+    /* y grid: decades labelled; 2 and 5 too when few decades are shown */
+    int decades = (int)lround(a->thi - a->tlo);
+    for (int e = (int)lround(a->tlo); e <= (int)lround(a->thi); e++)
+        for (int m = 1; m <= 9; m++) {
+            double t = m * pow(10, e), y = py(a, t);
+            if (log10(t) > a->thi + 1e-9)
+                break;
+            int labelled = m == 1 || (decades <= 2 && (m == 2 || m == 5));
+            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+                    a->x0, y, x1, y, m == 1 ? "#bbb" : "#eee");
+            if (labelled && size_index == 0) {
+                char label[32];
+                time_label(t, label, sizeof label);
+                fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%s</text>\n",
+                        a->x0 - 6, y + 4, label);
+            }
+        }
+    /* x ticks at the measured k values */
+    for (int b = 0; b < o->num_ks; b++) {
+        double x = px(a, o->ks[b]);
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
+                     "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n"
+                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">%g</text>\n",
+                x, a->y0, x, y1, x, y1, x, y1 + 5, x, y1 + 19, o->ks[b]);
+    }
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" text-anchor=\"middle\">"
+                 "k_stretch (N/m, log scale)</text>\n", a->x0 + PANEL_W / 2, y1 + 40);
+
+    const bench_case *first = &res->cases[size_index * o->num_ks];
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\" "
+                 "text-anchor=\"middle\">%d x %d cloth: %d unknowns, dt %.2f ms</text>\n",
+            a->x0 + PANEL_W / 2, a->y0 - 10, first->size, first->size, first->n,
+            1e3 * first->dt);
+
+    /* one line per method; failed points off the line, marked */
+    for (int j = 0; j < o->num_methods; j++) {
+        int method = o->methods[j];
+        const char *color = colors[method];
+        fprintf(out, "<polyline data-method=\"%s\" fill=\"none\" stroke=\"%s\" "
+                     "stroke-width=\"%s\" points=\"", corepcg_method_name(method), color,
+                method == COREPCG_METHOD_COREPCG ? "3" : "2");
+        for (int b = 0; b < o->num_ks; b++) {
+            const bench_cell *c = &res->cases[size_index * o->num_ks + b].cells[j];
+            if (!c->failed && c->time_median_s > 0)
+                fprintf(out, "%.1f,%.1f ", px(a, o->ks[b]), py(a, c->time_median_s));
+        }
+        fprintf(out, "\"/>\n");
+        for (int b = 0; b < o->num_ks; b++) {
+            const bench_cell *c = &res->cases[size_index * o->num_ks + b].cells[j];
+            if (!(c->time_median_s > 0))
+                continue;
+            double x = px(a, o->ks[b]), y = py(a, c->time_median_s);
+            if (c->failed)
+                failed_marker(out, x, y);
+            else
+                marker(out, method, x, y, color);
+        }
+    }
+}
+
+int bench_write_svg(FILE *out, const bench_results *res)
+{
+    const bench_options *o = res->opt;
+    /* shared y range: whole decades around every measured median */
+    double tmin = INFINITY, tmax = 0;
+    for (int c = 0; c < res->num_cases; c++)
+        for (int j = 0; j < o->num_methods; j++) {
+            double t = res->cases[c].cells[j].time_median_s;
+            if (t > 0 && isfinite(t)) {
+                tmin = fmin(tmin, t);
+                tmax = fmax(tmax, t);
+            }
+        }
+    if (!(tmax > 0)) {
+        tmin = 1e-3;
+        tmax = 1;
+    }
+    struct axes a;
+    a.tlo = floor(log10(tmin));
+    a.thi = ceil(log10(tmax));
+    if (a.thi <= a.tlo)
+        a.thi = a.tlo + 1;
+    double kmin = INFINITY, kmax = 0;
+    for (int b = 0; b < o->num_ks; b++) {
+        kmin = fmin(kmin, o->ks[b]);
+        kmax = fmax(kmax, o->ks[b]);
+    }
+    double pad = kmax > kmin ? 0.12 * (log10(kmax) - log10(kmin)) : 0.5;
+    a.klo = log10(kmin) - pad;
+    a.khi = log10(kmax) + pad;
+
+    /* wide enough for the title and the legend; the panels centred */
+    double panels = o->num_sizes * PANEL_W + (o->num_sizes - 1) * GAP;
+    double legend = 120.0 * o->num_methods + 80;
+    double width = fmax(LEFT + panels + RIGHT, fmax(legend + 40, 820));
+    double left = LEFT + 0.5 * (width - (LEFT + panels + RIGHT));
+    double height = TOP + PANEL_H + BOTTOM;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                 "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
+            width, height, width, height);
+    fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(out, "<text x=\"%.1f\" y=\"26\" font-size=\"18\" font-weight=\"bold\" "
+                 "text-anchor=\"middle\">corepcg bench, %s scene: seconds per step vs "
+                 "stretch stiffness</text>\n", width / 2, cloth_scene_name(o->scene));
+    fprintf(out, "<text x=\"%.1f\" y=\"46\" font-size=\"12\" text-anchor=\"middle\" "
+                 "fill=\"#444\">median of %d steps of update + solve, tol %g, %s; "
+                 "lower is faster</text>\n", width / 2, o->steps, o->tol, res->date);
+
+    /* legend */
+    double lx = 0.5 * (width - legend), ly = 72;
+    for (int j = 0; j < o->num_methods; j++) {
+        int method = o->methods[j];
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                     "stroke-width=\"%s\"/>\n", lx, ly, lx + 28, ly, colors[method],
+                method == COREPCG_METHOD_COREPCG ? "3" : "2");
+        marker(out, method, lx + 14, ly, colors[method]);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">%s</text>\n", lx + 34,
+                ly + 4, corepcg_method_name(method));
+        lx += 120;
+    }
+    fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"black\" "
+                 "stroke-width=\"2.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">"
+                 "failed</text>\n", lx + 8, ly - 6, lx + 20, ly + 6, lx + 8, ly + 6, lx + 20,
+            ly - 6, lx + 28, ly + 4);
+
+    fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" "
+                 "text-anchor=\"middle\">seconds per step (log scale)</text>\n",
+            left - LEFT + 22.0, TOP + PANEL_H / 2);
+    for (int s = 0; s < o->num_sizes; s++) {
+        a.x0 = left + s * (PANEL_W + GAP);
+        a.y0 = TOP;
+        panel(out, res, &a, s);
+    }
+    fprintf(out, "</svg>\n");
+    return ferror(out) ? -1 : 0;
+}

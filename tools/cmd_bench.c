@@ -1,0 +1,250 @@
+/* cmd_bench.c -- `corepcg bench`: every method on the same simulator
+ * steps, side by side; options, then the run and its outputs. */
+#include "bench.h"
+#include "cloth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "usage: corepcg bench [options]\n"
+    "  --scene S        ballhit (default) | drape | pinned | rail | free\n"
+    "  --sizes LIST     nodes per side, e.g. 41,81,161 (default)\n"
+    "  --k LIST         stretch stiffness k_stretch in N/m, e.g. 60,600,6000\n"
+    "                   (default; --scaling: 6000)\n"
+    "  --methods LIST   of mpcg-bw, mpcg, upcg, direct, corepcg (default: all)\n"
+    "  --steps K        measured steps per size and k (default 5)\n"
+    "  --tol T          every iterative method's tolerance (default 1e-3)\n"
+    "  --csv FILE       one row per size, k and method\n"
+    "  --svg FILE       seconds per step against k_stretch, a panel per size\n"
+    "  --markdown FILE  the tables and the machine they came from\n"
+    "  --quick          41x41, k 60 and 6000, 2 steps (well under a minute)\n"
+    "  --scaling        one cold step per size (default 41,81,161,321,577)\n"
+    "                   with direct and corepcg: seconds, nnz(L), peak memory\n"
+    "Each size and k: the scene is stepped with corepcg until the cloth\n"
+    "touches the obstacle (at most 100 steps), then each of the next steps'\n"
+    "systems is solved by every method in turn (order rotated per step,\n"
+    "each method keeping its own handle: setup, then update) and the cloth\n"
+    "advances with direct's answer (corepcg's when direct is not run).\n"
+    "exit status: 0 done, 1 error (no file written), 2 usage, 3 written but\n"
+    "some method failed (shown as failed in every output)\n";
+
+/* Splits a comma list; calls one() on each item. -1 on a bad item. */
+static int parse_list(const char *opt, const char *text, int max,
+                      int (*one)(const char *opt, const char *item, void *out, int k),
+                      void *out, int *count)
+{
+    if (!text || !*text) {
+        cli_error("%s needs a comma-separated list", opt);
+        return -1;
+    }
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        cli_error("%s: list too long", opt);
+        return -1;
+    }
+    strcpy(buf, text);
+    int k = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        if (k == max) {
+            cli_error("%s takes at most %d values", opt, max);
+            return -1;
+        }
+        if (one(opt, item, out, k))
+            return -1;
+        k++;
+    }
+    if (k == 0) {
+        cli_error("%s needs at least one value, got '%s'", opt, text);
+        return -1;
+    }
+    *count = k;
+    return 0;
+}
+
+static int one_size(const char *opt, const char *item, void *out, int k)
+{
+    return cli_parse_int(opt, item, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, (int *)out + k);
+}
+
+static int one_k(const char *opt, const char *item, void *out, int k)
+{
+    return cli_parse_double(opt, item, 1e-300, 1e300, (double *)out + k);
+}
+
+static int one_method(const char *opt, const char *item, void *out, int k)
+{
+    int *methods = out;
+    if (cli_parse_choice(opt, item, corepcg_method_from_name,
+                         "mpcg-bw, mpcg, upcg, direct, corepcg", &methods[k]))
+        return -1;
+    for (int j = 0; j < k; j++)
+        if (methods[j] == methods[k]) {
+            cli_error("%s names '%s' twice", opt, item);
+            return -1;
+        }
+    return 0;
+}
+
+/* Fills o; 1 for --help, -1 on a usage error. */
+static int parse(int argc, char **argv, bench_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scene = CLOTH_SCENE_BALLHIT;
+    o->tol = COREPCG_DEFAULT_TOL;
+    int given_sizes = 0, given_ks = 0, given_steps = 0, given_methods = 0;
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        int rc = 0, takes_value = 1;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 1;
+        } else if (strcmp(a, "--quick") == 0) {
+            o->quick = 1;
+            takes_value = 0;
+        } else if (strcmp(a, "--scaling") == 0) {
+            o->scaling = 1;
+            takes_value = 0;
+        } else if (strcmp(a, "--scene") == 0) {
+            rc = cli_parse_choice(a, v, cloth_scene_from_name,
+                                  "pinned, drape, ballhit, rail, free", &o->scene);
+        } else if (strcmp(a, "--sizes") == 0) {
+            rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
+            given_sizes = 1;
+        } else if (strcmp(a, "--k") == 0) {
+            rc = parse_list(a, v, BENCH_MAX_LIST, one_k, o->ks, &o->num_ks);
+            given_ks = 1;
+        } else if (strcmp(a, "--methods") == 0) {
+            rc = parse_list(a, v, COREPCG_METHOD_COUNT, one_method, o->methods,
+                            &o->num_methods);
+            given_methods = 1;
+        } else if (strcmp(a, "--steps") == 0) {
+            rc = cli_parse_int(a, v, 1, BENCH_MAX_STEPS, &o->steps);
+            given_steps = 1;
+        } else if (strcmp(a, "--tol") == 0) {
+            rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->tol);
+        } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--svg") == 0 ||
+                   strcmp(a, "--markdown") == 0) {
+            if (!v || !*v || v[0] == '-') {
+                cli_error("%s needs a file name, got '%s'", a, v ? v : "");
+                rc = -1;
+            } else if (a[2] == 'c') {
+                o->csv = v;
+            } else if (a[2] == 's') {
+                o->svg = v;
+            } else {
+                o->markdown = v;
+            }
+        } else {
+            cli_error("bench: unknown option or argument '%s'", a);
+            return -1;
+        }
+        if (rc)
+            return -1;
+        k += takes_value;
+    }
+    if (o->quick && o->scaling) {
+        cli_error("bench: --quick and --scaling do not go together");
+        return -1;
+    }
+    if (o->scaling && o->svg) {
+        cli_error("bench: --scaling writes --csv and --markdown, not --svg");
+        return -1;
+    }
+    if (!given_sizes) {
+        static const int normal[] = {41, 81, 161}, quick[] = {41},
+                         scaling[] = {41, 81, 161, 321, 577};
+        const int *src = o->scaling ? scaling : o->quick ? quick : normal;
+        o->num_sizes = o->scaling ? 5 : o->quick ? 1 : 3;
+        memcpy(o->sizes, src, sizeof(int) * (size_t)o->num_sizes);
+    }
+    if (!given_ks) {
+        static const double normal[] = {60, 600, 6000}, quick[] = {60, 6000},
+                            scaling[] = {6000};
+        const double *src = o->scaling ? scaling : o->quick ? quick : normal;
+        o->num_ks = o->scaling ? 1 : o->quick ? 2 : 3;
+        memcpy(o->ks, src, sizeof(double) * (size_t)o->num_ks);
+    }
+    if (!given_steps)
+        o->steps = o->quick ? 2 : 5;
+    if (!given_methods) {
+        static const int all[] = {COREPCG_METHOD_MPCG_BW, COREPCG_METHOD_MPCG,
+                                  COREPCG_METHOD_UPCG, COREPCG_METHOD_DIRECT,
+                                  COREPCG_METHOD_COREPCG};
+        static const int scaling[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG};
+        o->num_methods = o->scaling ? 2 : 5;
+        memcpy(o->methods, o->scaling ? scaling : all, sizeof(int) * (size_t)o->num_methods);
+    }
+    o->progress = isatty(STDERR_FILENO);
+    return 0;
+}
+
+/* The command line as one string, for the reports. */
+static void join_command(int argc, char **argv, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "corepcg bench");
+    for (int k = 1; k < argc && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, " %s", argv[k]);
+}
+
+static int fill_csv(FILE *out, const void *res)
+{
+    return bench_write_csv(out, res);
+}
+
+static int fill_svg(FILE *out, const void *res)
+{
+    return bench_write_svg(out, res);
+}
+
+struct markdown_job {
+    const bench_results *res;
+    const bench_env *env;
+};
+
+static int fill_markdown(FILE *out, const void *job)
+{
+    const struct markdown_job *j = job;
+    return bench_write_markdown(out, j->res, j->env);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_options o;
+    int prc = parse(argc, argv, &o);
+    if (prc)
+        return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    char command[1024];
+    join_command(argc, argv, command, sizeof command);
+    o.command = command;
+    if (o.scaling)
+        return bench_scaling(&o);
+
+    bench_results res;
+    char msg[COREPCG_MSG_SIZE];
+    int rc = bench_run(&o, &res, msg);
+    if (rc < 0) {
+        cli_error("bench: %s", msg);
+        free(res.cases);
+        return CLI_EXIT_ERROR;
+    }
+    bench_print_table(stdout, &res);
+    bench_env env;
+    bench_env_read(&env);
+    struct markdown_job job = {&res, &env};
+    int bad = (o.csv && bench_write_atomic(o.csv, &res, fill_csv)) ||
+              (o.svg && bench_write_atomic(o.svg, &res, fill_svg)) ||
+              (o.markdown && bench_write_atomic(o.markdown, &job, fill_markdown));
+    int failed = bench_any_failure(&res);
+    free(res.cases);
+    if (bad)
+        return CLI_EXIT_ERROR;
+    if (failed) {
+        cli_error("bench: some methods failed; they are marked FAILED in the outputs");
+        return CLI_EXIT_NOT_CONVERGED;
+    }
+    return CLI_EXIT_OK;
+}
