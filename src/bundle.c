@@ -29,6 +29,10 @@
 #define MM_HUGE 1e308               /* CHOLMOD reads |v| >= 1e308 as Inf */
 #define SYMMETRY_TOL 1e-12          /* |a_ij - a_ji| <= tol * max |A| */
 
+/* CHOLMOD writes |v| >= 1e308 as 1e308 and reads that back as Inf. */
+static const char too_large_note[] =
+    " (CHOLMOD's Matrix Market I/O turns |v| >= 1e308 into Inf)";
+
 /* ============================================================ scanning */
 
 enum mm_kind { MM_MATRIX_A, MM_VECTOR, MM_STRETCH };
@@ -270,8 +274,7 @@ static int scan_value(const mm_scan *s, long lineno, const char *text,
     if (!isfinite(v) || fabs(v) >= MM_HUGE)
         return cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
                         "%s:%ld: value %s is not finite%s", s->path, lineno,
-                        text, isfinite(v) ? " (|v| >= 1e308 reads as Inf)"
-                                          : "");
+                        text, isfinite(v) ? too_large_note : "");
     if (s->integer && v != floor(v))
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:%ld: value %s is not an integer, but the banner "
@@ -468,10 +471,11 @@ static int to_lower(cholmod_sparse *A, const char *name, int base,
     for (size_t j = 0; j < A->ncol; j++) {
         int end = A->packed ? Ap[j + 1] : Ap[j] + Anz[j];
         for (int k = Ap[j]; k < end; k++)
-            if (!isfinite(Ax[k]))
+            if (!(fabs(Ax[k]) < MM_HUGE))
                 return cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
-                                "%s: A(%d,%d) = %g is not finite", name,
-                                Ai[k] + base, (int)j + base, Ax[k]);
+                                "%s: A(%d,%d) = %g is not finite%s", name,
+                                Ai[k] + base, (int)j + base, Ax[k],
+                                isfinite(Ax[k]) ? too_large_note : "");
     }
     if (A->stype == 0) {
         int rc = check_symmetric(A, name, base, cm, msg);
@@ -934,13 +938,15 @@ static cholmod_dense dense_view(const double *x, int n)
     return X;
 }
 
+/* Finite and below CHOLMOD's Inf threshold, so that it reads back. */
 static int check_finite_vector(const double *v, int n, const char *name,
                                char *msg)
 {
     for (int k = 0; k < n; k++)
-        if (!isfinite(v[k]))
+        if (!(fabs(v[k]) < MM_HUGE))
             return cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
-                            "%s[%d] = %g is not finite", name, k, v[k]);
+                            "%s[%d] = %g is not finite%s", name, k, v[k],
+                            isfinite(v[k]) ? too_large_note : "");
     return COREPCG_OK;
 }
 
@@ -964,10 +970,10 @@ int corepcg_vector_write(const char *path, int n, const double *x, char *msg)
     if (!path || !x || n < 1)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "corepcg_vector_write: need a path, x and n >= 1");
-    int rc = check_finite_vector(x, n, "x", msg);
+    char why[COREPCG_MSG_SIZE];
+    int rc = check_finite_vector(x, n, "x", why);
     if (rc != COREPCG_OK)
-        return cpg_fail(msg, rc, "%s: not written: x has an entry that is "
-                        "not finite", path);
+        return cpg_fail(msg, rc, "%s: not written: %s", path, why);
     cholmod_common cm;
     rc = cpg_cholmod_start(&cm);
     if (rc != COREPCG_OK)

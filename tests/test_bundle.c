@@ -1,0 +1,776 @@
+/* test_bundle.c -- the bundle on disk: data/tiny reads as documented;
+ * write-then-read is bit-exact (A, b, z, x0, constraints, stretch); every
+ * bad input is refused with its code and a message naming file:line; a
+ * failed write leaves the directory as it was. */
+#include "internal.h"
+#include "fixture.h"
+#include "test.h"
+
+static char tmpdir[FIXTURE_PATH];
+
+/* ------------------------------------------------------------ helpers */
+
+static char *tiny_text(const char *name)
+{
+    char tiny[FIXTURE_PATH], path[FIXTURE_PATH];
+    fixture_join(tiny, fixture_data_dir(), "tiny");
+    fixture_join(path, tiny, name);
+    char *text = fixture_read(path);
+    if (!text) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    return text;
+}
+
+/* text with line `lineno` (1-based) replaced by `with` (a line without
+ * its newline; NULL deletes the line). Lines past `keep` (if > 0) are
+ * dropped: a truncated file. malloc'd. */
+static char *edit_lines(const char *text, int lineno, const char *with,
+                        int keep)
+{
+    size_t cap = strlen(text) + (with ? strlen(with) : 0) + 2;
+    char *out = malloc(cap), *o = out;
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (keep > 0 && line > keep)
+            break;
+        if (line == lineno) {
+            if (with)
+                o += sprintf(o, "%s\n", with);
+        } else {
+            memcpy(o, p, len);
+            o += len;
+        }
+        p += len;
+    }
+    *o = '\0';
+    return out;
+}
+
+static int codes_equal_bits(const void *a, const void *b, size_t bytes)
+{
+    return (a == NULL) == (b == NULL) && (!a || memcmp(a, b, bytes) == 0);
+}
+
+/* Bit-for-bit equality of everything two bundles hold. */
+static void check_bundles_identical(const corepcg_bundle *x,
+                                    const corepcg_bundle *y, const char *what)
+{
+    const corepcg_system *s = &x->system, *t = &y->system;
+    CHECK_INT(t->num_nodes, s->num_nodes);
+    if (t->num_nodes != s->num_nodes)
+        return;
+    int n = 3 * s->num_nodes;
+    CHECK(s->A_format == COREPCG_CSC && t->A_format == COREPCG_CSC &&
+              s->A_triangle == COREPCG_LOWER &&
+              t->A_triangle == COREPCG_LOWER,
+          "%s: A must come back CSC lower", what);
+    CHECK(codes_equal_bits(s->A_colptr, t->A_colptr, sizeof(int) * (size_t)(n + 1)),
+          "%s: column pointers differ", what);
+    int nnz = s->A_colptr[n];
+    CHECK_INT(t->A_colptr[n], nnz);
+    if (t->A_colptr[n] != nnz)
+        return;
+    CHECK(codes_equal_bits(s->A_rowidx, t->A_rowidx, sizeof(int) * (size_t)nnz),
+          "%s: row indices differ", what);
+    CHECK(codes_equal_bits(s->A_values, t->A_values, sizeof(double) * (size_t)nnz),
+          "%s: values of A differ", what);
+    CHECK(codes_equal_bits(x->b, y->b, sizeof(double) * (size_t)n),
+          "%s: b differs", what);
+    CHECK(codes_equal_bits(s->z, t->z, sizeof(double) * (size_t)n),
+          "%s: z differs", what);
+    CHECK(codes_equal_bits(x->x0, y->x0, sizeof(double) * (size_t)n),
+          "%s: x0 differs", what);
+    CHECK_INT(t->num_constraints, s->num_constraints);
+    for (int k = 0; k < s->num_constraints && k < t->num_constraints; k++) {
+        const corepcg_constraint *c = &s->constraints[k], *d = &t->constraints[k];
+        CHECK(c->node == d->node && c->ndof == d->ndof &&
+                  memcmp(c->p, d->p, sizeof c->p) == 0 &&
+                  memcmp(c->q, d->q, sizeof c->q) == 0,
+              "%s: constraint record %d differs", what, k);
+    }
+    CHECK_INT(t->num_stretch, s->num_stretch);
+    if (t->num_stretch == s->num_stretch)
+        CHECK(codes_equal_bits(s->stretch_pairs, t->stretch_pairs,
+                               sizeof(int) * 2 * (size_t)s->num_stretch),
+              "%s: stretch pairs differ", what);
+}
+
+static void check_first_line(const char *dir, const char *name,
+                             const char *want)
+{
+    char path[FIXTURE_PATH];
+    fixture_join(path, dir, name);
+    char *text = fixture_read(path);
+    CHECK(text && strncmp(text, want, strlen(want)) == 0 &&
+              text[strlen(want)] == '\n',
+          "%s starts with \"%.60s\", expected \"%s\"", path,
+          text ? text : "(unreadable)", want);
+    free(text);
+}
+
+/* ------------------------------------------------------------ tiny */
+
+static void test_read_tiny(void)
+{
+    char dir[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_join(dir, fixture_data_dir(), "tiny");
+    corepcg_bundle *bu = NULL;
+    int rc = corepcg_bundle_read(dir, &bu, msg);
+    CHECK(rc == COREPCG_OK, "reading data/tiny: %d %s", rc, msg);
+    if (rc != COREPCG_OK)
+        return;
+    const corepcg_system *s = &bu->system;
+    CHECK_INT(s->num_nodes, 4);
+    CHECK_INT(bu->A_general, 0);
+    CHECK_INT(bu->A_file_entries, 42);
+    CHECK_INT(s->A_colptr[12], 42);
+    CHECK_INT(s->A_colptr[1], 5); /* column 1 of the file: rows 1 2 4 5 7 */
+    CHECK_INT(s->A_rowidx[2], 3);
+    CHECK_NEAR(s->A_values[0], 8, 0);
+    CHECK_NEAR(s->A_values[2], -2, 0);
+    CHECK_NEAR(s->A_values[41], 9, 0);
+    /* Lower triangle, sorted, diagonal first in every column. */
+    int lower = 1;
+    for (int j = 0; j < 12; j++)
+        for (int k = s->A_colptr[j]; k < s->A_colptr[j + 1]; k++)
+            lower &= k == s->A_colptr[j] ? s->A_rowidx[k] == j
+                                         : s->A_rowidx[k] > s->A_rowidx[k - 1];
+    CHECK(lower, "A must be sorted lower CSC with the diagonal first");
+    CHECK_NEAR(bu->b[0], -0.7, 0);
+    CHECK_NEAR(bu->b[7], 19.105, 0);
+    CHECK(s->z && bu->has_z, "z.mtx is present");
+    if (s->z)
+        CHECK_NEAR(s->z[11], -0.75, 0);
+    CHECK(bu->x0 != NULL, "x0.mtx is present");
+    if (bu->x0)
+        CHECK_NEAR(bu->x0[3], 1, 0);
+    CHECK_INT(bu->has_constraints, 1);
+    CHECK_INT(s->num_constraints, 3);
+    if (s->num_constraints == 3) {
+        const corepcg_constraint *c = s->constraints;
+        CHECK(c[0].node == 0 && c[0].ndof == 0, "record 0: node 0 fixed");
+        CHECK(c[1].node == 1 && c[1].ndof == 2 && c[1].p[0] == 0.6 &&
+                  c[1].p[1] == 0.8 && c[1].p[2] == 0,
+              "record 1: node 1 in the plane p = (0.6, 0.8, 0)");
+        CHECK(c[2].node == 2 && c[2].ndof == 1 && c[2].p[2] == 0.8 &&
+                  c[2].q[0] == 1.6 && c[2].q[1] == -1.2,
+              "record 2: node 2 on a line, q as written (1.6, -1.2, 0)");
+    }
+    CHECK_INT(bu->has_stretch, 1);
+    CHECK_INT(s->num_stretch, 3);
+    if (s->num_stretch == 3) {
+        const int want[6] = {0, 1, 1, 2, 2, 3};
+        CHECK(memcmp(s->stretch_pairs, want, sizeof want) == 0,
+              "stretch pairs (0,1) (1,2) (2,3)");
+    }
+
+    /* Write it elsewhere, read it back: bit for bit the same. */
+    char out[FIXTURE_PATH];
+    fixture_join(out, tmpdir, "tiny-copy");
+    rc = corepcg_bundle_write(out, s, bu->b, bu->x0, msg);
+    CHECK(rc == COREPCG_OK, "writing tiny: %d %s", rc, msg);
+    corepcg_bundle *again = NULL;
+    rc = corepcg_bundle_read(out, &again, msg);
+    CHECK(rc == COREPCG_OK, "re-reading tiny: %d %s", rc, msg);
+    if (again)
+        check_bundles_identical(bu, again, "tiny round trip");
+    check_first_line(out, "A.mtx", "%%MatrixMarket matrix coordinate real symmetric");
+    check_first_line(out, "b.mtx", "%%MatrixMarket matrix array real general");
+    check_first_line(out, "stretch.mtx", "%%MatrixMarket matrix coordinate pattern symmetric");
+    check_first_line(out, "constraints.txt", "# node ndof  p_x p_y p_z  [q_x q_y q_z]");
+    CHECK_INT(fixture_count_files(out), 6); /* no temporary left behind */
+    corepcg_bundle_free(&again);
+    corepcg_bundle_free(&bu);
+    CHECK(bu == NULL, "corepcg_bundle_free sets the handle to NULL");
+    corepcg_bundle_free(&bu); /* NULL-safe */
+    corepcg_bundle_free(NULL);
+}
+
+/* Only A and b: every optional file is optional. */
+static void test_optional_files(void)
+{
+    char dir[FIXTURE_PATH], msg[COREPCG_MSG_SIZE], path[FIXTURE_PATH];
+    if (fixture_copy_tiny(tmpdir, "minimal", dir) != 0) {
+        CHECK(0, "cannot copy tiny");
+        return;
+    }
+    const char *drop[] = {"z.mtx", "constraints.txt", "stretch.mtx", "x0.mtx"};
+    for (size_t k = 0; k < 4; k++) {
+        fixture_join(path, dir, drop[k]);
+        unlink(path);
+    }
+    corepcg_bundle *bu = NULL;
+    int rc = corepcg_bundle_read(dir, &bu, msg);
+    CHECK(rc == COREPCG_OK, "A and b only: %d %s", rc, msg);
+    if (bu) {
+        CHECK(bu->system.z == NULL && !bu->has_z, "no z");
+        CHECK(bu->x0 == NULL, "no x0");
+        CHECK(bu->system.num_constraints == 0 && !bu->has_constraints &&
+                  bu->system.constraints == NULL, "no constraints");
+        CHECK(bu->system.num_stretch == 0 && !bu->has_stretch &&
+                  bu->system.stretch_pairs == NULL, "no stretch pairs");
+    }
+    corepcg_bundle_free(&bu);
+}
+
+/* ------------------------------------------------------ round trips */
+
+/* A 5-node system with awkward numbers, given as unsorted triplets with
+ * both triangles, unordered stretch pairs and unit-less directions. */
+static void test_round_trip_awkward(void)
+{
+    enum { N = 5, n = 15 };
+    double dense[n][n];
+    memset(dense, 0, sizeof dense);
+    unsigned long seed = 12345;
+    const double awkward[] = {1.0 / 3, 0.1, -2.5e300, 4.9e-324, -1e-310,
+                              3.141592653589793, -0.0, 1e-17, 123456789.123,
+                              -7.0000000000000009};
+    int m = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = j + 1; i < n; i++) {
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            if ((seed >> 33) % 3 == 0)
+                continue; /* some structural zeros */
+            double v = awkward[m++ % 10];
+            dense[i][j] = dense[j][i] = v;
+        }
+    for (int i = 0; i < n; i++)
+        dense[i][i] = i % 3 == 0 ? 1e300 : 7.000000000000001 + i / 3.0;
+
+    int ti[n * n], tj[n * n];
+    double tx[n * n];
+    int nnz = 0;
+    /* reverse column order: the writer must sort */
+    for (int j = n - 1; j >= 0; j--)
+        for (int i = 0; i < n; i++)
+            if (dense[i][j] != 0 || (i != j && signbit(dense[i][j]))) {
+                ti[nnz] = i;
+                tj[nnz] = j;
+                tx[nnz++] = dense[i][j];
+            }
+    double b[n], z[n], x0[n];
+    for (int k = 0; k < n; k++) {
+        b[k] = awkward[k % 10] * (k + 1);
+        z[k] = 1.0 / (k + 3) - 0.5;
+        x0[k] = k % 2 ? -1e-200 * k : 2.0 / 7 * k;
+    }
+    corepcg_constraint c[3];
+    memset(c, 0, sizeof c);
+    c[0] = (corepcg_constraint){.node = 4, .ndof = 0};
+    c[1] = (corepcg_constraint){.node = 0, .ndof = 1,
+                                .p = {1.0 / 3, 2.0 / 3, 2.0 / 3},
+                                .q = {2.0 / 3, 1.0 / 3, -2.0 / 3}};
+    c[2] = (corepcg_constraint){.node = 2, .ndof = 2, .p = {0.1, -0.7, 1e-5}};
+    int pairs[6] = {3, 1, 0, 4, 1, 2};
+    corepcg_system sys = {
+        .num_nodes = N, .A_format = COREPCG_TRIPLET, .A_triangle = COREPCG_BOTH,
+        .A_rowidx = ti, .A_colidx = tj, .A_values = tx, .A_nnz = nnz,
+        .num_constraints = 3, .constraints = c, .z = z,
+        .num_stretch = 3, .stretch_pairs = pairs};
+
+    char dir1[FIXTURE_PATH], dir2[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_join(dir1, tmpdir, "awkward/nested/one");
+    fixture_join(dir2, tmpdir, "awkward/two");
+    int rc = corepcg_bundle_write(dir1, &sys, b, x0, msg);
+    CHECK(rc == COREPCG_OK, "writing the awkward system: %d %s", rc, msg);
+    corepcg_bundle *one = NULL, *two = NULL;
+    rc = corepcg_bundle_read(dir1, &one, msg);
+    CHECK(rc == COREPCG_OK, "reading it back: %d %s", rc, msg);
+    if (!one)
+        return;
+
+    /* Every lower entry comes back bit for bit, and nothing else. */
+    const corepcg_system *s = &one->system;
+    int lower_count = 0, same = 1;
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++)
+            if (dense[i][j] != 0 || (i != j && signbit(dense[i][j])))
+                lower_count++;
+    for (int j = 0; j < n; j++)
+        for (int k = s->A_colptr[j]; k < s->A_colptr[j + 1]; k++)
+            same &= memcmp(&s->A_values[k], &dense[s->A_rowidx[k]][j],
+                           sizeof(double)) == 0;
+    CHECK_INT(s->A_colptr[n], lower_count);
+    CHECK(same, "A's values (denormals, -0, 1e300) must come back exactly");
+    CHECK(memcmp(one->b, b, sizeof b) == 0, "b exact");
+    CHECK(s->z && memcmp(s->z, z, sizeof z) == 0, "z exact");
+    CHECK(one->x0 && memcmp(one->x0, x0, sizeof x0) == 0, "x0 exact");
+    CHECK_INT(s->num_constraints, 3);
+    if (s->num_constraints == 3)
+        CHECK(memcmp(s->constraints, c, sizeof c) == 0,
+              "constraint records exact (p, q as given, not normalised)");
+    const int sorted_pairs[6] = {0, 4, 1, 2, 1, 3};
+    CHECK_INT(s->num_stretch, 3);
+    if (s->num_stretch == 3)
+        CHECK(memcmp(s->stretch_pairs, sorted_pairs, sizeof sorted_pairs) == 0,
+              "stretch pairs come back as i < j, ordered");
+
+    /* The bundle as read, written and read again: identical. */
+    rc = corepcg_bundle_write(dir2, s, one->b, one->x0, msg);
+    CHECK(rc == COREPCG_OK, "second write: %d %s", rc, msg);
+    rc = corepcg_bundle_read(dir2, &two, msg);
+    CHECK(rc == COREPCG_OK, "second read: %d %s", rc, msg);
+    if (two)
+        check_bundles_identical(one, two, "awkward round trip");
+    corepcg_bundle_free(&one);
+    corepcg_bundle_free(&two);
+}
+
+/* CHOLMOD writes an integer-valued A as `integer` and an all-ones A as
+ * `pattern`; both, and an UPPER input, must read back as given. */
+static void test_round_trip_special_fields(void)
+{
+    struct {
+        const char *name, *banner;
+        corepcg_triangle tri;
+        int rows[5], cols[5];
+        double vals[5];
+        int nnz;
+    } cases[] = {
+        {"integer", "%%MatrixMarket matrix coordinate integer symmetric",
+         COREPCG_LOWER, {0, 1, 2, 2}, {0, 1, 2, 0}, {2, 3, 4, -1}, 4},
+        {"pattern", "%%MatrixMarket matrix coordinate pattern symmetric",
+         COREPCG_LOWER, {0, 1, 2, 1}, {0, 1, 2, 0}, {1, 1, 1, 1}, 4},
+        {"upper", "%%MatrixMarket matrix coordinate real symmetric",
+         COREPCG_UPPER, {0, 0, 1, 2, 1}, {0, 2, 1, 2, 2}, {2.5, 0.25, 3, 4, -0.5}, 5},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        corepcg_system sys = {.num_nodes = 1, .A_format = COREPCG_TRIPLET,
+                              .A_triangle = cases[t].tri,
+                              .A_rowidx = cases[t].rows, .A_colidx = cases[t].cols,
+                              .A_values = cases[t].vals, .A_nnz = cases[t].nnz};
+        double b[3] = {1, 2, 3};
+        char dir[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+        fixture_join(dir, tmpdir, cases[t].name);
+        int rc = corepcg_bundle_write(dir, &sys, b, NULL, msg);
+        CHECK(rc == COREPCG_OK, "%s: write %d %s", cases[t].name, rc, msg);
+        check_first_line(dir, "A.mtx", cases[t].banner);
+        corepcg_bundle *bu = NULL;
+        rc = corepcg_bundle_read(dir, &bu, msg);
+        CHECK(rc == COREPCG_OK, "%s: read %d %s", cases[t].name, rc, msg);
+        if (!bu)
+            continue;
+        /* Dense lower triangle of what was given vs. what came back. */
+        double want[3][3] = {{0}}, got[3][3] = {{0}};
+        for (int k = 0; k < cases[t].nnz; k++) {
+            int i = cases[t].rows[k], j = cases[t].cols[k];
+            want[i > j ? i : j][i > j ? j : i] = cases[t].vals[k];
+        }
+        const corepcg_system *s = &bu->system;
+        for (int j = 0; j < 3; j++)
+            for (int k = s->A_colptr[j]; k < s->A_colptr[j + 1]; k++)
+                got[s->A_rowidx[k]][j] = s->A_values[k];
+        CHECK(memcmp(want, got, sizeof want) == 0, "%s: A read back differs",
+              cases[t].name);
+        CHECK_INT(s->A_colptr[3], cases[t].nnz);
+        corepcg_bundle_free(&bu);
+    }
+}
+
+/* ------------------------------------------------------- bad bundles */
+
+/* Copies tiny to tmpdir/tag, replaces `file` with text (NULL deletes it),
+ * reads the bundle and expects code and a message containing
+ * "<bundle>/<file>:<line>:" (line > 0) or "<bundle>/<file>" and phrase. */
+static void expect_bad(const char *tag, const char *file, char *text,
+                       int code, int line, const char *phrase)
+{
+    char dir[FIXTURE_PATH], path[FIXTURE_PATH], where[FIXTURE_PATH + 32];
+    char msg[COREPCG_MSG_SIZE];
+    if (fixture_copy_tiny(tmpdir, tag, dir) != 0) {
+        CHECK(0, "%s: cannot copy tiny", tag);
+        free(text);
+        return;
+    }
+    fixture_join(path, dir, file);
+    if (text)
+        fixture_write(dir, file, text);
+    else
+        unlink(path);
+    free(text);
+    corepcg_bundle *bu = (corepcg_bundle *)&bu; /* poison */
+    msg[0] = '\0';
+    int rc = corepcg_bundle_read(dir, &bu, msg);
+    CHECK(rc == code, "%s: code %d (%s), expected %d; message: %s", tag, rc,
+          corepcg_strerror(rc), code, msg);
+    CHECK(bu == NULL, "%s: *out must be NULL on failure", tag);
+    if (line > 0)
+        snprintf(where, sizeof where, "%s:%d: ", path, line);
+    else
+        snprintf(where, sizeof where, "%s", path);
+    CHECK_STR_CONTAINS(msg, where);
+    CHECK_STR_CONTAINS(msg, phrase);
+}
+
+static void test_bad_inputs(void)
+{
+    char *A = tiny_text("A.mtx"), *b = tiny_text("b.mtx");
+    char *z = tiny_text("z.mtx"), *x0 = tiny_text("x0.mtx");
+    char *st = tiny_text("stretch.mtx"), *con = tiny_text("constraints.txt");
+    /* tiny/A.mtx: banner, comment, size line 3, entries on lines 4..45
+     * (line 4 "1 1 8", line 10 "3 2 -1"); the vectors: size line 3,
+     * values on lines 4..15; stretch.mtx: size line 3, pairs 4..6. */
+
+    expect_bad("no-A", "A.mtx", NULL, COREPCG_ERR_IO, 0, "cannot open");
+    expect_bad("no-b", "b.mtx", NULL, COREPCG_ERR_IO, 0, "cannot open");
+    expect_bad("empty-A", "A.mtx", strdup(""), COREPCG_ERR_FORMAT, 1,
+               "empty file");
+    expect_bad("no-banner", "A.mtx", edit_lines(A, 1, "% just a comment", 0),
+               COREPCG_ERR_FORMAT, 1, "not a Matrix Market file");
+    expect_bad("A-array", "A.mtx",
+               edit_lines(A, 1, "%%MatrixMarket matrix array real general", 0),
+               COREPCG_ERR_FORMAT, 1, "A must be `coordinate real symmetric");
+    expect_bad("A-complex", "A.mtx",
+               edit_lines(A, 1, "%%MatrixMarket matrix coordinate complex symmetric", 0),
+               COREPCG_ERR_FORMAT, 1, "complex");
+    char comment[1100];
+    memset(comment, 'x', sizeof comment - 1);
+    comment[0] = '%';
+    comment[sizeof comment - 1] = '\0';
+    expect_bad("A-long-line", "A.mtx", edit_lines(A, 2, comment, 0),
+               COREPCG_ERR_FORMAT, 2, "longer than");
+
+    /* the size line */
+    expect_bad("A-non-square", "A.mtx", edit_lines(A, 3, "12 9 42", 0),
+               COREPCG_ERR_DIMENSION, 3, "A is 12 x 9; it must be square");
+    expect_bad("A-not-3N", "A.mtx", edit_lines(A, 3, "10 10 42", 0),
+               COREPCG_ERR_DIMENSION, 3, "n = 10 is not a positive multiple of 3");
+    expect_bad("A-huge-nnz", "A.mtx", edit_lines(A, 3, "12 12 1000000000000", 0),
+               COREPCG_ERR_TOO_LARGE, 3, "1000000000000 entries");
+    expect_bad("A-huge-n", "A.mtx", edit_lines(A, 3, "3000000000 3000000000 42", 0),
+               COREPCG_ERR_TOO_LARGE, 3, "n = 3000000000");
+    expect_bad("A-too-many", "A.mtx", edit_lines(A, 3, "12 12 100", 0),
+               COREPCG_ERR_FORMAT, 3, "more than a symmetric 12 x 12 matrix holds (78)");
+    expect_bad("A-too-few", "A.mtx", edit_lines(A, 3, "12 12 5", 0),
+               COREPCG_ERR_FORMAT, 3, "diagonal");
+    expect_bad("A-size-fields", "A.mtx", edit_lines(A, 3, "12 12", 0),
+               COREPCG_ERR_FORMAT, 3, "malformed size line");
+    expect_bad("A-size-negative", "A.mtx", edit_lines(A, 3, "12 12 -4", 0),
+               COREPCG_ERR_FORMAT, 3, "malformed size line");
+
+    /* entries */
+    expect_bad("A-truncated", "A.mtx", edit_lines(A, 0, NULL, 43),
+               COREPCG_ERR_FORMAT, 44, "file ends after 40 of the 42 entries");
+    char *longer = malloc(strlen(A) + 16);
+    sprintf(longer, "%s12 1 1\n", A);
+    expect_bad("A-extra", "A.mtx", longer, COREPCG_ERR_FORMAT, 46,
+               "more entries than the 42");
+    expect_bad("A-nan", "A.mtx", edit_lines(A, 10, "3 2 nan", 0),
+               COREPCG_ERR_NOT_FINITE, 10, "value nan is not finite");
+    expect_bad("A-inf", "A.mtx", edit_lines(A, 10, "3 2 -Inf", 0),
+               COREPCG_ERR_NOT_FINITE, 10, "not finite");
+    expect_bad("A-overflow", "A.mtx", edit_lines(A, 10, "3 2 1e999", 0),
+               COREPCG_ERR_NOT_FINITE, 10, "not finite");
+    expect_bad("A-huge-value", "A.mtx", edit_lines(A, 10, "3 2 1.5e308", 0),
+               COREPCG_ERR_NOT_FINITE, 10, "turns |v| >= 1e308 into Inf");
+    /* CHOLMOD sums duplicates: a second diagonal entry is added on. */
+    expect_bad("A-duplicate", "A.mtx", edit_lines(A, 15, "4 4 -10.5", 0),
+               COREPCG_ERR_NOT_SPD, 0, "A(4,4) = -0.5 is not positive");
+    expect_bad("A-row-range", "A.mtx", edit_lines(A, 10, "13 2 -1", 0),
+               COREPCG_ERR_FORMAT, 10, "row index 13 is out of range 1..12");
+    expect_bad("A-zero-index", "A.mtx", edit_lines(A, 10, "3 0 -1", 0),
+               COREPCG_ERR_FORMAT, 10, "column index 0 is out of range");
+    expect_bad("A-upper", "A.mtx", edit_lines(A, 10, "2 3 -1", 0),
+               COREPCG_ERR_FORMAT, 10, "above the diagonal");
+    expect_bad("A-fields", "A.mtx", edit_lines(A, 10, "3 2", 0),
+               COREPCG_ERR_FORMAT, 10, "expected 3 fields");
+    expect_bad("A-fields-extra", "A.mtx", edit_lines(A, 10, "3 2 -1 0", 0),
+               COREPCG_ERR_FORMAT, 10, "expected 3 fields");
+    expect_bad("A-index-text", "A.mtx", edit_lines(A, 10, "3.0 2 -1", 0),
+               COREPCG_ERR_FORMAT, 10, "row index is not a whole number");
+    expect_bad("A-value-text", "A.mtx", edit_lines(A, 10, "3 2 one", 0),
+               COREPCG_ERR_FORMAT, 10, "value is not a number ('one')");
+    expect_bad("A-integer-banner", "A.mtx",
+               edit_lines(A, 1, "%%MatrixMarket matrix coordinate integer symmetric", 0),
+               COREPCG_ERR_FORMAT, 7, "not an integer");
+
+    /* numbers CHOLMOD reads but no SPD matrix has */
+    expect_bad("A-negative-diag", "A.mtx", edit_lines(A, 4, "1 1 -8", 0),
+               COREPCG_ERR_NOT_SPD, 0, "A(1,1) = -8 is not positive");
+    expect_bad("A-zero-diag", "A.mtx", edit_lines(A, 18, "4 4 0", 0),
+               COREPCG_ERR_NOT_SPD, 0, "A(4,4) = 0 is not positive");
+    char *nodiag = edit_lines(A, 4, NULL, 0), *nodiag2 = edit_lines(nodiag, 3, "12 12 41", 0);
+    free(nodiag);
+    expect_bad("A-missing-diag", "A.mtx", nodiag2, COREPCG_ERR_NOT_SPD, 0,
+               "A(1,1) is missing");
+
+    /* vectors */
+    expect_bad("b-dims", "b.mtx", edit_lines(b, 3, "9 1", 0),
+               COREPCG_ERR_DIMENSION, 3, "b is 9 x 1, expected 12 x 1");
+    expect_bad("z-dims", "z.mtx", edit_lines(z, 3, "12 2", 0),
+               COREPCG_ERR_DIMENSION, 3, "z is 12 x 2");
+    expect_bad("b-nan", "b.mtx", edit_lines(b, 6, "NaN", 0),
+               COREPCG_ERR_NOT_FINITE, 6, "value NaN is not finite");
+    expect_bad("z-inf", "z.mtx", edit_lines(z, 15, "inf", 0),
+               COREPCG_ERR_NOT_FINITE, 15, "not finite");
+    expect_bad("x0-truncated", "x0.mtx", edit_lines(x0, 0, NULL, 14),
+               COREPCG_ERR_FORMAT, 15, "file ends after 11 of the 12 entries");
+    expect_bad("b-coordinate", "b.mtx",
+               edit_lines(b, 1, "%%MatrixMarket matrix coordinate real general", 0),
+               COREPCG_ERR_FORMAT, 1, "b must be `array real general`");
+    expect_bad("b-fields", "b.mtx", edit_lines(b, 6, "1 2", 0),
+               COREPCG_ERR_FORMAT, 6, "expected 1 value, found 2 fields");
+
+    /* stretch.mtx */
+    expect_bad("stretch-dims", "stretch.mtx", edit_lines(st, 3, "5 5 3", 0),
+               COREPCG_ERR_DIMENSION, 3, "N = 4");
+    expect_bad("stretch-self", "stretch.mtx", edit_lines(st, 4, "2 2", 0),
+               COREPCG_ERR_FORMAT, 4, "node 1 is paired with itself");
+    expect_bad("stretch-upper", "stretch.mtx", edit_lines(st, 5, "2 3", 0),
+               COREPCG_ERR_FORMAT, 5, "above the diagonal");
+    expect_bad("stretch-real", "stretch.mtx",
+               edit_lines(st, 1, "%%MatrixMarket matrix coordinate real symmetric", 0),
+               COREPCG_ERR_FORMAT, 1, "coordinate pattern symmetric");
+    expect_bad("stretch-range", "stretch.mtx", edit_lines(st, 6, "5 3", 0),
+               COREPCG_ERR_FORMAT, 6, "row index 5 is out of range 1..4");
+
+    /* constraints.txt inside a bundle: line 1 is a comment */
+    expect_bad("constraints-zero-p", "constraints.txt", edit_lines(con, 3, "1 2 0 0 0", 0),
+               COREPCG_ERR_CONSTRAINT, 3, "p is zero");
+    char *twice = malloc(strlen(con) + 8);
+    sprintf(twice, "%s1 0\n", con);
+    expect_bad("constraints-twice", "constraints.txt", twice,
+               COREPCG_ERR_CONSTRAINT, 5, "node 1 is listed twice (first on line 3)");
+    expect_bad("constraints-range", "constraints.txt", edit_lines(con, 2, "4 0", 0),
+               COREPCG_ERR_CONSTRAINT, 2, "out of range");
+
+    /* no bundle at all */
+    char msg[COREPCG_MSG_SIZE];
+    corepcg_bundle *bu = NULL;
+    CHECK_INT(corepcg_bundle_read("/nonexistent/corepcg-bundle", &bu, msg),
+              COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "/nonexistent/corepcg-bundle/A.mtx: cannot open");
+    CHECK_INT(corepcg_bundle_read(NULL, &bu, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_bundle_read("x", NULL, msg), COREPCG_ERR_ARGUMENT);
+
+    free(A);
+    free(b);
+    free(z);
+    free(x0);
+    free(st);
+    free(con);
+}
+
+/* A stored `general`: symmetric to round-off is accepted and gives the
+ * same lower triangle; anything more is refused. */
+static void test_general_A(void)
+{
+    char *A = tiny_text("A.mtx");
+    /* Both triangles: every off-diagonal entry of tiny mirrored. */
+    size_t cap = 2 * strlen(A) + 256;
+    char *gen = malloc(cap), *o = gen;
+    o += sprintf(o, "%%%%MatrixMarket matrix coordinate real general\n12 12 72\n");
+    const char *p = A;
+    for (int line = 1; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        if (line >= 4) {
+            int i, j;
+            char v[64];
+            if (sscanf(p, "%d %d %63s", &i, &j, v) == 3) {
+                o += sprintf(o, "%d %d %s\n", i, j, v);
+                if (i != j)
+                    o += sprintf(o, "%d %d %s\n", j, i, v);
+            }
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    free(A);
+
+    char dir[FIXTURE_PATH], tiny[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_copy_tiny(tmpdir, "general", dir);
+    fixture_write(dir, "A.mtx", gen);
+    corepcg_bundle *g = NULL, *t = NULL;
+    int rc = corepcg_bundle_read(dir, &g, msg);
+    CHECK(rc == COREPCG_OK, "general A: %d %s", rc, msg);
+    fixture_join(tiny, fixture_data_dir(), "tiny");
+    corepcg_bundle_read(tiny, &t, msg);
+    if (g && t) {
+        CHECK_INT(g->A_general, 1);
+        CHECK_INT(g->A_file_entries, 72);
+        check_bundles_identical(t, g, "general vs symmetric A");
+    }
+    corepcg_bundle_free(&g);
+
+    /* the mirror of "4 1 -2" off by one unit in the last place: accepted */
+    char *roundoff = strdup(gen);
+    char *at = strstr(roundoff, "\n1 4 -2\n");
+    CHECK(at != NULL, "the mirror entry (1, 4) is in the general file");
+    if (at) {
+        char *fixed = malloc(strlen(roundoff) + 32);
+        *at = '\0';
+        sprintf(fixed, "%s\n1 4 -2.0000000000000004\n%s", roundoff, at + 8);
+        fixture_write(dir, "A.mtx", fixed);
+        rc = corepcg_bundle_read(dir, &g, msg);
+        CHECK(rc == COREPCG_OK, "asymmetry of 1 ulp: %d %s", rc, msg);
+        if (g && t)
+            check_bundles_identical(t, g, "general A with round-off");
+        corepcg_bundle_free(&g);
+
+        /* ... and off by 0.5: refused, naming both entries */
+        sprintf(fixed, "%s\n1 4 -2.5\n%s", roundoff, at + 8);
+        char *bad = fixed;
+        expect_bad("general-asym", "A.mtx", strdup(bad), COREPCG_ERR_NOT_SYMMETRIC,
+                   0, "A(4,1) = -2, A(1,4) = -2.5");
+
+        /* ... and missing: refused */
+        sprintf(fixed, "%s\n%s", roundoff, at + 8);
+        char *shorter = edit_lines(fixed, 2, "12 12 71", 0);
+        expect_bad("general-missing", "A.mtx", shorter,
+                   COREPCG_ERR_NOT_SYMMETRIC, 0, "not symmetric");
+        free(fixed);
+    }
+    free(roundoff);
+    corepcg_bundle_free(&t);
+    free(gen);
+}
+
+/* --------------------------------------------------- atomic writing */
+
+static void test_failed_writes_change_nothing(void)
+{
+    char dir[FIXTURE_PATH], tiny[FIXTURE_PATH], path[FIXTURE_PATH];
+    char msg[COREPCG_MSG_SIZE];
+    fixture_join(tiny, fixture_data_dir(), "tiny");
+    corepcg_bundle *t = NULL;
+    if (corepcg_bundle_read(tiny, &t, msg) != COREPCG_OK) {
+        CHECK(0, "cannot read tiny: %s", msg);
+        return;
+    }
+    fixture_join(dir, tmpdir, "atomic");
+    CHECK_INT(corepcg_bundle_write(dir, &t->system, t->b, t->x0, msg), COREPCG_OK);
+    fixture_join(path, dir, "A.mtx");
+    char *before = fixture_read(path);
+
+    /* A NaN in b: refused before any file is touched. */
+    double bad_b[12];
+    memcpy(bad_b, t->b, sizeof bad_b);
+    bad_b[5] = NAN;
+    corepcg_system sys = t->system;
+    int rc = corepcg_bundle_write(dir, &sys, bad_b, t->x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(msg, "b[5]");
+
+    /* A bad constraint record and a NaN in A: refused too. */
+    corepcg_constraint c[3];
+    memcpy(c, t->system.constraints, sizeof c);
+    c[2].q[0] = 0.8;
+    c[2].q[2] = 0.5; /* no longer orthogonal to p */
+    sys.constraints = c;
+    rc = corepcg_bundle_write(dir, &sys, t->b, t->x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_CONSTRAINT);
+    CHECK_STR_CONTAINS(msg, "not orthogonal");
+    sys = t->system;
+    double vals[42];
+    memcpy(vals, t->system.A_values, sizeof vals);
+    vals[7] = INFINITY;
+    sys.A_values = vals;
+    rc = corepcg_bundle_write(dir, &sys, t->b, t->x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    sys = t->system;
+    int pairs[6] = {0, 1, 2, 2, 2, 3};
+    sys.stretch_pairs = pairs;
+    rc = corepcg_bundle_write(dir, &sys, t->b, t->x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "stretch pair 1 (2, 2)");
+
+    char *after = fixture_read(path);
+    CHECK(before && after && strcmp(before, after) == 0,
+          "a failed write must leave A.mtx as it was");
+    CHECK_INT(fixture_count_files(dir), 6);
+    free(before);
+    free(after);
+
+    /* The target is a regular file: no directory can be made. */
+    rc = corepcg_bundle_write(path, &t->system, t->b, NULL, msg);
+    CHECK_INT(rc, COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, path);
+
+    /* A smaller system written over it: stale optional files go. */
+    sys = t->system;
+    sys.z = NULL;
+    sys.num_constraints = 0;
+    sys.constraints = NULL;
+    sys.num_stretch = 0;
+    sys.stretch_pairs = NULL;
+    rc = corepcg_bundle_write(dir, &sys, t->b, NULL, msg);
+    CHECK(rc == COREPCG_OK, "overwrite: %d %s", rc, msg);
+    CHECK_INT(fixture_count_files(dir), 2);
+    CHECK(fixture_exists(dir, "A.mtx") && fixture_exists(dir, "b.mtx") &&
+              !fixture_exists(dir, "z.mtx") && !fixture_exists(dir, "x0.mtx"),
+          "only A.mtx and b.mtx remain");
+    corepcg_bundle_free(&t);
+}
+
+static void test_vectors(void)
+{
+    char path[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    double v[7] = {0.1, -0.0, 4.9e-324, 9.8765432109876543e307, -1.0 / 3,
+                   123456789012345678.0, 2.2250738585072014e-308};
+    fixture_join(path, tmpdir, "v.mtx");
+    CHECK_INT(corepcg_vector_write(path, 7, v, msg), COREPCG_OK);
+    double *back = NULL;
+    int rc = corepcg_vector_read(path, 7, &back, msg);
+    CHECK(rc == COREPCG_OK, "vector read: %d %s", rc, msg);
+    CHECK(back && memcmp(back, v, sizeof v) == 0,
+          "vector round trip must be bit for bit (-0, denormal, 1e308-)");
+    free(back);
+    back = NULL;
+
+    /* Wrong length: named with the size line (CHOLMOD writes no comment,
+     * so that is line 2). */
+    rc = corepcg_vector_read(path, 8, &back, msg);
+    CHECK_INT(rc, COREPCG_ERR_DIMENSION);
+    char where[FIXTURE_PATH + 8];
+    snprintf(where, sizeof where, "%s:2: ", path);
+    CHECK_STR_CONTAINS(msg, where);
+    CHECK(back == NULL, "no vector on failure");
+
+    /* A NaN is never written, and the old file stays. */
+    char *before = fixture_read(path);
+    double bad[7];
+    memcpy(bad, v, sizeof bad);
+    bad[3] = NAN;
+    rc = corepcg_vector_write(path, 7, bad, msg);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(msg, "x[3] = nan is not finite");
+    /* DBL_MAX is finite, but CHOLMOD would write it as 1e308 = Inf. */
+    bad[3] = 1.7976931348623157e308;
+    rc = corepcg_vector_write(path, 7, bad, msg);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(msg, "into Inf");
+    char *after = fixture_read(path);
+    CHECK(before && after && strcmp(before, after) == 0,
+          "a refused vector write leaves the file as it was");
+    free(before);
+    free(after);
+
+    char sub[FIXTURE_PATH];
+    fixture_join(sub, tmpdir, "no-such-dir/v.mtx");
+    rc = corepcg_vector_write(sub, 7, v, msg);
+    CHECK_INT(rc, COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, sub);
+    CHECK_INT(corepcg_vector_read(sub, 7, &back, msg), COREPCG_ERR_IO);
+    CHECK_INT(corepcg_vector_write(path, 0, v, msg), COREPCG_ERR_ARGUMENT);
+}
+
+int main(void)
+{
+    fixture_temp_dir(tmpdir, "bundle");
+    test_read_tiny();
+    test_optional_files();
+    test_round_trip_awkward();
+    test_round_trip_special_fields();
+    test_bad_inputs();
+    test_general_A();
+    test_failed_writes_change_nothing();
+    test_vectors();
+    int files_left = fixture_count_files(tmpdir);
+    fixture_remove_tree(tmpdir);
+    CHECK(files_left > 0, "the fixtures were made in %s", tmpdir);
+    return test_summary("test_bundle");
+}

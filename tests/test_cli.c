@@ -1,0 +1,310 @@
+/* test_cli.c -- the `corepcg info` and `corepcg check` commands, run as a
+ * user runs them (fork/exec of COREPCG_CLI): exit statuses, output values,
+ * stderr naming file and line for bad bundles, and no file written. */
+#include "corepcg.h"
+#include "fixture.h"
+#include "test.h"
+
+#include <sys/wait.h>
+#include <fcntl.h>
+
+#ifndef COREPCG_CLI
+#define COREPCG_CLI "corepcg"
+#endif
+
+static char tmpdir[FIXTURE_PATH], cwd[FIXTURE_PATH], tiny[FIXTURE_PATH];
+static char *out_text, *err_text;
+
+static const char *cli_path(void)
+{
+    const char *env = getenv("COREPCG_CLI");
+    return env && env[0] ? env : COREPCG_CLI;
+}
+
+/* Runs the CLI with up to 5 arguments (NULL-terminated) in an empty
+ * working directory; returns its exit status (-1 if it did not exit). */
+static int run(const char *a1, const char *a2, const char *a3, const char *a4,
+               const char *a5)
+{
+    char out_path[FIXTURE_PATH], err_path[FIXTURE_PATH];
+    fixture_join(out_path, tmpdir, "stdout.txt");
+    fixture_join(err_path, tmpdir, "stderr.txt");
+    const char *argv[7] = {cli_path(), a1, a2, a3, a4, a5, NULL};
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0 ||
+            chdir(cwd) != 0)
+            _exit(126);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return -1;
+    free(out_text);
+    free(err_text);
+    out_text = fixture_read(out_path);
+    err_text = fixture_read(err_path);
+    if (!out_text)
+        out_text = strdup("");
+    if (!err_text)
+        err_text = strdup("");
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The number after "key": in a JSON line (NaN if absent). */
+static double json_number(const char *json, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *at = json ? strstr(json, pattern) : NULL;
+    return at ? strtod(at + strlen(pattern), NULL) : NAN;
+}
+
+static char *edit_line(const char *text, int lineno, const char *with,
+                       int keep)
+{
+    char *out = malloc(strlen(text) + strlen(with ? with : "") + 2), *o = out;
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (keep > 0 && line > keep)
+            break;
+        if (line == lineno) {
+            if (with)
+                o += sprintf(o, "%s\n", with);
+        } else {
+            memcpy(o, p, len);
+            o += len;
+        }
+        p += len;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* A copy of tiny with `file` replaced by text (freed here). */
+static void spoiled_copy(const char *tag, const char *file, char *text,
+                         char *dir)
+{
+    if (fixture_copy_tiny(tmpdir, tag, dir) != 0 ||
+        fixture_write(dir, file, text) != 0) {
+        fprintf(stderr, "cannot make fixture %s\n", tag);
+        exit(1);
+    }
+    free(text);
+}
+
+static char *tiny_file(const char *name)
+{
+    char path[FIXTURE_PATH];
+    fixture_join(path, tiny, name);
+    char *t = fixture_read(path);
+    if (!t) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    return t;
+}
+
+static void test_info(void)
+{
+    int st = run("info", tiny, NULL, NULL, NULL);
+    CHECK_INT(st, 0);
+    CHECK_STR_CONTAINS(out_text, "nodes N          4\n");
+    CHECK_STR_CONTAINS(out_text, "unknowns n       12\n");
+    CHECK_STR_CONTAINS(out_text, "42 entries stored in A.mtx (symmetric");
+    CHECK_STR_CONTAINS(out_text, "0: 1   1: 1   2: 1   3: 1\n");
+    CHECK_STR_CONTAINS(out_text, "reduced size r   6\n");
+    CHECK_STR_CONTAINS(out_text, "stretch pairs    3\n");
+    CHECK(err_text[0] == '\0', "info wrote to stderr: %s", err_text);
+
+    st = run("info", tiny, "--json", NULL, NULL);
+    CHECK_INT(st, 0);
+    CHECK(out_text[0] == '{' && strstr(out_text, "}\n") != NULL,
+          "one JSON object: %s", out_text);
+    CHECK_NEAR(json_number(out_text, "N"), 4, 0);
+    CHECK_NEAR(json_number(out_text, "n"), 12, 0);
+    CHECK_NEAR(json_number(out_text, "nnz_A"), 42, 0);
+    CHECK_NEAR(json_number(out_text, "ndof0"), 1, 0);
+    CHECK_NEAR(json_number(out_text, "ndof1"), 1, 0);
+    CHECK_NEAR(json_number(out_text, "ndof2"), 1, 0);
+    CHECK_NEAR(json_number(out_text, "ndof3"), 1, 0);
+    CHECK_NEAR(json_number(out_text, "r"), 6, 0);
+    CHECK_NEAR(json_number(out_text, "stretch_pairs"), 3, 0);
+    CHECK_STR_CONTAINS(out_text, "\"storage\": \"symmetric\"");
+
+    /* The same A stored `general`: both triangles, 72 entries. */
+    char *A = tiny_file("A.mtx");
+    char *gen = malloc(2 * strlen(A) + 128), *o = gen;
+    o += sprintf(o, "%%%%MatrixMarket matrix coordinate real general\n12 12 72\n");
+    int line = 1;
+    for (const char *p = A; *p; line++) {
+        int i, j;
+        char v[64];
+        if (line >= 4 && sscanf(p, "%d %d %63s", &i, &j, v) == 3) {
+            o += sprintf(o, "%d %d %s\n", i, j, v);
+            if (i != j)
+                o += sprintf(o, "%d %d %s\n", j, i, v);
+        }
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    free(A);
+    char dir[FIXTURE_PATH];
+    spoiled_copy("general", "A.mtx", gen, dir);
+    st = run("info", dir, "--json", NULL, NULL);
+    CHECK_INT(st, 0);
+    CHECK_STR_CONTAINS(out_text, "\"storage\": \"general\"");
+    CHECK_NEAR(json_number(out_text, "nnz_A"), 72, 0);
+    CHECK_NEAR(json_number(out_text, "r"), 6, 0);
+}
+
+static void test_check(void)
+{
+    char x[FIXTURE_PATH];
+    fixture_join(x, tiny, "x.mtx");
+    int st = run("check", tiny, x, NULL, NULL);
+    CHECK_INT(st, 0);
+    CHECK_STR_CONTAINS(out_text, "constraint error");
+    CHECK_STR_CONTAINS(out_text, "relative residual");
+
+    st = run("check", tiny, x, "--json", NULL);
+    CHECK_INT(st, 0);
+    CHECK_STR_CONTAINS(out_text, "{\"constraint_error\": ");
+    double cerr = json_number(out_text, "constraint_error");
+    double rres = json_number(out_text, "rel_residual");
+    CHECK_LE(cerr, 1e-15);
+    CHECK_LE(rres, 1e-14);
+    CHECK(cerr >= 0 && rres >= 0, "both measures printed: %s", out_text);
+
+    /* x[9] (x.mtx line 13) from 1 to 1.5: the hand-computed residual
+     * 0.5 |S A e_9| / |b^| (data/README.md). */
+    char *text = tiny_file("x.mtx");
+    char *moved = edit_line(text, 13, "1.5", 0);
+    free(text);
+    CHECK(strstr(moved, "\n1.5\n") != NULL, "the edit landed");
+    fixture_write(tmpdir, "x-moved.mtx", moved);
+    free(moved);
+    char xm[FIXTURE_PATH];
+    fixture_join(xm, tmpdir, "x-moved.mtx");
+    st = run("check", "--json", tiny, xm, NULL);
+    CHECK_INT(st, 0);
+    rres = json_number(out_text, "rel_residual");
+    CHECK_NEAR(rres, 0.13625148588480561937, 1e-12 * 0.136);
+    CHECK_LE(json_number(out_text, "constraint_error"), 1e-15);
+}
+
+static void test_usage(void)
+{
+    CHECK_INT(run("info", "--help", NULL, NULL, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "usage: corepcg info BUNDLE");
+    CHECK_INT(run("check", "-h", NULL, NULL, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "usage: corepcg check BUNDLE X.mtx");
+    CHECK_STR_CONTAINS(out_text, "Exit status");
+
+    CHECK_INT(run("info", NULL, NULL, NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "no BUNDLE");
+    CHECK_INT(run("info", tiny, "--bogus", NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "unknown option '--bogus'");
+    CHECK_INT(run("info", tiny, tiny, NULL, NULL), 2);
+    CHECK_INT(run("check", tiny, NULL, NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "needs BUNDLE and X.mtx");
+    CHECK_INT(run("check", tiny, "a", "b", NULL), 2);
+    CHECK(out_text[0] == '\0', "a usage error prints nothing on stdout");
+}
+
+/* A bad input: exit 1, stderr names the file (and line), stdout empty,
+ * and the bundle directory holds what it held before. */
+static void expect_failure(const char *cmd, const char *dir, const char *x,
+                           const char *where, const char *phrase)
+{
+    int files_before = fixture_count_files(dir);
+    int st = run(cmd, dir, x, NULL, NULL);
+    CHECK(st == 1, "%s %s: exit %d, expected 1 (stderr: %s)", cmd, dir, st,
+          err_text);
+    CHECK_STR_CONTAINS(err_text, where);
+    CHECK_STR_CONTAINS(err_text, phrase);
+    CHECK_STR_CONTAINS(err_text, "corepcg: ");
+    CHECK(out_text[0] == '\0', "%s on a bad bundle printed: %s", cmd, out_text);
+    CHECK_INT(fixture_count_files(dir), files_before);
+}
+
+static void test_bad_bundles(void)
+{
+    char dir[FIXTURE_PATH], x[FIXTURE_PATH], where[FIXTURE_PATH + 64];
+
+    /* A.mtx cut after 40 of its 42 entries (43 lines kept). */
+    char *A = tiny_file("A.mtx");
+    spoiled_copy("truncated", "A.mtx", edit_line(A, 0, NULL, 43), dir);
+    free(A);
+    fixture_join(x, dir, "x.mtx");
+    snprintf(where, sizeof where, "%s/A.mtx:44: ", dir);
+    expect_failure("info", dir, NULL, where, "file ends after 40 of the 42");
+    expect_failure("check", dir, x, where, "file ends after 40 of the 42");
+
+    /* A constraint that is not one. */
+    char *con = tiny_file("constraints.txt");
+    spoiled_copy("constraint", "constraints.txt",
+                 edit_line(con, 3, "1 2 0 0 0", 0), dir);
+    free(con);
+    fixture_join(x, dir, "x.mtx");
+    snprintf(where, sizeof where, "%s/constraints.txt:3: ", dir);
+    expect_failure("check", dir, x, where, "p is zero");
+
+    /* A NaN in b, and x.mtx of the wrong length or with an Inf. */
+    char *b = tiny_file("b.mtx");
+    spoiled_copy("nan", "b.mtx", edit_line(b, 7, "nan", 0), dir);
+    free(b);
+    snprintf(where, sizeof where, "%s/b.mtx:7: ", dir);
+    expect_failure("info", dir, NULL, where, "not finite");
+
+    char *xt = tiny_file("x.mtx");
+    char *resized = edit_line(xt, 3, "9 1", 0);
+    spoiled_copy("short-x", "x.mtx", edit_line(resized, 0, NULL, 12), dir);
+    free(resized);
+    fixture_join(x, dir, "x.mtx");
+    snprintf(where, sizeof where, "%s:3: ", x);
+    expect_failure("check", dir, x, where, "9 x 1, expected 12 x 1");
+
+    spoiled_copy("inf-x", "x.mtx", edit_line(xt, 9, "-inf", 0), dir);
+    free(xt);
+    fixture_join(x, dir, "x.mtx");
+    snprintf(where, sizeof where, "%s:9: ", x);
+    expect_failure("check", dir, x, where, "not finite");
+
+    /* No bundle at all; no answer file. */
+    fixture_join(dir, tmpdir, "nothing-here");
+    if (mkdir(dir, 0777) != 0)
+        CHECK(0, "mkdir %s", dir);
+    snprintf(where, sizeof where, "%s/A.mtx: cannot open", dir);
+    expect_failure("info", dir, NULL, where, "No such file");
+    fixture_join(x, tmpdir, "no-such-x.mtx");
+    expect_failure("check", tiny, x, x, "cannot open");
+}
+
+int main(void)
+{
+    fixture_temp_dir(tmpdir, "cli");
+    fixture_join(cwd, tmpdir, "cwd");
+    fixture_join(tiny, fixture_data_dir(), "tiny");
+    if (mkdir(cwd, 0777) != 0) {
+        perror(cwd);
+        return 1;
+    }
+    test_info();
+    test_check();
+    test_usage();
+    test_bad_bundles();
+    /* No command wrote anything where it ran. */
+    CHECK_INT(fixture_count_files(cwd), 0);
+    free(out_text);
+    free(err_text);
+    fixture_remove_tree(tmpdir);
+    return test_summary("test_cli");
+}
