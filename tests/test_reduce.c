@@ -9,8 +9,9 @@
  * (I, J) of ndof_I ndof_J entries; cpg_reduce_values after new values of
  * the same pattern reproduces the dense product; cpg_csc_mult matches the
  * dense product; every input form (CSC LOWER / UPPER / BOTH, TRIPLET with
- * split duplicates in each triangle) gives the same block matrix, equal
- * to the generator's blocks bit for bit; a BOTH matrix off symmetry by
+ * split duplicates in each triangle; CSC with unsorted rows and
+ * duplicates) gives the same block matrix, equal to the generator's
+ * blocks bit for bit; a BOTH matrix off symmetry by
  * 1e-9 relative is ERR_NOT_SYMMETRIC (1e-15 is accepted); an entry outside
  * the declared triangle is ERR_ARGUMENT; NaN / Inf are ERR_NOT_FINITE; an
  * index out of range is ERR_DIMENSION. */
@@ -358,6 +359,54 @@ static void test_forms(void)
         CHECK(diff <= 0, "%s: values differ by %.3g", forms[k].label, diff);
         cpg_bmat_free(&A);
     }
+
+    /* CSC with rows in reverse order, or with every column's first entry
+     * split into two halves: corepcg.h asks for neither sorted nor unique
+     * rows, and LOWER / UPPER / TRIPLET sum duplicates */
+    for (int variant = 0; variant < 2; variant++)
+        for (int tri = COREPCG_LOWER; tri <= COREPCG_BOTH; tri++) {
+            const char *vname = variant ? "with duplicates" : "unsorted";
+            const char *tname = tri == COREPCG_LOWER ? "LOWER"
+                              : tri == COREPCG_UPPER ? "UPPER" : "BOTH";
+            testsys_set_form(&t, COREPCG_CSC, (corepcg_triangle)tri);
+            int n = t.n, m = 0;
+            int *cp = malloc(sizeof(int) * (size_t)(n + 1));
+            int *ri = malloc(sizeof(int) * (size_t)(t.nnz + n));
+            double *v = malloc(sizeof(double) * (size_t)(t.nnz + n));
+            cp[0] = 0;
+            for (int j = 0; j < n; j++) {
+                for (int e = 0; e < t.colptr[j + 1] - t.colptr[j]; e++) {
+                    int k = variant ? t.colptr[j] + e : t.colptr[j + 1] - 1 - e;
+                    int split = variant && e == 0;
+                    ri[m] = t.rowidx[k];
+                    v[m++] = split ? 0.5 * t.values[k] : t.values[k];
+                    if (split) {
+                        ri[m] = t.rowidx[k];
+                        v[m++] = 0.5 * t.values[k];
+                    }
+                }
+                cp[j + 1] = m;
+            }
+            corepcg_system s = t.sys;
+            s.A_colptr = cp;
+            s.A_rowidx = ri;
+            s.A_values = v;
+            cpg_bmat A;
+            char msg[COREPCG_MSG_SIZE] = "";
+            int rc = cpg_bmat_from_system(&s, &cm, &A, msg);
+            CHECK(rc == COREPCG_OK, "CSC %s %s: rc %d (%s)", tname, vname, rc,
+                  msg);
+            if (rc == COREPCG_OK) {
+                double diff;
+                int same = same_as_generator(&A, &t, &diff);
+                CHECK(same && diff <= 0, "CSC %s %s: same pattern %d, values "
+                      "differ by %.3g", tname, vname, same, diff);
+                cpg_bmat_free(&A);
+            }
+            free(cp);
+            free(ri);
+            free(v);
+        }
     cholmod_finish(&cm);
     testsys_free(&t);
 }

@@ -124,16 +124,18 @@ static void add3(double *M, const double *K, double s)
         M[e] += s * K[e];
 }
 
-static void compute_S(testsys *t)
+/* S_i per node from constraint records, as FORMAT.md defines it. */
+static void S_from_records(int N, const corepcg_constraint *cons, int count,
+                           double *Sall)
 {
-    for (int i = 0; i < t->N; i++) {
-        double *S = t->S + 9L * i;
+    for (int i = 0; i < N; i++) {
+        double *S = Sall + 9L * i;
         memset(S, 0, 9 * sizeof(double));
         S[0] = S[4] = S[8] = 1;
     }
-    for (int k = 0; k < t->ncons; k++) {
-        const corepcg_constraint *c = &t->cons[k];
-        double *S = t->S + 9L * c->node, p[3], q[3];
+    for (int k = 0; k < count; k++) {
+        const corepcg_constraint *c = &cons[k];
+        double *S = Sall + 9L * c->node, p[3], q[3];
         if (c->ndof == 0) {
             memset(S, 0, 9 * sizeof(double));
             continue;
@@ -155,6 +157,11 @@ static void compute_S(testsys *t)
                     S[3 * b + a] -= q[a] * q[b];
         }
     }
+}
+
+static void compute_S(testsys *t)
+{
+    S_from_records(t->N, t->cons, t->ncons, t->S);
 }
 
 static void sort_ints(int *v, int count)
@@ -428,6 +435,30 @@ int testsys_set_form(testsys *t, corepcg_format format,
     return 0;
 }
 
+int testsys_set_constraints(testsys *t, const corepcg_constraint *c,
+                            int count)
+{
+    corepcg_constraint *copy = malloc(sizeof *copy * (size_t)(count ? count : 1));
+    if (!copy)
+        return -1;
+    if (count)
+        memcpy(copy, c, sizeof *copy * (size_t)count);
+    free(t->cons);
+    t->cons = copy;
+    t->ncons = count;
+    for (int i = 0; i < t->N; i++)
+        t->ndof[i] = 3;
+    for (int k = 0; k < count; k++)
+        t->ndof[c[k].node] = c[k].ndof;
+    t->r = 0;
+    for (int i = 0; i < t->N; i++)
+        t->r += t->ndof[i];
+    compute_S(t);
+    t->sys.num_constraints = count;
+    t->sys.constraints = count ? t->cons : NULL;
+    return 0;
+}
+
 void testsys_negate_diagonal_block(testsys *t, int node)
 {
     double *B = block_at(t, node, node);
@@ -487,42 +518,69 @@ double *testsys_dense_S(const testsys *t)
     return S;
 }
 
-/* v <- S v with the per-node blocks. */
-static void apply_S(const testsys *t, const double *v, double *out)
+/* What the dense references need: dense A, the S blocks and z. */
+struct dense_ref {
+    int N, n;
+    double *A;       /* n x n column-major */
+    double *S;       /* 9 N */
+    const double *z; /* n, or NULL for zero */
+};
+
+static void dense_ref_free(struct dense_ref *d)
 {
-    for (int i = 0; i < t->N; i++) {
-        const double *S = t->S + 9L * i;
-        double w[3];
+    free(d->A);
+    free(d->S);
+    d->A = d->S = NULL;
+}
+
+/* v -> S v with the per-node blocks (out may not alias v). */
+static void ref_apply_S(const struct dense_ref *d, const double *v, double *out)
+{
+    for (int i = 0; i < d->N; i++) {
+        const double *S = d->S + 9L * i;
         for (int a = 0; a < 3; a++)
-            w[a] = S[a] * v[3 * i] + S[3 + a] * v[3 * i + 1] +
-                   S[6 + a] * v[3 * i + 2];
-        memcpy(out + 3L * i, w, sizeof w);
+            out[3 * i + a] = S[a] * v[3 * i] + S[3 + a] * v[3 * i + 1] +
+                             S[6 + a] * v[3 * i + 2];
     }
 }
 
-int testsys_dense_solve(const testsys *t, const double *b, double *x)
+static void ref_mult(const struct dense_ref *d, const double *x, double *y)
 {
-    size_t n = (size_t)t->n;
-    double *A = testsys_dense_A(t);
+    size_t n = (size_t)d->n;
+    for (size_t i = 0; i < n; i++)
+        y[i] = 0;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < n; i++)
+            y[i] += d->A[j * n + i] * x[j];
+}
+
+static double ref_z(const struct dense_ref *d, size_t k)
+{
+    return d->z ? d->z[k] : 0;
+}
+
+static int ref_solve(const struct dense_ref *d, const double *b, double *x)
+{
+    size_t n = (size_t)d->n;
     double *B = malloc(n * n * sizeof(double));
     int *ipiv = malloc(n * sizeof(int));
-    double *Sz = malloc(n * sizeof(double));
-    if (!A || !B || !ipiv || !Sz) {
-        free(A);
+    double *z = calloc(n, sizeof(double)), *Sz = calloc(n, sizeof(double));
+    if (!B || !ipiv || !z || !Sz) {
         free(B);
         free(ipiv);
+        free(z);
         free(Sz);
         return -1;
     }
     /* B = S A + (I - S); S is block diagonal, so row block i of S A is
      * S_i times row block i of A. */
     for (size_t col = 0; col < n; col++)
-        for (int i = 0; i < t->N; i++) {
-            const double *S = t->S + 9L * i;
+        for (int i = 0; i < d->N; i++) {
+            const double *S = d->S + 9L * i;
             for (int a = 0; a < 3; a++) {
                 double s = 0;
                 for (int c = 0; c < 3; c++)
-                    s += S[3 * c + a] * A[col * n + 3 * (size_t)i + c];
+                    s += S[3 * c + a] * d->A[col * n + 3 * (size_t)i + c];
                 size_t row = 3 * (size_t)i + a;
                 double ims = 0; /* (I - S)(row, col) */
                 if (col / 3 == (size_t)i)
@@ -531,27 +589,30 @@ int testsys_dense_solve(const testsys *t, const double *b, double *x)
             }
         }
     /* rhs = S b + (I - S) z */
-    apply_S(t, b, x);
-    apply_S(t, t->z, Sz);
     for (size_t k = 0; k < n; k++)
-        x[k] += t->z[k] - Sz[k];
+        z[k] = ref_z(d, k);
+    ref_apply_S(d, b, x);
+    ref_apply_S(d, z, Sz);
+    for (size_t k = 0; k < n; k++)
+        x[k] += z[k] - Sz[k];
     int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, (int)n, 1, B, (int)n, ipiv, x,
                              (int)n);
-    free(A);
     free(B);
     free(ipiv);
+    free(z);
     free(Sz);
     return info;
 }
 
-void testsys_measures(const testsys *t, const double *b, const double *x,
-                      double *constraint_error, double *rel_residual)
+static void ref_measures(const struct dense_ref *d, const double *b,
+                         const double *x, double *constraint_error,
+                         double *rel_residual)
 {
-    size_t n = (size_t)t->n;
+    size_t n = (size_t)d->n;
     double *v = calloc(n, sizeof(double)), *w = calloc(n, sizeof(double));
     double *Av = calloc(n, sizeof(double));
+    *constraint_error = *rel_residual = NAN;
     if (!v || !w || !Av) {
-        *constraint_error = *rel_residual = NAN;
         free(v);
         free(w);
         free(Av);
@@ -559,27 +620,29 @@ void testsys_measures(const testsys *t, const double *b, const double *x,
     }
     /* (I - S)(x - z) */
     for (size_t k = 0; k < n; k++)
-        v[k] = x[k] - t->z[k];
-    apply_S(t, v, w);
+        v[k] = x[k] - ref_z(d, k);
+    ref_apply_S(d, v, w);
     double cerr = 0;
     for (size_t k = 0; k < n; k++)
         cerr = fmax(cerr, fabs(v[k] - w[k]));
     /* |S(b - A x)| */
-    testsys_mult(t, x, Av);
+    ref_mult(d, x, Av);
     for (size_t k = 0; k < n; k++)
         v[k] = b[k] - Av[k];
-    apply_S(t, v, w);
+    ref_apply_S(d, v, w);
     double num = 0;
     for (size_t k = 0; k < n; k++)
         num += w[k] * w[k];
     /* |S(b - A (I - S) z)| */
-    apply_S(t, t->z, w);
     for (size_t k = 0; k < n; k++)
-        v[k] = t->z[k] - w[k];
-    testsys_mult(t, v, Av);
+        Av[k] = ref_z(d, k);
+    ref_apply_S(d, Av, w);
+    for (size_t k = 0; k < n; k++)
+        v[k] = ref_z(d, k) - w[k];
+    ref_mult(d, v, Av);
     for (size_t k = 0; k < n; k++)
         v[k] = b[k] - Av[k];
-    apply_S(t, v, w);
+    ref_apply_S(d, v, w);
     double den = 0;
     for (size_t k = 0; k < n; k++)
         den += w[k] * w[k];
@@ -588,6 +651,96 @@ void testsys_measures(const testsys *t, const double *b, const double *x,
     free(v);
     free(w);
     free(Av);
+}
+
+static int ref_of_testsys(const testsys *t, struct dense_ref *d)
+{
+    d->N = t->N;
+    d->n = t->n;
+    d->z = t->z;
+    d->A = testsys_dense_A(t);
+    d->S = malloc(9 * sizeof(double) * (size_t)t->N);
+    if (!d->A || !d->S) {
+        dense_ref_free(d);
+        return -1;
+    }
+    memcpy(d->S, t->S, 9 * sizeof(double) * (size_t)t->N);
+    return 0;
+}
+
+/* Dense A straight from the caller's arrays (one triangle mirrored). */
+static int ref_of_system(const corepcg_system *sys, struct dense_ref *d)
+{
+    size_t n = 3 * (size_t)sys->num_nodes;
+    d->N = sys->num_nodes;
+    d->n = (int)n;
+    d->z = sys->z;
+    d->A = calloc(n * n, sizeof(double));
+    d->S = malloc(9 * sizeof(double) * (size_t)d->N);
+    if (!d->A || !d->S) {
+        dense_ref_free(d);
+        return -1;
+    }
+    long count = sys->A_format == COREPCG_CSC ? sys->A_colptr[n] : sys->A_nnz;
+    size_t col = 0;
+    for (long k = 0; k < count; k++) {
+        size_t row = (size_t)sys->A_rowidx[k];
+        if (sys->A_format == COREPCG_CSC)
+            while ((long)sys->A_colptr[col + 1] <= k)
+                col++;
+        else
+            col = (size_t)sys->A_colidx[k];
+        double v = sys->A_values[k];
+        d->A[col * n + row] += v;
+        if (sys->A_triangle != COREPCG_BOTH && row != col)
+            d->A[row * n + col] += v;
+    }
+    S_from_records(d->N, sys->constraints, sys->num_constraints, d->S);
+    return 0;
+}
+
+int testsys_dense_solve(const testsys *t, const double *b, double *x)
+{
+    struct dense_ref d;
+    if (ref_of_testsys(t, &d))
+        return -1;
+    int info = ref_solve(&d, b, x);
+    dense_ref_free(&d);
+    return info;
+}
+
+void testsys_measures(const testsys *t, const double *b, const double *x,
+                      double *constraint_error, double *rel_residual)
+{
+    struct dense_ref d;
+    *constraint_error = *rel_residual = NAN;
+    if (ref_of_testsys(t, &d))
+        return;
+    ref_measures(&d, b, x, constraint_error, rel_residual);
+    dense_ref_free(&d);
+}
+
+int testsys_system_dense_solve(const corepcg_system *sys, const double *b,
+                               double *x)
+{
+    struct dense_ref d;
+    if (ref_of_system(sys, &d))
+        return -1;
+    int info = ref_solve(&d, b, x);
+    dense_ref_free(&d);
+    return info;
+}
+
+void testsys_system_measures(const corepcg_system *sys, const double *b,
+                             const double *x, double *constraint_error,
+                             double *rel_residual)
+{
+    struct dense_ref d;
+    *constraint_error = *rel_residual = NAN;
+    if (ref_of_system(sys, &d))
+        return;
+    ref_measures(&d, b, x, constraint_error, rel_residual);
+    dense_ref_free(&d);
 }
 
 double testsys_max_diff(int n, const double *a, const double *b)

@@ -69,6 +69,11 @@ void testsys_free(testsys *t);
 int testsys_set_form(testsys *t, corepcg_format format,
                      corepcg_triangle triangle);
 
+/* Replaces the constraint records (copied; valid ones expected) and
+ * recomputes ndof, r, S and sys. Returns 0 or -1. */
+int testsys_set_constraints(testsys *t, const corepcg_constraint *c,
+                            int count);
+
 /* Negates node i's diagonal block (A becomes indefinite) and rebuilds
  * the arrays in CSC LOWER. */
 void testsys_negate_diagonal_block(testsys *t, int node);
@@ -97,6 +102,14 @@ int testsys_dense_solve(const testsys *t, const double *b, double *x);
  * max |(I - S)(x - z)| and |S(b - A x)|_2 / |S(b - A(I - S)z)|_2. */
 void testsys_measures(const testsys *t, const double *b, const double *x,
                       double *constraint_error, double *rel_residual);
+
+/* The same two, from the caller's arrays of any corepcg_system (CSC or
+ * triplets, any triangle; dense, so for small systems). */
+int testsys_system_dense_solve(const corepcg_system *sys, const double *b,
+                               double *x);
+void testsys_system_measures(const corepcg_system *sys, const double *b,
+                             const double *x, double *constraint_error,
+                             double *rel_residual);
 
 /* max_k |a_k - b_k| and max_k |a_k| over n entries. */
 double testsys_max_diff(int n, const double *a, const double *b);

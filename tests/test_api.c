@@ -1,0 +1,755 @@
+/* test_api.c -- the public handle: create / setup / update / solve / free,
+ * settings validation, argument and state errors, status texts, two
+ * handles on two threads, the info fields, the matrix core's errors.
+ *
+ * Asserted:
+ *  - setup with NULL settings uses the defaults (corepcg, tol 1e-3) and
+ *    solves; two solves with different b on one handle (tol 1e-12) both
+ *    match the dense answer to 1e-8 relative; x0 and x may be one buffer;
+ *  - update with the same pattern and new values (new A, b, z, p, q):
+ *    analysis_reused 1 and x equal to a fresh setup's to 1e-12 relative
+ *    (for corepcg, direct, upcg, mpcg); update with one more constraint,
+ *    a changed ndof, a new block pattern or new stretch pairs:
+ *    analysis_reused 0 and still the dense answer to 1e-8;
+ *  - a failed update (NaN in A) leaves the previous system usable;
+ *  - tol 0, 1, -1, NaN, max_iter 0, method 99, precond 7, ordering 9,
+ *    factor 5, core 3, core_threshold -1, fallback_upcg 2, precond
+ *    projected with mpcg / mpcg-bw: each ERR_ARGUMENT, a message naming
+ *    the setting, solve afterwards ERR_STATE, and a good setup then works;
+ *  - solve / update before setup ERR_STATE; NULL handle, system, b or x
+ *    ERR_ARGUMENT; NaN in b ERR_NOT_FINITE with x untouched;
+ *    corepcg_free(&h) twice is safe and leaves h NULL;
+ *  - corepcg_strerror: non-NULL, pairwise distinct texts for every code
+ *    and for 12345 / -12345;
+ *  - two handles on two pthreads give bit-identical x to the same solves
+ *    run one after the other;
+ *  - info: n, r = sum ndof, iterations >= 1 (iterative) / 0 (direct),
+ *    nnz_reduced and nnz_core as predicted from the block pattern,
+ *    core_blocks = stretch pairs, nnz_factor > 0 (direct, corepcg),
+ *    ordering and supernodal as requested, times >= 0 and consistent;
+ *  - no stretch pairs with core stretch: ERR_NO_CORE; with core auto it
+ *    solves and info.core_blocks > 0;
+ *  - a core that is not positive definite (A is): ERR_CORE_NOT_SPD, or
+ *    with fallback_upcg COREPCG_FELL_BACK, fell_back 1 and the answer. */
+#include "corepcg.h"
+#include "test.h"
+#include "testsys.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#undef I /* <complex.h>, pulled in by lapacke.h: I and J name nodes here */
+
+static double rel_err(int n, const double *x, const double *ref)
+{
+    double s = testsys_max_abs(n, ref);
+    return testsys_max_diff(n, x, ref) / (s > 0 ? s : 1);
+}
+
+static int make(testsys *t, int g, unsigned long seed)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, g, seed);
+    int rc = testsys_make(t, &o);
+    CHECK(rc == 0, "testsys_make(%d, %lu) failed", g, seed);
+    return rc;
+}
+
+static void settings_for(corepcg_settings *s, corepcg_method m, double tol)
+{
+    corepcg_settings_default(s);
+    s->method = m;
+    s->tol = tol;
+}
+
+/* ---------------------------------------------------------- lifecycle */
+
+static void test_defaults_and_two_rhs(void)
+{
+    testsys t;
+    if (make(&t, 7, 1))
+        return;
+    int n = t.n;
+    double *x = malloc(sizeof(double) * (size_t)n), *xd = malloc(sizeof(double) * (size_t)n);
+    double *b2 = malloc(sizeof(double) * (size_t)n);
+    testsys_dense_solve(&t, t.b, xd);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK(h != NULL, "create gave no handle");
+    CHECK_STR_CONTAINS(corepcg_message(h), "");
+    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    corepcg_info info;
+    int rc = corepcg_solve(h, t.b, NULL, x, &info);
+    CHECK_INT(rc, COREPCG_OK);
+    CHECK_INT(info.method, COREPCG_METHOD_COREPCG);
+    CHECK_INT(info.converged, 1);
+    double cerr, rres;
+    testsys_measures(&t, t.b, x, &cerr, &rres);
+    /* default tol 1e-3 on delta = r^T M^-1 r */
+    CHECK_LE(rres, 1e-2);
+    CHECK_LE(cerr, 1e-12);
+    printf("defaults: corepcg %d iterations, relative residual %.3g, "
+           "|x - x_dense| / |x| = %.3g\n", info.iterations, rres,
+           rel_err(n, x, xd));
+
+    /* tol 1e-12: two right-hand sides on one handle */
+    corepcg_settings s;
+    settings_for(&s, COREPCG_METHOD_COREPCG, 1e-12);
+    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+    testsys_rng rng;
+    testsys_rng_seed(&rng, 3);
+    for (int k = 0; k < n; k++)
+        b2[k] = 10 * testsys_sym(&rng);
+    for (int rep = 0; rep < 2; rep++) {
+        const double *b = rep ? b2 : t.b;
+        testsys_dense_solve(&t, b, xd);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, &info), COREPCG_OK);
+        CHECK_LE(rel_err(n, x, xd), 1e-8);
+    }
+    /* and the first again, after the second */
+    testsys_dense_solve(&t, t.b, xd);
+    CHECK_INT(corepcg_solve(h, t.b, t.x0, x, &info), COREPCG_OK);
+    CHECK_LE(rel_err(n, x, xd), 1e-8);
+    /* the previous answer as the guess, in the same buffer (x0 == x), for
+     * every method: the same x as with separate buffers, bit for bit */
+    for (int m = 0; m < COREPCG_METHOD_COUNT; m++) {
+        settings_for(&s, (corepcg_method)m, 1e-6);
+        double *y = malloc(sizeof(double) * (size_t)n);
+        double *xs = malloc(sizeof(double) * (size_t)n);
+        CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+        for (int k = 0; k < n; k++)
+            y[k] = x[k] = t.x0[k];
+        CHECK_INT(corepcg_solve(h, b2, y, xs, NULL), COREPCG_OK);
+        CHECK_INT(corepcg_solve(h, b2, x, x, NULL), COREPCG_OK);
+        CHECK(memcmp(x, xs, sizeof(double) * (size_t)n) == 0,
+              "%s: x0 == x gives another answer (|dx| = %.3g)",
+              corepcg_method_name(m), testsys_max_diff(n, x, xs));
+        free(y);
+        free(xs);
+    }
+    corepcg_free(&h);
+    CHECK(h == NULL, "free did not clear the handle");
+    corepcg_free(&h);
+    corepcg_free(NULL);
+    free(x);
+    free(xd);
+    free(b2);
+    testsys_free(&t);
+}
+
+/* t2: other values, same block pattern, same nodes with the same ndof as
+ * t1 (other p, q, z, b). */
+static int make_same_pattern(const testsys *t1, testsys *t2, unsigned long seed)
+{
+    if (make(t2, t1->g, seed))
+        return -1;
+    /* testsys cycles ndof 2, 1, 0 by record index: move t2's records onto
+     * t1's nodes and the ndof match */
+    corepcg_constraint *c = malloc(sizeof *c * (size_t)t2->ncons);
+    memcpy(c, t2->cons, sizeof *c * (size_t)t2->ncons);
+    for (int k = 0; k < t2->ncons; k++) {
+        c[k].node = t1->cons[k].node;
+        CHECK_INT(c[k].ndof, t1->cons[k].ndof);
+    }
+    testsys_set_constraints(t2, c, t2->ncons);
+    free(c);
+    /* and t1's stretch pairs (same set, for the core) */
+    memcpy(t2->pairs, t1->pairs, sizeof(int) * 2 * (size_t)t1->nstretch);
+    return 0;
+}
+
+static void test_update(void)
+{
+    const corepcg_method methods[] = {COREPCG_METHOD_COREPCG,
+                                      COREPCG_METHOD_DIRECT,
+                                      COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG};
+    testsys t1, t2;
+    if (make(&t1, 8, 11))
+        return;
+    if (make_same_pattern(&t1, &t2, 12)) {
+        testsys_free(&t1);
+        return;
+    }
+    int n = t1.n;
+    double *x = malloc(sizeof(double) * (size_t)n), *xf = malloc(sizeof(double) * (size_t)n);
+    double *xd = malloc(sizeof(double) * (size_t)n);
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        const char *name = corepcg_method_name(methods[m]);
+        corepcg_settings s;
+        settings_for(&s, methods[m], 1e-12);
+        corepcg_solver *h = NULL, *fresh = NULL;
+        corepcg_create(&h);
+        corepcg_create(&fresh);
+        corepcg_info info, finfo;
+        CHECK_INT(corepcg_setup(h, &t1.sys, &s), COREPCG_OK);
+        CHECK_INT(corepcg_solve(h, t1.b, NULL, x, &info), COREPCG_OK);
+        CHECK_INT(info.analysis_reused, 0);
+
+        /* same pattern: reused, same x as a fresh setup */
+        memset(&info, 0xff, sizeof info);
+        int rc = corepcg_update(h, &t2.sys, &info);
+        CHECK(rc == COREPCG_OK, "%s update: rc %d (%s)", name, rc,
+              corepcg_message(h));
+        CHECK(info.analysis_reused == 1 && info.status == COREPCG_OK &&
+              info.time_setup_s >= 0 && info.time_analyze_s == 0,
+              "%s update: reused %d status %d setup %.3g analyse %.3g s",
+              name, info.analysis_reused, info.status, info.time_setup_s,
+              info.time_analyze_s);
+        CHECK_INT(corepcg_solve(h, t2.b, t2.x0, x, &info), COREPCG_OK);
+        CHECK_INT(info.analysis_reused, 1);
+        CHECK_INT(corepcg_setup(fresh, &t2.sys, &s), COREPCG_OK);
+        CHECK_INT(corepcg_solve(fresh, t2.b, t2.x0, xf, &finfo), COREPCG_OK);
+        double d = rel_err(n, x, xf);
+        CHECK(d <= 1e-12, "%s: update vs fresh setup differ by %.3g", name, d);
+        CHECK_INT(info.iterations, finfo.iterations);
+        testsys_dense_solve(&t2, t2.b, xd);
+        CHECK_LE(rel_err(n, x, xd), 1e-8);
+
+        /* a failed update keeps the current system */
+        double keep = t1.values[0];
+        t1.values[0] = NAN;
+        rc = corepcg_update(h, &t1.sys, NULL);
+        CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+        t1.values[0] = keep;
+        rc = corepcg_solve(h, t2.b, t2.x0, x, NULL);
+        CHECK(rc == COREPCG_OK && rel_err(n, x, xf) <= 1e-12,
+              "%s: after a failed update rc %d, |x - x_fresh| = %.3g", name,
+              rc, rel_err(n, x, xf));
+
+        /* one more constraint: a new pattern */
+        testsys t3;
+        make_same_pattern(&t1, &t3, 12);
+        corepcg_constraint *c = malloc(sizeof *c * (size_t)(t3.ncons + 1));
+        memcpy(c, t3.cons, sizeof *c * (size_t)t3.ncons);
+        int free_node = 0;
+        while (t3.ndof[free_node] != 3)
+            free_node++;
+        c[t3.ncons] = (corepcg_constraint){.node = free_node, .ndof = 2,
+                                           .p = {0.3, -0.4, 0.5}};
+        testsys_set_constraints(&t3, c, t3.ncons + 1);
+        rc = corepcg_update(h, &t3.sys, &info);
+        CHECK(rc == COREPCG_OK && info.analysis_reused == 0 && info.r == t3.r,
+              "%s update, one more constraint: rc %d reused %d r %d (want %d)",
+              name, rc, info.analysis_reused, info.r, t3.r);
+        CHECK_INT(corepcg_solve(h, t3.b, NULL, x, &info), COREPCG_OK);
+        testsys_dense_solve(&t3, t3.b, xd);
+        CHECK_LE(rel_err(n, x, xd), 1e-8);
+
+        /* the same nodes, one ndof changed (2 -> 1) */
+        c[t3.ncons - 1].ndof = 1;
+        c[t3.ncons - 1].q[0] = 0.4;
+        c[t3.ncons - 1].q[1] = 0.3;
+        c[t3.ncons - 1].q[2] = 0;
+        testsys_set_constraints(&t3, c, t3.ncons);
+        rc = corepcg_update(h, &t3.sys, &info);
+        CHECK(rc == COREPCG_OK && info.analysis_reused == 0 && info.r == t3.r,
+              "%s update, ndof 2 -> 1: rc %d reused %d r %d (want %d)", name,
+              rc, info.analysis_reused, info.r, t3.r);
+        CHECK_INT(corepcg_solve(h, t3.b, NULL, x, &info), COREPCG_OK);
+        testsys_dense_solve(&t3, t3.b, xd);
+        CHECK_LE(rel_err(n, x, xd), 1e-8);
+        free(c);
+        testsys_free(&t3);
+
+        /* another block pattern: no bend springs */
+        testsys_opts o;
+        testsys_default_opts(&o, t1.g, 13);
+        o.k_bend = 0;
+        testsys t4;
+        testsys_make(&t4, &o);
+        rc = corepcg_update(h, &t4.sys, &info);
+        CHECK(rc == COREPCG_OK && info.analysis_reused == 0,
+              "%s update, new block pattern: rc %d reused %d", name, rc,
+              info.analysis_reused);
+        CHECK_INT(corepcg_solve(h, t4.b, NULL, x, &info), COREPCG_OK);
+        testsys_dense_solve(&t4, t4.b, xd);
+        CHECK_LE(rel_err(n, x, xd), 1e-8);
+
+        /* same A pattern, fewer stretch pairs: the core changes (corepcg
+         * only; the other methods do not look at them) */
+        testsys t5;
+        testsys_make(&t5, &o);
+        t5.sys.num_stretch = t5.nstretch / 2;
+        CHECK_INT(corepcg_update(h, &t4.sys, NULL), COREPCG_OK);
+        rc = corepcg_update(h, &t5.sys, &info);
+        CHECK(rc == COREPCG_OK &&
+              info.analysis_reused == (methods[m] != COREPCG_METHOD_COREPCG),
+              "%s update, half the stretch pairs: rc %d reused %d", name, rc,
+              info.analysis_reused);
+        CHECK_INT(corepcg_solve(h, t5.b, NULL, x, &info), COREPCG_OK);
+        testsys_dense_solve(&t5, t5.b, xd);
+        CHECK_LE(rel_err(n, x, xd), 1e-8);
+        testsys_free(&t4);
+        testsys_free(&t5);
+        corepcg_free(&h);
+        corepcg_free(&fresh);
+    }
+    free(x);
+    free(xf);
+    free(xd);
+    testsys_free(&t1);
+    testsys_free(&t2);
+}
+
+/* ---------------------------------------------------------- settings */
+
+static void test_settings_validation(void)
+{
+    testsys t;
+    if (make(&t, 5, 21))
+        return;
+    double *x = malloc(sizeof(double) * (size_t)t.n);
+    struct {
+        const char *label, *part;
+        corepcg_settings s;
+    } bad[16];
+    int nbad = 0;
+#define BAD(lbl, prt, field, value)                                          \
+    do {                                                                     \
+        bad[nbad].label = lbl;                                               \
+        bad[nbad].part = prt;                                                \
+        corepcg_settings_default(&bad[nbad].s);                              \
+        bad[nbad].s.field = value;                                           \
+        nbad++;                                                              \
+    } while (0)
+    BAD("tol 0", "tol", tol, 0);
+    BAD("tol 1", "tol", tol, 1);
+    BAD("tol -1", "tol", tol, -1);
+    BAD("tol NaN", "tol", tol, NAN);
+    BAD("max_iter 0", "max_iter", max_iter, 0);
+    BAD("max_iter -5", "max_iter", max_iter, -5);
+    BAD("method 99", "method", method, (corepcg_method)99);
+    BAD("method -1", "method", method, (corepcg_method)-1);
+    BAD("precond 7", "precond", precond, (corepcg_precond)7);
+    BAD("ordering 9", "ordering", ordering, (corepcg_ordering)9);
+    BAD("factor 5", "factor", factor, (corepcg_factor)5);
+    BAD("core 3", "core", core, (corepcg_core)3);
+    BAD("core_threshold -1", "core_threshold", core_threshold, -1);
+    BAD("fallback_upcg 2", "fallback", fallback_upcg, 2);
+    BAD("projected with mpcg", "projected", precond, COREPCG_PRECOND_PROJECTED);
+    bad[nbad - 1].s.method = COREPCG_METHOD_MPCG;
+    BAD("projected with mpcg-bw", "projected", precond, COREPCG_PRECOND_PROJECTED);
+    bad[nbad - 1].s.method = COREPCG_METHOD_MPCG_BW;
+#undef BAD
+    corepcg_solver *h = NULL;
+    corepcg_create(&h);
+    for (int k = 0; k < nbad; k++) {
+        /* a good system first, so that a failure must empty the handle */
+        CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+        int rc = corepcg_setup(h, &t.sys, &bad[k].s);
+        CHECK(rc == COREPCG_ERR_ARGUMENT, "%s: rc %d", bad[k].label, rc);
+        CHECK_STR_CONTAINS(corepcg_message(h), bad[k].part);
+        rc = corepcg_solve(h, t.b, NULL, x, NULL);
+        CHECK(rc == COREPCG_ERR_STATE, "%s: solve after the failed setup: rc %d",
+              bad[k].label, rc);
+        corepcg_settings good;
+        corepcg_settings_default(&good);
+        good.method = COREPCG_METHOD_UPCG;
+        rc = corepcg_setup(h, &t.sys, &good);
+        int rc2 = rc ? rc : corepcg_solve(h, t.b, NULL, x, NULL);
+        CHECK(rc == COREPCG_OK && rc2 == COREPCG_OK,
+              "%s: good setup afterwards: %d, solve %d", bad[k].label, rc, rc2);
+    }
+    /* projected is fine with upcg */
+    corepcg_settings s;
+    settings_for(&s, COREPCG_METHOD_UPCG, 1e-6);
+    s.precond = COREPCG_PRECOND_PROJECTED;
+    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+    corepcg_free(&h);
+    free(x);
+    testsys_free(&t);
+}
+
+/* ---------------------------------------------------- state, arguments */
+
+static void test_state_and_arguments(void)
+{
+    testsys t;
+    if (make(&t, 4, 31))
+        return;
+    int n = t.n;
+    double *x = malloc(sizeof(double) * (size_t)n);
+    corepcg_solver *h = NULL;
+    corepcg_info info;
+    CHECK_INT(corepcg_create(NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, t.b, NULL, x, &info), COREPCG_ERR_STATE);
+    CHECK_INT(info.status, COREPCG_ERR_STATE);
+    CHECK_STR_CONTAINS(corepcg_message(h), "setup");
+    CHECK_INT(corepcg_update(h, &t.sys, NULL), COREPCG_ERR_STATE);
+    CHECK_INT(corepcg_setup(NULL, &t.sys, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_setup(h, NULL, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_solve(NULL, t.b, NULL, x, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_update(NULL, &t.sys, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK(corepcg_message(NULL) != NULL, "message(NULL) is NULL");
+    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, NULL, NULL, x, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_solve(h, t.b, NULL, NULL, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_update(h, NULL, NULL), COREPCG_ERR_ARGUMENT);
+    /* NaN in b or x0: refused, x untouched */
+    double *b = malloc(sizeof(double) * (size_t)n);
+    memcpy(b, t.b, sizeof(double) * (size_t)n);
+    b[n / 2] = NAN;
+    for (int k = 0; k < n; k++)
+        x[k] = 7;
+    CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_ERR_NOT_FINITE);
+    CHECK_INT(corepcg_solve(h, t.b, b, x, NULL), COREPCG_ERR_NOT_FINITE);
+    CHECK(x[0] == 7 && x[n - 1] == 7, "x written on an error");
+    /* NaN in z */
+    t.z[4] = INFINITY;
+    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_ERR_NOT_FINITE);
+    t.z[4] = 0;
+    /* the handle still works */
+    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, t.b, NULL, x, NULL), COREPCG_OK);
+    /* a bad constraint surfaces with its code */
+    corepcg_constraint c = {.node = t.N, .ndof = 0};
+    corepcg_system s = t.sys;
+    s.constraints = &c;
+    s.num_constraints = 1;
+    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_CONSTRAINT);
+    CHECK_STR_CONTAINS(corepcg_message(h), "range");
+    corepcg_free(&h);
+    corepcg_free(&h);
+    CHECK(h == NULL, "handle not NULL after free");
+    free(b);
+    free(x);
+    testsys_free(&t);
+}
+
+static void test_strerror(void)
+{
+    int codes[40], count = 0;
+    for (int c = -16; c <= 2; c++)
+        codes[count++] = c;
+    codes[count++] = 12345;
+    codes[count++] = -12345;
+    int distinct = 1, nonnull = 1;
+    for (int a = 0; a < count; a++) {
+        const char *ta = corepcg_strerror(codes[a]);
+        nonnull &= ta != NULL && ta[0] != '\0';
+        for (int b = 0; b < a && ta; b++) {
+            const char *tb = corepcg_strerror(codes[b]);
+            if (tb && strcmp(ta, tb) == 0) {
+                distinct = 0;
+                fprintf(stderr, "codes %d and %d share \"%s\"\n", codes[a],
+                        codes[b], ta);
+            }
+        }
+    }
+    CHECK(nonnull, "a NULL or empty status text");
+    CHECK(distinct, "status texts are not distinct");
+    CHECK_STR_CONTAINS(corepcg_strerror(COREPCG_ERR_NOT_SPD), "positive definite");
+    CHECK_STR_CONTAINS(corepcg_strerror(COREPCG_NOT_CONVERGED), "converge");
+}
+
+/* ------------------------------------------------------------ threads */
+
+struct job {
+    const testsys *t;
+    corepcg_method method;
+    double *x;
+    int rc, iterations;
+};
+
+static void *run_job(void *arg)
+{
+    struct job *j = arg;
+    corepcg_settings s;
+    settings_for(&s, j->method, 1e-10);
+    corepcg_solver *h = NULL;
+    corepcg_info info;
+    j->rc = corepcg_create(&h);
+    if (j->rc == COREPCG_OK)
+        j->rc = corepcg_setup(h, &j->t->sys, &s);
+    for (int rep = 0; rep < 3 && j->rc == COREPCG_OK; rep++)
+        j->rc = corepcg_solve(h, j->t->b, j->t->x0, j->x, &info);
+    j->iterations = info.iterations;
+    corepcg_free(&h);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    testsys t1, t2;
+    if (make(&t1, 40, 41))
+        return;
+    if (make(&t2, 36, 42)) {
+        testsys_free(&t1);
+        return;
+    }
+    const corepcg_method methods[] = {COREPCG_METHOD_COREPCG,
+                                      COREPCG_METHOD_MPCG,
+                                      COREPCG_METHOD_DIRECT};
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        struct job seq[2] = {{&t1, methods[m], NULL, 0, 0},
+                             {&t2, methods[m], NULL, 0, 0}};
+        struct job par[2] = {{&t1, methods[m], NULL, 0, 0},
+                             {&t2, methods[m], NULL, 0, 0}};
+        for (int k = 0; k < 2; k++) {
+            size_t bytes = sizeof(double) * (size_t)seq[k].t->n;
+            seq[k].x = malloc(bytes);
+            par[k].x = malloc(bytes);
+            run_job(&seq[k]);
+        }
+        pthread_t th[2];
+        for (int k = 0; k < 2; k++)
+            pthread_create(&th[k], NULL, run_job, &par[k]);
+        for (int k = 0; k < 2; k++)
+            pthread_join(th[k], NULL);
+        for (int k = 0; k < 2; k++) {
+            size_t bytes = sizeof(double) * (size_t)seq[k].t->n;
+            CHECK(seq[k].rc == COREPCG_OK && par[k].rc == COREPCG_OK,
+                  "%s system %d: rc %d one after the other, %d on threads",
+                  corepcg_method_name(methods[m]), k, seq[k].rc, par[k].rc);
+            CHECK(memcmp(seq[k].x, par[k].x, bytes) == 0 &&
+                  seq[k].iterations == par[k].iterations,
+                  "%s system %d: threads differ from sequential (|dx| = "
+                  "%.3g, iterations %d vs %d)", corepcg_method_name(methods[m]),
+                  k, testsys_max_diff(seq[k].t->n, seq[k].x, par[k].x),
+                  seq[k].iterations, par[k].iterations);
+            free(seq[k].x);
+            free(par[k].x);
+        }
+    }
+    testsys_free(&t1);
+    testsys_free(&t2);
+}
+
+/* --------------------------------------------------------------- info */
+
+/* Stored lower-triangle entries of U^T M U when M keeps the blocks for
+ * which keep(I, J) is true. */
+static long predicted_lower(const testsys *t, int core)
+{
+    long both = 0;
+    for (int J = 0; J < t->N; J++)
+        for (int k = t->bp[J]; k < t->bp[J + 1]; k++) {
+            int I = t->bi[k], kept = !core || I == J;
+            for (int s = 0; core && s < t->nstretch; s++)
+                kept |= (t->pairs[2 * s] == I && t->pairs[2 * s + 1] == J) ||
+                        (t->pairs[2 * s] == J && t->pairs[2 * s + 1] == I);
+            if (kept)
+                both += (long)t->ndof[I] * t->ndof[J];
+        }
+    return (both + t->r) / 2;
+}
+
+static void test_info(void)
+{
+    testsys t;
+    if (make(&t, 9, 51))
+        return;
+    int n = t.n;
+    double *x = malloc(sizeof(double) * (size_t)n);
+    const struct {
+        corepcg_method m;
+        corepcg_ordering o;
+        corepcg_factor f;
+    } cases[] = {
+        {COREPCG_METHOD_COREPCG, COREPCG_ORDERING_AMD, COREPCG_FACTOR_LDL},
+        {COREPCG_METHOD_COREPCG, COREPCG_ORDERING_METIS, COREPCG_FACTOR_LL},
+        {COREPCG_METHOD_DIRECT, COREPCG_ORDERING_AMD, COREPCG_FACTOR_LL},
+        {COREPCG_METHOD_DIRECT, COREPCG_ORDERING_METIS, COREPCG_FACTOR_LDL},
+        {COREPCG_METHOD_UPCG, 0, 0},
+        {COREPCG_METHOD_MPCG, 0, 0},
+        {COREPCG_METHOD_MPCG_BW, 0, 0},
+    };
+    long want_reduced = predicted_lower(&t, 0), want_core = predicted_lower(&t, 1);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *name = corepcg_method_name(cases[k].m);
+        corepcg_settings s;
+        settings_for(&s, cases[k].m, 1e-8);
+        s.ordering = cases[k].o;
+        s.factor = cases[k].f;
+        corepcg_solver *h = NULL;
+        corepcg_create(&h);
+        corepcg_info info;
+        int rc = corepcg_setup(h, &t.sys, &s);
+        if (rc == COREPCG_OK)
+            rc = corepcg_solve(h, t.b, NULL, x, &info);
+        CHECK(rc == COREPCG_OK, "%s: rc %d (%s)", name, rc, corepcg_message(h));
+        corepcg_free(&h);
+        if (rc)
+            continue;
+        int factored = cases[k].m == COREPCG_METHOD_COREPCG ||
+                       cases[k].m == COREPCG_METHOD_DIRECT;
+        int reduced = factored || cases[k].m == COREPCG_METHOD_UPCG;
+        CHECK(info.status == 0 && info.method == cases[k].m && info.n == n &&
+              info.r == t.r && info.converged == 1 && info.fell_back == 0,
+              "%s: status %d method %d n %d r %d (want %d) converged %d",
+              name, info.status, (int)info.method, info.n, info.r, t.r,
+              info.converged);
+        if (cases[k].m == COREPCG_METHOD_DIRECT)
+            CHECK_INT(info.iterations, 0);
+        else
+            CHECK(info.iterations >= 1, "%s: %d iterations", name, info.iterations);
+        if (reduced)
+            CHECK(info.nnz_reduced == want_reduced, "%s: nnz_reduced %ld, "
+                  "predicted %ld", name, info.nnz_reduced, want_reduced);
+        if (cases[k].m == COREPCG_METHOD_COREPCG) {
+            CHECK(info.nnz_core == want_core, "corepcg: nnz_core %ld, "
+                  "predicted %ld", info.nnz_core, want_core);
+            CHECK(info.core_blocks == t.nstretch, "corepcg: core_blocks %ld, "
+                  "stretch pairs %d", info.core_blocks, t.nstretch);
+        }
+        if (factored) {
+            CHECK(info.nnz_factor > 0 && info.ordering == cases[k].o &&
+                  info.factor_supernodal == (cases[k].f == COREPCG_FACTOR_LL),
+                  "%s: nnz_factor %ld ordering %d (asked %d) supernodal %d",
+                  name, info.nnz_factor, (int)info.ordering, (int)cases[k].o,
+                  info.factor_supernodal);
+            /* L has at least the lower triangle of what it factors */
+            long base = cases[k].m == COREPCG_METHOD_DIRECT ? want_reduced : want_core;
+            CHECK(info.nnz_factor >= base, "%s: nnz_factor %ld < %ld", name,
+                  info.nnz_factor, base);
+        }
+        double times[] = {info.time_reduce_s, info.time_analyze_s,
+                          info.time_factor_s, info.time_setup_s,
+                          info.time_iterate_s, info.time_solve_s,
+                          info.time_total_s};
+        int ok = 1;
+        for (int e = 0; e < 7; e++)
+            ok &= times[e] >= 0 && isfinite(times[e]);
+        CHECK(ok, "%s: a negative or non-finite time", name);
+        CHECK(info.time_total_s >= info.time_solve_s &&
+              info.time_solve_s >= info.time_iterate_s &&
+              info.time_setup_s >= info.time_factor_s,
+              "%s: times inconsistent (total %.3g solve %.3g iterate %.3g "
+              "setup %.3g factor %.3g)", name, info.time_total_s,
+              info.time_solve_s, info.time_iterate_s, info.time_setup_s,
+              info.time_factor_s);
+        if (cases[k].m == COREPCG_METHOD_COREPCG)
+            printf("info corepcg %s %s: %d iterations, nnz reduced %ld core %ld "
+                   "factor %ld, core blocks %ld\n",
+                   corepcg_ordering_name(cases[k].o),
+                   corepcg_factor_name(cases[k].f), info.iterations,
+                   info.nnz_reduced, info.nnz_core, info.nnz_factor,
+                   info.core_blocks);
+    }
+    free(x);
+    testsys_free(&t);
+}
+
+/* ---------------------------------------------------------- the core */
+
+static void test_no_core(void)
+{
+    testsys t;
+    if (make(&t, 6, 61))
+        return;
+    int n = t.n;
+    double *x = malloc(sizeof(double) * (size_t)n), *xd = malloc(sizeof(double) * (size_t)n);
+    t.sys.num_stretch = 0;
+    t.sys.stretch_pairs = NULL;
+    corepcg_solver *h = NULL;
+    corepcg_create(&h);
+    corepcg_settings s;
+    settings_for(&s, COREPCG_METHOD_COREPCG, 1e-10);
+    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_ERR_NO_CORE);
+    CHECK_STR_CONTAINS(corepcg_message(h), "stretch");
+    CHECK_INT(corepcg_solve(h, t.b, NULL, x, NULL), COREPCG_ERR_STATE);
+    s.core = COREPCG_CORE_AUTO;
+    corepcg_info info;
+    int rc = corepcg_setup(h, &t.sys, &s);
+    CHECK_INT(rc, COREPCG_OK);
+    if (rc == COREPCG_OK) {
+        CHECK_INT(corepcg_solve(h, t.b, NULL, x, &info), COREPCG_OK);
+        CHECK(info.core_blocks > 0, "core auto kept %ld blocks", info.core_blocks);
+        testsys_dense_solve(&t, t.b, xd);
+        CHECK_LE(rel_err(n, x, xd), 1e-7);
+        printf("core auto: %ld blocks kept (of %d stretch + shear + bend "
+               "springs), %d iterations\n", info.core_blocks,
+               (t.bp[t.N] - t.N) / 2, info.iterations);
+    }
+    /* the other methods need no core */
+    s.method = COREPCG_METHOD_DIRECT;
+    s.core = COREPCG_CORE_STRETCH;
+    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+    corepcg_free(&h);
+    free(x);
+    free(xd);
+    testsys_free(&t);
+}
+
+/* Three nodes in a chain of stretch springs 0-1-2 with a non-stretch
+ * coupling 0-2: A = T (x) I3 with T = [1 a b; a 1 a; b a 1] is SPD while
+ * the core T_core = [1 a 0; a 1 a; 0 a 1] (eigenvalue 1 - a sqrt 2) is not
+ * for a = 0.75, b = 0.5. */
+static void test_core_not_spd(void)
+{
+    const double a = 0.75, bb = 0.5;
+    const double T[9] = {1, a, bb, a, 1, a, bb, a, 1};
+    int colptr[10], rowidx[27], nnz = 0;
+    double values[27];
+    colptr[0] = 0;
+    for (int col = 0; col < 9; col++) {
+        for (int row = col; row < 9; row++)
+            if (row % 3 == col % 3) {
+                rowidx[nnz] = row;
+                values[nnz++] = T[3 * (col / 3) + row / 3];
+            }
+        colptr[col + 1] = nnz;
+    }
+    /* premise: A SPD, core not */
+    double M[9], C[9];
+    memcpy(M, T, sizeof M);
+    memcpy(C, T, sizeof C);
+    C[2] = C[6] = 0;
+    CHECK_INT(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', 3, M, 3), 0);
+    CHECK(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', 3, C, 3) > 0,
+          "premise: the core should not be positive definite");
+    int pairs[4] = {0, 1, 2, 1};
+    double b[9] = {1, -2, 3, 0.5, 0.25, -1, 2, 0, 1}, x[9], xd[9];
+    corepcg_system sys = {.num_nodes = 3, .A_format = COREPCG_CSC,
+                          .A_triangle = COREPCG_LOWER, .A_colptr = colptr,
+                          .A_rowidx = rowidx, .A_values = values,
+                          .num_stretch = 2, .stretch_pairs = pairs};
+    testsys_system_dense_solve(&sys, b, xd);
+    corepcg_solver *h = NULL;
+    corepcg_create(&h);
+    corepcg_settings s;
+    settings_for(&s, COREPCG_METHOD_COREPCG, 1e-12);
+    for (int f = 0; f < COREPCG_FACTOR_COUNT; f++) {
+        s.factor = (corepcg_factor)f;
+        s.fallback_upcg = 0;
+        int rc = corepcg_setup(h, &sys, &s);
+        CHECK(rc == COREPCG_ERR_CORE_NOT_SPD, "factor %s: rc %d (%s)",
+              corepcg_factor_name(f), rc, corepcg_message(h));
+        CHECK_STR_CONTAINS(corepcg_message(h), "positive definite");
+        s.fallback_upcg = 1;
+        rc = corepcg_setup(h, &sys, &s);
+        CHECK(rc == COREPCG_OK, "factor %s, fallback: setup rc %d (%s)",
+              corepcg_factor_name(f), rc, corepcg_message(h));
+        corepcg_info info;
+        rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_FELL_BACK && info.fell_back == 1 &&
+              info.converged == 1,
+              "factor %s, fallback: rc %d fell_back %d converged %d",
+              corepcg_factor_name(f), rc, info.fell_back, info.converged);
+        CHECK_LE(rel_err(9, x, xd), 1e-9);
+    }
+    /* direct on the same A is fine: A is SPD */
+    s.method = COREPCG_METHOD_DIRECT;
+    CHECK_INT(corepcg_setup(h, &sys, &s), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+    CHECK_LE(rel_err(9, x, xd), 1e-12);
+    corepcg_free(&h);
+}
+
+int main(void)
+{
+    test_defaults_and_two_rhs();
+    test_update();
+    test_settings_validation();
+    test_state_and_arguments();
+    test_strerror();
+    test_threads();
+    test_info();
+    test_no_core();
+    test_core_not_spd();
+    return test_summary("test_api");
+}

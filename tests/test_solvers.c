@@ -1,0 +1,649 @@
+/* test_solvers.c -- every method against an independent dense answer, and
+ * what the papers say must hold between them.
+ *
+ * Asserted:
+ *  - on random systems (108..300 unknowns) and data/tiny, every method
+ *    (corepcg and direct with each ordering amd/metis/nesdis/best and
+ *    factor ldl/ll/auto; upcg diag/block/projected; mpcg diag/block;
+ *    mpcg-bw diag/block) at tol 1e-10 returns OK with
+ *    |x - x_dense|_inf <= 1e-7 |x_dense|_inf, where x_dense solves
+ *    [S A + (I - S)] x = S b + (I - S) z with LAPACKE_dgesv (no U);
+ *    constraint error <= 1e-12 and relative residual <= 1e-8, both
+ *    measured here, and info's own measures agree with them to 1e-10;
+ *  - Ascher & Boxerman's equivalence: upcg --precond projected and mpcg
+ *    take the same iterations +-1 (tols 1e-3..1e-8, several systems, zero
+ *    and random guesses); upcg --precond diag's difference is printed;
+ *  - from a previous-step guess (exact answer + 1e-3 noise, z unrelated
+ *    to it) mpcg needs fewer iterations than mpcg-bw;
+ *  - max_iter 1 on a system that needs more: COREPCG_NOT_CONVERGED, x
+ *    written (finite, constraints held to 1e-12), converged 0, 1 iteration;
+ *  - an A with a negative diagonal block: direct ERR_NOT_SPD, every other
+ *    method NOT_SPD / CORE_NOT_SPD / BREAKDOWN, never OK, x untouched;
+ *    an indefinite A with a positive diagonal: direct ERR_NOT_SPD, the
+ *    CG methods an error or a right answer (never a silent wrong one);
+ *  - a zero reduced right-hand side and everything fixed give x = (I-S)z.
+ */
+#include "corepcg.h"
+#include "test.h"
+#include "testsys.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_ITER 1e-10      /* tol handed to the iterative methods */
+#define X_REL 1e-7          /* |x - x_dense|_inf / |x_dense|_inf */
+#define CERR_MAX 1e-12      /* constraint error */
+#define RRES_MAX 1e-8       /* relative residual */
+
+struct method_case {
+    corepcg_method method;
+    corepcg_precond precond;
+    corepcg_ordering ordering;
+    corepcg_factor factor;
+    char label[40];
+};
+
+static struct method_case cases[64];
+static int ncases;
+
+static void add_case(corepcg_method m, corepcg_precond p, corepcg_ordering o,
+                     corepcg_factor f)
+{
+    struct method_case *c = &cases[ncases++];
+    c->method = m;
+    c->precond = p;
+    c->ordering = o;
+    c->factor = f;
+    if (m == COREPCG_METHOD_COREPCG || m == COREPCG_METHOD_DIRECT)
+        snprintf(c->label, sizeof c->label, "%s %s %s", corepcg_method_name(m),
+                 corepcg_ordering_name(o), corepcg_factor_name(f));
+    else
+        snprintf(c->label, sizeof c->label, "%s %s", corepcg_method_name(m),
+                 corepcg_precond_name(p));
+}
+
+static void make_cases(void)
+{
+    const corepcg_method factored[] = {COREPCG_METHOD_COREPCG,
+                                       COREPCG_METHOD_DIRECT};
+    for (int m = 0; m < 2; m++)
+        for (int o = 0; o < COREPCG_ORDERING_COUNT; o++)
+            for (int f = 0; f < COREPCG_FACTOR_COUNT; f++)
+                add_case(factored[m], COREPCG_PRECOND_DIAG, (corepcg_ordering)o,
+                         (corepcg_factor)f);
+    for (int p = 0; p < COREPCG_PRECOND_COUNT; p++)
+        add_case(COREPCG_METHOD_UPCG, (corepcg_precond)p, 0, 0);
+    for (int p = 0; p < 2; p++) {
+        add_case(COREPCG_METHOD_MPCG, (corepcg_precond)p, 0, 0);
+        add_case(COREPCG_METHOD_MPCG_BW, (corepcg_precond)p, 0, 0);
+    }
+}
+
+static void settings_of(const struct method_case *c, double tol,
+                        corepcg_settings *s)
+{
+    corepcg_settings_default(s);
+    s->method = c->method;
+    s->precond = c->precond;
+    s->ordering = c->ordering;
+    s->factor = c->factor;
+    s->tol = tol;
+}
+
+/* create, setup, solve, free. *where says which call failed (0 setup, 1
+ * solve). */
+static int run(const corepcg_system *sys, const corepcg_settings *s,
+               const double *b, const double *x0, double *x,
+               corepcg_info *info, char *msg, int *where)
+{
+    corepcg_solver *h = NULL;
+    int rc = corepcg_create(&h);
+    *where = 0;
+    msg[0] = '\0';
+    if (rc == COREPCG_OK)
+        rc = corepcg_setup(h, sys, s);
+    if (rc == COREPCG_OK) {
+        *where = 1;
+        rc = corepcg_solve(h, b, x0, x, info);
+    }
+    if (h)
+        snprintf(msg, COREPCG_MSG_SIZE, "%s", corepcg_message(h));
+    corepcg_free(&h);
+    return rc;
+}
+
+static int is_iterative(corepcg_method m)
+{
+    return m != COREPCG_METHOD_DIRECT;
+}
+
+/* Per method, the worst figures over all systems. */
+static struct {
+    double x_rel, cerr, rres;
+    int iters_min, iters_max;
+} worst[64];
+
+/* Runs every case on one system and checks it against x_dense. */
+static void check_all_methods(const corepcg_system *sys, int N, int r,
+                              const double *b, const double *x0,
+                              const double *x_dense, const char *label)
+{
+    int n = 3 * N;
+    double *x = malloc(sizeof(double) * (size_t)n);
+    double xscale = testsys_max_abs(n, x_dense);
+    for (int k = 0; k < ncases; k++) {
+        const struct method_case *c = &cases[k];
+        corepcg_settings s;
+        settings_of(c, TOL_ITER, &s);
+        corepcg_info info;
+        char msg[COREPCG_MSG_SIZE];
+        int where;
+        int rc = run(sys, &s, b, x0, x, &info, msg, &where);
+        CHECK(rc == COREPCG_OK, "%s, %s: rc %d (%s) at %s", label, c->label,
+              rc, msg, where ? "solve" : "setup");
+        if (rc != COREPCG_OK)
+            continue;
+        double xr = testsys_max_diff(n, x, x_dense) / xscale, cerr, rres;
+        testsys_system_measures(sys, b, x, &cerr, &rres);
+        CHECK(xr <= X_REL, "%s, %s: |x - x_dense| / |x_dense| = %.3g",
+              label, c->label, xr);
+        CHECK(cerr <= CERR_MAX, "%s, %s: constraint error %.3g", label,
+              c->label, cerr);
+        CHECK(rres <= RRES_MAX, "%s, %s: relative residual %.3g", label,
+              c->label, rres);
+        CHECK(fabs(info.constraint_error - cerr) <= 1e-10 &&
+              fabs(info.rel_residual - rres) <= 1e-10,
+              "%s, %s: info measures (%.3g, %.3g) vs here (%.3g, %.3g)",
+              label, c->label, info.constraint_error, info.rel_residual,
+              cerr, rres);
+        CHECK(info.status == COREPCG_OK && info.converged == 1 &&
+              info.method == c->method && info.n == n && info.r == r,
+              "%s, %s: info status %d converged %d method %d n %d r %d",
+              label, c->label, info.status, info.converged,
+              (int)info.method, info.n, info.r);
+        if (is_iterative(c->method))
+            CHECK(info.iterations >= 1, "%s, %s: %d iterations", label,
+                  c->label, info.iterations);
+        else
+            CHECK_INT(info.iterations, 0);
+        worst[k].x_rel = fmax(worst[k].x_rel, xr);
+        worst[k].cerr = fmax(worst[k].cerr, cerr);
+        worst[k].rres = fmax(worst[k].rres, rres);
+        if (worst[k].iters_max == 0 || info.iterations < worst[k].iters_min)
+            worst[k].iters_min = info.iterations;
+        if (info.iterations > worst[k].iters_max)
+            worst[k].iters_max = info.iterations;
+    }
+    free(x);
+}
+
+static void test_random_accuracy(void)
+{
+    const struct {
+        int g;
+        double frac, k_stretch;
+        unsigned long seed;
+        int use_x0;
+    } sys_cases[] = {
+        {6, 0.3, 50, 1, 0},
+        {10, 0.25, 50, 2, 1},
+        {8, 0.5, 500, 3, 1},
+        {7, 0.2, 5000, 4, 0},
+    };
+    for (size_t c = 0; c < sizeof sys_cases / sizeof sys_cases[0]; c++) {
+        testsys_opts o;
+        testsys_default_opts(&o, sys_cases[c].g, sys_cases[c].seed);
+        o.frac_constrained = sys_cases[c].frac;
+        o.k_stretch = sys_cases[c].k_stretch;
+        testsys t;
+        if (testsys_make(&t, &o)) {
+            CHECK(0, "testsys_make failed");
+            continue;
+        }
+        double *xd = malloc(sizeof(double) * (size_t)t.n);
+        CHECK_INT(testsys_dense_solve(&t, t.b, xd), 0);
+        char label[80];
+        snprintf(label, sizeof label, "grid %dx%d k %g frac %.2f%s",
+                 o.g, o.g, o.k_stretch, o.frac_constrained,
+                 sys_cases[c].use_x0 ? " x0" : "");
+        check_all_methods(&t.sys, t.N, t.r, t.b,
+                          sys_cases[c].use_x0 ? t.x0 : NULL, xd, label);
+        free(xd);
+        testsys_free(&t);
+    }
+}
+
+static void test_tiny_bundle(void)
+{
+    const char *dir = getenv("COREPCG_DATA_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tiny", dir ? dir : COREPCG_DATA_DIR);
+    corepcg_bundle *bd = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = corepcg_bundle_read(path, &bd, msg);
+    CHECK(rc == COREPCG_OK, "reading %s: %s", path, msg);
+    if (rc)
+        return;
+    const corepcg_system *sys = &bd->system;
+    int n = 3 * sys->num_nodes;
+    double *xd = malloc(sizeof(double) * (size_t)n), *xfile = NULL;
+    CHECK_INT(testsys_system_dense_solve(sys, bd->b, xd), 0);
+    char xpath[1100];
+    snprintf(xpath, sizeof xpath, "%s/x.mtx", path);
+    if (corepcg_vector_read(xpath, n, &xfile, msg) == COREPCG_OK) {
+        /* the shipped answer and the dense one agree */
+        CHECK_LE(testsys_max_diff(n, xd, xfile), 1e-12);
+        free(xfile);
+    }
+    int r = 0;
+    for (int i = 0; i < sys->num_nodes; i++) {
+        int d = 3;
+        for (int k = 0; k < sys->num_constraints; k++)
+            if (sys->constraints[k].node == i)
+                d = sys->constraints[k].ndof;
+        r += d;
+    }
+    check_all_methods(sys, sys->num_nodes, r, bd->b, bd->x0, xd, "data/tiny");
+    free(xd);
+    corepcg_bundle_free(&bd);
+}
+
+static void print_accuracy_table(void)
+{
+    printf("%-24s %10s %10s %10s %s\n", "method", "|dx|/|x|", "cons.err",
+           "rel.res", "iterations");
+    for (int k = 0; k < ncases; k++)
+        printf("%-24s %10.2g %10.2g %10.2g %d..%d\n", cases[k].label,
+               worst[k].x_rel, worst[k].cerr, worst[k].rres,
+               worst[k].iters_min, worst[k].iters_max);
+}
+
+/* Iterations of one method (negative: the status when it failed). */
+static int iterations_of(const testsys *t, corepcg_method m,
+                         corepcg_precond p, double tol, const double *x0,
+                         double *x)
+{
+    corepcg_settings s;
+    corepcg_settings_default(&s);
+    s.method = m;
+    s.precond = p;
+    s.tol = tol;
+    corepcg_info info;
+    char msg[COREPCG_MSG_SIZE];
+    int where;
+    int rc = run(&t->sys, &s, t->b, x0, x, &info, msg, &where);
+    if (rc != COREPCG_OK) {
+        CHECK(0, "%s %s tol %g: rc %d (%s)", corepcg_method_name(m),
+              corepcg_precond_name(p), tol, rc, msg);
+        return rc < 0 ? rc : -100;
+    }
+    return info.iterations;
+}
+
+static void test_equivalence(void)
+{
+    const struct {
+        int g;
+        double k_stretch;
+        unsigned long seed;
+    } sys_cases[] = {{8, 50, 11}, {10, 500, 12}, {10, 5000, 13}, {9, 2000, 14}};
+    const double tols[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
+    int runs = 0, worst_delta = 0, mpcg_total = 0, diag_total = 0;
+    double worst_diag_rel = 0;
+    printf("equivalence (iterations): system tol guess: mpcg upcg-projected "
+           "upcg-diag\n");
+    for (size_t c = 0; c < sizeof sys_cases / sizeof sys_cases[0]; c++) {
+        testsys_opts o;
+        testsys_default_opts(&o, sys_cases[c].g, sys_cases[c].seed);
+        o.k_stretch = sys_cases[c].k_stretch;
+        o.frac_constrained = 0.35;
+        testsys t;
+        if (testsys_make(&t, &o)) {
+            CHECK(0, "testsys_make failed");
+            continue;
+        }
+        double *x = malloc(sizeof(double) * (size_t)t.n);
+        for (size_t k = 0; k < sizeof tols / sizeof tols[0]; k++)
+            for (int guess = 0; guess < 2; guess++) {
+                const double *x0 = guess ? t.x0 : NULL;
+                int im = iterations_of(&t, COREPCG_METHOD_MPCG,
+                                       COREPCG_PRECOND_DIAG, tols[k], x0, x);
+                int ip = iterations_of(&t, COREPCG_METHOD_UPCG,
+                                       COREPCG_PRECOND_PROJECTED, tols[k], x0, x);
+                int id = iterations_of(&t, COREPCG_METHOD_UPCG,
+                                       COREPCG_PRECOND_DIAG, tols[k], x0, x);
+                printf("  %dx%d k %-5g tol %.0e %s: %4d %4d %4d\n", o.g, o.g,
+                       o.k_stretch, tols[k], guess ? "x0  " : "zero", im, ip, id);
+                if (im < 0 || ip < 0 || id < 0)
+                    continue;
+                CHECK(abs(ip - im) <= 1,
+                      "%dx%d k %g tol %g: upcg projected %d vs mpcg %d "
+                      "iterations", o.g, o.g, o.k_stretch, tols[k], ip, im);
+                runs++;
+                worst_delta = abs(ip - im) > worst_delta ? abs(ip - im) : worst_delta;
+                mpcg_total += im;
+                diag_total += id;
+                worst_diag_rel = fmax(worst_diag_rel, fabs((double)id - im) / im);
+            }
+        free(x);
+        testsys_free(&t);
+    }
+    CHECK(runs >= 40, "only %d equivalence runs", runs);
+    printf("equivalence: %d runs, worst |upcg projected - mpcg| = %d "
+           "iterations; upcg diag vs mpcg: total %d vs %d iterations "
+           "(%+.1f%%), worst single run %.1f%%\n", runs, worst_delta,
+           diag_total, mpcg_total,
+           mpcg_total ? 100.0 * (diag_total - mpcg_total) / mpcg_total : 0.0,
+           100 * worst_diag_rel);
+}
+
+/* Ascher & Boxerman Table 1's shape: the corrected start wins from a
+ * previous-step guess. */
+static void test_warm_start(void)
+{
+    const struct {
+        int g;
+        double k_stretch, tol;
+        unsigned long seed;
+    } sys_cases[] = {{8, 50, 1e-6, 21}, {10, 500, 1e-6, 22},
+                     {10, 5000, 1e-3, 23}, {9, 2000, 1e-8, 24}};
+    for (size_t c = 0; c < sizeof sys_cases / sizeof sys_cases[0]; c++) {
+        testsys_opts o;
+        testsys_default_opts(&o, sys_cases[c].g, sys_cases[c].seed);
+        o.k_stretch = sys_cases[c].k_stretch;
+        testsys t;
+        if (testsys_make(&t, &o)) {
+            CHECK(0, "testsys_make failed");
+            continue;
+        }
+        int n = t.n;
+        double *xd = malloc(sizeof(double) * (size_t)n);
+        double *y = malloc(sizeof(double) * (size_t)n);
+        double *x = malloc(sizeof(double) * (size_t)n);
+        testsys_dense_solve(&t, t.b, xd);
+        testsys_rng rng;
+        testsys_rng_seed(&rng, 1000 + c);
+        double scale = testsys_max_abs(n, xd);
+        for (int k = 0; k < n; k++)
+            y[k] = xd[k] + 1e-3 * scale * testsys_sym(&rng);
+        int ic = iterations_of(&t, COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG,
+                               sys_cases[c].tol, y, x);
+        int ib = iterations_of(&t, COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_DIAG,
+                               sys_cases[c].tol, y, x);
+        int icb = iterations_of(&t, COREPCG_METHOD_MPCG, COREPCG_PRECOND_BLOCK,
+                                sys_cases[c].tol, y, x);
+        int ibb = iterations_of(&t, COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_BLOCK,
+                                sys_cases[c].tol, y, x);
+        printf("warm start %dx%d k %g tol %g: mpcg %d vs mpcg-bw %d (diag), "
+               "%d vs %d (block)\n", o.g, o.g, o.k_stretch, sys_cases[c].tol,
+               ic, ib, icb, ibb);
+        CHECK(ic >= 0 && ic < ib, "diag: mpcg %d iterations, mpcg-bw %d", ic, ib);
+        CHECK(icb >= 0 && icb < ibb, "block: mpcg %d iterations, mpcg-bw %d",
+              icb, ibb);
+        free(xd);
+        free(y);
+        free(x);
+        testsys_free(&t);
+    }
+}
+
+static void test_not_converged(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 8, 31);
+    o.k_stretch = 500;
+    testsys t;
+    if (testsys_make(&t, &o))
+        return;
+    int n = t.n;
+    double *x = malloc(sizeof(double) * (size_t)n);
+    const struct method_case iterative[] = {
+        {COREPCG_METHOD_COREPCG, 0, 0, 0, "corepcg"},
+        {COREPCG_METHOD_UPCG, COREPCG_PRECOND_DIAG, 0, 0, "upcg diag"},
+        {COREPCG_METHOD_UPCG, COREPCG_PRECOND_PROJECTED, 0, 0, "upcg projected"},
+        {COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG, 0, 0, "mpcg"},
+        {COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_BLOCK, 0, 0, "mpcg-bw block"},
+    };
+    for (size_t k = 0; k < sizeof iterative / sizeof iterative[0]; k++) {
+        corepcg_settings s;
+        settings_of(&iterative[k], 1e-10, &s);
+        s.ordering = COREPCG_ORDERING_AMD;
+        s.max_iter = 1;
+        for (int e = 0; e < n; e++)
+            x[e] = NAN;
+        corepcg_info info;
+        char msg[COREPCG_MSG_SIZE];
+        int where;
+        int rc = run(&t.sys, &s, t.b, NULL, x, &info, msg, &where);
+        CHECK(rc == COREPCG_NOT_CONVERGED, "%s max_iter 1: rc %d (%s)",
+              iterative[k].label, rc, msg);
+        CHECK(info.status == COREPCG_NOT_CONVERGED && info.converged == 0 &&
+              info.iterations == 1,
+              "%s max_iter 1: info status %d converged %d iterations %d",
+              iterative[k].label, info.status, info.converged, info.iterations);
+        int finite = 1;
+        for (int e = 0; e < n; e++)
+            finite &= isfinite(x[e]) != 0;
+        CHECK(finite, "%s max_iter 1: x not written", iterative[k].label);
+        double cerr, rres;
+        testsys_measures(&t, t.b, x, &cerr, &rres);
+        CHECK(cerr <= CERR_MAX, "%s max_iter 1: constraint error %.3g",
+              iterative[k].label, cerr);
+        CHECK(rres > 1e-10 && fabs(info.rel_residual - rres) <= 1e-10 * (1 + rres),
+              "%s max_iter 1: residual %.3g here, %.3g in info",
+              iterative[k].label, rres, info.rel_residual);
+    }
+    free(x);
+    testsys_free(&t);
+}
+
+/* Every method on an A that is not positive definite. */
+static void expect_indefinite(const testsys *t, int negative_diagonal,
+                              const char *label)
+{
+    int n = t->n;
+    double *x = malloc(sizeof(double) * (size_t)n);
+    double *xd = malloc(sizeof(double) * (size_t)n);
+    testsys_dense_solve(t, t->b, xd);
+    for (int k = 0; k < ncases; k++) {
+        const struct method_case *c = &cases[k];
+        corepcg_settings s;
+        settings_of(c, 1e-8, &s);
+        for (int e = 0; e < n; e++)
+            x[e] = -12345.0;
+        corepcg_info info;
+        char msg[COREPCG_MSG_SIZE];
+        int where;
+        int rc = run(&t->sys, &s, t->b, NULL, x, &info, msg, &where);
+        int refused = rc == COREPCG_ERR_NOT_SPD || rc == COREPCG_ERR_CORE_NOT_SPD ||
+                      rc == COREPCG_ERR_BREAKDOWN;
+        if (c->method == COREPCG_METHOD_DIRECT) {
+            CHECK(rc == COREPCG_ERR_NOT_SPD, "%s, %s: rc %d (%s), expected "
+                  "ERR_NOT_SPD", label, c->label, rc, msg);
+            CHECK_STR_CONTAINS(msg, "positive definite");
+        } else if (negative_diagonal) {
+            CHECK(refused, "%s, %s: rc %d (%s), expected NOT_SPD, "
+                  "CORE_NOT_SPD or BREAKDOWN", label, c->label, rc, msg);
+        } else if (rc >= 0) {
+            /* CG may converge on an indefinite matrix: then it must be
+             * the right answer, flagged or not */
+            double xr = testsys_max_diff(n, x, xd) / testsys_max_abs(n, xd);
+            CHECK(xr <= 1e-5, "%s, %s: rc %d but |x - x_dense|/|x| = %.3g",
+                  label, c->label, rc, xr);
+        } else {
+            CHECK(refused || rc == COREPCG_ERR_NAN, "%s, %s: rc %d (%s)",
+                  label, c->label, rc, msg);
+        }
+        if (rc < 0 && where == 1)
+            CHECK(x[0] == -12345.0 && x[n - 1] == -12345.0,
+                  "%s, %s: x written on error", label, c->label);
+    }
+    free(x);
+    free(xd);
+}
+
+static void test_indefinite(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 6, 41);
+    testsys t;
+    if (testsys_make(&t, &o))
+        return;
+    /* a free node's diagonal block negated */
+    int node = 0;
+    while (t.ndof[node] != 3)
+        node++;
+    testsys_negate_diagonal_block(&t, node);
+    expect_indefinite(&t, 1, "negative diagonal block");
+    testsys_free(&t);
+
+    /* positive diagonal, indefinite: a stretch pair of free nodes coupled
+     * by -c I with c beyond both diagonal blocks */
+    testsys_make(&t, &o);
+    int i = -1, j = -1;
+    for (int s = 0; s < t.nstretch; s++)
+        if (t.ndof[t.pairs[2 * s]] == 3 && t.ndof[t.pairs[2 * s + 1]] == 3) {
+            i = t.pairs[2 * s];
+            j = t.pairs[2 * s + 1];
+            break;
+        }
+    CHECK(i >= 0, "no free stretch pair");
+    if (i >= 0) {
+        double *Bij = (double *)testsys_block(&t, i, j);
+        double *Bji = (double *)testsys_block(&t, j, i);
+        double c = 0;
+        for (int e = 0; e < 9; e++)
+            c = fmax(c, fmax(fabs(testsys_block(&t, i, i)[e]),
+                             fabs(testsys_block(&t, j, j)[e])));
+        for (int e = 0; e < 9; e++)
+            Bij[e] = Bji[e] = e % 4 == 0 ? -3 * c : 0;
+        testsys_set_form(&t, COREPCG_CSC, COREPCG_LOWER);
+        expect_indefinite(&t, 0, "positive diagonal, indefinite");
+    }
+    testsys_free(&t);
+}
+
+/* b^ = S(b - A(I - S)z) = 0. Exactly zero (b = 0, z = 0): the answer is
+ * x = 0 whatever the guess; to round-off (b = A (I - S) z): x = (I - S)z. */
+static void test_zero_reduced_rhs(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 6, 51);
+    testsys t;
+    if (testsys_make(&t, &o))
+        return;
+    int n = t.n;
+    double *w = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n);
+    double *x = malloc(sizeof(double) * (size_t)n);
+    double *zero = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < t.N; i++) /* w = (I - S) z */
+        for (int a = 0; a < 3; a++) {
+            double s = 0;
+            for (int c = 0; c < 3; c++)
+                s += t.S[9 * i + 3 * c + a] * t.z[3 * i + c];
+            w[3 * i + a] = t.z[3 * i + a] - s;
+        }
+    testsys_mult(&t, w, b);
+    double wscale = testsys_max_abs(n, w);
+    corepcg_system sys0 = t.sys;
+    sys0.z = NULL;
+    for (int k = 0; k < ncases; k++) {
+        const struct method_case *c = &cases[k];
+        corepcg_settings s;
+        settings_of(c, 1e-6, &s);
+        corepcg_info info;
+        char msg[COREPCG_MSG_SIZE];
+        int where;
+        /* b = 0, z = 0 (the factored methods with one ordering only:
+         * the kernel, not the factor, is what is checked) */
+        int orderings_too = (c->method == COREPCG_METHOD_COREPCG ||
+                             c->method == COREPCG_METHOD_DIRECT) &&
+                            c->ordering != COREPCG_ORDERING_AMD;
+        for (int guess = 0; guess < 2 - orderings_too; guess++) {
+            int rc = run(&sys0, &s, zero, guess ? t.x0 : NULL, x, &info, msg,
+                         &where);
+            CHECK(rc == COREPCG_OK, "b = z = 0, %s, %s guess: rc %d (%s), %d "
+                  "iterations", c->label, guess ? "random" : "zero", rc, msg,
+                  info.iterations);
+            /* b~ = 0 means x~ = 0 exactly: nothing to iterate (the
+             * stopping rule delta <= tol^2 delta0 cannot be met with
+             * delta0 = 0 other than by delta underflowing to 0) */
+            if (rc >= 0)
+                CHECK(testsys_max_abs(n, x) <= (guess ? 1e-8 : 0) &&
+                      info.iterations <= 1,
+                      "b = z = 0, %s, %s guess: |x| = %.3g after %d "
+                      "iterations", c->label, guess ? "random" : "zero",
+                      testsys_max_abs(n, x), info.iterations);
+        }
+        /* b = A (I - S) z, zero guess */
+        int rc = run(&t.sys, &s, b, NULL, x, &info, msg, &where);
+        CHECK(rc == COREPCG_OK, "b = A(I-S)z, %s: rc %d (%s)", c->label, rc, msg);
+        if (rc >= 0) {
+            /* mpcg-bw measures the residual against S b (O(1) here), so
+             * it stops at an error of order tol; the others stop relative
+             * to b^ (round-off here) */
+            double d = testsys_max_diff(n, x, w) / wscale;
+            double bound = c->method == COREPCG_METHOD_MPCG_BW ? 1e-4 : 1e-12;
+            CHECK(d <= bound, "b = A(I-S)z, %s: |x - (I-S)z| / |(I-S)z| = "
+                  "%.3g", c->label, d);
+        }
+    }
+    free(w);
+    free(b);
+    free(x);
+    free(zero);
+    testsys_free(&t);
+}
+
+/* Every node fixed: r = 0 and x = z. */
+static void test_all_fixed(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 4, 61);
+    o.frac_constrained = 0;
+    testsys t;
+    if (testsys_make(&t, &o))
+        return;
+    corepcg_constraint *c = malloc(sizeof *c * (size_t)t.N);
+    for (int i = 0; i < t.N; i++)
+        c[i] = (corepcg_constraint){.node = i, .ndof = 0};
+    t.sys.constraints = c;
+    t.sys.num_constraints = t.N;
+    double *x = malloc(sizeof(double) * (size_t)t.n);
+    for (int k = 0; k < ncases; k++) {
+        corepcg_settings s;
+        settings_of(&cases[k], 1e-8, &s);
+        corepcg_info info;
+        char msg[COREPCG_MSG_SIZE];
+        int where;
+        int rc = run(&t.sys, &s, t.b, t.x0, x, &info, msg, &where);
+        CHECK(rc == COREPCG_OK, "all fixed, %s: rc %d (%s)", cases[k].label,
+              rc, msg);
+        if (rc == COREPCG_OK) {
+            CHECK(testsys_max_diff(t.n, x, t.z) == 0 && info.r == 0 &&
+                  info.iterations == 0,
+                  "all fixed, %s: |x - z| = %.3g, r %d, %d iterations",
+                  cases[k].label, testsys_max_diff(t.n, x, t.z), info.r,
+                  info.iterations);
+        }
+    }
+    free(x);
+    free(c);
+    testsys_free(&t);
+}
+
+int main(void)
+{
+    make_cases();
+    test_random_accuracy();
+    test_tiny_bundle();
+    print_accuracy_table();
+    test_equivalence();
+    test_warm_start();
+    test_not_converged();
+    test_indefinite();
+    test_zero_reduced_rhs();
+    test_all_fixed();
+    return test_summary("test_solvers");
+}
