@@ -412,6 +412,17 @@ static void test_state_and_arguments(void)
     s.num_constraints = 1;
     CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_CONSTRAINT);
     CHECK_STR_CONTAINS(corepcg_message(h), "range");
+    /* records count without records; a negative count; sizes beyond int */
+    s = t.sys;
+    s.constraints = NULL;
+    s.num_constraints = 2;
+    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_ARGUMENT);
+    s = t.sys;
+    s.num_constraints = -1;
+    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_ARGUMENT);
+    s = t.sys;
+    s.num_nodes = 0x7fffffff;
+    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_TOO_LARGE);
     corepcg_free(&h);
     corepcg_free(&h);
     CHECK(h == NULL, "handle not NULL after free");

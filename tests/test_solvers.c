@@ -12,7 +12,10 @@
  *    measured here, and info's own measures agree with them to 1e-10;
  *  - Ascher & Boxerman's equivalence: upcg --precond projected and mpcg
  *    take the same iterations +-1 (tols 1e-3..1e-8, several systems, zero
- *    and random guesses); upcg --precond diag's difference is printed;
+ *    and random guesses; mixed ndof and ndof 2 only); upcg --precond
+ *    diag's difference is printed;
+ *  - corepcg on a stiff system (k_stretch 6000, tol 1e-6): <= 10
+ *    iterations, and mpcg at least 5 times as many;
  *  - from a previous-step guess (exact answer + 1e-3 noise, z unrelated
  *    to it) mpcg needs fewer iterations than mpcg-bw;
  *  - max_iter 1 on a system that needs more: COREPCG_NOT_CONVERGED, x
@@ -285,19 +288,28 @@ static void test_equivalence(void)
 {
     const struct {
         int g;
-        double k_stretch;
+        double k_stretch, frac;
+        int ndof_only;
         unsigned long seed;
-    } sys_cases[] = {{8, 50, 11}, {10, 500, 12}, {10, 5000, 13}, {9, 2000, 14}};
+    } sys_cases[] = {
+        {8, 50, 0.35, -1, 11}, {10, 500, 0.35, -1, 12},
+        {10, 5000, 0.35, -1, 13}, {9, 2000, 0.35, -1, 14},
+        {10, 500, 0.5, 2, 15}, {10, 5000, 0.5, 2, 16},
+    };
     const double tols[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
-    int runs = 0, worst_delta = 0, mpcg_total = 0, diag_total = 0;
-    double worst_diag_rel = 0;
+    /* per group (0: mixed ndof 0/1/2, 1: ndof 2 only) */
+    int runs[2] = {0, 0}, mpcg_total[2] = {0, 0}, diag_total[2] = {0, 0};
+    int worst_delta = 0;
+    double worst_diag_rel[2] = {0, 0};
     printf("equivalence (iterations): system tol guess: mpcg upcg-projected "
            "upcg-diag\n");
     for (size_t c = 0; c < sizeof sys_cases / sizeof sys_cases[0]; c++) {
         testsys_opts o;
         testsys_default_opts(&o, sys_cases[c].g, sys_cases[c].seed);
         o.k_stretch = sys_cases[c].k_stretch;
-        o.frac_constrained = 0.35;
+        o.frac_constrained = sys_cases[c].frac;
+        o.ndof_only = sys_cases[c].ndof_only;
+        int grp = o.ndof_only == 2;
         testsys t;
         if (testsys_make(&t, &o)) {
             CHECK(0, "testsys_make failed");
@@ -313,29 +325,61 @@ static void test_equivalence(void)
                                        COREPCG_PRECOND_PROJECTED, tols[k], x0, x);
                 int id = iterations_of(&t, COREPCG_METHOD_UPCG,
                                        COREPCG_PRECOND_DIAG, tols[k], x0, x);
-                printf("  %dx%d k %-5g tol %.0e %s: %4d %4d %4d\n", o.g, o.g,
-                       o.k_stretch, tols[k], guess ? "x0  " : "zero", im, ip, id);
+                printf("  %dx%d k %-5g %s tol %.0e %s: %4d %4d %4d\n", o.g,
+                       o.g, o.k_stretch, grp ? "ndof 2 " : "ndof 012",
+                       tols[k], guess ? "x0  " : "zero", im, ip, id);
                 if (im < 0 || ip < 0 || id < 0)
                     continue;
                 CHECK(abs(ip - im) <= 1,
                       "%dx%d k %g tol %g: upcg projected %d vs mpcg %d "
                       "iterations", o.g, o.g, o.k_stretch, tols[k], ip, im);
-                runs++;
-                worst_delta = abs(ip - im) > worst_delta ? abs(ip - im) : worst_delta;
-                mpcg_total += im;
-                diag_total += id;
-                worst_diag_rel = fmax(worst_diag_rel, fabs((double)id - im) / im);
+                runs[grp]++;
+                if (abs(ip - im) > worst_delta)
+                    worst_delta = abs(ip - im);
+                mpcg_total[grp] += im;
+                diag_total[grp] += id;
+                worst_diag_rel[grp] = fmax(worst_diag_rel[grp],
+                                           fabs((double)id - im) / im);
             }
         free(x);
         testsys_free(&t);
     }
-    CHECK(runs >= 40, "only %d equivalence runs", runs);
+    CHECK(runs[0] + runs[1] >= 70, "only %d equivalence runs", runs[0] + runs[1]);
     printf("equivalence: %d runs, worst |upcg projected - mpcg| = %d "
-           "iterations; upcg diag vs mpcg: total %d vs %d iterations "
-           "(%+.1f%%), worst single run %.1f%%\n", runs, worst_delta,
-           diag_total, mpcg_total,
-           mpcg_total ? 100.0 * (diag_total - mpcg_total) / mpcg_total : 0.0,
-           100 * worst_diag_rel);
+           "iterations\n", runs[0] + runs[1], worst_delta);
+    for (int grp = 0; grp < 2; grp++)
+        printf("upcg diag vs mpcg (%s): total %d vs %d iterations (%+.1f%%), "
+               "worst single run %.1f%%\n",
+               grp ? "ndof 2 only" : "ndof 0/1/2 mixed", diag_total[grp],
+               mpcg_total[grp],
+               mpcg_total[grp] ? 100.0 * (diag_total[grp] - mpcg_total[grp]) /
+                                     mpcg_total[grp] : 0.0,
+               100 * worst_diag_rel[grp]);
+}
+
+/* corePCG on a stiff system (Ye et al. sec. 6; issue 4): few iterations
+ * where mpcg needs many. */
+static void test_stiff(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 12, 71);
+    o.k_stretch = 6000;
+    o.k_shear = 0.3 * 50;
+    o.k_bend = 0.05 * 50;
+    testsys t;
+    if (testsys_make(&t, &o))
+        return;
+    double *x = malloc(sizeof(double) * (size_t)t.n);
+    int ic = iterations_of(&t, COREPCG_METHOD_COREPCG, COREPCG_PRECOND_DIAG,
+                           1e-6, NULL, x);
+    int im = iterations_of(&t, COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG,
+                           1e-6, NULL, x);
+    printf("stiff 12x12, k_stretch 6000, tol 1e-6: corepcg %d, mpcg %d "
+           "iterations\n", ic, im);
+    CHECK(ic >= 1 && ic <= 10, "corepcg: %d iterations", ic);
+    CHECK(im >= 5 * ic, "mpcg %d iterations, not many times corepcg's %d", im, ic);
+    free(x);
+    testsys_free(&t);
 }
 
 /* Ascher & Boxerman Table 1's shape: the corrected start wins from a
@@ -640,6 +684,7 @@ int main(void)
     test_tiny_bundle();
     print_accuracy_table();
     test_equivalence();
+    test_stiff();
     test_warm_start();
     test_not_converged();
     test_indefinite();

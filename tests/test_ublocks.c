@@ -280,6 +280,17 @@ static void test_special_planes(void)
     CHECK_LE(max_diff3(U + 3, u2), 0);
     CHECK_NEAR(U[0], 0.8, 1e-15);
     CHECK_NEAR(U[1], -0.6, 1e-15);
+    /* eq. 13's second case (p3 = 0) for each sign pattern of p1, p2 */
+    const double p3zero[][3] = {{0.6, -0.8, 0}, {-0.6, -0.8, 0}, {-0.6, 0.8, 0},
+                                {0, 1, 0}, {0, -1, 0}, {0.28, 0.96, 0}};
+    for (size_t k = 0; k < sizeof p3zero / sizeof p3zero[0]; k++) {
+        build_one(2, p3zero[k], NULL, U, NULL);
+        eq13(p3zero[k], u1, u2);
+        CHECK(max_diff3(U, u1) <= 1e-15 && max_diff3(U + 3, u2) == 0,
+              "p = (%g, %g, 0): U = (%g %g %g | %g %g %g), eq. 13 (%g %g %g "
+              "| %g %g %g)", p3zero[k][0], p3zero[k][1], U[0], U[1], U[2],
+              U[3], U[4], U[5], u1[0], u1[1], u1[2], u2[0], u2[1], u2[2]);
+    }
     build_one(2, (double[3]){0, 0, -1}, NULL, U, NULL);
     eq13((double[3]){0, 0, -1}, u1, u2);
     CHECK_LE(max_diff3(U, u1), 0);

@@ -76,6 +76,7 @@ void testsys_default_opts(testsys_opts *o, int g, unsigned long seed)
     o->k_shear = 2;
     o->k_bend = 0.5;
     o->frac_constrained = 0.25;
+    o->ndof_only = -1;
     o->seed = seed;
 }
 
@@ -299,7 +300,7 @@ int testsys_make(testsys *t, const testsys_opts *o)
         corepcg_constraint *c = &t->cons[k];
         memset(c, 0, sizeof *c);
         c->node = order[k];
-        c->ndof = 2 - k % 3;
+        c->ndof = o->ndof_only >= 0 ? o->ndof_only : 2 - k % 3;
         t->ndof[c->node] = c->ndof;
         if (c->ndof > 0) {
             double s = 0.5 + 1.5 * testsys_uniform(&rng);

@@ -31,11 +31,14 @@ typedef struct testsys_opts {
     double mass;            /* scale of the diagonal mass blocks */
     double k_stretch, k_shear, k_bend;  /* 0 drops that family */
     double frac_constrained; /* share of nodes given a constraint; the
-                                kinds ndof 0, 1, 2 are cycled */
+                                kinds ndof 2, 1, 0 are cycled */
+    int ndof_only;          /* -1 (default): cycle; 0, 1 or 2: every
+                               record has this ndof */
     unsigned long seed;
 } testsys_opts;
 
-/* mass 1, k_stretch 50, k_shear 2, k_bend 0.5, 25% constrained. */
+/* mass 1, k_stretch 50, k_shear 2, k_bend 0.5, 25% constrained, ndof
+ * cycled. */
 void testsys_default_opts(testsys_opts *o, int g, unsigned long seed);
 
 typedef struct testsys {
