@@ -1,0 +1,72 @@
+/* assemble.c -- one step's A (values of the fixed lower-triangle CSC
+ * pattern) and b, in time linear in the number of entries:
+ *
+ *     A = M - h dF/dv - h^2 dF/dx,   b = h (f + h dF/dx v).
+ *
+ * Each spring a-b adds B = h Kv + h^2 Kx to the diagonal blocks of a and
+ * b and -B to the off-diagonal block, and h (f_a - h Kx (v_a - v_b)) to
+ * b_a (the opposite to b_b). */
+#include "cloth.h"
+
+#include <string.h>
+
+/* Adds the lower triangle of the symmetric 3x3 block B (column-major) to
+ * node i's diagonal block. */
+static void add_diagonal(const cloth_grid *g, double *values, int i,
+                         const double B[9])
+{
+    for (int col = 0; col < 3; col++) {
+        double *column = &values[g->colptr[3 * i + col]];
+        for (int row = col; row < 3; row++)
+            column[row - col] += B[3 * col + row];
+    }
+}
+
+static void assemble_matrix(cloth_sim *sim)
+{
+    const cloth_grid *g = &sim->grid;
+    const double h = sim->h, mass = sim->par.mass;
+    const double k_of[3] = {sim->par.k_stretch, sim->par.k_shear, sim->par.k_bend};
+    double *values = sim->values, *b = sim->b;
+
+    memset(values, 0, (size_t)g->nnz * sizeof *values);
+    for (int i = 0; i < g->N; i++) {
+        for (int c = 0; c < 3; c++) {
+            values[g->colptr[3 * i + c]] = mass;
+            b[3 * i + c] = 0.0;
+        }
+        b[3 * i + 2] = -h * mass * sim->par.gravity;
+    }
+
+    for (int s = 0; s < g->num_springs; s++) {
+        const cloth_spring *sp = &g->springs[s];
+        const double k = k_of[sp->kind], kd = sim->par.damping * k;
+        const double *xa = &sim->x[3 * sp->a], *xb = &sim->x[3 * sp->b];
+        const double *va = &sim->v[3 * sp->a], *vb = &sim->v[3 * sp->b];
+        double fa[3], Kx[9], Kv[9], B[9];
+        cloth_spring_eval(xa, xb, va, vb, k, kd, sp->rest, fa, Kx, Kv);
+        for (int e = 0; e < 9; e++)
+            B[e] = h * Kv[e] + h * h * Kx[e];
+        add_diagonal(g, values, sp->a, B);
+        add_diagonal(g, values, sp->b, B);
+        for (int col = 0; col < 3; col++)
+            for (int row = 0; row < 3; row++)
+                values[sp->pos[col] + row] -= B[3 * col + row];
+
+        double vab[3] = {va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]};
+        for (int row = 0; row < 3; row++) {
+            double Kxv = Kx[row] * vab[0] + Kx[3 + row] * vab[1] + Kx[6 + row] * vab[2];
+            double impulse = h * (fa[row] - h * Kxv);
+            b[3 * sp->a + row] += impulse;
+            b[3 * sp->b + row] -= impulse;
+        }
+    }
+}
+
+void cloth_assemble(cloth_sim *sim)
+{
+    double start = cloth_now();
+    cloth_constrain(sim);
+    assemble_matrix(sim);
+    sim->time_assemble_s = cloth_now() - start;
+}

@@ -1,0 +1,47 @@
+/* solve.c -- the solver in the loop, through corepcg.h only, exactly as an
+ * outside simulator would call it: setup at the first step, update (which
+ * keeps the symbolic analysis while the reduced pattern holds) after, and
+ * the previous step's answer as the guess. */
+#include "cloth.h"
+
+#include <stdio.h>
+
+static int solver_failed(cloth_sim *sim, const char *what, int rc, char *msg)
+{
+    if (msg)
+        snprintf(msg, COREPCG_MSG_SIZE, "step %d: %s: %s (%s)", sim->step + 1,
+                 what, corepcg_strerror(rc),
+                 sim->solver ? corepcg_message(sim->solver) : "");
+    return rc;
+}
+
+int cloth_solve(cloth_sim *sim, const corepcg_settings *settings, char *msg)
+{
+    corepcg_system sys;
+    cloth_system(sim, &sys);
+    double start = cloth_now();
+    int rc;
+    if (!sim->solver_ready) {
+        if (!sim->solver) {
+            rc = corepcg_create(&sim->solver);
+            if (rc < 0)
+                return solver_failed(sim, "corepcg_create", rc, msg);
+        }
+        rc = corepcg_setup(sim->solver, &sys, settings);
+        if (rc < 0)
+            return solver_failed(sim, "corepcg_setup", rc, msg);
+        sim->solver_ready = 1;
+        sim->analysis_reused = 0;
+    } else {
+        corepcg_info update;
+        rc = corepcg_update(sim->solver, &sys, &update);
+        if (rc < 0)
+            return solver_failed(sim, "corepcg_update", rc, msg);
+        sim->analysis_reused = update.analysis_reused;
+    }
+    rc = corepcg_solve(sim->solver, sim->b, sim->dv, sim->dv_next, &sim->info);
+    sim->time_solve_s = cloth_now() - start;
+    if (rc < 0)
+        return solver_failed(sim, "corepcg_solve", rc, msg);
+    return rc;
+}

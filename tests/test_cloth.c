@@ -1,0 +1,847 @@
+/* test_cloth.c -- the mass-spring simulator (src/cloth): parameters, the
+ * grid and its CSC pattern, spring Jacobians against finite differences,
+ * the assembled A and b against finite differences of the total force,
+ * SPD-ness of every scene's A (CHOLMOD), free fall against the closed
+ * form, settling, the contact conditions, and each method on a cloth
+ * system checked by corepcg_check. */
+#include "cloth.h"
+#include "internal.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <suitesparse/cholmod.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------- helpers */
+
+static cloth_sim *make_sim(cloth_scene scene, int m, double k_stretch)
+{
+    cloth_params p;
+    cloth_params_default(&p, scene, m);
+    p.k_stretch = k_stretch;
+    cloth_sim *s = NULL;
+    char msg[COREPCG_MSG_SIZE];
+    int rc = cloth_sim_create(&p, &s, msg);
+    CHECK(rc == COREPCG_OK, "cloth_sim_create: %s", msg);
+    return s;
+}
+
+/* Steps once with the default settings; reports a failed step. */
+static int step_ok(cloth_sim *s)
+{
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_step(s, NULL, msg);
+    CHECK(rc >= 0, "cloth_step at step %d: %s", s->step, msg);
+    return rc >= 0;
+}
+
+/* Factorises the assembled A (lower CSC) with CHOLMOD's supernodal LL^T,
+ * which flags a matrix that is not positive definite (the simplicial
+ * LDL^T may not). */
+static void cholmod_factorise(const cloth_sim *s, int *status, long *minor,
+                              long *n)
+{
+    cholmod_common cm;
+    cpg_cholmod_start(&cm);
+    cm.supernodal = CHOLMOD_SUPERNODAL;
+    cholmod_sparse A;
+    memset(&A, 0, sizeof A);
+    A.nrow = A.ncol = (size_t)s->grid.n;
+    A.nzmax = (size_t)s->grid.nnz;
+    A.p = s->grid.colptr;
+    A.i = s->grid.rowidx;
+    A.x = s->values;
+    A.stype = -1;
+    A.itype = CHOLMOD_INT;
+    A.xtype = CHOLMOD_REAL;
+    A.dtype = CHOLMOD_DOUBLE;
+    A.sorted = 1;
+    A.packed = 1;
+    cholmod_factor *L = cholmod_analyze(&A, &cm);
+    *status = cm.status;
+    *minor = -1;
+    if (L) {
+        cholmod_factorize(&A, L, &cm);
+        *status = cm.status;
+        *minor = (long)L->minor;
+        cholmod_free_factor(&L, &cm);
+    }
+    *n = s->grid.n;
+    cholmod_finish(&cm);
+}
+
+/* A as a dense n x n matrix (both triangles) from the lower CSC. */
+static double *dense_A(const cloth_sim *s)
+{
+    int n = s->grid.n;
+    double *D = calloc((size_t)n * n, sizeof *D);
+    for (int j = 0; j < n; j++)
+        for (int p = s->grid.colptr[j]; p < s->grid.colptr[j + 1]; p++) {
+            int i = s->grid.rowidx[p];
+            D[(size_t)j * n + i] += s->values[p];
+            if (i != j)
+                D[(size_t)i * n + j] += s->values[p];
+        }
+    return D;
+}
+
+/* The total force (springs and gravity) at (x, v), from the spring list. */
+static void total_force(const cloth_sim *s, const double *x, const double *v,
+                        double *f)
+{
+    const double k_of[3] = {s->par.k_stretch, s->par.k_shear, s->par.k_bend};
+    for (int i = 0; i < s->grid.N; i++) {
+        f[3 * i] = f[3 * i + 1] = 0.0;
+        f[3 * i + 2] = -s->par.mass * s->par.gravity;
+    }
+    for (int k = 0; k < s->grid.num_springs; k++) {
+        const cloth_spring *sp = &s->grid.springs[k];
+        double fa[3], kk = k_of[sp->kind];
+        cloth_spring_eval(&x[3 * sp->a], &x[3 * sp->b], &v[3 * sp->a],
+                          &v[3 * sp->b], kk, s->par.damping * kk, sp->rest, fa,
+                          NULL, NULL);
+        for (int c = 0; c < 3; c++) {
+            f[3 * sp->a + c] += fa[c];
+            f[3 * sp->b + c] -= fa[c];
+        }
+    }
+}
+
+/* A deterministic pseudo-random number in [-1, 1]. */
+static double wiggle(int k)
+{
+    return sin(12.9898 * k + 78.233 * (k % 7));
+}
+
+/* ---------------------------------------------------------- tests */
+
+static void test_params(void)
+{
+    CHECK_NEAR(cloth_default_dt(41), 6.67e-3, 1e-15);
+    CHECK_NEAR(cloth_default_dt(81), 5.55e-3, 1e-15);
+    CHECK_NEAR(cloth_default_dt(161), 3.67e-3, 1e-15);
+    CHECK_NEAR(cloth_default_dt(21), 6.67e-3, 1e-15);
+    CHECK_NEAR(cloth_default_dt(61), 0.5 * (6.67e-3 + 5.55e-3), 1e-15);
+    CHECK_NEAR(cloth_default_dt(577), 3.67e-3, 1e-15);
+
+    for (int k = 0; k < CLOTH_SCENE_COUNT; k++)
+        CHECK_INT(cloth_scene_from_name(cloth_scene_name(k)), k);
+    CHECK_INT(cloth_scene_from_name("ballhitt"), -1);
+    CHECK_STR_CONTAINS(cloth_scene_name(99), "unknown");
+
+    cloth_params p;
+    char msg[COREPCG_MSG_SIZE];
+    cloth_params_default(&p, CLOTH_SCENE_BALLHIT, 41);
+    CHECK_INT(cloth_params_check(&p, msg), COREPCG_OK);
+    CHECK_NEAR(p.mass, 9.5e-6, 0);
+    CHECK_NEAR(p.k_shear, 0.3, 0);
+    CHECK_NEAR(p.k_bend, 0.05, 0);
+    p.size = 2;
+    CHECK_INT(cloth_params_check(&p, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "size = 2");
+    cloth_params_default(&p, CLOTH_SCENE_BALLHIT, 41);
+    p.k_stretch = -1.0;
+    CHECK_INT(cloth_params_check(&p, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "k_stretch = -1");
+    cloth_params_default(&p, CLOTH_SCENE_BALLHIT, 41);
+    p.dt = NAN;
+    CHECK_INT(cloth_params_check(&p, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "dt");
+    cloth_sim *s = (cloth_sim *)&p; /* must be overwritten with NULL */
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_ERR_ARGUMENT);
+    CHECK(s == NULL, "a failed create leaves *out NULL");
+}
+
+static void test_grid(void)
+{
+    const int m = 5;
+    cloth_grid g;
+    char msg[COREPCG_MSG_SIZE];
+    CHECK_INT(cloth_grid_build(m, 2.0, &g, msg), COREPCG_OK);
+    /* stretch 2 m (m-1), shear 2 (m-1)^2, bend 2 m (m-2) */
+    CHECK_INT(g.num_stretch, 40);
+    CHECK_INT(g.num_springs, 40 + 32 + 30);
+    CHECK_INT(g.nnz, 6 * 25 + 9 * 102);
+    CHECK_INT(g.colptr[g.n], g.nnz);
+    CHECK_NEAR(g.spacing, 0.5, 0);
+
+    int unsorted = 0, upper = 0;
+    for (int j = 0; j < g.n; j++)
+        for (int p = g.colptr[j]; p < g.colptr[j + 1]; p++) {
+            upper += g.rowidx[p] < j;
+            unsorted += p > g.colptr[j] && g.rowidx[p] <= g.rowidx[p - 1];
+        }
+    CHECK_INT(upper, 0);
+    CHECK_INT(unsorted, 0);
+
+    /* Every spring's positions point at rows 3b.., column 3a+c; rest
+     * lengths and kinds match the grid distance. */
+    int bad_pos = 0, bad_rest = 0, node_degree[25] = {0};
+    for (int k = 0; k < g.num_springs; k++) {
+        const cloth_spring *sp = &g.springs[k];
+        int dr = sp->b / m - sp->a / m, dc = sp->b % m - sp->a % m;
+        double dist = g.spacing * sqrt((double)(dr * dr + dc * dc));
+        bad_rest += fabs(dist - sp->rest) > 1e-15;
+        int kind = dr * dr + dc * dc == 1 ? CLOTH_STRETCH
+                 : dr * dr + dc * dc == 2 ? CLOTH_SHEAR : CLOTH_BEND;
+        bad_rest += kind != sp->kind || (kind == CLOTH_BEND && dr * dr + dc * dc != 4);
+        for (int c = 0; c < 3; c++) {
+            int col = 3 * sp->a + c, p = sp->pos[c];
+            bad_pos += p < g.colptr[col] || p + 2 >= g.colptr[col + 1] ||
+                       g.rowidx[p] != 3 * sp->b || g.rowidx[p + 2] != 3 * sp->b + 2;
+        }
+        node_degree[sp->a]++;
+        node_degree[sp->b]++;
+    }
+    CHECK_INT(bad_pos, 0);
+    CHECK_INT(bad_rest, 0);
+    CHECK_INT(node_degree[12], 12); /* the centre node has 12 neighbours */
+    CHECK_INT(node_degree[0], 5);   /* a corner: 2 stretch, 1 shear, 2 bend */
+    int bad_pair = 0;
+    for (int k = 0; k < g.num_stretch; k++) {
+        int a = g.stretch_pairs[2 * k], b = g.stretch_pairs[2 * k + 1];
+        bad_pair += !(b == a + 1 && b % m != 0) && b != a + m;
+    }
+    CHECK_INT(bad_pair, 0);
+    cloth_grid_free(&g);
+
+    CHECK_INT(cloth_grid_build(2, 1.0, &g, msg), COREPCG_ERR_ARGUMENT);
+}
+
+/* Jacobian blocks against central differences of the force. */
+static void test_spring_jacobian(void)
+{
+    const double k = 600.0, kd = 0.6, L = 0.025;
+    const double xb[3] = {0.01, -0.02, 0.03}, zero[3] = {0, 0, 0};
+    /* stretched by 30 % in a skew direction */
+    double dir[3] = {0.48, -0.6, 0.64}, xa[3];
+    for (int c = 0; c < 3; c++)
+        xa[c] = xb[c] + 1.3 * L * dir[c];
+    double fa[3], Kx[9], Kv[9];
+    cloth_spring_eval(xa, xb, zero, zero, k, kd, L, fa, Kx, Kv);
+    double fnorm = sqrt(fa[0] * fa[0] + fa[1] * fa[1] + fa[2] * fa[2]);
+    CHECK_NEAR(fnorm, k * 0.3 * L, 1e-12 * k * L);
+    CHECK(fa[0] < 0 && fa[1] > 0, "a stretched spring pulls a towards b");
+
+    const double eps = 1e-7 * L;
+    double err = 0, ref = 0, errb = 0, errv = 0, refv = 0;
+    for (int col = 0; col < 3; col++) {
+        double xp[3], xm[3], fp[3], fm[3], vp[3] = {0, 0, 0};
+        memcpy(xp, xa, sizeof xp);
+        memcpy(xm, xa, sizeof xm);
+        xp[col] += eps;
+        xm[col] -= eps;
+        cloth_spring_eval(xp, xb, zero, zero, k, kd, L, fp, NULL, NULL);
+        cloth_spring_eval(xm, xb, zero, zero, k, kd, L, fm, NULL, NULL);
+        for (int row = 0; row < 3; row++) {
+            double fd = (fp[row] - fm[row]) / (2 * eps); /* dF_a/dx_a */
+            err = fmax(err, fabs(fd + Kx[3 * col + row]));
+            ref = fmax(ref, fabs(Kx[3 * col + row]));
+        }
+        /* with respect to x_b: +Kx */
+        double xbp[3], xbm[3];
+        memcpy(xbp, xb, sizeof xbp);
+        memcpy(xbm, xb, sizeof xbm);
+        xbp[col] += eps;
+        xbm[col] -= eps;
+        cloth_spring_eval(xa, xbp, zero, zero, k, kd, L, fp, NULL, NULL);
+        cloth_spring_eval(xa, xbm, zero, zero, k, kd, L, fm, NULL, NULL);
+        for (int row = 0; row < 3; row++)
+            errb = fmax(errb, fabs((fp[row] - fm[row]) / (2 * eps) - Kx[3 * col + row]));
+        /* with respect to v_a: -Kv (the force is linear in v) */
+        vp[col] = 1.0;
+        cloth_spring_eval(xa, xb, vp, zero, k, kd, L, fp, NULL, NULL);
+        for (int row = 0; row < 3; row++) {
+            errv = fmax(errv, fabs((fp[row] - fa[row]) + Kv[3 * col + row]));
+            refv = fmax(refv, fabs(Kv[3 * col + row]));
+        }
+    }
+    CHECK_LE(err / ref, 1e-6);
+    CHECK_LE(errb / ref, 1e-6);
+    CHECK_LE(errv / refv, 1e-12);
+
+    /* Compressed to 70 %: only k d d^T is kept (PSD), the exact Jacobian
+     * would have the negative eigenvalue k (1 - L/l) = -0.43 k. */
+    for (int c = 0; c < 3; c++)
+        xa[c] = xb[c] + 0.7 * L * dir[c];
+    cloth_spring_eval(xa, xb, zero, zero, k, kd, L, fa, Kx, NULL);
+    double clamp_err = 0;
+    for (int col = 0; col < 3; col++)
+        for (int row = 0; row < 3; row++)
+            clamp_err = fmax(clamp_err, fabs(Kx[3 * col + row] - k * dir[row] * dir[col]));
+    CHECK_LE(clamp_err, 1e-12 * k);
+}
+
+/* A and b of a whole (small) cloth against finite differences of the
+ * total force: A = M - h dF/dv - h^2 dF/dx, b = h (f + h dF/dx v). */
+static void test_assembly_fd(void)
+{
+    cloth_params p;
+    cloth_params_default(&p, CLOTH_SCENE_FREE, 4);
+    /* comparable stiffnesses so that shear and bend are visible too */
+    p.k_stretch = 5.0;
+    p.k_shear = 3.0;
+    p.k_bend = 2.0;
+    cloth_sim *s = NULL;
+    char msg[COREPCG_MSG_SIZE];
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    if (!s)
+        return;
+    int n = s->grid.n;
+    double sp = s->grid.spacing, h = s->h;
+    /* Every spring stretched (10 % plus wiggles of 1 % of the spacing):
+     * the clamp is inactive and, at v = 0, so is the dropped derivative of
+     * the damping force, so the model Jacobian is the exact one. */
+    for (int k = 0; k < n; k++)
+        s->x[k] = 1.1 * s->x[k] + 0.01 * sp * wiggle(k);
+    memset(s->v, 0, (size_t)n * sizeof *s->v);
+    cloth_assemble(s);
+    double *A = dense_A(s);
+    double *Jx = calloc((size_t)n * n, sizeof *Jx), *Jv = calloc((size_t)n * n, sizeof *Jv);
+    double *f = calloc((size_t)n, sizeof *f), *fp = calloc((size_t)n, sizeof *fp),
+           *fm = calloc((size_t)n, sizeof *fm), *vv = calloc((size_t)n, sizeof *vv);
+    const double eps = 1e-7 * sp;
+    for (int j = 0; j < n; j++) {
+        double keep = s->x[j];
+        s->x[j] = keep + eps;
+        total_force(s, s->x, s->v, fp);
+        s->x[j] = keep - eps;
+        total_force(s, s->x, s->v, fm);
+        s->x[j] = keep;
+        for (int i = 0; i < n; i++)
+            Jx[(size_t)j * n + i] = (fp[i] - fm[i]) / (2 * eps);
+        vv[j] = 1.0;
+        total_force(s, s->x, vv, fp);
+        total_force(s, s->x, s->v, fm);
+        vv[j] = 0.0;
+        for (int i = 0; i < n; i++)
+            Jv[(size_t)j * n + i] = fp[i] - fm[i];
+    }
+    double err = 0, ref = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            double want = (i == j ? p.mass : 0.0) - h * Jv[(size_t)j * n + i] -
+                          h * h * Jx[(size_t)j * n + i];
+            err = fmax(err, fabs(A[(size_t)j * n + i] - want));
+            ref = fmax(ref, fabs(want));
+        }
+    CHECK_LE(err / ref, 1e-6);
+
+    /* b with moving nodes and no damping (then f does not depend on v and
+     * dF/dx is exact): b = h (f + h Jx v). */
+    cloth_sim_free(&s);
+    p.damping = 0.0;
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    if (s) {
+        for (int k = 0; k < n; k++) {
+            s->x[k] = 1.1 * s->x[k] + 0.01 * sp * wiggle(k);
+            s->v[k] = 0.3 * wiggle(k + 1000);
+        }
+        cloth_assemble(s);
+        total_force(s, s->x, s->v, f);
+        double berr = 0, bref = 0;
+        for (int i = 0; i < n; i++) {
+            double Jv_i = 0;
+            for (int j = 0; j < n; j++)
+                Jv_i += Jx[(size_t)j * n + i] * s->v[j];
+            double want = h * (f[i] + h * Jv_i);
+            berr = fmax(berr, fabs(s->b[i] - want));
+            bref = fmax(bref, fabs(want));
+        }
+        CHECK_LE(berr / bref, 1e-6);
+    }
+    free(A);
+    free(Jx);
+    free(Jv);
+    free(f);
+    free(fp);
+    free(fm);
+    free(vv);
+    cloth_sim_free(&s);
+}
+
+/* Every scene's A is SPD at several steps, contacts included. */
+static void test_spd(void)
+{
+    const int checks_at[] = {1, 12, 40, 80};
+    for (int scene = 0; scene < CLOTH_SCENE_COUNT; scene++) {
+        cloth_sim *s = make_sim(scene, 21, 6000.0);
+        if (!s)
+            continue;
+        int checked = 0, contact_steps = 0;
+        for (int at = 0; at < 4; at++) {
+            while (s->step + 1 < checks_at[at] && step_ok(s))
+                ;
+            cloth_assemble(s);
+            int status;
+            long minor, n;
+            cholmod_factorise(s, &status, &minor, &n);
+            CHECK(status == CHOLMOD_OK && minor == n,
+                  "scene %s step %d: CHOLMOD status %d, minor %ld of %ld",
+                  cloth_scene_name(scene), s->step + 1, status, minor, n);
+            checked++;
+            contact_steps += s->contacts > 0;
+            double diag_min = INFINITY;
+            for (int j = 0; j < s->grid.n; j++)
+                diag_min = fmin(diag_min, s->values[s->grid.colptr[j]]);
+            CHECK(diag_min >= s->par.mass, "scene %s: diagonal %g below the mass",
+                  cloth_scene_name(scene), diag_min);
+        }
+        CHECK_INT(checked, 4);
+        if (scene == CLOTH_SCENE_BALLHIT || scene == CLOTH_SCENE_DRAPE)
+            CHECK(contact_steps >= 2, "scene %s: %d checked steps had contacts",
+                  cloth_scene_name(scene), contact_steps);
+        /* The checker itself rejects an indefinite matrix. */
+        if (scene == CLOTH_SCENE_PINNED) {
+            s->values[s->grid.colptr[30]] = -1.0;
+            int status;
+            long minor, n;
+            cholmod_factorise(s, &status, &minor, &n);
+            CHECK(status == CHOLMOD_NOT_POSDEF && minor < n,
+                  "an indefinite A: status %d, minor %ld of %ld", status, minor, n);
+        }
+        cloth_sim_free(&s);
+    }
+}
+
+/* Without springs, semi-implicit Euler is exact arithmetic on gravity:
+ * v_n = -g n h, z_n = z_0 - g h^2 n (n + 1) / 2. */
+static void test_free_fall(void)
+{
+    cloth_params p;
+    cloth_params_default(&p, CLOTH_SCENE_FREE, 5);
+    p.k_stretch = p.k_shear = p.k_bend = 0.0;
+    cloth_sim *s = NULL;
+    char msg[COREPCG_MSG_SIZE];
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    if (!s)
+        return;
+    double *x0 = malloc((size_t)s->grid.n * sizeof *x0);
+    memcpy(x0, s->x, (size_t)s->grid.n * sizeof *x0);
+    const int steps = 50;
+    for (int k = 0; k < steps && step_ok(s); k++)
+        ;
+    CHECK_INT(s->step, steps);
+    double g = p.gravity, h = s->h, verr = 0, xerr = 0;
+    double vz = -g * steps * h, dz = -g * h * h * steps * (steps + 1) / 2.0;
+    for (int i = 0; i < s->grid.N; i++)
+        for (int c = 0; c < 3; c++) {
+            verr = fmax(verr, fabs(s->v[3 * i + c] - (c == 2 ? vz : 0.0)));
+            xerr = fmax(xerr, fabs(s->x[3 * i + c] - x0[3 * i + c] - (c == 2 ? dz : 0.0)));
+        }
+    CHECK_LE(verr, 1e-12 * fabs(vz));
+    CHECK_LE(xerr, 1e-12 * fabs(dz));
+    CHECK_NEAR(s->t, steps * h, 1e-15);
+    free(x0);
+    cloth_sim_free(&s);
+}
+
+/* A cloth hanging from its four corners settles: the kinetic energy's
+ * peak in each 100-step window falls window after window, and ends below
+ * 1e-10 J (it peaks near 1e-3 J while the cloth first sags). */
+static void test_settles(void)
+{
+    cloth_sim *s = make_sim(CLOTH_SCENE_PINNED, 21, 600.0);
+    if (!s)
+        return;
+    double window_peak[10] = {0}, first_peak = 0;
+    int reused = 0;
+    for (int k = 0; k < 1000 && step_ok(s); k++) {
+        double e = cloth_kinetic_energy(s);
+        window_peak[k / 100] = fmax(window_peak[k / 100], e);
+        first_peak = fmax(first_peak, e);
+        reused += s->analysis_reused;
+    }
+    CHECK_INT(s->step, 1000);
+    /* the pinned corners never change: every update keeps the analysis */
+    CHECK_INT(reused, 999);
+    CHECK(first_peak >= 1e-4, "the cloth moves at all (peak %g J)", first_peak);
+    for (int w = 5; w < 10; w++)
+        CHECK(window_peak[w] < window_peak[w - 1],
+              "window %d peak %g J, previous %g J", w, window_peak[w], window_peak[w - 1]);
+    CHECK_LE(cloth_kinetic_energy(s), 1e-10);
+    /* the corners have not moved */
+    CHECK_NEAR(s->x[3 * (s->grid.N - 1)], 1.0, 1e-15);
+    CHECK_NEAR(s->x[3 * (s->grid.N - 1) + 2], 0.0, 0);
+    cloth_sim_free(&s);
+}
+
+/* ballhit: after every step with contacts, each sliding node's normal
+ * velocity is the ball's, and no node is inside the ball. */
+static void test_ballhit_contacts(void)
+{
+    cloth_sim *s = make_sim(CLOTH_SCENE_BALLHIT, 41, 6000.0);
+    if (!s)
+        return;
+    int first_contact = 0, contact_steps = 0, max_contacts = 0;
+    double worst_normal = 0, worst_inside = 0;
+    for (int k = 0; k < 80 && step_ok(s); k++) {
+        if (s->contacts == 0)
+            continue;
+        if (!first_contact)
+            first_contact = s->step;
+        contact_steps++;
+        max_contacts = s->contacts > max_contacts ? s->contacts : max_contacts;
+        CHECK_INT(s->ndof_count[2], s->contacts);
+        for (int r = 0; r < s->num_cons; r++) {
+            const corepcg_constraint *c = &s->cons[r];
+            if (c->ndof != 2)
+                continue;
+            const double *v = &s->v[3 * c->node];
+            double vn = 0, bn = 0;
+            for (int d = 0; d < 3; d++) {
+                vn += v[d] * c->p[d];
+                bn += s->ball_v[d] * c->p[d];
+            }
+            worst_normal = fmax(worst_normal, fabs(vn - bn));
+        }
+        double center[3];
+        cloth_ball_center(&s->ball, s->t, center);
+        for (int i = 0; i < s->grid.N; i++) {
+            double e2 = 0;
+            for (int d = 0; d < 3; d++)
+                e2 += (s->x[3 * i + d] - center[d]) * (s->x[3 * i + d] - center[d]);
+            worst_inside = fmax(worst_inside, s->ball.radius - sqrt(e2));
+        }
+    }
+    CHECK_INT(s->step, 80);
+    CHECK(first_contact >= 2 && first_contact <= 20, "first contact at step %d", first_contact);
+    CHECK(contact_steps >= 60, "%d steps with contacts", contact_steps);
+    CHECK(max_contacts >= 40, "at most %d contacts", max_contacts);
+    CHECK_LE(worst_normal, 1e-10);
+    CHECK_LE(worst_inside, 1e-12);
+    cloth_sim_free(&s);
+}
+
+/* drape: stuck nodes stop dead; rail: the rail nodes stay on the x axis. */
+static void test_drape_and_rail(void)
+{
+    cloth_sim *s = make_sim(CLOTH_SCENE_DRAPE, 21, 600.0);
+    if (s) {
+        int stuck_steps = 0;
+        double worst = 0;
+        for (int k = 0; k < 60 && step_ok(s); k++) {
+            stuck_steps += s->contacts > 0;
+            for (int r = 0; r < s->num_cons; r++)
+                for (int d = 0; d < 3; d++)
+                    worst = fmax(worst, fabs(s->v[3 * s->cons[r].node + d]));
+        }
+        CHECK(stuck_steps >= 20, "%d steps with nodes stuck", stuck_steps);
+        CHECK_LE(worst, 1e-12);
+        CHECK_INT(s->ndof_count[0], s->contacts);
+        cloth_sim_free(&s);
+    }
+    s = make_sim(CLOTH_SCENE_RAIL, 21, 600.0);
+    if (s) {
+        for (int k = 0; k < 40 && step_ok(s); k++)
+            ;
+        double off_rail = 0, swing = 0;
+        for (int c = 0; c < s->grid.m; c++) {
+            off_rail = fmax(off_rail, fabs(s->x[3 * c + 1]) + fabs(s->x[3 * c + 2]));
+        }
+        swing = -s->x[3 * (s->grid.N - 1) + 2];
+        CHECK_INT(s->ndof_count[1], 21);
+        CHECK_LE(off_rail, 1e-12);
+        CHECK(swing > 0.1, "the far edge swung down by %g m", swing);
+        cloth_sim_free(&s);
+    }
+}
+
+/* Each method solves a ballhit system with contacts to its tolerance, as
+ * corepcg_check measures it, with the constraints exact. */
+static void test_methods_on_cloth(void)
+{
+    cloth_sim *s = make_sim(CLOTH_SCENE_BALLHIT, 41, 600.0);
+    if (!s)
+        return;
+    while (s->step < 40 && step_ok(s))
+        ;
+    cloth_assemble(s);
+    CHECK(s->contacts > 0, "step %d has %d contacts", s->step + 1, s->contacts);
+    corepcg_system sys;
+    cloth_system(s, &sys);
+    double *x = calloc((size_t)s->grid.n, sizeof *x);
+    for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.method = method;
+        set.tol = 1e-8;
+        corepcg_solver *h = NULL;
+        corepcg_info info;
+        int rc = corepcg_create(&h);
+        if (rc == COREPCG_OK)
+            rc = corepcg_setup(h, &sys, &set);
+        if (rc == COREPCG_OK)
+            rc = corepcg_solve(h, s->b, s->dv, x, &info);
+        CHECK(rc == COREPCG_OK, "%s: %s (%s)", corepcg_method_name(method),
+              corepcg_strerror(rc), h ? corepcg_message(h) : "");
+        double cerr = 1, res = 1;
+        char msg[COREPCG_MSG_SIZE];
+        CHECK_INT(corepcg_check(&sys, s->b, x, &cerr, &res, msg), COREPCG_OK);
+        CHECK(cerr <= 1e-12, "%s: constraint error %g", corepcg_method_name(method), cerr);
+        /* PCG stops on the preconditioned norm (r^T M^-1 r <= tol^2
+         * b^T M^-1 b), which bounds the 2-norm ratio only up to M's
+         * conditioning: measured up to 1.13 tol here. */
+        CHECK(res <= 10 * set.tol, "%s: relative residual %g > 10 tol = %g after %d iterations",
+              corepcg_method_name(method), res, 10 * set.tol, info.iterations);
+        corepcg_free(&h);
+    }
+    free(x);
+    cloth_sim_free(&s);
+}
+
+/* ------------------------------------------------- the CLI and data */
+
+static const char *cli_path(void)
+{
+    const char *env = getenv("COREPCG_CLI");
+    return env && *env ? env : COREPCG_CLI;
+}
+
+static const char *data_dir(void)
+{
+    const char *env = getenv("COREPCG_DATA_DIR");
+    return env && *env ? env : COREPCG_DATA_DIR;
+}
+
+/* Runs the CLI with args, output (stdout and stderr) into out; returns
+ * the exit status (-1 if it did not exit normally). */
+static int run_cli(const char *args, char *out, size_t size)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", cli_path(), args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t got = fread(out, 1, size - 1, p);
+    out[got] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* max |a - b| / max |b| (0 when both are zero). */
+static double rel_diff(const double *a, const double *b, long n)
+{
+    double diff = 0, ref = 0;
+    for (long k = 0; k < n; k++) {
+        diff = fmax(diff, fabs(a[k] - b[k]));
+        ref = fmax(ref, fabs(b[k]));
+    }
+    return ref > 0 ? diff / ref : diff;
+}
+
+static void compare_bundles(const char *name, const corepcg_bundle *got,
+                            const corepcg_bundle *want)
+{
+    const corepcg_system *g = &got->system, *w = &want->system;
+    CHECK_INT(g->num_nodes, w->num_nodes);
+    if (g->num_nodes != w->num_nodes)
+        return;
+    long n = 3L * w->num_nodes, nnz = w->A_colptr[n];
+    int same_pattern = g->A_colptr[n] == nnz;
+    for (long k = 0; same_pattern && k <= n; k++)
+        same_pattern = g->A_colptr[k] == w->A_colptr[k];
+    for (long k = 0; same_pattern && k < nnz; k++)
+        same_pattern = g->A_rowidx[k] == w->A_rowidx[k];
+    CHECK(same_pattern, "%s: A's pattern differs", name);
+    if (same_pattern)
+        CHECK(rel_diff(g->A_values, w->A_values, nnz) <= 1e-12, "%s: A differs by %g",
+              name, rel_diff(g->A_values, w->A_values, nnz));
+    CHECK(rel_diff(got->b, want->b, n) <= 1e-12, "%s: b differs by %g", name,
+          rel_diff(got->b, want->b, n));
+    CHECK(got->has_z && want->has_z && rel_diff(g->z, w->z, n) <= 1e-12,
+          "%s: z differs", name);
+    CHECK(got->x0 && want->x0 && rel_diff(got->x0, want->x0, n) <= 1e-12,
+          "%s: x0 differs", name);
+    CHECK_INT(g->num_constraints, w->num_constraints);
+    int cons_diff = g->num_constraints != w->num_constraints;
+    for (int k = 0; !cons_diff && k < w->num_constraints; k++) {
+        const corepcg_constraint *a = &g->constraints[k], *b = &w->constraints[k];
+        cons_diff = a->node != b->node || a->ndof != b->ndof ||
+                    rel_diff(a->p, b->p, 3) > 1e-12 || rel_diff(a->q, b->q, 3) > 1e-12;
+    }
+    CHECK_INT(cons_diff, 0);
+    CHECK_INT(g->num_stretch, w->num_stretch);
+    int pairs_diff = g->num_stretch != w->num_stretch;
+    for (int k = 0; !pairs_diff && k < 2 * w->num_stretch; k++)
+        pairs_diff = g->stretch_pairs[k] != w->stretch_pairs[k];
+    CHECK_INT(pairs_diff, 0);
+}
+
+/* data/ballhit41-k*: the documented command regenerates each bundle, and
+ * every method solves it (constraints exact, residual as above). */
+static void test_data(void)
+{
+    const int stiffness[2] = {60, 6000};
+    char tmp[] = "/tmp/test_cloth_XXXXXX", args[2048], out[8192], path[1024];
+    if (!mkdtemp(tmp)) {
+        CHECK(0, "mkdtemp failed");
+        return;
+    }
+    for (int t = 0; t < 2; t++) {
+        snprintf(path, sizeof path, "%s/ballhit41-k%d", data_dir(), stiffness[t]);
+        corepcg_bundle *want = NULL, *got = NULL;
+        char msg[COREPCG_MSG_SIZE];
+        int rc = corepcg_bundle_read(path, &want, msg);
+        CHECK(rc == COREPCG_OK, "%s: %s", path, msg);
+        snprintf(args, sizeof args,
+                 "gen ballhit --size 41 --k-stretch %d --steps 40 --out %s/k%d",
+                 stiffness[t], tmp, stiffness[t]);
+        CHECK_INT(run_cli(args, out, sizeof out), 0);
+        CHECK_STR_CONTAINS(out, "step 40");
+        snprintf(args, sizeof args, "%s/k%d", tmp, stiffness[t]);
+        rc = corepcg_bundle_read(args, &got, msg);
+        CHECK(rc == COREPCG_OK, "%s: %s", args, msg);
+        if (want && got)
+            compare_bundles(path, got, want);
+        if (want) {
+            CHECK(want->system.num_constraints > 10 && want->has_stretch && want->x0,
+                  "%s: %d constraints", path, want->system.num_constraints);
+            size_t n = 3 * (size_t)want->system.num_nodes;
+            double *x = malloc(n * sizeof *x);
+            for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+                corepcg_settings set;
+                corepcg_settings_default(&set);
+                set.method = method;
+                set.tol = 1e-6;
+                corepcg_solver *h = NULL;
+                corepcg_info info;
+                rc = corepcg_create(&h);
+                if (rc == COREPCG_OK)
+                    rc = corepcg_setup(h, &want->system, &set);
+                if (rc == COREPCG_OK)
+                    rc = corepcg_solve(h, want->b, want->x0, x, &info);
+                CHECK(rc == COREPCG_OK, "%s %s: %s", path, corepcg_method_name(method),
+                      corepcg_strerror(rc));
+                double cerr = 1, res = 1;
+                CHECK_INT(corepcg_check(&want->system, want->b, x, &cerr, &res, msg), 0);
+                CHECK(cerr <= 1e-12 && res <= 10 * set.tol,
+                      "%s %s: constraint error %g, relative residual %g",
+                      path, corepcg_method_name(method), cerr, res);
+                corepcg_free(&h);
+            }
+            free(x);
+        }
+        corepcg_bundle_free(&want);
+        corepcg_bundle_free(&got);
+    }
+    snprintf(args, sizeof args, "rm -rf '%s'", tmp);
+    CHECK_INT(system(args), 0);
+}
+
+/* gen and simulate: outputs, and bad command lines rejected with exact
+ * exit codes and messages. */
+static void test_cli(void)
+{
+    char tmp[] = "/tmp/test_cloth_XXXXXX", args[2048], out[8192], path[1024];
+    if (!mkdtemp(tmp)) {
+        CHECK(0, "mkdtemp failed");
+        return;
+    }
+    snprintf(args, sizeof args,
+             "simulate ballhit --size 11 --steps 12 --csv %s/run.csv --obj %s/frames", tmp, tmp);
+    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "12 steps, method corepcg");
+    snprintf(path, sizeof path, "%s/run.csv", tmp);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "%s was written", path);
+    int rows = 0, last_step = 0, contacts = 0, fields_ok = 1;
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        if (rows++ == 0) {
+            CHECK_STR_CONTAINS(line, "step,contacts,ndof0,ndof1,ndof2,method,"
+                                     "iterations,seconds,analysis_reused");
+            continue;
+        }
+        int step, c, n0, n1, n2, it, reused;
+        char method[32];
+        double sec;
+        fields_ok &= sscanf(line, "%d,%d,%d,%d,%d,%31[^,],%d,%lf,%d", &step, &c, &n0,
+                            &n1, &n2, method, &it, &sec, &reused) == 9;
+        last_step = step;
+        contacts += c;
+        fields_ok &= n0 == 2 && n1 == 0 && n2 == c && strcmp(method, "corepcg") == 0;
+    }
+    if (f)
+        fclose(f);
+    CHECK_INT(rows, 13);
+    CHECK_INT(last_step, 12);
+    CHECK_INT(fields_ok, 1);
+    CHECK(contacts > 0, "the ball touched the cloth in 12 steps (%d contacts)", contacts);
+    snprintf(path, sizeof path, "%s/frames/frame_00012.obj", tmp);
+    f = fopen(path, "r");
+    CHECK(f != NULL, "%s was written", path);
+    int vertices = 0, objects = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        vertices += line[0] == 'v' && line[1] == ' ';
+        objects += line[0] == 'o';
+    }
+    if (f)
+        fclose(f);
+    CHECK_INT(vertices, 121 + 2 + 11 * 24); /* cloth, then the ball */
+    CHECK_INT(objects, 2);
+
+    /* gen with the defaults: the first step with contacts */
+    snprintf(args, sizeof args, "gen ballhit --size 11 --out %s/b", tmp);
+    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "ndof 0/1/2: 2/0/");
+    snprintf(path, sizeof path, "%s/b/constraints.txt", tmp);
+    CHECK(access(path, R_OK) == 0, "%s was written", path);
+
+    const struct { const char *args; int status; const char *message; } bad[] = {
+        {"gen --size 5 --out X", 2, "no SCENE given"},
+        {"gen curtain --size 5 --out X", 2, "unknown scene 'curtain'"},
+        {"gen ballhit --size 2 --out X", 2, "--size needs a whole number in [3, 2049], got '2'"},
+        {"gen ballhit --size 5", 2, "--out DIR is required"},
+        {"gen ballhit --out X", 2, "--size m is required"},
+        {"gen ballhit --size 5 --k-stretch -3 --out X", 2, "--k-stretch needs a number"},
+        {"gen ballhit --size 5 --dt 0 --out X", 2, "--dt needs a number"},
+        {"gen ballhit --size 5 --method cg --out X", 2, "--method takes one of"},
+        {"simulate pinned --size 5 --out X", 2, "unknown option '--out'"},
+        {"simulate pinned --size 5 --steps 0", 2, "--steps needs a whole number"},
+        {"simulate pinned --size 5 --tol", 2, "--tol needs a number"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        int status = run_cli(bad[k].args, out, sizeof out);
+        CHECK(status == bad[k].status, "'%s' exited %d, expected %d", bad[k].args,
+              status, bad[k].status);
+        CHECK_STR_CONTAINS(out, bad[k].message);
+    }
+
+    /* An unwritable CSV: exit 1, nothing left behind. */
+    snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/missing/run.csv", tmp);
+    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_STR_CONTAINS(out, "cannot write");
+    /* --obj naming a file: exit 1. */
+    snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --obj %s/run.csv", tmp);
+    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_STR_CONTAINS(out, "is not a directory");
+
+    snprintf(args, sizeof args, "rm -rf '%s'", tmp);
+    CHECK_INT(system(args), 0);
+}
+
+static void timed(const char *name, void (*test)(void))
+{
+    double start = cloth_now();
+    test();
+    printf("%-24s %.2f s\n", name, cloth_now() - start);
+}
+
+int main(void)
+{
+    timed("params", test_params);
+    timed("grid", test_grid);
+    timed("spring_jacobian", test_spring_jacobian);
+    timed("assembly_fd", test_assembly_fd);
+    timed("spd", test_spd);
+    timed("free_fall", test_free_fall);
+    timed("settles", test_settles);
+    timed("ballhit_contacts", test_ballhit_contacts);
+    timed("drape_and_rail", test_drape_and_rail);
+    timed("methods_on_cloth", test_methods_on_cloth);
+    timed("data", test_data);
+    timed("cli", test_cli);
+    return test_summary("test_cloth");
+}
