@@ -537,6 +537,40 @@ static void test_bad_input(void)
     s.A_format = (corepcg_format)5;
     expect_import(&s, COREPCG_ERR_ARGUMENT, NULL, "format 5");
     expect_import(NULL, COREPCG_ERR_ARGUMENT, NULL, "NULL system");
+    /* column pointers */
+    int *cp = malloc(sizeof(int) * (size_t)(n + 1));
+    memcpy(cp, t.colptr, sizeof(int) * (size_t)(n + 1));
+    s = t.sys;
+    s.A_colptr = cp;
+    cp[0] = 1;
+    expect_import(&s, COREPCG_ERR_ARGUMENT, "colptr", "colptr[0] = 1");
+    cp[0] = 0;
+    cp[5] = cp[4] - 1;
+    expect_import(&s, COREPCG_ERR_ARGUMENT, "colptr", "decreasing colptr");
+    free(cp);
+    testsys_set_form(&t, COREPCG_TRIPLET, COREPCG_LOWER);
+    s = t.sys;
+    s.A_nnz = -3;
+    expect_import(&s, COREPCG_ERR_ARGUMENT, NULL, "A_nnz -3");
+    /* a node with no entries at all: no diagonal block */
+    s = t.sys;
+    int m = 0;
+    int *ri = malloc(sizeof(int) * (size_t)t.nnz), *ci = malloc(sizeof(int) * (size_t)t.nnz);
+    double *v = malloc(sizeof(double) * (size_t)t.nnz);
+    for (int k = 0; k < t.nnz; k++)
+        if (t.rowidx[k] / 3 != 2 && t.colidx[k] / 3 != 2) {
+            ri[m] = t.rowidx[k];
+            ci[m] = t.colidx[k];
+            v[m++] = t.values[k];
+        }
+    s.A_rowidx = ri;
+    s.A_colidx = ci;
+    s.A_values = v;
+    s.A_nnz = m;
+    expect_import(&s, COREPCG_ERR_NOT_SPD, "node 2", "node 2 without entries");
+    free(ri);
+    free(ci);
+    free(v);
     testsys_free(&t);
 }
 
