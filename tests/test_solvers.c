@@ -16,7 +16,9 @@
  *    counts their x differ by <= 10 tol (relative); upcg --precond
  *    diag's difference is printed;
  *  - corepcg on a stiff system (k_stretch 6000, tol 1e-6): <= 10
- *    iterations, and mpcg at least 5 times as many;
+ *    iterations, and mpcg at least 5 times as many; on every shipped
+ *    bundle corepcg (tol 1e-10) agrees with direct to 1e-7, and on the
+ *    k_stretch 6000 ones the same iteration bounds hold;
  *  - from a previous-step guess (exact answer + 1e-3 noise, z unrelated
  *    to it) mpcg needs fewer iterations than mpcg-bw;
  *  - max_iter 1 on a system that needs more: COREPCG_NOT_CONVERGED, x
@@ -31,6 +33,7 @@
 #include "test.h"
 #include "testsys.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +401,84 @@ static void test_stiff(void)
     testsys_free(&t);
 }
 
+/* Every shipped bundle (data/ * with an A.mtx): corepcg at tol 1e-10
+ * agrees with direct to 1e-7 relative, constraints to 1e-12; on the
+ * k_stretch 6000 cloth corepcg takes <= 10 iterations at tol 1e-6 and
+ * mpcg at least 5 times as many (issue 4). */
+static void test_shipped_bundles(void)
+{
+    const char *env = getenv("COREPCG_DATA_DIR");
+    const char *dir = env ? env : COREPCG_DATA_DIR;
+    DIR *d = opendir(dir);
+    CHECK(d != NULL, "cannot open %s", dir);
+    if (!d)
+        return;
+    int bundles = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char path[1024], apath[1100];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        snprintf(apath, sizeof apath, "%s/A.mtx", path);
+        FILE *f = fopen(apath, "r");
+        if (!f)
+            continue;
+        fclose(f);
+        corepcg_bundle *bd = NULL;
+        char msg[COREPCG_MSG_SIZE] = "";
+        int rc = corepcg_bundle_read(path, &bd, msg);
+        CHECK(rc == COREPCG_OK, "%s: %s", path, msg);
+        if (rc)
+            continue;
+        bundles++;
+        int n = 3 * bd->system.num_nodes, where;
+        double *xd = malloc(sizeof(double) * (size_t)n);
+        double *xc = malloc(sizeof(double) * (size_t)n);
+        corepcg_settings s;
+        corepcg_info info, cinfo, minfo;
+        corepcg_settings_default(&s);
+        s.method = COREPCG_METHOD_DIRECT;
+        rc = run(&bd->system, &s, bd->b, bd->x0, xd, &info, msg, &where);
+        CHECK(rc == COREPCG_OK, "%s direct: rc %d (%s)", path, rc, msg);
+        s.method = COREPCG_METHOD_COREPCG;
+        s.tol = 1e-10;
+        int rc2 = run(&bd->system, &s, bd->b, bd->x0, xc, &cinfo, msg, &where);
+        CHECK(rc2 == COREPCG_OK, "%s corepcg: rc %d (%s)", path, rc2, msg);
+        if (rc == COREPCG_OK && rc2 == COREPCG_OK) {
+            double dx = testsys_max_diff(n, xc, xd) / testsys_max_abs(n, xd);
+            CHECK(dx <= X_REL, "%s: corepcg vs direct %.3g", path, dx);
+            CHECK(cinfo.constraint_error <= CERR_MAX && info.constraint_error <= CERR_MAX,
+                  "%s: constraint errors %.3g (corepcg), %.3g (direct)", path,
+                  cinfo.constraint_error, info.constraint_error);
+            printf("%s: n %d r %d, corepcg tol 1e-10 %d iterations, "
+                   "|x - x_direct| / |x| = %.2g, rel. residual %.2g\n",
+                   e->d_name, n, cinfo.r, cinfo.iterations, dx,
+                   cinfo.rel_residual);
+        }
+        if (strstr(e->d_name, "k6000")) {
+            s.tol = 1e-6;
+            rc = run(&bd->system, &s, bd->b, bd->x0, xc, &cinfo, msg, &where);
+            s.method = COREPCG_METHOD_MPCG;
+            rc2 = run(&bd->system, &s, bd->b, bd->x0, xc, &minfo, msg, &where);
+            CHECK(rc == COREPCG_OK && rc2 == COREPCG_OK, "%s tol 1e-6: rc %d, %d",
+                  path, rc, rc2);
+            printf("%s tol 1e-6: corepcg %d, mpcg %d iterations\n", e->d_name,
+                   cinfo.iterations, minfo.iterations);
+            CHECK(cinfo.iterations <= 10, "%s: corepcg %d iterations", path,
+                  cinfo.iterations);
+            CHECK(minfo.iterations >= 5 * cinfo.iterations, "%s: mpcg %d "
+                  "iterations vs corepcg %d", path, minfo.iterations,
+                  cinfo.iterations);
+        }
+        free(xd);
+        free(xc);
+        corepcg_bundle_free(&bd);
+    }
+    closedir(d);
+    CHECK(bundles >= 1, "no bundle found in %s", dir);
+}
+
 /* Ascher & Boxerman Table 1's shape: the corrected start wins from a
  * previous-step guess. */
 static void test_warm_start(void)
@@ -701,6 +782,7 @@ int main(void)
     print_accuracy_table();
     test_equivalence();
     test_stiff();
+    test_shipped_bundles();
     test_warm_start();
     test_not_converged();
     test_indefinite();
