@@ -70,7 +70,13 @@ int cpg_constraint_check(const corepcg_constraint *c, int N, char *why)
     double p[3], q[3];
     unit3(c->p, p);
     unit3(c->q, q);
-    double pq = fabs(dot3(p, q));
+    double pq = fabs(dot3(p, q)), pxq[3];
+    cross3(p, q, pxq);
+    if (pq > ORTHOGONALITY_TOL && norm3(pxq) <= ORTHOGONALITY_TOL)
+        return cpg_fail(why, COREPCG_ERR_CONSTRAINT,
+                        "q is parallel to p (|p x q| = %.3g after "
+                        "normalising): p x q is degenerate, no line is "
+                        "left free", norm3(pxq));
     if (pq > ORTHOGONALITY_TOL)
         return cpg_fail(why, COREPCG_ERR_CONSTRAINT,
                         "q is not orthogonal to p (|p.q| = %.3g after "

@@ -1,0 +1,997 @@
+/* test_reliability.c -- numerical failure, hostile files and misuse,
+ * through the public API and the CLI: every failure has its own status and
+ * message, an error leaves x untouched, a warning leaves a usable x, and a
+ * failed command writes nothing and clobbers nothing.
+ *
+ * The systems are tiny and built here from node-block matrices whose
+ * blocks are multiples of the 3x3 identity, so that each property (A
+ * indefinite, core indefinite while A is SPD, ...) is exact by
+ * construction and can be checked by hand. */
+#include "test.h"
+#include "corepcg.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <float.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef COREPCG_DATA_DIR
+#define COREPCG_DATA_DIR "data"
+#endif
+#ifndef COREPCG_CLI
+#define COREPCG_CLI "corepcg"
+#endif
+
+#define PATH_SIZE 1024
+#define SENTINEL -12345.0 /* what x holds before a solve that must fail */
+
+static const char *data_dir(void)
+{
+    const char *e = getenv("COREPCG_DATA_DIR");
+    return e && e[0] ? e : COREPCG_DATA_DIR;
+}
+
+static const char *cli_path(void)
+{
+    const char *e = getenv("COREPCG_CLI");
+    return e && e[0] ? e : COREPCG_CLI;
+}
+
+/* ------------------------------------------------------ system builder */
+
+/* A system of N nodes whose A is given node block by node block: block
+ * (i, j) = a[i N + j] * I_3 (a symmetric), or a full dense n x n matrix. */
+typedef struct sysbuf {
+    corepcg_system sys;
+    int colptr[3 * 16 + 1];
+    int rowidx[(3 * 16) * (3 * 16)];
+    double values[(3 * 16) * (3 * 16)];
+    corepcg_constraint cons[16];
+    int pairs[2 * 64];
+} sysbuf;
+
+/* From a dense symmetric n x n matrix (column-major), lower triangle CSC. */
+static void sys_from_dense(sysbuf *s, int N, const double *dense)
+{
+    memset(s, 0, sizeof *s);
+    int n = 3 * N, nnz = 0;
+    for (int j = 0; j < n; j++) {
+        s->colptr[j] = nnz;
+        for (int i = j; i < n; i++)
+            if (dense[i + (size_t)n * j] != 0 || i == j) {
+                s->rowidx[nnz] = i;
+                s->values[nnz++] = dense[i + (size_t)n * j];
+            }
+    }
+    s->colptr[n] = nnz;
+    s->sys.num_nodes = N;
+    s->sys.A_format = COREPCG_CSC;
+    s->sys.A_triangle = COREPCG_LOWER;
+    s->sys.A_colptr = s->colptr;
+    s->sys.A_rowidx = s->rowidx;
+    s->sys.A_values = s->values;
+    s->sys.constraints = s->cons;
+    s->sys.stretch_pairs = s->pairs;
+}
+
+/* Node blocks a[i N + j] * I_3. */
+static void sys_from_blocks(sysbuf *s, int N, const double *a)
+{
+    int n = 3 * N;
+    double *dense = calloc((size_t)n * n, sizeof(double));
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            for (int c = 0; c < 3; c++)
+                dense[(3 * i + c) + (size_t)n * (3 * j + c)] = a[i * N + j];
+    sys_from_dense(s, N, dense);
+    free(dense);
+}
+
+static void add_pair(sysbuf *s, int a, int b)
+{
+    s->pairs[2 * s->sys.num_stretch] = a;
+    s->pairs[2 * s->sys.num_stretch + 1] = b;
+    s->sys.num_stretch++;
+}
+
+/* y = A x with the lower CSC of s. */
+static void sys_mult(const sysbuf *s, const double *x, double *y)
+{
+    int n = 3 * s->sys.num_nodes;
+    for (int k = 0; k < n; k++)
+        y[k] = 0;
+    for (int j = 0; j < n; j++)
+        for (int k = s->colptr[j]; k < s->colptr[j + 1]; k++) {
+            int i = s->rowidx[k];
+            y[i] += s->values[k] * x[j];
+            if (i != j)
+                y[j] += s->values[k] * x[i];
+        }
+}
+
+static corepcg_settings settings_for(corepcg_method m)
+{
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = m;
+    return set;
+}
+
+static void fill(double *x, int n, double v)
+{
+    for (int k = 0; k < n; k++)
+        x[k] = v;
+}
+
+static int all_equal(const double *x, int n, double v)
+{
+    for (int k = 0; k < n; k++)
+        if (x[k] != v)
+            return 0;
+    return 1;
+}
+
+static double max_diff(const double *a, const double *b, int n)
+{
+    double d = 0;
+    for (int k = 0; k < n; k++)
+        d = fmax(d, fabs(a[k] - b[k]));
+    return d;
+}
+
+static const corepcg_method cg_methods[] = {
+    COREPCG_METHOD_COREPCG, COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG,
+    COREPCG_METHOD_MPCG_BW};
+
+/* ------------------------------------------------ A not positive definite */
+
+/* Blocks [[1, 2, 0], [2, 1, 0.1], [0, 0.1, 1]]: the leading 2x2 has
+ * eigenvalues 3 and -1 (A is indefinite with a positive diagonal); the
+ * stretch pair (1, 2) gives corepcg an SPD core (eigenvalues 1 +- 0.1) so
+ * that the failure must come from the CG loop. b = (e, -e, 0) lies mostly
+ * along the negative direction: b^T A b = -2 |e|^2, so the very first
+ * p^T A p (p = b, every preconditioner here is the identity on it, up to
+ * the 0.1 coupling of the core) is negative. */
+static void make_indefinite(sysbuf *s, double *b)
+{
+    const double a[9] = {1, 2, 0, 2, 1, 0.1, 0, 0.1, 1};
+    sys_from_blocks(s, 3, a);
+    add_pair(s, 1, 2);
+    fill(b, 9, 0);
+    b[0] = b[1] = b[2] = 1;
+    b[3] = b[4] = b[5] = -1;
+}
+
+static void test_not_spd(void)
+{
+    sysbuf s;
+    double b[9], x[9];
+    make_indefinite(&s, b);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+
+    /* direct: the factorisation refuses it at setup */
+    corepcg_settings set = settings_for(COREPCG_METHOD_DIRECT);
+    for (int f = 0; f < COREPCG_FACTOR_COUNT; f++) {
+        set.factor = (corepcg_factor)f;
+        int rc = corepcg_setup(h, &s.sys, &set);
+        CHECK(rc == COREPCG_ERR_NOT_SPD, "direct, factor %s: setup %d (%s), "
+              "expected ERR_NOT_SPD", corepcg_factor_name(f), rc,
+              corepcg_message(h));
+        CHECK_STR_CONTAINS(corepcg_message(h), "not positive definite");
+        fill(x, 9, SENTINEL);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_ERR_STATE);
+        CHECK(all_equal(x, 9, SENTINEL), "x written after a failed setup");
+    }
+
+    /* the CG methods meet p^T A p < 0 */
+    for (size_t m = 0; m < sizeof cg_methods / sizeof cg_methods[0]; m++) {
+        set = settings_for(cg_methods[m]);
+        set.tol = 1e-12;
+        const char *name = corepcg_method_name(cg_methods[m]);
+        int rc = corepcg_setup(h, &s.sys, &set);
+        CHECK(rc == COREPCG_OK, "%s: setup %d (%s)", name, rc,
+              corepcg_message(h));
+        corepcg_info info;
+        fill(x, 9, SENTINEL);
+        rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_ERR_BREAKDOWN || rc == COREPCG_ERR_NOT_SPD,
+              "%s on an indefinite A: solve %d (%s), expected ERR_BREAKDOWN "
+              "or ERR_NOT_SPD", name, rc, corepcg_message(h));
+        CHECK_INT(info.status, rc);
+        CHECK_INT(info.converged, 0);
+        CHECK_INT(info.iterations, 0); /* before the first step completes */
+        CHECK_STR_CONTAINS(corepcg_message(h), "p^T A p");
+        CHECK_STR_CONTAINS(corepcg_message(h), "not positive definite");
+        CHECK(all_equal(x, 9, SENTINEL), "%s: x written after an error", name);
+    }
+    corepcg_free(&h);
+}
+
+/* A CG breakdown later than the first step: blocks [[1, 2], [2, 1]] with
+ * b = (e, 0): p0 = b gives p^T A p = 1 > 0, and the second direction
+ * (the whole 2-dimensional Krylov space, which holds the negative
+ * eigenvector) must have p^T A p < 0 (Sylvester: the A-conjugate
+ * directions carry A's inertia). */
+static void test_breakdown_second_step(void)
+{
+    sysbuf s;
+    const double a[4] = {1, 2, 2, 1};
+    sys_from_blocks(&s, 2, a);
+    double b[6] = {1, 0, 0, 0, 0, 0}, x[6];
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    const corepcg_method ms[] = {COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG,
+                                 COREPCG_METHOD_MPCG_BW};
+    for (int m = 0; m < 3; m++) {
+        corepcg_settings set = settings_for(ms[m]);
+        set.tol = 1e-12;
+        CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+        corepcg_info info;
+        fill(x, 6, SENTINEL);
+        int rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_ERR_BREAKDOWN, "%s: solve %d (%s), expected "
+              "ERR_BREAKDOWN", corepcg_method_name(ms[m]), rc,
+              corepcg_message(h));
+        CHECK_INT(info.iterations, 1);
+        CHECK_STR_CONTAINS(corepcg_message(h), "at iteration 2");
+        CHECK(all_equal(x, 6, SENTINEL), "x written after a breakdown");
+    }
+    corepcg_free(&h);
+}
+
+/* ------------------------------------------- core not positive definite */
+
+/* Three nodes in a row, blocks [[1, s, h], [s, 1, s], [h, s, 1]] with
+ * stretch springs 0-1 and 1-2 (coupling s = -0.8) and a shear spring 0-2
+ * (h = 0.6). The core keeps the diagonal and stretch blocks:
+ * [[1, s, 0], [s, 1, s], [0, s, 1]] has eigenvalues 1 and 1 +- s sqrt 2,
+ * so 1 - 0.8 sqrt 2 = -0.131 < 0. A itself is SPD: its eigenvalues are
+ * 1 - h = 0.4 (on (1, 0, -1)) and those of [[1 + h, s sqrt 2],
+ * [s sqrt 2, 1]], whose determinant 1.6 - 1.28 = 0.32 and trace are > 0. */
+static void make_core_indefinite(sysbuf *s)
+{
+    const double sv = -0.8, hv = 0.6;
+    const double a[9] = {1, sv, hv, sv, 1, sv, hv, sv, 1};
+    sys_from_blocks(s, 3, a);
+    add_pair(s, 0, 1);
+    add_pair(s, 1, 2);
+}
+
+static void test_core_not_spd(void)
+{
+    sysbuf s;
+    make_core_indefinite(&s);
+    double xt[9], b[9], x[9], xd[9];
+    for (int k = 0; k < 9; k++)
+        xt[k] = 1.0 + 0.25 * k - 0.1 * k * k;
+    sys_mult(&s, xt, b);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+
+    /* A is SPD: direct solves it */
+    corepcg_settings set = settings_for(COREPCG_METHOD_DIRECT);
+    CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, b, NULL, xd, NULL), COREPCG_OK);
+    CHECK_LE(max_diff(xd, xt, 9), 1e-12);
+
+    /* corepcg without fallback: refused at setup, whatever the factor */
+    for (int f = 0; f < COREPCG_FACTOR_COUNT; f++) {
+        set = settings_for(COREPCG_METHOD_COREPCG);
+        set.factor = (corepcg_factor)f;
+        int rc = corepcg_setup(h, &s.sys, &set);
+        CHECK(rc == COREPCG_ERR_CORE_NOT_SPD, "factor %s: setup %d (%s), "
+              "expected ERR_CORE_NOT_SPD", corepcg_factor_name(f), rc,
+              corepcg_message(h));
+        CHECK_STR_CONTAINS(corepcg_message(h), "not positive definite");
+        CHECK_STR_CONTAINS(corepcg_strerror(rc), "core");
+        fill(x, 9, SENTINEL);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_ERR_STATE);
+        CHECK(all_equal(x, 9, SENTINEL), "x written after a failed setup");
+    }
+
+    /* with the fallback: block-preconditioned upcg, flagged */
+    for (int f = 0; f < COREPCG_FACTOR_COUNT; f++) {
+        set = settings_for(COREPCG_METHOD_COREPCG);
+        set.factor = (corepcg_factor)f;
+        set.fallback_upcg = 1;
+        set.tol = 1e-12;
+        int rc = corepcg_setup(h, &s.sys, &set);
+        CHECK(rc == COREPCG_OK, "fallback, factor %s: setup %d (%s)",
+              corepcg_factor_name(f), rc, corepcg_message(h));
+        corepcg_info info;
+        fill(x, 9, SENTINEL);
+        rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_FELL_BACK, "fallback: solve %d (%s), expected "
+              "COREPCG_FELL_BACK", rc, corepcg_message(h));
+        CHECK_INT(info.status, COREPCG_FELL_BACK);
+        CHECK_INT(info.fell_back, 1);
+        CHECK_INT(info.converged, 1);
+        CHECK_LE(max_diff(x, xt, 9), 1e-9);
+        CHECK_LE(info.rel_residual, 1e-10);
+    }
+
+    /* the CLI's --fallback on the same system as a bundle */
+    corepcg_free(&h);
+}
+
+/* ------------------------------------------------ NaN / Inf in the loop */
+
+/* One node, A = [[d, -c, 0], [-c, d, 0], [0, 0, 1]] with d = 1.7e308 and
+ * c = 1.6e308: SPD (eigenvalues d - c, d + c, 1), every entry finite. With
+ * b = t d (1, -1, 0), Jacobi gives the first direction p = (t, -t, 0) and
+ * delta0 = b^T D^-1 b = 2 t^2 d, finite for t = 0.6 (1.22e308), while
+ * A p = t (d + c) (1, -1, 0) = 1.98e308 overflows: Inf appears in the
+ * first p^T A p, inside the loop. */
+static void test_nan_during_iteration(void)
+{
+    const double d = 1.7e308, c = 1.6e308;
+    double dense[9] = {d, -c, 0, -c, d, 0, 0, 0, 1};
+    sysbuf s;
+    sys_from_dense(&s, 1, dense);
+    double b[3] = {0.6 * d, -0.6 * d, 0}, x[3];
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    const corepcg_method ms[] = {COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG,
+                                 COREPCG_METHOD_MPCG_BW};
+    for (int m = 0; m < 3; m++) {
+        corepcg_settings set = settings_for(ms[m]);
+        CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+        fill(x, 3, SENTINEL);
+        corepcg_info info;
+        int rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_ERR_NAN, "%s: solve %d (%s), expected ERR_NAN",
+              corepcg_method_name(ms[m]), rc, corepcg_message(h));
+        CHECK_STR_CONTAINS(corepcg_message(h), "NaN or Inf in p^T A p at iteration 1");
+        CHECK_INT(info.converged, 0);
+        CHECK_INT(info.iterations, 0);
+        CHECK(all_equal(x, 3, SENTINEL), "x written after ERR_NAN");
+    }
+
+    /* an initial guess whose product overflows: caught before step 1 */
+    corepcg_settings set = settings_for(COREPCG_METHOD_UPCG);
+    CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+    double x0[3] = {1e300, -1e300, 0};
+    fill(x, 3, SENTINEL);
+    int rc = corepcg_solve(h, b, x0, x, NULL);
+    CHECK(rc == COREPCG_ERR_NAN, "x0 overflow: solve %d (%s)", rc,
+          corepcg_message(h));
+    CHECK_STR_CONTAINS(corepcg_message(h), "before the first iteration");
+    CHECK(all_equal(x, 3, SENTINEL), "x written after ERR_NAN");
+
+    /* NaN or Inf in the caller's vectors is refused, not iterated on */
+    double bad[3] = {1, NAN, 0};
+    rc = corepcg_solve(h, bad, NULL, x, NULL);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(corepcg_message(h), "b[1]");
+    bad[1] = INFINITY;
+    rc = corepcg_solve(h, b, bad, x, NULL);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(corepcg_message(h), "x0[1]");
+    CHECK(all_equal(x, 3, SENTINEL), "x written after ERR_NOT_FINITE");
+
+    /* and so is a non-finite entry of A or z at setup */
+    dense[1] = dense[3] = NAN;
+    sys_from_dense(&s, 1, dense);
+    rc = corepcg_setup(h, &s.sys, &set);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    corepcg_free(&h);
+}
+
+/* --------------------------------------------------------- no convergence */
+
+/* A chain of 12 nodes, blocks 2.5 on the diagonal, -1 between neighbours:
+ * SPD with condition number about 40, far from solvable in 2 steps. */
+static void make_chain(sysbuf *s, int N)
+{
+    double a[16 * 16] = {0};
+    for (int i = 0; i < N; i++) {
+        a[i * N + i] = 2.5;
+        if (i + 1 < N)
+            a[i * N + i + 1] = a[(i + 1) * N + i] = -1;
+    }
+    sys_from_blocks(s, N, a);
+    for (int i = 0; i + 1 < N; i++)
+        add_pair(s, i, i + 1);
+}
+
+static void test_not_converged(void)
+{
+    enum { N = 12, n = 3 * N };
+    sysbuf s;
+    make_chain(&s, N);
+    /* node 0 fixed at z, node 5 in a plane: the constraints must hold even
+     * in an unconverged answer */
+    s.cons[0] = (corepcg_constraint){.node = 0, .ndof = 0};
+    s.cons[1] = (corepcg_constraint){.node = 5, .ndof = 2, .p = {0, 0.6, 0.8}};
+    s.sys.num_constraints = 2;
+    double z[n], b[n], x[n];
+    for (int k = 0; k < n; k++) {
+        z[k] = 0.1 * k;
+        b[k] = sin(1.0 + k);
+    }
+    s.sys.z = z;
+    /* corepcg's core is the whole chain here: give it only half of the
+     * stretch pairs so that it needs iterations too */
+    s.sys.num_stretch = 5;
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    for (size_t m = 0; m < sizeof cg_methods / sizeof cg_methods[0]; m++) {
+        corepcg_settings set = settings_for(cg_methods[m]);
+        set.tol = 1e-12;
+        set.max_iter = 2;
+        const char *name = corepcg_method_name(cg_methods[m]);
+        CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+        corepcg_info info;
+        fill(x, n, SENTINEL);
+        int rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_NOT_CONVERGED, "%s: solve %d (%s), expected "
+              "NOT_CONVERGED", name, rc, corepcg_message(h));
+        CHECK(rc > 0, "NOT_CONVERGED must be a warning (> 0)");
+        CHECK_INT(info.converged, 0);
+        CHECK_INT(info.iterations, 2);
+        CHECK(info.rel_residual > 1e-6, "%s: rel_residual %g after 2 steps",
+              name, info.rel_residual);
+        CHECK(!all_equal(x, n, SENTINEL), "%s: x not written", name);
+        int finite = 1;
+        for (int k = 0; k < n; k++)
+            finite &= isfinite(x[k]);
+        CHECK(finite, "%s: x not finite", name);
+        /* x is usable: the constraints hold exactly */
+        CHECK_LE(info.constraint_error, 1e-14);
+        CHECK_LE(fabs(x[0] - z[0]) + fabs(x[1] - z[1]) + fabs(x[2] - z[2]), 1e-15);
+        double pn = 0.6 * (x[16] - z[16]) + 0.8 * (x[17] - z[17]);
+        CHECK_LE(fabs(pn), 1e-14);
+
+        /* and the same with enough iterations converges */
+        set.max_iter = 1000;
+        CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, &info), COREPCG_OK);
+        CHECK_INT(info.converged, 1);
+    }
+    corepcg_free(&h);
+}
+
+/* ---------------------------------------------- degenerate constraints */
+
+static void test_degenerate_directions(void)
+{
+    sysbuf s;
+    make_chain(&s, 3);
+    double b[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    corepcg_settings set = settings_for(COREPCG_METHOD_DIRECT);
+
+    /* q within 1e-9 of p: p x q has length 1e-9 */
+    s.cons[0] = (corepcg_constraint){.node = 1, .ndof = 1, .p = {1, 0, 0},
+                                     .q = {1, 1e-9, 0}};
+    s.sys.num_constraints = 1;
+    int rc = corepcg_setup(h, &s.sys, &set);
+    CHECK_INT(rc, COREPCG_ERR_CONSTRAINT);
+    CHECK_STR_CONTAINS(corepcg_message(h), "p x q");
+    CHECK_STR_CONTAINS(corepcg_message(h), "parallel");
+
+    /* q = -p exactly */
+    s.cons[0].q[0] = -1;
+    s.cons[0].q[1] = 0;
+    rc = corepcg_setup(h, &s.sys, &set);
+    CHECK_INT(rc, COREPCG_ERR_CONSTRAINT);
+    CHECK_STR_CONTAINS(corepcg_message(h), "p x q");
+
+    /* just past the orthogonality tolerance (|p.q| = 2e-6): refused, but
+     * the message must not call it parallel */
+    s.cons[0].q[0] = 2e-6;
+    s.cons[0].q[1] = 1;
+    rc = corepcg_setup(h, &s.sys, &set);
+    CHECK_INT(rc, COREPCG_ERR_CONSTRAINT);
+    CHECK_STR_CONTAINS(corepcg_message(h), "not orthogonal");
+
+    /* within it (|p.q| = 5e-7): accepted, q made orthogonal, and the
+     * answer holds both constraints */
+    s.cons[0].q[0] = 5e-7;
+    rc = corepcg_setup(h, &s.sys, &set);
+    CHECK_INT(rc, COREPCG_OK);
+    double x[9];
+    CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+    CHECK_LE(fabs(x[3]) + fabs(x[4]), 1e-15);
+
+    /* directions of extreme magnitude are directions like any other */
+    const double scales[] = {1e-300, 1e300};
+    for (int k = 0; k < 2; k++) {
+        double t = scales[k];
+        s.cons[0] = (corepcg_constraint){.node = 1, .ndof = 1,
+                                         .p = {t, t, 0}, .q = {0, 0, t}};
+        s.cons[1] = (corepcg_constraint){.node = 2, .ndof = 2,
+                                         .p = {0, t, t}};
+        s.sys.num_constraints = 2;
+        rc = corepcg_setup(h, &s.sys, &set);
+        CHECK(rc == COREPCG_OK, "scale %g: setup %d (%s)", t, rc,
+              corepcg_message(h));
+        fill(x, 9, SENTINEL);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+        /* node 1 moves along (1, -1, 0) only, node 2 in the plane y + z = 0 */
+        CHECK_LE(fabs(x[3] + x[4]) + fabs(x[5]), 1e-14);
+        CHECK_LE(fabs(x[7] + x[8]), 1e-14);
+    }
+    corepcg_free(&h);
+}
+
+/* ------------------------------------------------------------- misuse */
+
+static void test_misuse(void)
+{
+    sysbuf s;
+    make_chain(&s, 3);
+    double b[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, x[9];
+    char msg[COREPCG_MSG_SIZE];
+
+    /* NULL everywhere a pointer is required */
+    CHECK_INT(corepcg_create(NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_setup(NULL, &s.sys, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_update(NULL, &s.sys, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_solve(NULL, b, NULL, x, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(corepcg_message(NULL), "no handle");
+    corepcg_free(NULL);
+    corepcg_settings_default(NULL);
+    CHECK_INT(corepcg_check(NULL, b, x, NULL, NULL, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_bundle_read(NULL, NULL, msg), COREPCG_ERR_ARGUMENT);
+    corepcg_bundle *bd = (corepcg_bundle *)(uintptr_t)1;
+    CHECK_INT(corepcg_bundle_read(NULL, &bd, msg), COREPCG_ERR_ARGUMENT);
+    CHECK(bd == NULL, "bundle_read with no directory left *out set");
+    CHECK_INT(corepcg_bundle_read("", &bd, NULL), COREPCG_ERR_ARGUMENT);
+    corepcg_bundle_free(NULL);
+    corepcg_bundle_free(&bd);
+    CHECK_INT(corepcg_bundle_write(NULL, &s.sys, b, NULL, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_bundle_write("/tmp/x", NULL, b, NULL, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_bundle_write("/tmp/x", &s.sys, NULL, NULL, msg), COREPCG_ERR_ARGUMENT);
+    double *v = (double *)(uintptr_t)1;
+    CHECK(corepcg_vector_read(NULL, 3, &v, msg) < 0, "vector_read(NULL path)");
+    CHECK(corepcg_vector_read("/nonexistent", 3, NULL, msg) < 0, "vector_read(NULL out)");
+    CHECK_INT(corepcg_vector_write(NULL, 3, b, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_vector_write("/tmp/x.mtx", 3, NULL, msg), COREPCG_ERR_ARGUMENT);
+    CHECK(corepcg_strerror(-999) != NULL && corepcg_strerror(999) != NULL &&
+              corepcg_strerror(COREPCG_ERR_TOO_LARGE - 1) != NULL,
+          "strerror of unknown codes");
+    CHECK(corepcg_method_name(-1) != NULL && corepcg_method_name(99) != NULL,
+          "name of an unknown method must not be NULL");
+    CHECK_INT(corepcg_method_from_name(NULL), -1);
+
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK_INT(corepcg_setup(h, NULL, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(corepcg_message(h), "NULL");
+    /* solve and update before any setup */
+    fill(x, 9, SENTINEL);
+    corepcg_info info;
+    CHECK_INT(corepcg_solve(h, b, NULL, x, &info), COREPCG_ERR_STATE);
+    CHECK_INT(info.status, COREPCG_ERR_STATE);
+    CHECK_STR_CONTAINS(corepcg_message(h), "before setup");
+    CHECK_INT(corepcg_update(h, &s.sys, &info), COREPCG_ERR_STATE);
+    CHECK_STR_CONTAINS(corepcg_message(h), "before setup");
+    CHECK(all_equal(x, 9, SENTINEL), "x written by a solve before setup");
+
+    /* NULL b or x after setup */
+    CHECK_INT(corepcg_setup(h, &s.sys, NULL), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, NULL, NULL, x, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_solve(h, b, NULL, NULL, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(corepcg_update(h, NULL, NULL), COREPCG_ERR_ARGUMENT);
+    /* a failed update keeps the current system usable */
+    CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+
+    /* NULL arrays inside the system */
+    corepcg_system bad = s.sys;
+    bad.A_colptr = NULL;
+    CHECK(corepcg_setup(h, &bad, NULL) < 0, "setup with A_colptr NULL");
+    bad = s.sys;
+    bad.num_constraints = 2;
+    bad.constraints = NULL;
+    CHECK(corepcg_setup(h, &bad, NULL) < 0, "setup with constraints NULL");
+    bad = s.sys;
+    bad.stretch_pairs = NULL;
+    CHECK(corepcg_setup(h, &bad, NULL) < 0, "setup with stretch_pairs NULL");
+    bad = s.sys;
+    bad.num_nodes = 0;
+    CHECK(corepcg_setup(h, &bad, NULL) < 0, "setup with 0 nodes");
+    bad.num_nodes = -3;
+    CHECK(corepcg_setup(h, &bad, NULL) < 0, "setup with -3 nodes");
+    /* after a failed setup the handle is empty, and usable again */
+    CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_ERR_STATE);
+    CHECK_INT(corepcg_setup(h, &s.sys, NULL), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+
+    /* freed twice through the documented NULL-safe free */
+    corepcg_free(&h);
+    CHECK(h == NULL, "corepcg_free did not set the handle to NULL");
+    corepcg_free(&h);
+    CHECK(h == NULL, "second free");
+}
+
+/* update with a different pattern re-analyses and says so */
+static void test_update_pattern(void)
+{
+    sysbuf s1, s2;
+    make_chain(&s1, 4);
+    /* the same chain plus a 0-3 coupling: another block pattern */
+    double a[16] = {3, -1, 0, -0.5, -1, 3, -1, 0, 0, -1, 3, -1, -0.5, 0, -1, 3};
+    sys_from_blocks(&s2, 4, a);
+    for (int i = 0; i < 3; i++)
+        add_pair(&s2, i, i + 1);
+    double b[12], x[12], Ax[12];
+    for (int k = 0; k < 12; k++)
+        b[k] = cos(0.3 * k);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    const corepcg_method ms[] = {COREPCG_METHOD_COREPCG, COREPCG_METHOD_DIRECT};
+    for (int m = 0; m < 2; m++) {
+        corepcg_settings set = settings_for(ms[m]);
+        set.tol = 1e-12;
+        CHECK_INT(corepcg_setup(h, &s1.sys, &set), COREPCG_OK);
+        corepcg_info info;
+        CHECK_INT(corepcg_update(h, &s1.sys, &info), COREPCG_OK);
+        CHECK_INT(info.analysis_reused, 1);
+        CHECK_INT(corepcg_update(h, &s2.sys, &info), COREPCG_OK);
+        CHECK_INT(info.analysis_reused, 0);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, &info), COREPCG_OK);
+        CHECK_INT(info.analysis_reused, 0);
+        sys_mult(&s2, x, Ax);
+        CHECK_LE(max_diff(Ax, b, 12), 1e-9);
+        /* a change of constraints (ndof) is a new pattern too */
+        s2.cons[0] = (corepcg_constraint){.node = 2, .ndof = 0};
+        s2.sys.num_constraints = 1;
+        CHECK_INT(corepcg_update(h, &s2.sys, &info), COREPCG_OK);
+        CHECK_INT(info.analysis_reused, 0);
+        s2.sys.num_constraints = 0;
+    }
+    corepcg_free(&h);
+}
+
+/* ------------------------------------------- absurd Matrix Market sizes */
+
+/* out = dir/name, or stop: no test can go on with a cut path. */
+static void join(char *out, const char *dir, const char *name)
+{
+    int len = snprintf(out, PATH_SIZE, "%s/%s", dir, name);
+    if (len < 0 || len >= PATH_SIZE) {
+        fprintf(stderr, "path too long: %s/%s\n", dir, name);
+        exit(1);
+    }
+}
+
+static void make_dir(char *out, const char *tag)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(out, PATH_SIZE, "%s/corepcg-rel-%s-XXXXXX",
+             tmp && tmp[0] ? tmp : "/tmp", tag);
+    if (!mkdtemp(out)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_SIZE];
+    join(path, dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    if (!in || !out) {
+        perror(from);
+        exit(1);
+    }
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, got, out);
+    fclose(in);
+    fclose(out);
+}
+
+/* A copy of data/tiny (A, b, constraints, stretch) in a fresh directory. */
+static void copy_tiny(char *dir, const char *tag)
+{
+    make_dir(dir, tag);
+    const char *names[] = {"A.mtx", "b.mtx", "constraints.txt", "stretch.mtx"};
+    for (int k = 0; k < 4; k++) {
+        char tiny[PATH_SIZE], from[PATH_SIZE], to[PATH_SIZE];
+        join(tiny, data_dir(), "tiny");
+        join(from, tiny, names[k]);
+        join(to, dir, names[k]);
+        copy_file(from, to);
+    }
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[PATH_SIZE];
+        join(path, dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Reads dir in a child and reports the code, the message and the child's
+ * peak resident set (kB), so that an attempted huge allocation shows. */
+static int read_in_child(const char *dir, char *msg, long *peak_kb)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -100;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        corepcg_bundle *bd = NULL;
+        char m[COREPCG_MSG_SIZE] = "";
+        int rc = corepcg_bundle_read(dir, &bd, m);
+        corepcg_bundle_free(&bd);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        long kb = ru.ru_maxrss;
+        if (write(fd[1], &rc, sizeof rc) != sizeof rc ||
+            write(fd[1], &kb, sizeof kb) != sizeof kb ||
+            write(fd[1], m, sizeof m) != sizeof m)
+            _exit(2);
+        _exit(0);
+    }
+    close(fd[1]);
+    int rc = -100;
+    *peak_kb = -1;
+    msg[0] = '\0';
+    if (read(fd[0], &rc, sizeof rc) != sizeof rc ||
+        read(fd[0], peak_kb, sizeof *peak_kb) != sizeof *peak_kb ||
+        read(fd[0], msg, COREPCG_MSG_SIZE) != COREPCG_MSG_SIZE)
+        rc = -100;
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        rc = -101; /* the child crashed */
+    return rc;
+}
+
+static void test_absurd_sizes(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    long base_kb = ru.ru_maxrss;
+    struct {
+        const char *file, *text, *code_text, *part;
+        int code;
+    } cases[] = {
+        {"A.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                  "999999999 999999999 1000000000000\n1 1 1\n",
+         "10^12 entries", "1000000000000 entries is more than corepcg handles",
+         COREPCG_ERR_TOO_LARGE},
+        {"A.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                  "999999999 999999999 999999999\n1 1 1\n",
+         "10^9 x 10^9, 10^9 entries", "file ends after 1 of the 999999999 entries",
+         COREPCG_ERR_FORMAT},
+        {"A.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                  "3000000000 3000000000 3000000000\n1 1 1\n",
+         "n > INT_MAX", "more than corepcg's int indices hold",
+         COREPCG_ERR_TOO_LARGE},
+        {"A.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                  "9000000000000000000 9000000000000000000 3\n1 1 1\n",
+         "n = 9e18", "more than corepcg's int indices hold",
+         COREPCG_ERR_TOO_LARGE},
+        /* past a long long: read as "too big" one way or another */
+        {"A.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                  "99999999999999999999999 99999999999999999999999 3\n1 1 1\n",
+         "n overflowing a long long", "A.mtx:2: n = ", 0},
+        {"b.mtx", "%%MatrixMarket matrix array real general\n"
+                  "1000000000000 1\n1\n",
+         "b of 10^12 rows", "expected 12 x 1", COREPCG_ERR_DIMENSION},
+        {"stretch.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                        "4 4 1000000000000\n2 1\n",
+         "stretch with 10^12 entries", "more than corepcg handles",
+         COREPCG_ERR_TOO_LARGE},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char dir[PATH_SIZE], msg[COREPCG_MSG_SIZE];
+        copy_tiny(dir, "absurd");
+        write_text(dir, cases[k].file, cases[k].text);
+        long peak_kb;
+        int rc = read_in_child(dir, msg, &peak_kb);
+        CHECK(cases[k].code ? rc == cases[k].code : rc < 0 && rc > -100,
+              "%s: code %d (%s), expected %d", cases[k].code_text, rc, msg,
+              cases[k].code);
+        CHECK_STR_CONTAINS(msg, cases[k].part);
+        CHECK_STR_CONTAINS(msg, cases[k].file);
+        /* the child starts as a copy of this process: it may grow by a
+         * few MB (stdio, CHOLMOD), never by what the header claims */
+        CHECK(peak_kb >= 0 && peak_kb - base_kb < 64 * 1024,
+              "%s: peak RSS %ld kB (parent %ld kB)", cases[k].code_text,
+              peak_kb, base_kb);
+        remove_dir(dir);
+    }
+}
+
+/* ------------------------------------------------ the CLI: exit statuses */
+
+/* Runs `corepcg ARGS` with stdout and stderr to files in dir; returns the
+ * exit status (-1 if it did not exit normally). */
+static int run_cli(const char *dir, const char *args, char *err, size_t size)
+{
+    char cmd[4 * PATH_SIZE], errpath[PATH_SIZE];
+    snprintf(errpath, sizeof errpath, "%s/../stderr-%d.txt", dir, (int)getpid());
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>'%s'", cli_path(), args,
+             errpath);
+    int st = system(cmd);
+    err[0] = '\0';
+    FILE *f = fopen(errpath, "r");
+    if (f) {
+        size_t got = fread(err, 1, size - 1, f);
+        err[got] = '\0';
+        fclose(f);
+        unlink(errpath);
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int read_all(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t got = fread(buf, 1, size - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    return (int)got;
+}
+
+/* The names in dir other than those listed (NULL-terminated); returns the
+ * count and puts the first stranger in first. */
+static int strangers(const char *dir, const char *const *known, char *first)
+{
+    DIR *d = opendir(dir);
+    int count = 0;
+    first[0] = '\0';
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        int ok = 0;
+        for (int k = 0; known[k]; k++)
+            ok |= strcmp(e->d_name, known[k]) == 0;
+        if (!ok && count++ == 0)
+            snprintf(first, 256, "%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return count;
+}
+
+static void test_cli_failures(void)
+{
+    char dir[PATH_SIZE], out[PATH_SIZE], args[4 * PATH_SIZE], err[4096];
+    char after[256], stranger[256];
+    copy_tiny(dir, "cli");
+    join(out, dir, "x.mtx");
+    const char *known[] = {"A.mtx", "b.mtx", "constraints.txt", "stretch.mtx",
+                           "x.mtx", NULL};
+    const char *old = "precious: not to be clobbered\n";
+    write_text(dir, "x.mtx", old);
+
+    /* 1: a numerical failure (direct on an indefinite A): nothing written */
+    write_text(dir, "A.mtx",
+               "%%MatrixMarket matrix coordinate real symmetric\n"
+               "12 12 15\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n5 5 1\n6 6 1\n"
+               "7 7 1\n8 8 1\n9 9 1\n10 10 1\n11 11 1\n12 12 1\n"
+               "10 7 2\n11 8 2\n12 9 2\n");
+    snprintf(args, sizeof args, "solve '%s' --method direct --out '%s'", dir, out);
+    int st = run_cli(dir, args, err, sizeof err);
+    CHECK_INT(st, 1);
+    CHECK_STR_CONTAINS(err, "not positive definite");
+    read_all(out, after, sizeof after);
+    CHECK(strcmp(after, old) == 0, "x.mtx clobbered: \"%s\"", after);
+    CHECK(strangers(dir, known, stranger) == 0, "left behind: %s", stranger);
+
+    /* 1: the same with a CG method (breakdown), and the core not SPD */
+    snprintf(args, sizeof args, "solve '%s' --method upcg --tol 1e-12 --out '%s'",
+             dir, out);
+    st = run_cli(dir, args, err, sizeof err);
+    CHECK(st == 1 || st == 0, "upcg on indefinite A: exit %d", st);
+    read_all(out, after, sizeof after);
+    if (st == 1)
+        CHECK(strcmp(after, old) == 0, "x.mtx clobbered after exit 1");
+    write_text(dir, "x.mtx", old);
+
+    /* 1: a bundle that does not read */
+    write_text(dir, "A.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                             "12 12 1000000000000\n");
+    snprintf(args, sizeof args, "solve '%s' --out '%s'", dir, out);
+    st = run_cli(dir, args, err, sizeof err);
+    CHECK_INT(st, 1);
+    CHECK_STR_CONTAINS(err, "A.mtx:2");
+    read_all(out, after, sizeof after);
+    CHECK(strcmp(after, old) == 0, "x.mtx clobbered: \"%s\"", after);
+    CHECK(strangers(dir, known, stranger) == 0, "left behind: %s", stranger);
+
+    /* 1: --out into a directory that does not exist: no partial file */
+    char tinydir[PATH_SIZE];
+    join(tinydir, data_dir(), "tiny");
+    snprintf(args, sizeof args, "solve '%s' --out '%s/no/such/dir/x.mtx'",
+             tinydir, dir);
+    st = run_cli(dir, args, err, sizeof err);
+    CHECK_INT(st, 1);
+    CHECK_STR_CONTAINS(err, "x.mtx");
+    CHECK(strangers(dir, known, stranger) == 0, "left behind: %s", stranger);
+
+    /* 3: not converged, the answer written (and flagged) */
+    snprintf(args, sizeof args,
+             "solve '%s' --method upcg --tol 1e-12 --max-iter 1 --out '%s'",
+             tinydir, out);
+    st = run_cli(dir, args, err, sizeof err);
+    CHECK_INT(st, 3);
+    CHECK_STR_CONTAINS(err, "not converged");
+    double *x = NULL;
+    char msg[COREPCG_MSG_SIZE];
+    CHECK_INT(corepcg_vector_read(out, 12, &x, msg), COREPCG_OK);
+    free(x);
+    CHECK(strangers(dir, known, stranger) == 0, "left behind: %s", stranger);
+
+    /* 0 with the core fallback, 1 without, on a bundle whose core is not
+     * SPD (test_core_not_spd's system) */
+    sysbuf s;
+    make_core_indefinite(&s);
+    double b[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    char bundle[PATH_SIZE];
+    join(bundle, dir, "core");
+    CHECK_INT(corepcg_bundle_write(bundle, &s.sys, b, NULL, msg), COREPCG_OK);
+    snprintf(args, sizeof args, "solve '%s' --out '%s'", bundle, out);
+    write_text(dir, "x.mtx", old);
+    st = run_cli(dir, args, err, sizeof err);
+    CHECK_INT(st, 1);
+    CHECK_STR_CONTAINS(err, "core");
+    read_all(out, after, sizeof after);
+    CHECK(strcmp(after, old) == 0, "x.mtx clobbered after a core failure");
+    snprintf(args, sizeof args, "solve '%s' --fallback upcg --tol 1e-10 --out '%s'",
+             bundle, out);
+    st = run_cli(dir, args, err, sizeof err);
+    CHECK_INT(st, 0);
+    CHECK_INT(corepcg_vector_read(out, 9, &x, msg), COREPCG_OK);
+    if (x) {
+        double Ax[9];
+        sys_mult(&s, x, Ax);
+        CHECK_LE(max_diff(Ax, b, 9), 1e-8);
+        free(x);
+    }
+    remove_dir(bundle);
+    remove_dir(dir);
+}
+
+int main(void)
+{
+    test_not_spd();
+    test_breakdown_second_step();
+    test_core_not_spd();
+    test_nan_during_iteration();
+    test_not_converged();
+    test_degenerate_directions();
+    test_misuse();
+    test_update_pattern();
+    test_absurd_sizes();
+    test_cli_failures();
+    return test_summary("test_reliability");
+}
