@@ -52,65 +52,76 @@ static int check_entry(const corepcg_system *sys, int n, long k, int row,
     return COREPCG_OK;
 }
 
-/* The caller's A as a CHOLMOD matrix (stype from the triangle). */
+/* Pointers, monotone column pointers, and every entry (check_entry). */
+static int validate_csc(const corepcg_system *sys, int n, char *msg)
+{
+    if (!sys->A_colptr || !sys->A_rowidx || !sys->A_values)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "A: CSC arrays must not be NULL");
+    if (sys->A_colptr[0] != 0)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "A: colptr[0] is %d, must be 0", sys->A_colptr[0]);
+    for (int j = 0; j < n; j++)
+        if (sys->A_colptr[j + 1] < sys->A_colptr[j])
+            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                            "A: colptr decreases at column %d", j);
+    for (int j = 0; j < n; j++)
+        for (int k = sys->A_colptr[j]; k < sys->A_colptr[j + 1]; k++) {
+            int rc = check_entry(sys, n, k, sys->A_rowidx[k], j,
+                                 sys->A_values[k], msg);
+            if (rc)
+                return rc;
+        }
+    return COREPCG_OK;
+}
+
+/* The caller's A (any format but lower CSC) as a CHOLMOD matrix with the
+ * triangle's stype, through triplets: CHOLMOD's conversion sums duplicate
+ * entries and sorts, whichever form they came in. */
 static int scalar_from_system(const corepcg_system *sys, int n,
                               cholmod_common *cm, cholmod_sparse **out,
                               char *msg)
 {
-    int stype = stype_of(sys->A_triangle);
     *out = NULL;
+    long nnz;
     if (sys->A_format == COREPCG_CSC) {
-        if (!sys->A_colptr || !sys->A_rowidx || !sys->A_values)
-            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                            "A: CSC arrays must not be NULL");
-        if (sys->A_colptr[0] != 0)
-            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                            "A: colptr[0] is %d, must be 0", sys->A_colptr[0]);
-        for (int j = 0; j < n; j++)
-            if (sys->A_colptr[j + 1] < sys->A_colptr[j])
-                return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                                "A: colptr decreases at column %d", j);
-        size_t nnz = (size_t)sys->A_colptr[n];
-        for (int j = 0; j < n; j++)
-            for (int k = sys->A_colptr[j]; k < sys->A_colptr[j + 1]; k++) {
-                int rc = check_entry(sys, n, k, sys->A_rowidx[k], j,
-                                     sys->A_values[k], msg);
-                if (rc)
-                    return rc;
-            }
-        cholmod_sparse *A = cholmod_allocate_sparse(n, n, nnz, 0, 1, stype,
-                                                    CHOLMOD_REAL, cm);
-        if (!A)
-            return cpg_fail(msg, cpg_cholmod_code(cm),
-                            "A: cannot allocate %zu entries", nnz);
-        memcpy(A->p, sys->A_colptr, sizeof(int) * (size_t)(n + 1));
-        memcpy(A->i, sys->A_rowidx, sizeof(int) * nnz);
-        memcpy(A->x, sys->A_values, sizeof(double) * nnz);
-        *out = A;
-        return COREPCG_OK;
-    }
-    if (sys->A_format != COREPCG_TRIPLET)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "A: unknown format %d",
-                        (int)sys->A_format);
-    if (sys->A_nnz < 0 || (sys->A_nnz > 0 && (!sys->A_rowidx ||
-                           !sys->A_colidx || !sys->A_values)))
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "A: triplet arrays must not be NULL and A_nnz >= 0");
-    for (long k = 0; k < sys->A_nnz; k++) {
-        int rc = check_entry(sys, n, k, sys->A_rowidx[k], sys->A_colidx[k],
-                             sys->A_values[k], msg);
+        int rc = validate_csc(sys, n, msg);
         if (rc)
             return rc;
+        nnz = sys->A_colptr[n];
+    } else if (sys->A_format == COREPCG_TRIPLET) {
+        if (sys->A_nnz < 0 || (sys->A_nnz > 0 && (!sys->A_rowidx ||
+                               !sys->A_colidx || !sys->A_values)))
+            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                            "A: triplet arrays must not be NULL and A_nnz >= 0");
+        for (long k = 0; k < sys->A_nnz; k++) {
+            int rc = check_entry(sys, n, k, sys->A_rowidx[k], sys->A_colidx[k],
+                                 sys->A_values[k], msg);
+            if (rc)
+                return rc;
+        }
+        nnz = sys->A_nnz;
+    } else {
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "A: unknown format %d",
+                        (int)sys->A_format);
     }
-    cholmod_triplet *T = cholmod_allocate_triplet(n, n, (size_t)sys->A_nnz,
-                                                  stype, CHOLMOD_REAL, cm);
+    cholmod_triplet *T = cholmod_allocate_triplet(n, n, (size_t)nnz,
+                                                  stype_of(sys->A_triangle),
+                                                  CHOLMOD_REAL, cm);
     if (!T)
-        return cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot allocate triplets");
-    memcpy(T->i, sys->A_rowidx, sizeof(int) * (size_t)sys->A_nnz);
-    memcpy(T->j, sys->A_colidx, sizeof(int) * (size_t)sys->A_nnz);
-    memcpy(T->x, sys->A_values, sizeof(double) * (size_t)sys->A_nnz);
-    T->nnz = (size_t)sys->A_nnz;
-    *out = cholmod_triplet_to_sparse(T, (size_t)sys->A_nnz, cm);
+        return cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot allocate %ld entries", nnz);
+    int *Ti = T->i, *Tj = T->j;
+    memcpy(Ti, sys->A_rowidx, sizeof(int) * (size_t)nnz);
+    memcpy(T->x, sys->A_values, sizeof(double) * (size_t)nnz);
+    if (sys->A_format == COREPCG_CSC) {
+        for (int j = 0; j < n; j++)
+            for (int k = sys->A_colptr[j]; k < sys->A_colptr[j + 1]; k++)
+                Tj[k] = j;
+    } else {
+        memcpy(Tj, sys->A_colidx, sizeof(int) * (size_t)nnz);
+    }
+    T->nnz = (size_t)nnz;
+    *out = cholmod_triplet_to_sparse(T, (size_t)nnz, cm);
     cholmod_free_triplet(&T, cm);
     if (!*out)
         return cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot convert triplets");
@@ -241,6 +252,117 @@ no_memory:
     return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "A: out of memory");
 }
 
+/*
+ * Lower-triangle CSC straight to full block storage, in one pass over the
+ * entries (the common case: what simulators and bundles give). Column J's
+ * blocks above the diagonal are the mirrors of the lower blocks (J, I') of
+ * earlier columns I' < J, appended while those columns are processed, so
+ * they arrive in increasing row order; its own lower blocks follow them.
+ */
+static int blocks_from_lower_csc(const corepcg_system *sys, int N,
+                                 cpg_bmat *out, char *msg)
+{
+    const int *Ap = sys->A_colptr, *Ai = sys->A_rowidx;
+    const double *Ax = sys->A_values;
+    int *mark = malloc(sizeof(int) * (size_t)N);
+    int *lower = malloc(sizeof(int) * (size_t)N);  /* lower blocks per column */
+    int *next = malloc(sizeof(int) * (size_t)N);   /* next upper slot */
+    int *pos = malloc(sizeof(int) * (size_t)N);    /* slot of block (I, J) */
+    int *mirror = malloc(sizeof(int) * (size_t)N); /* slot of block (J, I) */
+    out->nb = N;
+    out->p = calloc((size_t)N + 1, sizeof(int));
+    int rc = COREPCG_ERR_NO_MEMORY;
+    if (!mark || !lower || !next || !pos || !mirror || !out->p)
+        goto done;
+    for (int I = 0; I < N; I++) {
+        mark[I] = -1;
+        lower[I] = next[I] = 0; /* next counts upper blocks in this pass */
+    }
+    long total = 0;
+    for (int J = 0; J < N; J++)
+        for (int col = 3 * J; col < 3 * J + 3; col++)
+            for (int k = Ap[col]; k < Ap[col + 1]; k++) {
+                int I = Ai[k] / 3;
+                if (mark[I] == J)
+                    continue;
+                mark[I] = J;
+                lower[J]++;
+                total += I == J ? 1 : 2;
+                if (I != J)
+                    next[I]++;
+            }
+    rc = COREPCG_ERR_TOO_LARGE;
+    if (total > INT_MAX / 9)
+        goto done;
+    for (int J = 0; J < N; J++)
+        out->p[J + 1] = out->p[J] + next[J] + lower[J];
+    rc = COREPCG_ERR_NO_MEMORY;
+    out->i = malloc(sizeof(int) * (size_t)(total ? total : 1));
+    out->x = calloc(9 * (size_t)(total ? total : 1), sizeof(double));
+    if (!out->i || !out->x)
+        goto done;
+    for (int I = 0; I < N; I++) {
+        mark[I] = -1;
+        next[I] = out->p[I];
+    }
+    for (int J = 0; J < N; J++) {
+        /* the lower blocks of column J, sorted, after its upper ones */
+        int first = out->p[J + 1] - lower[J], count = 0;
+        int *rows = out->i + first;
+        for (int col = 3 * J; col < 3 * J + 3; col++)
+            for (int k = Ap[col]; k < Ap[col + 1]; k++) {
+                int I = Ai[k] / 3;
+                if (mark[I] == J)
+                    continue;
+                mark[I] = J;
+                int t = count++;
+                while (t > 0 && rows[t - 1] > I) {
+                    rows[t] = rows[t - 1];
+                    t--;
+                }
+                rows[t] = I;
+            }
+        if (count == 0 || rows[0] != J) {
+            rc = cpg_fail(msg, COREPCG_ERR_NOT_SPD,
+                          "A has no diagonal entries for node %d, so it is "
+                          "not positive definite", J);
+            goto done;
+        }
+        for (int t = 0; t < count; t++) {
+            int I = rows[t];
+            pos[I] = first + t;
+            if (I != J) {
+                mirror[I] = next[I]++;
+                out->i[mirror[I]] = J;
+            }
+        }
+        for (int c = 0; c < 3; c++)
+            for (int k = Ap[3 * J + c]; k < Ap[3 * J + c + 1]; k++) {
+                int I = Ai[k] / 3, a = Ai[k] % 3;
+                double v = Ax[k];
+                out->x[9L * pos[I] + 3 * c + a] += v;
+                if (I != J)
+                    out->x[9L * mirror[I] + 3 * a + c] += v;
+                else if (a != c)
+                    out->x[9L * pos[I] + 3 * a + c] += v;
+            }
+    }
+    rc = COREPCG_OK;
+done:
+    free(mark);
+    free(lower);
+    free(next);
+    free(pos);
+    free(mirror);
+    if (rc == COREPCG_ERR_NO_MEMORY)
+        cpg_fail(msg, rc, "A: out of memory");
+    else if (rc == COREPCG_ERR_TOO_LARGE)
+        cpg_fail(msg, rc, "A has too many node blocks");
+    if (rc != COREPCG_OK)
+        cpg_bmat_free(out);
+    return rc;
+}
+
 int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
                          cpg_bmat *out, char *msg)
 {
@@ -255,6 +377,10 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "A: unknown triangle %d",
                         (int)sys->A_triangle);
     int n = 3 * sys->num_nodes;
+    if (sys->A_format == COREPCG_CSC && sys->A_triangle == COREPCG_LOWER) {
+        int rc = validate_csc(sys, n, msg);
+        return rc ? rc : blocks_from_lower_csc(sys, sys->num_nodes, out, msg);
+    }
     cholmod_sparse *A = NULL, *F = NULL;
     int rc = scalar_from_system(sys, n, cm, &A, msg);
     if (rc == COREPCG_OK)

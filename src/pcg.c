@@ -1,7 +1,8 @@
 /* pcg.c -- the one preconditioned conjugate gradient loop every iterative
  * method runs: Ye et al.'s uPCG, and with a filter S Ascher & Boxerman's
  * MPCG (whose iterates stay in range(S)). Stopping rule of both papers:
- * delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1 bd. */
+ * delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1 bd (or, when
+ * that is zero, the initial delta). */
 #include "internal.h"
 
 #include <math.h>
@@ -65,7 +66,10 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
                         "preconditioner is not positive definite "
                         "(r^T M^-1 r = %.3g)", delta < 0 ? delta : delta0);
-    const double target = pb->tol * pb->tol * delta0;
+    /* A zero delta0 would ask for an exactly zero residual, reached only by
+     * underflow: measure against the initial residual instead (the solver
+     * answers a zero reduced right-hand side exactly before getting here). */
+    const double target = pb->tol * pb->tol * (delta0 > 0 ? delta0 : delta);
 
     int it = 0;
     while (delta > target) {

@@ -477,6 +477,14 @@ static int check_vector(corepcg_solver *h, const double *v, int n,
     return COREPCG_OK;
 }
 
+static int all_zero(const double *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k] != 0)
+            return 0;
+    return 1;
+}
+
 /* MPCG on the full system: Ascher & Boxerman's corrected form starts from
  * x0 = S y + (I - S) z with delta0 from b^ = S(b - A(I - S)z); Baraff &
  * Witkin's original starts from z with delta0 from S b. */
@@ -499,6 +507,12 @@ static int solve_full(corepcg_solver *h, const double *b, const double *y,
         memcpy(bd, b, (size_t)n * sizeof(double));
     }
     cpg_filter(&h->u, bd);
+    if (h->set.method == COREPCG_METHOD_MPCG && all_zero(bd, n)) {
+        /* b^ = 0: the free part of the answer is exactly zero */
+        memcpy(x, h->w, (size_t)n * sizeof(double));
+        *iterations = 0;
+        return COREPCG_OK;
+    }
     cpg_pcg_problem pb = {
         .n = n, .matvec = apply_full, .matvec_ctx = &h->A,
         .precond = cpg_precond_apply, .precond_ctx = &h->pc,
@@ -518,8 +532,9 @@ static int solve_reduced(corepcg_solver *h, const double *b, const double *y,
         h->tmp[k] = b[k] - h->tmp[k];
     cpg_restrict(&h->u, h->tmp, h->bt);
     *iterations = 0;
-    if (r == 0) {
-        /* nothing free: x is the prescribed part */
+    if (r == 0 || all_zero(h->bt, r)) {
+        /* nothing free, or b~ = 0: x~ = 0 and x is the prescribed part */
+        memset(h->xt, 0, (size_t)(r > 0 ? r : 1) * sizeof(double));
     } else if (h->set.method == COREPCG_METHOD_DIRECT) {
         rc = cpg_factor_solve(&h->fac, h->bt, h->xt, &h->cm);
         if (rc != COREPCG_OK)

@@ -686,7 +686,7 @@ static void test_data(void)
         int rc = corepcg_bundle_read(path, &want, msg);
         CHECK(rc == COREPCG_OK, "%s: %s", path, msg);
         snprintf(args, sizeof args,
-                 "gen ballhit --size 41 --k-stretch %d --steps 40 --out %s/k%d",
+                 "gen ballhit --size 41 --k-stretch %d --steps 40 --method direct --out %s/k%d",
                  stiffness[t], tmp, stiffness[t]);
         CHECK_INT(run_cli(args, out, sizeof out), 0);
         CHECK_STR_CONTAINS(out, "step 40");
