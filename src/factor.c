@@ -261,6 +261,16 @@ int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
         f->Y->d = 4;
         f->Y->ncol = n;
     }
+    /* CHOLMOD 3.0.14's supernodal solve allocates Y, then E, and reads the
+     * status only after both: when Y's allocation fails and E's succeeds
+     * the status says OK and it solves into a NULL Y (a crash found by
+     * tests/test_oom.c). Hand it both at the sizes it asks for. */
+    if (f->L->is_super &&
+        (!cholmod_ensure_dense(&f->Y, n, 1, n, CHOLMOD_REAL, cm) ||
+         !cholmod_ensure_dense(&f->E, 1, f->L->maxesize, 1, CHOLMOD_REAL, cm))) {
+        int code = cpg_cholmod_code(cm);
+        return code != COREPCG_OK ? code : COREPCG_ERR_NO_MEMORY;
+    }
     int ok = cholmod_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y,
                             &f->E, cm);
     int code = cpg_cholmod_code(cm);

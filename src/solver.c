@@ -40,15 +40,18 @@ struct corepcg_solver {
 /* The context of the factorisation used as a preconditioner. */
 struct factor_apply {
     corepcg_solver *h;
-    int failed;
+    int failed;             /* the first failure's code (0: none) */
 };
 
 static void apply_factor(void *ctx, const double *in, double *out)
 {
     struct factor_apply *fa = ctx;
-    if (cpg_factor_solve(&fa->h->fac, in, out, &fa->h->cm) != COREPCG_OK) {
-        /* the kernel sees NaN and stops; solve reports the real cause */
-        fa->failed = 1;
+    int rc = cpg_factor_solve(&fa->h->fac, in, out, &fa->h->cm);
+    if (rc != COREPCG_OK) {
+        /* the kernel sees NaN and stops; solve reports the real cause,
+         * kept now because a later call may reset CHOLMOD's status */
+        if (!fa->failed)
+            fa->failed = rc;
         out[0] = NAN;
     }
 }
@@ -559,9 +562,9 @@ static int solve_reduced(corepcg_solver *h, const double *b, const double *y,
         }
         rc = cpg_pcg(&pb, &h->work, h->xt, iterations, h->msg);
         if (fa.failed)
-            rc = cpg_fail(h->msg, COREPCG_ERR_CHOLMOD,
-                          "CHOLMOD solve failed in the preconditioner (status %d)",
-                          h->cm.status);
+            rc = cpg_fail(h->msg, fa.failed,
+                          "CHOLMOD solve failed in the preconditioner: %s",
+                          corepcg_strerror(fa.failed));
     }
     if (rc >= 0)
         cpg_prolong(&h->u, h->xt, h->w, h->xfull);
