@@ -105,16 +105,37 @@ void cpg_prolong(const cpg_ublocks *u, const double *xt, const double *w,
 
 /* ------------------------------------------------------------ reducer */
 
-/* A~ = U^T A U in CSC with both triangles stored, stype -1 (CHOLMOD then
- * reads the lower triangle). cpg_reduce_pattern allocates it with the
- * pattern; cpg_reduce_values fills the numbers (same A pattern, same U). */
+/* A~ = U^T A U by node blocks: A's block pattern without the blocks of
+ * fixed nodes. For free node J, blocks p[J] .. p[J+1]-1; block k couples
+ * row node I (reduced offset i[k], d[k] = ndof_I) and holds U_I^T A_IJ U_J
+ * (d[k] x ndof_J, column-major) in x[9k ..]; src[k] is its block in A.
+ * The PCG loop multiplies with this form (by blocks it is faster than by
+ * scalar columns). A and u are borrowed: they must outlive it. */
+typedef struct cpg_rmat {
+    const cpg_bmat *A;
+    const cpg_ublocks *u;
+    int *p, *i, *src;
+    unsigned char *d;
+    unsigned char *all3;   /* per node: ndof 3 and every row node ndof 3 */
+    double *x;
+} cpg_rmat;
+
+/* Allocates and fills (ERR_NO_MEMORY on failure). */
+int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u);
+/* Recomputes the values after A's values (or U) changed, same pattern. */
+void cpg_rmat_values(cpg_rmat *rm);
+void cpg_rmat_free(cpg_rmat *rm);
+/* yt (r) = A~ xt (r). */
+void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
+
+/* A~ in CSC with both triangles stored, stype -1 (CHOLMOD then reads the
+ * lower triangle), for factorisation. cpg_reduce_pattern allocates it with
+ * the pattern and the values; cpg_reduce_values refreshes the numbers
+ * (same A pattern, same ndof). NULL when out of memory or too large. */
 cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
                                    cholmod_common *cm);
 void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
                        cholmod_sparse *At);
-
-/* y = At x for a CSC matrix with both triangles stored. */
-void cpg_csc_mult(const cholmod_sparse *At, const double *x, double *y);
 
 /* ------------------------------------------------------------ the core */
 
@@ -168,8 +189,7 @@ typedef struct cpg_precond {
 } cpg_precond;
 
 int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
-                        const cholmod_sparse *At, const cpg_bmat *A,
-                        const cpg_ublocks *u, char *msg);
+                        const cpg_rmat *At, char *msg);
 int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
                      char *msg);
 void cpg_precond_apply(void *pc, const double *in, double *out);

@@ -47,13 +47,13 @@ static int invert_spd(double *M, int d)
     return 0;
 }
 
-/* The diagonal 3x3 block of node J in A. */
-static const double *diagonal_block(const cpg_bmat *A, int J)
+/* Index of node J's diagonal block in A's pattern. */
+static long diagonal_index(const cpg_bmat *A, int J)
 {
-    for (int k = A->p[J]; k < A->p[J + 1]; k++)
+    for (long k = A->p[J]; k < A->p[J + 1]; k++)
         if (A->i[k] == J)
-            return A->x + 9L * k;
-    return NULL; /* cpg_bmat_from_system guarantees it exists */
+            return k;
+    return -1; /* cpg_bmat_from_system guarantees it exists */
 }
 
 static int alloc_inv(cpg_precond *pc, size_t count)
@@ -70,56 +70,43 @@ static int not_spd(char *msg, int node)
 }
 
 int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
-                        const cholmod_sparse *At, const cpg_bmat *A,
-                        const cpg_ublocks *u, char *msg)
+                        const cpg_rmat *At, char *msg)
 {
+    const cpg_ublocks *u = At->u;
     memset(pc, 0, sizeof *pc);
     pc->n = u->r;
     pc->kind = kind;
     pc->u = u;
-    if (kind == COREPCG_PRECOND_DIAG) {
-        if (alloc_inv(pc, (size_t)u->r))
-            return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-        const int *Ap = At->p, *Ai = At->i;
-        const double *Ax = At->x;
-        for (int j = 0; j < u->r; j++) {
-            double d = 0;
-            for (int k = Ap[j]; k < Ap[j + 1]; k++)
-                if (Ai[k] == j)
-                    d = Ax[k];
-            if (!(d > 0)) {
-                cpg_precond_free(pc);
-                return cpg_fail(msg, COREPCG_ERR_NOT_SPD,
-                                "A~ has diagonal entry %.3g <= 0 at %d", d, j);
-            }
-            pc->inv[j] = 1 / d;
-        }
-        return COREPCG_OK;
-    }
-    if (alloc_inv(pc, 9 * (size_t)u->N))
+    if (alloc_inv(pc, kind == COREPCG_PRECOND_DIAG ? (size_t)u->r : 9 * (size_t)u->N))
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     for (int i = 0; i < u->N; i++) {
         int d = u->ndof[i];
         if (d == 0)
             continue;
-        const double *B = diagonal_block(A, i), *U = u->U + 9L * i;
-        double *M = pc->inv + 9L * i;
-        if (kind == COREPCG_PRECOND_BLOCK) {
-            /* U_i^T A_ii U_i, inverted */
-            for (int c = 0; c < d; c++)
-                for (int a = 0; a < d; a++) {
-                    double s = 0;
-                    for (int l = 0; l < 3; l++)
-                        for (int m = 0; m < 3; m++)
-                            s += U[3 * a + m] * B[3 * l + m] * U[3 * c + l];
-                    M[d * c + a] = s;
+        long t = At->p[i];
+        while (At->i[t] != u->off[i]) /* the diagonal block of column i */
+            t++;
+        long k = At->src[t];
+        const double *V = At->x + 9 * t; /* U_i^T A_ii U_i, d x d */
+        double *M = pc->inv + (kind == COREPCG_PRECOND_DIAG ? u->off[i] : 9L * i);
+        if (kind == COREPCG_PRECOND_DIAG) {
+            for (int c = 0; c < d; c++) {
+                if (!(V[d * c + c] > 0)) {
+                    cpg_precond_free(pc);
+                    return not_spd(msg, i);
                 }
+                M[c] = 1 / V[d * c + c];
+            }
+        } else if (kind == COREPCG_PRECOND_BLOCK) {
+            memcpy(M, V, sizeof(double) * (size_t)(d * d));
             if (invert_spd(M, d)) {
                 cpg_precond_free(pc);
                 return not_spd(msg, i);
             }
         } else {
-            /* U_i^T P_i^-1 U_i: already the inverse of the preconditioner */
+            /* U_i^T P_i^-1 U_i, P = diag(A): already the inverse of the
+             * preconditioner */
+            const double *B = At->A->x + 9 * k, *U = u->U + 9L * i;
             for (int m = 0; m < 3; m++)
                 if (!(B[4 * m] > 0)) {
                     cpg_precond_free(pc);
@@ -151,7 +138,7 @@ int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
     if (alloc_inv(pc, count))
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     for (int i = 0; i < A->nb; i++) {
-        const double *B = diagonal_block(A, i);
+        const double *B = A->x + 9 * diagonal_index(A, i);
         if (kind == COREPCG_PRECOND_DIAG) {
             for (int m = 0; m < 3; m++) {
                 if (!(B[4 * m] > 0)) {

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
@@ -43,6 +44,10 @@ cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
 static void reduce_block(const double *B, const double *UI, int dI,
                          const double *UJ, int dJ, double *V)
 {
+    if (dI == 3 && dJ == 3) {
+        memcpy(V, B, 9 * sizeof(double)); /* U = I: the common case */
+        return;
+    }
     double T[9]; /* T = B U_J, 3 x dJ */
     for (int c = 0; c < dJ; c++)
         for (int a = 0; a < 3; a++)
@@ -63,18 +68,13 @@ void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
         int dJ = ndof[J];
         if (dJ == 0)
             continue;
-        const double *UJ = u->U + 9L * J;
         int row = 0; /* position of block (I, J) within each column of J */
         for (int k = A->p[J]; k < A->p[J + 1]; k++) {
             int I = A->i[k], dI = ndof[I];
             if (dI == 0)
                 continue;
-            const double *B = A->x + 9L * k;
             double V[9];
-            if (dI == 3 && dJ == 3)
-                memcpy(V, B, sizeof V); /* U = I: the common case */
-            else
-                reduce_block(B, u->U + 9L * I, dI, UJ, dJ, V);
+            reduce_block(A->x + 9L * k, u->U + 9L * I, dI, u->U + 9L * J, dJ, V);
             for (int c = 0; c < dJ; c++)
                 memcpy(Ax + Ap[off[J] + c] + row, V + dI * c,
                        sizeof(double) * (size_t)dI);
@@ -83,17 +83,103 @@ void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
     }
 }
 
-void cpg_csc_mult(const cholmod_sparse *At, const double *x, double *y)
+int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u)
 {
-    /* Both triangles are stored, so column j is row j: a gather per entry
-     * of y, written once. */
-    const int *Ap = At->p, *Ai = At->i;
-    const double *Ax = At->x;
-    int n = (int)At->ncol;
-    for (int j = 0; j < n; j++) {
-        double s = 0;
-        for (int k = Ap[j]; k < Ap[j + 1]; k++)
-            s += Ax[k] * x[Ai[k]];
-        y[j] = s;
+    memset(rm, 0, sizeof *rm);
+    rm->A = A;
+    rm->u = u;
+    const int *ndof = u->ndof;
+    size_t nb = (size_t)A->nb, blocks = 0;
+    for (int J = 0; J < A->nb; J++)
+        if (ndof[J] > 0)
+            for (int k = A->p[J]; k < A->p[J + 1]; k++)
+                blocks += ndof[A->i[k]] > 0;
+    size_t len = blocks ? blocks : 1;
+    rm->p = malloc(sizeof(int) * (nb + 1));
+    rm->all3 = malloc(nb ? nb : 1);
+    rm->i = malloc(sizeof(int) * len);
+    rm->src = malloc(sizeof(int) * len);
+    rm->d = malloc(len);
+    rm->x = malloc(9 * sizeof(double) * len);
+    if (!rm->p || !rm->all3 || !rm->i || !rm->src || !rm->d || !rm->x) {
+        cpg_rmat_free(rm);
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    int t = 0;
+    rm->p[0] = 0;
+    for (int J = 0; J < A->nb; J++) {
+        int all3 = ndof[J] == 3;
+        if (ndof[J] > 0)
+            for (int k = A->p[J]; k < A->p[J + 1]; k++) {
+                int I = A->i[k];
+                if (ndof[I] == 0)
+                    continue;
+                all3 &= ndof[I] == 3;
+                rm->i[t] = u->off[I];
+                rm->d[t] = (unsigned char)ndof[I];
+                rm->src[t++] = k;
+            }
+        rm->all3[J] = (unsigned char)all3;
+        rm->p[J + 1] = t;
+    }
+    cpg_rmat_values(rm);
+    return COREPCG_OK;
+}
+
+void cpg_rmat_values(cpg_rmat *rm)
+{
+    const cpg_bmat *A = rm->A;
+    const int *ndof = rm->u->ndof;
+    for (int J = 0; J < A->nb; J++)
+        for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
+            int k = rm->src[t], I = A->i[k];
+            reduce_block(A->x + 9L * k, rm->u->U + 9L * I, ndof[I],
+                         rm->u->U + 9L * J, ndof[J], rm->x + 9L * t);
+        }
+}
+
+void cpg_rmat_free(cpg_rmat *rm)
+{
+    free(rm->p);
+    free(rm->i);
+    free(rm->src);
+    free(rm->d);
+    free(rm->all3);
+    free(rm->x);
+    memset(rm, 0, sizeof *rm);
+}
+
+void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
+{
+    /* Gather form, as cpg_bmat_mult: y_J = sum over column J of
+     * A~_IJ^T x_I, since A~ is symmetric and stored whole. Columns whose
+     * nodes all keep 3 dof (nearly all) take the unrolled 3x3 path. */
+    const int *ndof = rm->u->ndof, *off = rm->u->off;
+    for (int J = 0; J < rm->A->nb; J++) {
+        double y0 = 0, y1 = 0, y2 = 0;
+        if (rm->all3[J]) {
+            for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
+                const double *V = rm->x + 9L * t, *xi = xt + rm->i[t];
+                y0 += V[0] * xi[0] + V[1] * xi[1] + V[2] * xi[2];
+                y1 += V[3] * xi[0] + V[4] * xi[1] + V[5] * xi[2];
+                y2 += V[6] * xi[0] + V[7] * xi[1] + V[8] * xi[2];
+            }
+            double *yj = yt + off[J];
+            yj[0] = y0;
+            yj[1] = y1;
+            yj[2] = y2;
+            continue;
+        }
+        int dJ = ndof[J];
+        double y[3] = {0, 0, 0};
+        for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
+            const double *V = rm->x + 9L * t, *xi = xt + rm->i[t];
+            int dI = rm->d[t];
+            for (int c = 0; c < dJ; c++)
+                for (int a = 0; a < dI; a++)
+                    y[c] += V[dI * c + a] * xi[a];
+        }
+        for (int c = 0; c < dJ; c++)
+            yt[off[J] + c] = y[c];
     }
 }

@@ -20,7 +20,8 @@ struct corepcg_solver {
     double *w;              /* n: (I - S) z */
 
     /* the reduced system and what the method built on it */
-    cholmod_sparse *At;     /* upcg, direct, corepcg */
+    cpg_rmat Ar;            /* A~ by blocks: upcg, corepcg (PCG products) */
+    cholmod_sparse *At;     /* A~ in CSC: direct (CHOLMOD factorises it) */
     unsigned char *keep;    /* corepcg: the blocks of A in the core */
     cpg_bmat Acore;
     cholmod_sparse *Ct;
@@ -58,7 +59,7 @@ static void apply_factor(void *ctx, const double *in, double *out)
 
 static void apply_reduced(void *ctx, const double *in, double *out)
 {
-    cpg_csc_mult(ctx, in, out);
+    cpg_rmat_mult(ctx, in, out);
 }
 
 static void apply_full(void *ctx, const double *in, double *out)
@@ -111,6 +112,7 @@ static void clear_system(corepcg_solver *h)
     free(h->z);
     free(h->w);
     h->z = h->w = NULL;
+    cpg_rmat_free(&h->Ar);
     cholmod_free_sparse(&h->At, &h->cm);
     cholmod_free_sparse(&h->Ct, &h->cm);
     free(h->keep);
@@ -244,12 +246,15 @@ static int build_structure(corepcg_solver *h, const corepcg_system *sys)
     const corepcg_settings *s = &h->set;
     int n = 3 * h->A.nb, r = h->u.r;
     double t = cpg_now();
-    if (uses_reduced(s->method)) {
+    if (s->method == COREPCG_METHOD_DIRECT) {
         h->At = cpg_reduce_pattern(&h->A, &h->u, &h->cm);
         if (!h->At)
             return cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY,
                             "cannot build the reduced matrix (out of memory "
                             "or too many entries)");
+    } else if (uses_reduced(s->method)) {
+        if (cpg_rmat_build(&h->Ar, &h->A, &h->u) != COREPCG_OK)
+            return no_memory(h);
     }
     if (s->method == COREPCG_METHOD_COREPCG) {
         h->keep = malloc((size_t)h->A.p[h->A.nb] + 1);
@@ -298,6 +303,8 @@ static int build_numbers(corepcg_solver *h, int fresh)
     double t = cpg_now();
     if (!fresh && h->At)
         cpg_reduce_values(&h->A, &h->u, h->At);
+    if (!fresh && h->Ar.x)
+        cpg_rmat_values(&h->Ar);
     if (!fresh && h->Ct) {
         /* same pattern and same kept blocks: copy the kept values */
         long t2 = 0;
@@ -317,7 +324,7 @@ static int build_numbers(corepcg_solver *h, int fresh)
     case COREPCG_METHOD_MPCG_BW:
         return cpg_precond_full(&h->pc, s->precond, &h->A, h->msg);
     case COREPCG_METHOD_UPCG:
-        return cpg_precond_reduced(&h->pc, s->precond, h->At, &h->A, &h->u, h->msg);
+        return cpg_precond_reduced(&h->pc, s->precond, &h->Ar, h->msg);
     case COREPCG_METHOD_DIRECT:
     case COREPCG_METHOD_COREPCG:
         if (!h->fac_analyzed)
@@ -329,14 +336,24 @@ static int build_numbers(corepcg_solver *h, int fresh)
             rc = cpg_factor_numeric(&h->fac, h->Ct, COREPCG_ERR_CORE_NOT_SPD, &h->cm, h->msg);
         h->setup_info.time_factor_s = cpg_now() - t;
         if (rc == COREPCG_ERR_CORE_NOT_SPD && s->fallback_upcg) {
-            rc = cpg_precond_reduced(&h->pc, COREPCG_PRECOND_BLOCK, h->At,
-                                     &h->A, &h->u, h->msg);
+            rc = cpg_precond_reduced(&h->pc, COREPCG_PRECOND_BLOCK, &h->Ar,
+                                     h->msg);
             h->fell_back = rc == COREPCG_OK;
         }
         return rc;
     default:
         return cpg_fail(h->msg, COREPCG_ERR_ARGUMENT, "unknown method");
     }
+}
+
+/* Stored entries of A~ (both triangles): U keeps A's block pattern. */
+static long reduced_nnz(const cpg_bmat *A, const cpg_ublocks *u)
+{
+    long nnz = 0;
+    for (int J = 0; J < A->nb; J++)
+        for (int k = A->p[J]; k < A->p[J + 1]; k++)
+            nnz += (long)u->ndof[A->i[k]] * u->ndof[J];
+    return nnz;
 }
 
 static void record_setup(corepcg_solver *h, double t0, int reused)
@@ -346,7 +363,7 @@ static void record_setup(corepcg_solver *h, double t0, int reused)
     in->n = 3 * h->A.nb;
     in->r = h->u.r;
     in->analysis_reused = reused;
-    in->nnz_reduced = h->At ? (long)((cholmod_nnz(h->At, &h->cm) + h->u.r) / 2) : 0;
+    in->nnz_reduced = uses_reduced(h->set.method) ? (reduced_nnz(&h->A, &h->u) + h->u.r) / 2 : 0;
     in->nnz_core = h->Ct ? (long)((cholmod_nnz(h->Ct, &h->cm) + h->u.r) / 2) : 0;
     in->core_blocks = h->core_blocks;
     in->nnz_factor = h->fac_analyzed ? cpg_factor_nnz(&h->fac) : 0;
@@ -549,7 +566,7 @@ static int solve_reduced(corepcg_solver *h, const double *b, const double *y,
             memset(h->xt, 0, (size_t)r * sizeof(double));
         struct factor_apply fa = {h, 0};
         cpg_pcg_problem pb = {
-            .n = r, .matvec = apply_reduced, .matvec_ctx = h->At,
+            .n = r, .matvec = apply_reduced, .matvec_ctx = &h->Ar,
             .b = h->bt, .bdelta = h->bt, .tol = h->set.tol,
             .max_iter = h->set.max_iter,
         };
