@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix and builds examples/step_loop.c
+# against the installed header and library through pkg-config alone, then
+# runs it (it checks its own answers). Usage: install.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
+prefix=$(meson introspect "$build" --buildoptions | sed -n 's/.*"name": "prefix", "value": "\([^"]*\)".*/\1/p')
+[ -n "$prefix" ] || prefix=/usr/local
+pc=$(find "$dest" -name corepcg.pc | head -n 1)
+[ -n "$pc" ] || { echo "corepcg.pc not installed"; exit 1; }
+libdir=$(dirname "$(dirname "$pc")")
+bin=$(find "$dest" -path '*/bin/corepcg' | head -n 1)
+[ -x "$bin" ] || { echo "corepcg not installed to bin"; exit 1; }
+export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
+cc -std=c11 -o "$dest/step_loop" "$src/examples/step_loop.c" \
+    $(pkg-config --cflags --libs corepcg)
+LD_LIBRARY_PATH=$libdir "$dest/step_loop"
