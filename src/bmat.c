@@ -170,6 +170,30 @@ static int full_storage(cholmod_sparse *A, cholmod_common *cm,
     return rc;
 }
 
+/* The distinct node rows of the scalar columns 3J..3J+2 of a CSC matrix,
+ * sorted, into rows; returns their count. mark[I] == J flags a row seen
+ * (mark must not hold J for any row on entry). */
+static int gather_block_rows(const int *Cp, const int *Ci, int J, int *mark,
+                             int *rows)
+{
+    int count = 0;
+    for (int col = 3 * J; col < 3 * J + 3; col++)
+        for (int k = Cp[col]; k < Cp[col + 1]; k++) {
+            int I = Ci[k] / 3;
+            if (mark[I] == J)
+                continue;
+            mark[I] = J;
+            /* insertion keeps the (short) block column sorted */
+            int t = count++;
+            while (t > 0 && rows[t - 1] > I) {
+                rows[t] = rows[t - 1];
+                t--;
+            }
+            rows[t] = I;
+        }
+    return count;
+}
+
 /* Groups a sorted full-storage scalar matrix into 3x3 node blocks. */
 static int compress_blocks(const cholmod_sparse *F, int N, cpg_bmat *out,
                            char *msg)
@@ -205,21 +229,8 @@ static int compress_blocks(const cholmod_sparse *F, int N, cpg_bmat *out,
     for (int I = 0; I < N; I++)
         mark[I] = -1;
     for (int J = 0; J < N; J++) {
-        int *rows = out->i + out->p[J], count = 0;
-        for (int col = 3 * J; col < 3 * J + 3; col++)
-            for (int k = Fp[col]; k < Fp[col + 1]; k++) {
-                int I = Fi[k] / 3;
-                if (mark[I] != J) {
-                    mark[I] = J;
-                    /* insertion keeps the (short) block column sorted */
-                    int t = count++;
-                    while (t > 0 && rows[t - 1] > I) {
-                        rows[t] = rows[t - 1];
-                        t--;
-                    }
-                    rows[t] = I;
-                }
-            }
+        int *rows = out->i + out->p[J];
+        int count = gather_block_rows(Fp, Fi, J, mark, rows);
         int has_diagonal = 0;
         for (int t = 0; t < count; t++) {
             pos[rows[t]] = out->p[J] + t;
@@ -307,21 +318,9 @@ static int blocks_from_lower_csc(const corepcg_system *sys, int N,
     }
     for (int J = 0; J < N; J++) {
         /* the lower blocks of column J, sorted, after its upper ones */
-        int first = out->p[J + 1] - lower[J], count = 0;
+        int first = out->p[J + 1] - lower[J];
         int *rows = out->i + first;
-        for (int col = 3 * J; col < 3 * J + 3; col++)
-            for (int k = Ap[col]; k < Ap[col + 1]; k++) {
-                int I = Ai[k] / 3;
-                if (mark[I] == J)
-                    continue;
-                mark[I] = J;
-                int t = count++;
-                while (t > 0 && rows[t - 1] > I) {
-                    rows[t] = rows[t - 1];
-                    t--;
-                }
-                rows[t] = I;
-            }
+        int count = gather_block_rows(Ap, Ai, J, mark, rows);
         if (count == 0 || rows[0] != J) {
             rc = cpg_fail(msg, COREPCG_ERR_NOT_SPD,
                           "A has no diagonal entries for node %d, so it is "
