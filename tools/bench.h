@@ -93,6 +93,9 @@ typedef struct bench_results {
     int num_cases;             /* num_sizes x num_ks, size-major         */
     bench_case *cases;
     char date[64];             /* UTC, when the run started              */
+    char load_start[64];       /* /proc/loadavg then: others' work skews
+                                  the times on a shared machine          */
+    double load1_start;
     double total_s;
 } bench_results;
 
@@ -102,7 +105,13 @@ typedef struct bench_env {
     int cores;
     char blas[256];
     int blas_threads;
+    char load[64];             /* /proc/loadavg when read                */
+    double load1;
 } bench_env;
+
+/* The 1, 5 and 15 minute load averages as text ("?" when unknown); returns
+ * the 1 minute one (0 when unknown). */
+double bench_load_average(char *buf, size_t len);
 
 /* bench_run.c: runs every case; 0, or a negative status when a scene
  * could not be built (msg says why). */

@@ -13,6 +13,21 @@
 
 /* ------------------------------------------------------------- machine */
 
+double bench_load_average(char *buf, size_t len)
+{
+    double l1 = 0, l5, l15;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3) {
+        snprintf(buf, len, "%.2f %.2f %.2f", l1, l5, l15);
+    } else {
+        snprintf(buf, len, "?");
+        l1 = 0;
+    }
+    if (f)
+        fclose(f);
+    return l1;
+}
+
 void bench_env_read(bench_env *env)
 {
     memset(env, 0, sizeof *env);
@@ -37,6 +52,7 @@ void bench_env_read(bench_env *env)
     const char *config = openblas_get_config();
     snprintf(env->blas, sizeof env->blas, "%s", config ? config : "OpenBLAS (no config)");
     env->blas_threads = openblas_get_num_threads();
+    env->load1 = bench_load_average(env->load, sizeof env->load);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -308,7 +324,12 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
 #else
     fprintf(out, "- tool compiled WITHOUT optimisation: times are not representative\n");
 #endif
-    fprintf(out, "- date: %s; the whole run took %.0f s\n", res->date, res->total_s);
+    int busy = fmax(res->load1_start, env->load1) > env->cores + 0.5;
+    fprintf(out, "- date: %s; the whole run took %.0f s; load average (1, 5, 15 min) "
+                 "%s at the start, %s at the end%s\n",
+            res->date, res->total_s, res->load_start, env->load,
+            busy ? " (above the core count: other work shared the machine, and "
+                   "absolute times suffer more than ratios)" : "");
     fprintf(out, "- tol %g for every iterative method (stopping rule in the preconditioned "
                  "norm, r^T M^-1 r <= tol^2 b^T M^-1 b); default settings otherwise\n", o->tol);
     fprintf(out, "- per size and k: the scene is stepped with corepcg until the cloth touches "

@@ -297,6 +297,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
     time_t now = time(NULL);
     struct tm tmv;
     strftime(res->date, sizeof res->date, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
+    res->load1_start = bench_load_average(res->load_start, sizeof res->load_start);
     res->num_cases = o->num_sizes * o->num_ks;
     res->cases = calloc((size_t)res->num_cases, sizeof *res->cases);
     if (!res->cases) {

@@ -5,7 +5,12 @@
  * corepcg_setup + corepcg_solve. Peak memory is the grandchild's
  * getrusage ru_maxrss: it starts at the resident size it inherits (the
  * simulator) and adds the solver's own peak, and separate processes keep
- * one size's or method's peak out of the next one's. */
+ * one size's or method's peak out of the next one's.
+ *
+ * The warm-up steps with upcg, not corepcg: CHOLMOD's supernodal
+ * factorisation runs OpenMP regions, and GNU libgomp hangs in a child
+ * forked from a process that has used them (seen here in
+ * cholmod_super_numeric), so the forking process must never factorise. */
 #include "bench.h"
 #include "cloth.h"
 
@@ -101,7 +106,8 @@ static void run_method(const bench_options *o, const cloth_sim *sim, int method,
     free(x);
 }
 
-/* Child: the scene up to its first contact, then one grandchild per method. */
+/* Child: the scene up to its first contact (stepped with upcg), then one
+ * grandchild per method. */
 static void run_size(const bench_options *o, int size, double k, int fd)
 {
     scaling_record base;
@@ -124,6 +130,7 @@ static void run_size(const bench_options *o, int size, double k, int fd)
     base.n = sim->grid.n;
     corepcg_settings set;
     corepcg_settings_default(&set);
+    set.method = COREPCG_METHOD_UPCG; /* no CHOLMOD before fork: see above */
     set.tol = o->tol;
     double t0 = bench_now();
     while (sim->ball.present && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
@@ -190,23 +197,23 @@ static void run_size(const bench_options *o, int size, double k, int fd)
 
 static void print_header(FILE *out)
 {
-    fprintf(out, "| size | unknowns n | method | warm-up steps | contacts | seconds "
+    fprintf(out, "| size | k_stretch | unknowns n | method | warm-up steps | contacts | seconds "
                  "(setup + solve) | analyse | factor | iterate | iterations | nnz(L) | "
                  "peak memory | of which simulator | rel. residual | status |\n"
-                 "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                 "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
 static void print_row(FILE *out, const scaling_record *r)
 {
     if (r->method < 0) {
-        fprintf(out, "| %dx%d | %d | - | %d | - | - | - | - | - | - | - | - | - | - | "
-                     "**FAILED**: %s |\n", r->size, r->size, r->n, r->warmup_steps,
+        fprintf(out, "| %dx%d | %g | %d | - | %d | - | - | - | - | - | - | - | - | - | - | "
+                     "**FAILED**: %s |\n", r->size, r->size, r->k, r->n, r->warmup_steps,
                 r->error);
         return;
     }
-        fprintf(out, "| %dx%d | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %.3f s | %d | "
+        fprintf(out, "| %dx%d | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %.3f s | %d | "
                      "%ld | %.0f MB | %.0f MB | %.2e | %s%s%s |\n",
-                r->size, r->size, r->n, corepcg_method_name(r->method), r->warmup_steps,
+                r->size, r->size, r->k, r->n, corepcg_method_name(r->method), r->warmup_steps,
                 r->contacts, r->seconds, r->analyze_s, r->factor_s, r->iterate_s,
                 r->iterations, r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0,
                 r->rel_residual, r->status < 0 || r->error[0] ? "**FAILED**: " : "",
@@ -226,6 +233,7 @@ struct scaling_report {
     int count;
     const bench_env *env;
     double total_s;
+    const char *load_start;
 };
 
 static int fill_csv(FILE *out, const void *what)
@@ -235,7 +243,7 @@ static int fill_csv(FILE *out, const void *what)
                  "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status\n");
     for (int i = 0; i < sr->count; i++) {
         const scaling_record *r = &sr->recs[i];
-        fprintf(out, "%s,%d,%.17g,%.17g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s\n",
+        fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s\n",
                 cloth_scene_name(sr->o->scene), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
@@ -252,13 +260,15 @@ static int fill_markdown(FILE *out, const void *what)
     fprintf(out, "Reproduce: `%s`\n\n", sr->o->command);
     fprintf(out, "- machine: %s, %d cores online; %s, %d threads\n", sr->env->cpu,
             sr->env->cores, sr->env->blas, sr->env->blas_threads);
-    fprintf(out, "- per size: a child process steps the scene with corepcg until the cloth "
+    fprintf(out, "- per size: a child process steps the scene (with upcg, so that the process that "
+                 "forks never runs CHOLMOD's OpenMP regions, which GNU libgomp cannot fork) until the cloth "
                  "touches the ball, then each method runs in its own grandchild: one cold "
                  "corepcg_setup + corepcg_solve (tol %g) of the next step, timed with a "
                  "monotonic clock. Peak memory = the grandchild's getrusage ru_maxrss "
                  "(simulator state inherited + the solver's peak); \"of which simulator\" "
                  "is its resident size before setup.\n", sr->o->tol);
-    fprintf(out, "- whole run: %.0f s\n\n", sr->total_s);
+    fprintf(out, "- whole run: %.0f s; load average (1, 5, 15 min) %s at the start, %s "
+                 "at the end\n\n", sr->total_s, sr->load_start, sr->env->load);
     print_table(out, sr->recs, sr->count);
     return ferror(out) ? -1 : 0;
 }
@@ -276,6 +286,8 @@ int bench_scaling(const bench_options *o)
         cli_error("bench --scaling: out of memory");
         return CLI_EXIT_ERROR;
     }
+    char load_start[64];
+    bench_load_average(load_start, sizeof load_start);
     double t0 = bench_now();
     int printed = 0;
     printf("%s\n\n", o->command);
@@ -333,7 +345,7 @@ int bench_scaling(const bench_options *o)
 
     bench_env env;
     bench_env_read(&env);
-    struct scaling_report sr = {o, recs, count, &env, total};
+    struct scaling_report sr = {o, recs, count, &env, total, load_start};
     int bad = (o->csv && bench_write_atomic(o->csv, &sr, fill_csv)) ||
               (o->markdown && bench_write_atomic(o->markdown, &sr, fill_markdown));
     int failed = 0;

@@ -12,7 +12,7 @@
 #define PANEL_H 300.0
 #define GAP 40.0
 #define LEFT 90.0
-#define TOP 110.0
+#define TOP 124.0
 #define BOTTOM 70.0
 #define RIGHT 30.0
 
@@ -87,14 +87,14 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a, int
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"white\" "
                  "stroke=\"#444\"/>\n", a->x0, a->y0, PANEL_W, PANEL_H);
 
-    /* y grid: decades labelled; 2 and 5 too when few decades are shown */
+    /* y grid: decades labelled; 2 and 5 too when at most 3 decades show */
     int decades = (int)lround(a->thi - a->tlo);
     for (int e = (int)lround(a->tlo); e <= (int)lround(a->thi); e++)
         for (int m = 1; m <= 9; m++) {
             double t = m * pow(10, e), y = py(a, t);
             if (log10(t) > a->thi + 1e-9)
                 break;
-            int labelled = m == 1 || (decades <= 2 && (m == 2 || m == 5));
+            int labelled = m == 1 || (decades <= 3 && (m == 2 || m == 5));
             fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
                     a->x0, y, x1, y, m == 1 ? "#bbb" : "#eee");
             if (labelled && size_index == 0) {
@@ -117,9 +117,11 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a, int
 
     const bench_case *first = &res->cases[size_index * o->num_ks];
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\" "
-                 "text-anchor=\"middle\">%d x %d cloth: %d unknowns, dt %.2f ms</text>\n",
-            a->x0 + PANEL_W / 2, a->y0 - 10, first->size, first->size, first->n,
-            1e3 * first->dt);
+                 "text-anchor=\"middle\">%d x %d cloth</text>\n"
+                 "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">"
+                 "n = %d unknowns, dt %.2f ms</text>\n",
+            a->x0 + PANEL_W / 2, a->y0 - 24, first->size, first->size,
+            a->x0 + PANEL_W / 2, a->y0 - 8, first->n, 1e3 * first->dt);
 
     /* one line per method; failed points off the line, marked */
     for (int j = 0; j < o->num_methods; j++) {
@@ -196,7 +198,7 @@ int bench_write_svg(FILE *out, const bench_results *res)
                  "lower is faster</text>\n", width / 2, o->steps, o->tol, res->date);
 
     /* legend */
-    double lx = 0.5 * (width - legend), ly = 72;
+    double lx = 0.5 * (width - legend), ly = 68;
     for (int j = 0; j < o->num_methods; j++) {
         int method = o->methods[j];
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
