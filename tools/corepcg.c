@@ -16,6 +16,7 @@ static const struct command commands[] = {
     {"solve", cmd_solve, "solve BUNDLE [--method M] ...   solve; --help lists the options"},
     {"gen", cmd_gen, "gen SCENE --size m --out DIR    a cloth step's system as a bundle"},
     {"simulate", cmd_simulate, "simulate SCENE --size m ...     time-step a cloth, solver in the loop"},
+    {"bench", cmd_bench, "bench [--quick] [--scaling] ...  every method side by side: table, CSV, SVG"},
 };
 
 static void usage(FILE *out)
