@@ -51,6 +51,8 @@ int bench_method_index(const bench_options *o, int method)
 
 /* "\r" progress on a terminal only. */
 static void progress(const bench_options *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void progress(const bench_options *o, const char *fmt, ...)
 {
     if (!o->progress)
         return;
@@ -62,6 +64,8 @@ static void progress(const bench_options *o, const char *fmt, ...)
     va_end(ap);
 }
 
+static void fail_cell(bench_cell *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void fail_cell(bench_cell *c, const char *fmt, ...)
 {
     if (!c->failed) {
@@ -312,7 +316,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
             cs->k = o->ks[b];
             run_case(o, cs);
         }
-    progress(o, "");
+    progress(o, "%s", "");
     res->total_s = bench_now() - t0;
     return 0;
 }
