@@ -288,18 +288,18 @@ static void print_runs_table(FILE *out, const bench_results *res)
 {
     const bench_options *o = res->opt;
     fprintf(out, "| size | k_stretch | dt | unknowns n | reduced r (step 1) | warm-up steps | "
-                 "contacts | constrained nodes |\n"
-                 "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                 "measured every | contacts (step 1) | constrained nodes (step 1) |\n"
+                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int c = 0; c < res->num_cases; c++) {
         const bench_case *cs = &res->cases[c];
         int r = 0;
         for (int j = 0; j < o->num_methods; j++)
             if (cs->cells[j].steps > 0 && cs->cells[j].samples[0].r > 0)
                 r = cs->cells[j].samples[0].r;
-        fprintf(out, "| %dx%d | %g | %.2f ms | %d | %d | %d%s | %d | %d |\n", cs->size,
-                cs->size, cs->k, 1e3 * cs->dt, cs->n, r, cs->warmup_steps,
+        fprintf(out, "| %dx%d | %g | %.2f ms | %d | %d | %d%s | %d steps | %d | %d |\n",
+                cs->size, cs->size, cs->k, 1e3 * cs->dt, cs->n, r, cs->warmup_steps,
                 cs->contacts_found ? "" : " (no contact: cap reached or no obstacle)",
-                cs->contacts, cs->constrained);
+                cs->stride, cs->contacts, cs->constrained);
     }
 }
 
@@ -333,12 +333,14 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
     fprintf(out, "- tol %g for every iterative method (stopping rule in the preconditioned "
                  "norm, r^T M^-1 r <= tol^2 b^T M^-1 b); default settings otherwise\n", o->tol);
     fprintf(out, "- per size and k: the scene is stepped with corepcg until the cloth touches "
-                 "the obstacle, then %d steps are measured. Each step's system is assembled "
+                 "the obstacle, then %d steps spread over the next %g s of the hit are "
+                 "measured (corepcg steps the cloth in between; the Runs table gives the "
+                 "spacing). Each step's system is assembled "
                  "once and solved by every method in the same process, in turn, the order "
                  "rotated by one each step; each method keeps its own handle "
                  "(corepcg_setup at the first measured step, corepcg_update after it) and "
                  "starts from the previous step's answer. The cloth advances with %s's "
-                 "answer%s.\n", o->steps, advance,
+                 "answer%s.\n", o->steps, BENCH_HIT_WINDOW_S, advance,
             substitutes ? " (another verified answer where it failed)" : "");
     fprintf(out, "- time = a monotonic clock around corepcg_update (setup at step 1) + "
                  "corepcg_solve, i.e. everything a simulator waits for, including the "
