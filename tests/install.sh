@@ -15,6 +15,10 @@ libdir=$(dirname "$(dirname "$pc")")
 bin=$(find "$dest" -path '*/bin/corepcg' | head -n 1)
 [ -x "$bin" ] || { echo "corepcg not installed to bin"; exit 1; }
 export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
-cc -std=c11 -o "$dest/step_loop" "$src/examples/step_loop.c" \
+# A sanitized library (tools/check --sanitize) needs its runtime in the program.
+san=$(meson introspect "$build" --buildoptions | sed -n 's/.*"name": "b_sanitize", "value": "\([^"]*\)".*/\1/p')
+sanitize=()
+[ -z "$san" ] || [ "$san" = none ] || sanitize=(-fsanitize="$san")
+cc -std=c11 "${sanitize[@]}" -o "$dest/step_loop" "$src/examples/step_loop.c" \
     $(pkg-config --cflags --libs corepcg)
 LD_LIBRARY_PATH=$libdir "$dest/step_loop"

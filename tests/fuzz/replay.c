@@ -78,7 +78,8 @@ static int replay_dir(const char *dir)
         names[count++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)count, sizeof *names, compare_names);
+    if (count > 0)
+        qsort(names, (size_t)count, sizeof *names, compare_names);
     for (int k = 0; k < count; k++) {
         char path[4096];
         struct stat st;
