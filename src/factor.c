@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cpg_cholmod_start(cholmod_common *cm)
@@ -83,8 +84,9 @@ static void set_ordering(cholmod_common *cm, corepcg_ordering ord)
                            : CHOLMOD_NESDIS;
 }
 
-int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
-                       corepcg_factor kind, cholmod_common *cm, char *msg)
+static int check_analyze_args(cpg_factor *f, cholmod_sparse *M,
+                              corepcg_ordering ord, corepcg_factor kind,
+                              cholmod_common *cm, char *msg)
 {
     if (!f || !M || !cm)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
@@ -99,19 +101,23 @@ int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "factor analyse: the matrix must be square, real "
                         "and stored with stype -1");
+    return COREPCG_OK;
+}
 
-    /* A new pattern (or size) replaces everything kept. */
-    cpg_factor_free(f, cm);
-
-    set_ordering(cm, ord);
+static void set_kind(cholmod_common *cm, corepcg_factor kind)
+{
     cm->supernodal = kind == COREPCG_FACTOR_LDL ? CHOLMOD_SIMPLICIAL
                    : kind == COREPCG_FACTOR_LL  ? CHOLMOD_SUPERNODAL
                    : CHOLMOD_AUTO;
     /* Simplicial factors stay LDL^T (Ye et al.'s); supernodal ones are LL^T. */
     cm->final_ll = 0;
     cm->final_asis = 1;
+}
 
-    f->L = cholmod_analyze(M, cm);
+/* After cholmod_analyze(_p): status, kind, and the solve vectors. */
+static int finish_analyze(cpg_factor *f, cholmod_sparse *M, cholmod_common *cm,
+                          char *msg)
+{
     int code = cpg_cholmod_code(cm);
     if (!f->L && code == COREPCG_OK)
         code = COREPCG_ERR_CHOLMOD;
@@ -136,6 +142,188 @@ int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
                         "vectors (n = %zu)", M->nrow);
     }
     return COREPCG_OK;
+}
+
+int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
+                       corepcg_factor kind, cholmod_common *cm, char *msg)
+{
+    int rc = check_analyze_args(f, M, ord, kind, cm, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    /* A new pattern (or size) replaces everything kept. */
+    cpg_factor_free(f, cm);
+    set_ordering(cm, ord);
+    set_kind(cm, kind);
+    f->L = cholmod_analyze(M, cm);
+    return finish_analyze(f, M, cm, msg);
+}
+
+/* The node graph of M: node g's neighbours (g itself included), for the
+ * G nodes that own columns; pattern only, both triangles, stype -1. */
+static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *off,
+                                  const int *node_of_col, int G,
+                                  const int *gnode, cholmod_common *cm)
+{
+    const int *Mp = M->p, *Mi = M->i;
+    long nnz = 0;
+    for (int g = 0; g < G; g++) {
+        int col = off[gnode[g]], last = -1;
+        for (int k = Mp[col]; k < Mp[col + 1]; k++) {
+            int h = node_of_col[Mi[k]];
+            nnz += h != last; /* rows are sorted: a node's rows are adjacent */
+            last = h;
+        }
+    }
+    cholmod_sparse *Gm = cholmod_allocate_sparse(G, G, (size_t)nnz, 1, 1, -1,
+                                                 CHOLMOD_PATTERN, cm);
+    if (!Gm)
+        return NULL;
+    int *Gp = Gm->p, *Gi = Gm->i, t = 0;
+    for (int g = 0; g < G; g++) {
+        Gp[g] = t;
+        int col = off[gnode[g]], last = -1;
+        for (int k = Mp[col]; k < Mp[col + 1]; k++) {
+            int h = node_of_col[Mi[k]];
+            if (h != last)
+                Gi[t++] = h;
+            last = h;
+        }
+    }
+    Gp[G] = t;
+    return Gm;
+}
+
+/* A fill-reducing order of the node graph, by one method: OK or a code. */
+static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
+                       cholmod_common *cm)
+{
+    size_t G = Gm->ncol;
+    int ok;
+    if (ord == COREPCG_ORDERING_AMD) {
+        ok = cholmod_amd(Gm, NULL, 0, Pnode, cm);
+    } else if (ord == COREPCG_ORDERING_METIS) {
+        ok = cholmod_metis(Gm, NULL, 0, 1, Pnode, cm);
+    } else {
+        int *parent = malloc(sizeof(int) * (G ? G : 1));
+        int *member = malloc(sizeof(int) * (G ? G : 1));
+        if (!parent || !member) {
+            free(parent);
+            free(member);
+            return COREPCG_ERR_NO_MEMORY;
+        }
+        ok = cholmod_nested_dissection(Gm, NULL, 0, Pnode, parent, member, cm) >= 0;
+        free(parent);
+        free(member);
+    }
+    int code = cpg_cholmod_code(cm);
+    return code != COREPCG_OK ? code : ok ? COREPCG_OK : COREPCG_ERR_CHOLMOD;
+}
+
+/* Analyses M with the node order Pnode expanded to its unknowns. */
+static cholmod_factor *analyze_given(cholmod_sparse *M, const int *off,
+                                     const int *gnode, const int *Pnode,
+                                     int G, int *Perm, cholmod_common *cm)
+{
+    int t = 0;
+    for (int k = 0; k < G; k++) {
+        int J = gnode[Pnode[k]];
+        for (int c = off[J]; c < off[J + 1]; c++)
+            Perm[t++] = c;
+    }
+    cm->nmethods = 1;
+    cm->method[0].ordering = CHOLMOD_GIVEN;
+    cm->postorder = 1;
+    return cholmod_analyze_p(M, Perm, NULL, 0, cm);
+}
+
+int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
+                             int N, corepcg_ordering ord, corepcg_factor kind,
+                             cholmod_common *cm, char *msg)
+{
+    int rc = check_analyze_args(f, M, ord, kind, cm, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    if (!off || N < 0 || (size_t)off[N] != M->ncol)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor analyse: node offsets do not cover the matrix");
+    cpg_factor_free(f, cm);
+    set_kind(cm, kind);
+
+    size_t n = M->ncol;
+    int *node_of_col = malloc(sizeof(int) * (n ? n : 1));
+    int *gnode = malloc(sizeof(int) * ((size_t)N + 1));
+    int *gindex = malloc(sizeof(int) * ((size_t)N + 1));
+    int *Pnode = malloc(sizeof(int) * ((size_t)N + 1));
+    int *Perm = malloc(sizeof(int) * (n ? n : 1));
+    cholmod_sparse *Gm = NULL;
+    rc = COREPCG_ERR_NO_MEMORY;
+    if (!node_of_col || !gnode || !gindex || !Pnode || !Perm)
+        goto done;
+    rc = COREPCG_OK;
+    int G = 0;
+    for (int J = 0; J < N; J++)
+        if (off[J + 1] > off[J]) {
+            gindex[J] = G;
+            gnode[G++] = J;
+        }
+    for (int J = 0; J < N; J++)
+        for (int c = off[J]; c < off[J + 1]; c++)
+            node_of_col[c] = gindex[J];
+    Gm = node_graph(M, off, node_of_col, G, gnode, cm);
+    if (!Gm)
+        goto cholmod_failed;
+
+    corepcg_ordering first = ord == COREPCG_ORDERING_BEST ? COREPCG_ORDERING_AMD : ord;
+    rc = order_nodes(Gm, first, Pnode, cm);
+    if (rc != COREPCG_OK)
+        goto done;
+    f->L = analyze_given(M, off, gnode, Pnode, G, Perm, cm);
+    if (!f->L)
+        goto cholmod_failed;
+    f->ordering_used = first;
+    /* CHOLMOD's own rule for trying METIS after AMD: much fill and many
+     * flops per entry of L. */
+    double lnz = cm->lnz, fl = cm->fl, anz = (double)cholmod_nnz(M, cm) / 2;
+    if (ord == COREPCG_ORDERING_BEST && fl / lnz >= 500 && lnz / anz >= 5 &&
+        order_nodes(Gm, COREPCG_ORDERING_METIS, Pnode, cm) == COREPCG_OK) {
+        cholmod_factor *L2 = analyze_given(M, off, gnode, Pnode, G, Perm, cm);
+        if (L2 && cm->lnz < lnz) {
+            cholmod_free_factor(&f->L, cm);
+            f->L = L2;
+            f->ordering_used = COREPCG_ORDERING_METIS;
+        } else {
+            cholmod_free_factor(&L2, cm);
+        }
+        cm->status = CHOLMOD_OK; /* a failed second try leaves the first */
+    }
+    f->node_ordering = 1;
+    rc = COREPCG_OK;
+    goto done;
+cholmod_failed:
+    rc = cpg_cholmod_code(cm);
+    if (rc == COREPCG_OK)
+        rc = COREPCG_ERR_CHOLMOD;
+    cholmod_free_factor(&f->L, cm);
+done:
+    cholmod_free_sparse(&Gm, cm);
+    free(node_of_col);
+    free(gnode);
+    free(gindex);
+    free(Pnode);
+    free(Perm);
+    if (rc != COREPCG_OK) {
+        int status = cm->status;
+        cpg_factor_free(f, cm);
+        return cpg_fail(msg, rc, "CHOLMOD ordering/analyse failed: %s (status %d)",
+                        cholmod_status_text(status), status);
+    }
+    int keep_ordering = f->ordering_used;
+    rc = finish_analyze(f, M, cm, msg);
+    if (rc == COREPCG_OK) {
+        f->node_ordering = 1;
+        f->ordering_used = (corepcg_ordering)keep_ordering;
+    }
+    return rc;
 }
 
 /* The diagonal of L in column j (permuted order): D(j,j) for a simplicial
@@ -315,6 +503,8 @@ corepcg_ordering cpg_factor_ordering(const cpg_factor *f)
 {
     if (!f || !f->L)
         return COREPCG_ORDERING_BEST;
+    if (f->node_ordering)
+        return f->ordering_used;
     switch (f->L->ordering) {
     case CHOLMOD_AMD:
     case CHOLMOD_COLAMD:  /* AMD in the symmetric case */

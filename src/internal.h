@@ -201,11 +201,21 @@ typedef struct cpg_factor {
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E;  /* solve2 workspace, kept across calls */
     int supernodal;
+    int node_ordering;             /* 1: ordered by nodes (ordering_used) */
+    corepcg_ordering ordering_used;
 } cpg_factor;
 
 /* Analyse (pattern only). */
 int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
                        corepcg_factor kind, cholmod_common *cm, char *msg);
+/* Analyse a matrix whose unknowns come in node groups (node i owns
+ * columns off[i] .. off[i+1]-1, possibly none): the fill-reducing ordering
+ * is computed on the node graph, N nodes instead of up to 3N unknowns, and
+ * expanded so that each node's unknowns stay together. BEST tries AMD and,
+ * when its fill is high (CHOLMOD's own rule), METIS, keeping the sparser. */
+int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
+                             int N, corepcg_ordering ord, corepcg_factor kind,
+                             cholmod_common *cm, char *msg);
 /* Numeric factorisation with the kept analysis; not_spd_code is returned
  * when M is not positive definite (CHOLMOD's status or a D <= 0). */
 int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,

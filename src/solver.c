@@ -275,8 +275,8 @@ static int build_structure(corepcg_solver *h, const corepcg_system *sys)
     if (uses_factor(s->method) && r > 0) {
         t = cpg_now();
         cholmod_sparse *M = s->method == COREPCG_METHOD_DIRECT ? h->At : h->Ct;
-        int rc = cpg_factor_analyze(&h->fac, M, s->ordering, s->factor,
-                                    &h->cm, h->msg);
+        int rc = cpg_factor_analyze_nodes(&h->fac, M, h->u.off, h->u.N,
+                                          s->ordering, s->factor, &h->cm, h->msg);
         if (rc != COREPCG_OK)
             return rc;
         h->fac_analyzed = 1;

@@ -631,6 +631,13 @@ static double rel_diff(const double *a, const double *b, long n)
     return ref > 0 ? diff / ref : diff;
 }
 
+/* Regenerated bundles must match the committed ones to REGEN_TOL relative.
+ * Not 1e-12: the trajectory goes through 39 solves, and a different
+ * rounding anywhere (another OpenBLAS kernel on another CPU, another
+ * fill-reducing order) grows over those steps -- an ordering change moved
+ * b by 7e-9 relative. The same build reproduces them bit for bit. */
+#define REGEN_TOL 1e-6
+
 static void compare_bundles(const char *name, const corepcg_bundle *got,
                             const corepcg_bundle *want)
 {
@@ -646,20 +653,20 @@ static void compare_bundles(const char *name, const corepcg_bundle *got,
         same_pattern = g->A_rowidx[k] == w->A_rowidx[k];
     CHECK(same_pattern, "%s: A's pattern differs", name);
     if (same_pattern)
-        CHECK(rel_diff(g->A_values, w->A_values, nnz) <= 1e-12, "%s: A differs by %g",
+        CHECK(rel_diff(g->A_values, w->A_values, nnz) <= REGEN_TOL, "%s: A differs by %g",
               name, rel_diff(g->A_values, w->A_values, nnz));
-    CHECK(rel_diff(got->b, want->b, n) <= 1e-12, "%s: b differs by %g", name,
+    CHECK(rel_diff(got->b, want->b, n) <= REGEN_TOL, "%s: b differs by %g", name,
           rel_diff(got->b, want->b, n));
-    CHECK(got->has_z && want->has_z && rel_diff(g->z, w->z, n) <= 1e-12,
+    CHECK(got->has_z && want->has_z && rel_diff(g->z, w->z, n) <= REGEN_TOL,
           "%s: z differs", name);
-    CHECK(got->x0 && want->x0 && rel_diff(got->x0, want->x0, n) <= 1e-12,
+    CHECK(got->x0 && want->x0 && rel_diff(got->x0, want->x0, n) <= REGEN_TOL,
           "%s: x0 differs", name);
     CHECK_INT(g->num_constraints, w->num_constraints);
     int cons_diff = g->num_constraints != w->num_constraints;
     for (int k = 0; !cons_diff && k < w->num_constraints; k++) {
         const corepcg_constraint *a = &g->constraints[k], *b = &w->constraints[k];
         cons_diff = a->node != b->node || a->ndof != b->ndof ||
-                    rel_diff(a->p, b->p, 3) > 1e-12 || rel_diff(a->q, b->q, 3) > 1e-12;
+                    rel_diff(a->p, b->p, 3) > REGEN_TOL || rel_diff(a->q, b->q, 3) > REGEN_TOL;
     }
     CHECK_INT(cons_diff, 0);
     CHECK_INT(g->num_stretch, w->num_stretch);
