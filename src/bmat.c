@@ -42,7 +42,7 @@ static int check_entry(const corepcg_system *sys, int n, long k, int row,
                         "A entry %ld at (%d, %d) is outside the %d x %d matrix",
                         k, row, col, n, n);
     if (!in_triangle(sys->A_triangle, row, col))
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+        return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "A entry %ld at (%d, %d) is outside the %s triangle "
                         "the system declares", k, row, col,
                         triangle_name(sys->A_triangle));
@@ -59,11 +59,11 @@ static int validate_csc(const corepcg_system *sys, int n, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "A: CSC arrays must not be NULL");
     if (sys->A_colptr[0] != 0)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+        return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "A: colptr[0] is %d, must be 0", sys->A_colptr[0]);
     for (int j = 0; j < n; j++)
         if (sys->A_colptr[j + 1] < sys->A_colptr[j])
-            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+            return cpg_fail(msg, COREPCG_ERR_FORMAT,
                             "A: colptr decreases at column %d", j);
     for (int j = 0; j < n; j++)
         for (int k = sys->A_colptr[j]; k < sys->A_colptr[j + 1]; k++) {

@@ -15,12 +15,16 @@
 #include <string.h>
 
 /* |v|_2 scaled by the largest entry, so that huge or tiny residuals
- * neither overflow nor underflow. */
+ * neither overflow nor underflow. NaN anywhere gives NaN (fmax would drop
+ * it and could report 0 for a garbage vector). */
 static double norm2(const double *v, size_t n)
 {
     double scale = 0;
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
+        if (isnan(v[k]))
+            return NAN;
         scale = fmax(scale, fabs(v[k]));
+    }
     if (scale == 0 || !isfinite(scale))
         return scale;
     double sum = 0;
@@ -32,9 +36,10 @@ static double norm2(const double *v, size_t n)
 }
 
 /* The measures with caller-provided work vectors w and Aw (n each). */
-static void measure(const cpg_bmat *A, const cpg_ublocks *u, const double *b,
-                    const double *z, const double *x, double *w, double *Aw,
-                    double *constraint_error, double *rel_residual)
+void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
+                        const double *b, const double *z, const double *x,
+                        double *w, double *Aw, double *constraint_error,
+                        double *rel_residual)
 {
     size_t n = 3 * (size_t)A->nb;
 
@@ -43,8 +48,8 @@ static void measure(const cpg_bmat *A, const cpg_ublocks *u, const double *b,
         Aw[k] = z ? x[k] - z[k] : x[k];
     cpg_prescribed(u, Aw, w);
     double cerr = 0;
-    for (size_t k = 0; k < n; k++)
-        cerr = isnan(w[k]) ? w[k] : fmax(cerr, fabs(w[k]));
+    for (size_t k = 0; k < n && !isnan(cerr); k++)
+        cerr = isnan(w[k]) ? NAN : fmax(cerr, fabs(w[k]));
 
     /* numerator: S (b - A x) */
     cpg_bmat_mult(A, x, Aw);
@@ -63,28 +68,6 @@ static void measure(const cpg_bmat *A, const cpg_ublocks *u, const double *b,
 
     *constraint_error = cerr;
     *rel_residual = den > 0 ? num / den : num;
-}
-
-/* Two work vectors of n doubles in one block; NULL when out of memory. */
-static double *work_alloc(size_t n)
-{
-    return malloc(2 * n * sizeof(double));
-}
-
-void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
-                        const double *b, const double *z, const double *x,
-                        double *constraint_error, double *rel_residual)
-{
-    size_t n = 3 * (size_t)A->nb;
-    double *work = work_alloc(n);
-    if (!work) {
-        /* No memory, no measure: NaN tells the caller. */
-        *constraint_error = NAN;
-        *rel_residual = NAN;
-        return;
-    }
-    measure(A, u, b, z, x, work, work + n, constraint_error, rel_residual);
-    free(work);
 }
 
 /* The first entry of v that is NaN or Inf, or -1. */
@@ -133,13 +116,20 @@ int corepcg_check(const corepcg_system *sys, const double *b,
     if (rc == COREPCG_OK)
         rc = cpg_ublocks_build(sys->num_nodes, sys->constraints,
                                sys->num_constraints, &u, msg);
-    double *work = rc == COREPCG_OK ? work_alloc(n) : NULL;
+    double *work = rc == COREPCG_OK ? malloc(2 * n * sizeof(double)) : NULL;
     if (rc == COREPCG_OK && !work)
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY,
                       "corepcg_check: out of memory");
-    if (rc == COREPCG_OK)
-        measure(&A, &u, b, sys->z, x, work, work + n, constraint_error,
-                rel_residual);
+    if (rc == COREPCG_OK) {
+        cpg_check_measures(&A, &u, b, sys->z, x, work, work + n,
+                           constraint_error, rel_residual);
+        /* finite inputs, yet A x overflowed: no measure can be trusted */
+        if (!isfinite(*constraint_error) || !isfinite(*rel_residual))
+            rc = cpg_fail(msg, COREPCG_ERR_NAN,
+                          "corepcg_check: the residual is not finite (A x "
+                          "overflows): constraint error %g, relative "
+                          "residual %g", *constraint_error, *rel_residual);
+    }
     free(work);
     cpg_ublocks_free(&u);
     cpg_bmat_free(&A);

@@ -40,22 +40,14 @@ static int mark_stretch(const cpg_bmat *A, const corepcg_system *sys,
 {
     int nb = A->nb, ns = sys->num_stretch;
     const int *pairs = sys->stretch_pairs;
-    if (ns <= 0 || !pairs)
+    int rc = cpg_stretch_check(sys, nb, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    if (ns == 0)
         return cpg_fail(msg, COREPCG_ERR_NO_CORE,
                         "the system has no stretch pairs to build the matrix "
                         "core from: pass stretch pairs (stretch.mtx or "
                         "corepcg_system.stretch_pairs) or use core auto");
-    for (int s = 0; s < ns; s++) {
-        int a = pairs[2 * s], b = pairs[2 * s + 1];
-        if (a < 0 || a >= nb || b < 0 || b >= nb)
-            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                            "stretch pair %d (%d, %d): node index out of "
-                            "range [0, %d)", s, a, b, nb);
-        if (a == b)
-            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                            "stretch pair %d (%d, %d): a node joined to "
-                            "itself", s, a, b);
-    }
 
     /* Each node's stretch partners (both directions), then per column a
      * marker of its partners: linear in blocks plus pairs. */
@@ -150,6 +142,28 @@ static int mark_auto(const cpg_bmat *A, double threshold, unsigned char *keep,
         }
     free(diag_norm);
     free(cursor);
+    return COREPCG_OK;
+}
+
+int cpg_stretch_check(const corepcg_system *sys, int N, char *msg)
+{
+    int ns = sys->num_stretch;
+    const int *pairs = sys->stretch_pairs;
+    if (ns < 0 || (ns > 0 && !pairs))
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "num_stretch is %d with %s stretch_pairs", ns,
+                        pairs ? "some" : "NULL");
+    for (int s = 0; s < ns; s++) {
+        int a = pairs[2 * s], b = pairs[2 * s + 1];
+        if (a < 0 || a >= N || b < 0 || b >= N)
+            return cpg_fail(msg, COREPCG_ERR_DIMENSION,
+                            "stretch pair %d (%d, %d): node index out of "
+                            "range [0, %d)", s, a, b, N);
+        if (a == b)
+            return cpg_fail(msg, COREPCG_ERR_FORMAT,
+                            "stretch pair %d (%d, %d): a node joined to "
+                            "itself", s, a, b);
+    }
     return COREPCG_OK;
 }
 

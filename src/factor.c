@@ -283,7 +283,7 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
     f->ordering_used = first;
     /* CHOLMOD's own rule for trying METIS after AMD: much fill and many
      * flops per entry of L. */
-    double lnz = cm->lnz, fl = cm->fl, anz = (double)cholmod_nnz(M, cm) / 2;
+    double lnz = cm->lnz, fl = cm->fl, anz = (double)cholmod_nnz(M, cm);
     if (ord == COREPCG_ORDERING_BEST && fl / lnz >= 500 && lnz / anz >= 5 &&
         order_nodes(Gm, COREPCG_ORDERING_METIS, Pnode, cm) == COREPCG_OK) {
         cholmod_factor *L2 = analyze_given(M, off, gnode, Pnode, G, Perm, cm);

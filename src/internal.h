@@ -19,6 +19,9 @@
 int cpg_fail(char *msg, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* OK, or ERR_ARGUMENT naming the first setting out of range. */
+int cpg_settings_check(const corepcg_settings *s, char *msg);
+
 /* Monotonic seconds. */
 double cpg_now(void);
 
@@ -128,8 +131,7 @@ void cpg_rmat_free(cpg_rmat *rm);
 /* yt (r) = A~ xt (r). */
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
 
-/* A~ in CSC with both triangles stored, stype -1 (CHOLMOD then reads the
- * lower triangle), for factorisation. cpg_reduce_pattern allocates it with
+/* A~ in CSC, its lower triangle (stype -1), for factorisation. cpg_reduce_pattern allocates it with
  * the pattern and the values; cpg_reduce_values refreshes the numbers
  * (same A pattern, same ndof). NULL when out of memory or too large. */
 cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
@@ -138,6 +140,11 @@ void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
                        cholmod_sparse *At);
 
 /* ------------------------------------------------------------ the core */
+
+/* The stretch pairs of sys: ERR_ARGUMENT for a negative count or NULL
+ * pairs, ERR_DIMENSION for a node outside [0, N), ERR_FORMAT for a node
+ * joined to itself. */
+int cpg_stretch_check(const corepcg_system *sys, int N, char *msg);
 
 /* Marks the blocks of A that the core keeps: diagonal blocks plus the
  * blocks of stretch pairs (core STRETCH) or of blocks passing the
@@ -150,6 +157,9 @@ int cpg_core_mark(const cpg_bmat *A, const corepcg_system *sys,
 /* --------------------------------------------------------- PCG kernel */
 
 typedef void (*cpg_apply_fn)(void *ctx, const double *in, double *out);
+/* out = M^-1 in; returns OK or the code of a failure (a factor solve can
+ * run out of memory), which stops the iteration. */
+typedef int (*cpg_precond_fn)(void *ctx, const double *in, double *out);
 typedef void (*cpg_filter_fn)(void *ctx, double *v); /* in place */
 
 /* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
@@ -157,7 +167,7 @@ typedef void (*cpg_filter_fn)(void *ctx, double *v); /* in place */
 typedef struct cpg_pcg_problem {
     int n;
     cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
-    cpg_apply_fn precond; void *precond_ctx;   /* out = M^-1 in         */
+    cpg_precond_fn precond; void *precond_ctx; /* out = M^-1 in         */
     cpg_filter_fn filter; void *filter_ctx;    /* v = S v; NULL if none */
     const double *b;       /* right-hand side                            */
     const double *bdelta;  /* vector defining delta0 (b, b^ or S b)      */
@@ -192,7 +202,7 @@ int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
                         const cpg_rmat *At, char *msg);
 int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
                      char *msg);
-void cpg_precond_apply(void *pc, const double *in, double *out);
+int cpg_precond_apply(void *pc, const double *in, double *out);
 void cpg_precond_free(cpg_precond *pc);
 
 /* ------------------------------------------------ CHOLMOD factorisation */
@@ -229,9 +239,11 @@ void cpg_factor_free(cpg_factor *f, cholmod_common *cm);
 
 /* -------------------------------------------------------------- check */
 
-/* FORMAT.md's measures, on the internal representation. */
+/* FORMAT.md's measures, on the internal representation, with two work
+ * vectors of n doubles (no allocation). A NaN anywhere gives NaN. */
 void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
                         const double *b, const double *z, const double *x,
-                        double *constraint_error, double *rel_residual);
+                        double *w, double *Aw, double *constraint_error,
+                        double *rel_residual);
 
 #endif /* COREPCG_INTERNAL_H */

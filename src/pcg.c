@@ -47,7 +47,10 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     *iterations = 0;
 
     /* delta0 = bd^T M^-1 bd (s is free scratch here) */
-    pb->precond(pb->precond_ctx, pb->bdelta, s);
+    int rc = pb->precond(pb->precond_ctx, pb->bdelta, s);
+    if (rc != COREPCG_OK)
+        return cpg_fail(msg, rc, "the preconditioner failed: %s",
+                        corepcg_strerror(rc));
     double delta0 = dot(n, pb->bdelta, s);
 
     pb->matvec(pb->matvec_ctx, x, q);
@@ -55,7 +58,10 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         r[k] = pb->b[k] - q[k];
     if (pb->filter)
         pb->filter(pb->filter_ctx, r);
-    pb->precond(pb->precond_ctx, r, c);
+    rc = pb->precond(pb->precond_ctx, r, c);
+    if (rc != COREPCG_OK)
+        return cpg_fail(msg, rc, "the preconditioner failed: %s",
+                        corepcg_strerror(rc));
     if (pb->filter)
         pb->filter(pb->filter_ctx, c);
     double delta = dot(n, r, c);
@@ -97,7 +103,12 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             x[k] += alpha * c[k];
             r[k] -= alpha * q[k];
         }
-        pb->precond(pb->precond_ctx, r, s);
+        rc = pb->precond(pb->precond_ctx, r, s);
+        if (rc != COREPCG_OK) {
+            *iterations = it;
+            return cpg_fail(msg, rc, "the preconditioner failed at iteration "
+                            "%d: %s", it + 1, corepcg_strerror(rc));
+        }
         double delta_old = delta;
         delta = dot(n, r, s);
         it++;

@@ -158,13 +158,13 @@ int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
     return COREPCG_OK;
 }
 
-void cpg_precond_apply(void *ctx, const double *in, double *out)
+int cpg_precond_apply(void *ctx, const double *in, double *out)
 {
     const cpg_precond *pc = ctx;
     if (pc->kind == COREPCG_PRECOND_DIAG) {
         for (int k = 0; k < pc->n; k++)
             out[k] = pc->inv[k] * in[k];
-        return;
+        return COREPCG_OK;
     }
     int nodes = node_count(pc);
     for (int i = 0; i < nodes; i++) {
@@ -178,4 +178,5 @@ void cpg_precond_apply(void *ctx, const double *in, double *out)
             out[o + a] = s;
         }
     }
+    return COREPCG_OK;
 }

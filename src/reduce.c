@@ -11,13 +11,16 @@
 cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
                                    cholmod_common *cm)
 {
+    /* The lower triangle only (stype -1): block (I, J) with I > J whole,
+     * the diagonal block from its diagonal down. */
     const int *ndof = u->ndof, *off = u->off;
     long nnz = 0;
     for (int J = 0; J < A->nb; J++) {
-        long rows = 0;
+        long dJ = ndof[J], below = 0;
         for (int k = A->p[J]; k < A->p[J + 1]; k++)
-            rows += ndof[A->i[k]];
-        nnz += rows * ndof[J];
+            if (A->i[k] > J)
+                below += ndof[A->i[k]];
+        nnz += dJ * (dJ + 1) / 2 + below * dJ;
     }
     if (nnz > INT_MAX)
         return NULL;
@@ -31,7 +34,9 @@ cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
             Ap[off[J] + c] = t;
             for (int k = A->p[J]; k < A->p[J + 1]; k++) {
                 int I = A->i[k];
-                for (int a = 0; a < ndof[I]; a++)
+                if (I < J)
+                    continue;
+                for (int a = I == J ? c : 0; a < ndof[I]; a++)
                     Ai[t++] = off[I] + a;
             }
         }
@@ -68,17 +73,21 @@ void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
         int dJ = ndof[J];
         if (dJ == 0)
             continue;
-        int row = 0; /* position of block (I, J) within each column of J */
+        int pos[3]; /* next entry of each of node J's columns */
+        for (int c = 0; c < dJ; c++)
+            pos[c] = Ap[off[J] + c];
         for (int k = A->p[J]; k < A->p[J + 1]; k++) {
             int I = A->i[k], dI = ndof[I];
-            if (dI == 0)
+            if (I < J || dI == 0)
                 continue;
             double V[9];
             reduce_block(A->x + 9L * k, u->U + 9L * I, dI, u->U + 9L * J, dJ, V);
-            for (int c = 0; c < dJ; c++)
-                memcpy(Ax + Ap[off[J] + c] + row, V + dI * c,
-                       sizeof(double) * (size_t)dI);
-            row += dI;
+            for (int c = 0; c < dJ; c++) {
+                int first = I == J ? c : 0; /* the diagonal block: a >= c */
+                memcpy(Ax + pos[c], V + dI * c + first,
+                       sizeof(double) * (size_t)(dI - first));
+                pos[c] += dI - first;
+            }
         }
     }
 }

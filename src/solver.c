@@ -1,86 +1,21 @@
-/* solver.c -- the handle: setup (import, reduce, core, analyse, factor),
- * update (same pattern: numbers only, analysis reused), solve, free. */
-#include "internal.h"
+/* solver.c -- the handle's lifecycle: setup (import the system, then the
+ * method's structure and numbers), update (same pattern: numbers only, the
+ * analysis reused), solve, free; and what the reduced methods share. The
+ * methods themselves are in mpcg.c, upcg.c, direct.c and corepcg.c. */
+#include "handle.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct corepcg_solver {
-    cholmod_common cm;
-    int cm_started;
-    char msg[COREPCG_MSG_SIZE];
-    corepcg_settings set;
-    int ready;              /* a system is set up */
-
-    /* the full system */
-    cpg_bmat A;
-    cpg_ublocks u;
-    double *z;              /* n: prescribed values (zeros when none) */
-    double *w;              /* n: (I - S) z */
-
-    /* the reduced system and what the method built on it */
-    cpg_rmat Ar;            /* A~ by blocks: upcg, corepcg (PCG products) */
-    cholmod_sparse *At;     /* A~ in CSC: direct (CHOLMOD factorises it) */
-    unsigned char *keep;    /* corepcg: the blocks of A in the core */
-    cpg_bmat Acore;
-    cholmod_sparse *Ct;
-    long core_blocks;
-    cpg_factor fac;         /* direct: of A~; corepcg: of the core */
-    int fac_analyzed;
-    cpg_precond pc;         /* upcg, mpcg, and corepcg's fallback */
-    int fell_back;
-
-    /* solve buffers, allocated at setup so that solve allocates nothing */
-    cpg_pcg_work work;
-    double *bt, *xt, *xfull, *tmp;
-
-    corepcg_info setup_info; /* what the last setup/update measured */
-};
-
-/* The context of the factorisation used as a preconditioner. */
-struct factor_apply {
-    corepcg_solver *h;
-    int failed;             /* the first failure's code (0: none) */
-};
-
-static void apply_factor(void *ctx, const double *in, double *out)
+static const cpg_method_ops *ops_of(corepcg_method m)
 {
-    struct factor_apply *fa = ctx;
-    int rc = cpg_factor_solve(&fa->h->fac, in, out, &fa->h->cm);
-    if (rc != COREPCG_OK) {
-        /* the kernel sees NaN and stops; solve reports the real cause,
-         * kept now because a later call may reset CHOLMOD's status */
-        if (!fa->failed)
-            fa->failed = rc;
-        out[0] = NAN;
+    switch (m) {
+    case COREPCG_METHOD_COREPCG: return &cpg_corepcg_ops;
+    case COREPCG_METHOD_UPCG: return &cpg_upcg_ops;
+    case COREPCG_METHOD_DIRECT: return &cpg_direct_ops;
+    default: return &cpg_mpcg_ops; /* mpcg and mpcg-bw */
     }
-}
-
-static void apply_reduced(void *ctx, const double *in, double *out)
-{
-    cpg_rmat_mult(ctx, in, out);
-}
-
-static void apply_full(void *ctx, const double *in, double *out)
-{
-    cpg_bmat_mult(ctx, in, out);
-}
-
-static void apply_filter(void *ctx, double *v)
-{
-    cpg_filter(ctx, v);
-}
-
-static int uses_reduced(corepcg_method m)
-{
-    return m == COREPCG_METHOD_UPCG || m == COREPCG_METHOD_DIRECT ||
-           m == COREPCG_METHOD_COREPCG;
-}
-
-static int uses_factor(corepcg_method m)
-{
-    return m == COREPCG_METHOD_DIRECT || m == COREPCG_METHOD_COREPCG;
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -100,6 +35,7 @@ int corepcg_create(corepcg_solver **out)
     }
     h->cm_started = 1;
     corepcg_settings_default(&h->set);
+    h->ops = ops_of(h->set.method);
     *out = h;
     return COREPCG_OK;
 }
@@ -118,8 +54,8 @@ static void clear_system(corepcg_solver *h)
     free(h->keep);
     h->keep = NULL;
     cpg_bmat_free(&h->Acore);
+    h->core_blocks = 0;
     cpg_factor_free(&h->fac, &h->cm);
-    h->fac_analyzed = 0;
     cpg_precond_free(&h->pc);
     h->fell_back = 0;
     cpg_pcg_work_free(&h->work);
@@ -127,7 +63,9 @@ static void clear_system(corepcg_solver *h)
     free(h->xt);
     free(h->xfull);
     free(h->tmp);
-    h->bt = h->xt = h->xfull = h->tmp = NULL;
+    free(h->tmp2);
+    h->bt = h->xt = h->xfull = h->tmp = h->tmp2 = NULL;
+    memset(&h->setup_info, 0, sizeof h->setup_info);
     h->ready = 0;
 }
 
@@ -148,33 +86,80 @@ const char *corepcg_message(const corepcg_solver *h)
     return h ? h->msg : "no handle";
 }
 
-static int validate_settings(const corepcg_settings *s, char *msg)
+/* ---------------------------------------------------- shared by methods */
+
+int cpg_handle_no_memory(corepcg_solver *h)
 {
-    if ((unsigned)s->method >= COREPCG_METHOD_COUNT)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown method %d", (int)s->method);
-    if (!(s->tol > 0 && s->tol < 1))
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: tol must be in (0, 1), got %g", s->tol);
-    if (s->max_iter < 1)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: max_iter must be >= 1, got %d", s->max_iter);
-    if ((unsigned)s->precond >= COREPCG_PRECOND_COUNT)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown precond %d", (int)s->precond);
-    if ((unsigned)s->ordering >= COREPCG_ORDERING_COUNT)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown ordering %d", (int)s->ordering);
-    if ((unsigned)s->factor >= COREPCG_FACTOR_COUNT)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown factor %d", (int)s->factor);
-    if ((unsigned)s->core >= COREPCG_CORE_COUNT)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown core %d", (int)s->core);
-    if (!(s->core_threshold >= 0) || !isfinite(s->core_threshold))
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: core_threshold must be >= 0, got %g", s->core_threshold);
-    if (s->fallback_upcg != 0 && s->fallback_upcg != 1)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: fallback_upcg must be 0 or 1");
-    if (s->precond == COREPCG_PRECOND_PROJECTED && s->method != COREPCG_METHOD_UPCG)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "settings: precond projected is for upcg (mpcg applies it in effect with diag)");
+    return cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+}
+
+int cpg_handle_buffers(corepcg_solver *h, int len)
+{
+    int n = 3 * h->A.nb, r = h->u.r;
+    if (cpg_pcg_work_alloc(&h->work, len) != COREPCG_OK)
+        return cpg_handle_no_memory(h);
+    size_t rl = (size_t)(r > 0 ? r : 1);
+    h->bt = malloc(rl * sizeof(double));
+    h->xt = malloc(rl * sizeof(double));
+    h->xfull = malloc((size_t)n * sizeof(double));
+    h->tmp = malloc((size_t)n * sizeof(double));
+    h->tmp2 = malloc((size_t)n * sizeof(double));
+    if (!h->bt || !h->xt || !h->xfull || !h->tmp || !h->tmp2)
+        return cpg_handle_no_memory(h);
     return COREPCG_OK;
 }
 
-/* ----------------------------------------------------- the three stages */
+static int all_zero(const double *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k] != 0)
+            return 0;
+    return 1;
+}
+
+int cpg_handle_reduced_rhs(corepcg_solver *h, const double *b)
+{
+    int n = 3 * h->A.nb, r = h->u.r;
+    cpg_bmat_mult(&h->A, h->w, h->tmp);
+    for (int k = 0; k < n; k++)
+        h->tmp[k] = b[k] - h->tmp[k];
+    cpg_restrict(&h->u, h->tmp, h->bt);
+    if (r > 0 && !all_zero(h->bt, r))
+        return 0;
+    /* nothing free, or b~ = 0: x~ = 0 exactly, x is the prescribed part */
+    memset(h->xt, 0, (size_t)(r > 0 ? r : 1) * sizeof(double));
+    return 1;
+}
+
+static void apply_reduced(void *ctx, const double *in, double *out)
+{
+    cpg_rmat_mult(ctx, in, out);
+}
+
+int cpg_handle_reduced_pcg(corepcg_solver *h, cpg_precond_fn precond,
+                           void *precond_ctx, const double *y,
+                           int *iterations)
+{
+    int r = h->u.r;
+    if (y)
+        cpg_restrict(&h->u, y, h->xt);
+    else
+        memset(h->xt, 0, (size_t)r * sizeof(double));
+    cpg_pcg_problem pb = {
+        .n = r, .matvec = apply_reduced, .matvec_ctx = &h->Ar,
+        .precond = precond, .precond_ctx = precond_ctx,
+        .b = h->bt, .bdelta = h->bt, .tol = h->set.tol,
+        .max_iter = h->set.max_iter,
+    };
+    return cpg_pcg(&pb, &h->work, h->xt, iterations, h->msg);
+}
+
+void cpg_handle_prolong(corepcg_solver *h)
+{
+    cpg_prolong(&h->u, h->xt, h->w, h->xfull);
+}
+
+/* -------------------------------------------------------- importing */
 
 /* What a system brings, before any method-specific work. */
 struct imported {
@@ -202,6 +187,8 @@ static int import_system(corepcg_solver *h, const corepcg_system *sys,
     if (rc == COREPCG_OK)
         rc = cpg_ublocks_build(sys->num_nodes, sys->constraints,
                                sys->num_constraints, &im->u, h->msg);
+    if (rc == COREPCG_OK) /* every method checks them, whether it uses them */
+        rc = cpg_stretch_check(sys, sys->num_nodes, h->msg);
     if (rc != COREPCG_OK) {
         imported_free(im);
         return rc;
@@ -211,7 +198,7 @@ static int import_system(corepcg_solver *h, const corepcg_system *sys,
     im->w = malloc(n * sizeof(double));
     if (!im->z || !im->w) {
         imported_free(im);
-        return cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_handle_no_memory(h);
     }
     if (sys->z) {
         for (size_t k = 0; k < n; k++)
@@ -226,8 +213,13 @@ static int import_system(corepcg_solver *h, const corepcg_system *sys,
     return COREPCG_OK;
 }
 
+/* Moves the imported system into the handle (replacing the old one). */
 static void adopt(corepcg_solver *h, struct imported *im)
 {
+    cpg_bmat_free(&h->A);
+    cpg_ublocks_free(&h->u);
+    free(h->z);
+    free(h->w);
     h->A = im->A;
     h->u = im->u;
     h->z = im->z;
@@ -235,125 +227,16 @@ static void adopt(corepcg_solver *h, struct imported *im)
     memset(im, 0, sizeof *im);
 }
 
-static int no_memory(corepcg_solver *h)
-{
-    return cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-}
+/* ------------------------------------------------------ setup, update */
 
-/* Pattern-dependent work: A~ and core patterns, analysis, buffers. */
-static int build_structure(corepcg_solver *h, const corepcg_system *sys)
-{
-    const corepcg_settings *s = &h->set;
-    int n = 3 * h->A.nb, r = h->u.r;
-    double t = cpg_now();
-    if (s->method == COREPCG_METHOD_DIRECT) {
-        h->At = cpg_reduce_pattern(&h->A, &h->u, &h->cm);
-        if (!h->At)
-            return cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY,
-                            "cannot build the reduced matrix (out of memory "
-                            "or too many entries)");
-    } else if (uses_reduced(s->method)) {
-        if (cpg_rmat_build(&h->Ar, &h->A, &h->u) != COREPCG_OK)
-            return no_memory(h);
-    }
-    if (s->method == COREPCG_METHOD_COREPCG) {
-        h->keep = malloc((size_t)h->A.p[h->A.nb] + 1);
-        if (!h->keep)
-            return no_memory(h);
-        int rc = cpg_core_mark(&h->A, sys, s->core, s->core_threshold,
-                               h->keep, &h->core_blocks, h->msg);
-        if (rc != COREPCG_OK)
-            return rc;
-        if (cpg_bmat_select(&h->A, h->keep, &h->Acore) != COREPCG_OK)
-            return no_memory(h);
-        h->Ct = cpg_reduce_pattern(&h->Acore, &h->u, &h->cm);
-        if (!h->Ct)
-            return no_memory(h);
-    }
-    h->setup_info.time_reduce_s = cpg_now() - t;
-
-    if (uses_factor(s->method) && r > 0) {
-        t = cpg_now();
-        cholmod_sparse *M = s->method == COREPCG_METHOD_DIRECT ? h->At : h->Ct;
-        int rc = cpg_factor_analyze_nodes(&h->fac, M, h->u.off, h->u.N,
-                                          s->ordering, s->factor, &h->cm, h->msg);
-        if (rc != COREPCG_OK)
-            return rc;
-        h->fac_analyzed = 1;
-        h->setup_info.time_analyze_s = cpg_now() - t;
-    }
-    int len = uses_reduced(s->method) ? r : n;
-    if (cpg_pcg_work_alloc(&h->work, len) != COREPCG_OK)
-        return no_memory(h);
-    size_t rl = (size_t)(r > 0 ? r : 1);
-    h->bt = malloc(rl * sizeof(double));
-    h->xt = malloc(rl * sizeof(double));
-    h->xfull = malloc((size_t)n * sizeof(double));
-    h->tmp = malloc((size_t)n * sizeof(double));
-    if (!h->bt || !h->xt || !h->xfull || !h->tmp)
-        return no_memory(h);
-    return COREPCG_OK;
-}
-
-/* Value-dependent work: A~ and core values, factorisation, preconditioner.
- * `fresh` is 0 when the structure is kept from an earlier system. */
-static int build_numbers(corepcg_solver *h, int fresh)
-{
-    const corepcg_settings *s = &h->set;
-    double t = cpg_now();
-    if (!fresh && h->At)
-        cpg_reduce_values(&h->A, &h->u, h->At);
-    if (!fresh && h->Ar.x)
-        cpg_rmat_values(&h->Ar);
-    if (!fresh && h->Ct) {
-        /* same pattern and same kept blocks: copy the kept values */
-        long t2 = 0;
-        for (long k = 0; k < h->A.p[h->A.nb]; k++)
-            if (h->keep[k])
-                memcpy(h->Acore.x + 9 * t2++, h->A.x + 9 * k, 9 * sizeof(double));
-        cpg_reduce_values(&h->Acore, &h->u, h->Ct);
-    }
-    if (!fresh)
-        h->setup_info.time_reduce_s = cpg_now() - t;
-
-    cpg_precond_free(&h->pc);
-    h->fell_back = 0;
-    int rc = COREPCG_OK;
-    switch (s->method) {
-    case COREPCG_METHOD_MPCG:
-    case COREPCG_METHOD_MPCG_BW:
-        return cpg_precond_full(&h->pc, s->precond, &h->A, h->msg);
-    case COREPCG_METHOD_UPCG:
-        return cpg_precond_reduced(&h->pc, s->precond, &h->Ar, h->msg);
-    case COREPCG_METHOD_DIRECT:
-    case COREPCG_METHOD_COREPCG:
-        if (!h->fac_analyzed)
-            return COREPCG_OK; /* r == 0: everything is prescribed */
-        t = cpg_now();
-        if (s->method == COREPCG_METHOD_DIRECT)
-            rc = cpg_factor_numeric(&h->fac, h->At, COREPCG_ERR_NOT_SPD, &h->cm, h->msg);
-        else
-            rc = cpg_factor_numeric(&h->fac, h->Ct, COREPCG_ERR_CORE_NOT_SPD, &h->cm, h->msg);
-        h->setup_info.time_factor_s = cpg_now() - t;
-        if (rc == COREPCG_ERR_CORE_NOT_SPD && s->fallback_upcg) {
-            rc = cpg_precond_reduced(&h->pc, COREPCG_PRECOND_BLOCK, &h->Ar,
-                                     h->msg);
-            h->fell_back = rc == COREPCG_OK;
-        }
-        return rc;
-    default:
-        return cpg_fail(h->msg, COREPCG_ERR_ARGUMENT, "unknown method");
-    }
-}
-
-/* Stored entries of A~ (both triangles): U keeps A's block pattern. */
+/* Stored entries of A~'s lower triangle: U keeps A's block pattern. */
 static long reduced_nnz(const cpg_bmat *A, const cpg_ublocks *u)
 {
     long nnz = 0;
     for (int J = 0; J < A->nb; J++)
         for (int k = A->p[J]; k < A->p[J + 1]; k++)
             nnz += (long)u->ndof[A->i[k]] * u->ndof[J];
-    return nnz;
+    return (nnz + u->r) / 2;
 }
 
 static void record_setup(corepcg_solver *h, double t0, int reused)
@@ -363,32 +246,33 @@ static void record_setup(corepcg_solver *h, double t0, int reused)
     in->n = 3 * h->A.nb;
     in->r = h->u.r;
     in->analysis_reused = reused;
-    in->nnz_reduced = uses_reduced(h->set.method) ? (reduced_nnz(&h->A, &h->u) + h->u.r) / 2 : 0;
-    in->nnz_core = h->Ct ? (long)((cholmod_nnz(h->Ct, &h->cm) + h->u.r) / 2) : 0;
+    in->nnz_reduced = h->ops->reduced ? reduced_nnz(&h->A, &h->u) : 0;
+    in->nnz_core = h->Ct ? (long)cholmod_nnz(h->Ct, &h->cm) : 0;
     in->core_blocks = h->core_blocks;
-    in->nnz_factor = h->fac_analyzed ? cpg_factor_nnz(&h->fac) : 0;
-    in->ordering = h->fac_analyzed ? cpg_factor_ordering(&h->fac) : h->set.ordering;
-    in->factor_supernodal = h->fac_analyzed ? h->fac.supernodal : 0;
+    in->nnz_factor = cpg_factor_nnz(&h->fac);
+    in->ordering = h->fac.L ? cpg_factor_ordering(&h->fac) : h->set.ordering;
+    in->factor_supernodal = h->fac.L ? h->fac.supernodal : 0;
     in->fell_back = h->fell_back;
     in->time_setup_s = cpg_now() - t0;
 }
 
+/* Everything for a new pattern. On failure the handle is left empty. */
 static int full_setup(corepcg_solver *h, const corepcg_system *sys,
-                      struct imported *im, double t0)
+                      struct imported *im, double t0, double t_import)
 {
     clear_system(h);
-    memset(&h->setup_info, 0, sizeof h->setup_info);
     adopt(h, im);
-    int rc = build_structure(h, sys);
+    int rc = h->ops->structure(h, sys);
     if (rc == COREPCG_OK)
-        rc = build_numbers(h, 1);
+        rc = h->ops->numbers(h, 1);
     if (rc < 0) {
         clear_system(h);
         return rc;
     }
+    h->setup_info.time_reduce_s += t_import;
     record_setup(h, t0, 0);
     h->ready = 1;
-    return COREPCG_OK;
+    return rc;
 }
 
 int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
@@ -403,23 +287,21 @@ int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
         s = *settings;
     else
         corepcg_settings_default(&s);
-    int rc = validate_settings(&s, h->msg);
+    int rc = cpg_settings_check(&s, h->msg);
     if (rc != COREPCG_OK) {
         clear_system(h);
         return rc;
     }
     h->set = s;
+    h->ops = ops_of(s.method);
     struct imported im;
     rc = import_system(h, sys, &im);
     if (rc != COREPCG_OK) {
         clear_system(h);
         return rc;
     }
-    double t_import = cpg_now() - t0;
-    rc = full_setup(h, sys, &im, t0);
+    rc = full_setup(h, sys, &im, t0, cpg_now() - t0);
     imported_free(&im);
-    if (rc == COREPCG_OK)
-        h->setup_info.time_reduce_s += t_import;
     return rc;
 }
 
@@ -430,59 +312,52 @@ static int same_structure(corepcg_solver *h, const corepcg_system *sys,
     if (!cpg_bmat_same_pattern(&h->A, &im->A) || h->u.N != im->u.N ||
         memcmp(h->u.ndof, im->u.ndof, sizeof(int) * (size_t)h->u.N) != 0)
         return 0;
-    if (!h->keep)
-        return 1;
-    /* the core's blocks follow the stretch pairs (or, with core auto, the
-     * values): they must be the same blocks for the analysis to hold */
-    long nb = h->A.p[h->A.nb], kept = 0;
-    unsigned char *keep = malloc((size_t)nb + 1);
-    if (!keep)
-        return 0;
-    int same = cpg_core_mark(&im->A, sys, h->set.core, h->set.core_threshold,
-                             keep, &kept, h->msg) == COREPCG_OK &&
-               memcmp(keep, h->keep, (size_t)nb) == 0;
-    free(keep);
-    return same;
+    return !h->ops->keeps_structure || h->ops->keeps_structure(h, sys, &im->A);
+}
+
+static int report_update(corepcg_solver *h, int rc, corepcg_info *info)
+{
+    if (info) {
+        if (h && h->ready)
+            *info = h->setup_info;
+        else
+            memset(info, 0, sizeof *info);
+        info->status = rc;
+    }
+    return rc;
 }
 
 int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                    corepcg_info *info)
 {
     if (!h)
-        return COREPCG_ERR_ARGUMENT;
+        return report_update(h, COREPCG_ERR_ARGUMENT, info);
     h->msg[0] = '\0';
     if (!h->ready)
-        return cpg_fail(h->msg, COREPCG_ERR_STATE, "update before setup");
+        return report_update(h, cpg_fail(h->msg, COREPCG_ERR_STATE,
+                                         "update before setup"), info);
     double t0 = cpg_now();
     struct imported im;
     int rc = import_system(h, sys, &im);
     if (rc != COREPCG_OK)
-        return rc; /* the current system stays usable */
+        return report_update(h, rc, info); /* the current system stays usable */
     double t_import = cpg_now() - t0;
     if (same_structure(h, sys, &im)) {
-        cpg_bmat_free(&h->A);
-        cpg_ublocks_free(&h->u);
-        free(h->z);
-        free(h->w);
         adopt(h, &im);
         h->setup_info.time_analyze_s = 0;
-        rc = build_numbers(h, 0);
-        if (rc < 0)
+        rc = h->ops->numbers(h, 0);
+        if (rc < 0) {
             clear_system(h);
-        else
+        } else {
+            h->setup_info.time_reduce_s += t_import;
             record_setup(h, t0, 1);
+        }
     } else {
         h->msg[0] = '\0';
-        rc = full_setup(h, sys, &im, t0);
+        rc = full_setup(h, sys, &im, t0, t_import);
     }
     imported_free(&im);
-    if (rc >= 0)
-        h->setup_info.time_reduce_s += t_import;
-    if (info) {
-        *info = h->setup_info;
-        info->status = rc;
-    }
-    return rc;
+    return report_update(h, rc, info);
 }
 
 /* ------------------------------------------------------------- solving */
@@ -497,107 +372,15 @@ static int check_vector(corepcg_solver *h, const double *v, int n,
     return COREPCG_OK;
 }
 
-static int all_zero(const double *v, int n)
-{
-    for (int k = 0; k < n; k++)
-        if (v[k] != 0)
-            return 0;
-    return 1;
-}
-
-/* MPCG on the full system: Ascher & Boxerman's corrected form starts from
- * x0 = S y + (I - S) z with delta0 from b^ = S(b - A(I - S)z); Baraff &
- * Witkin's original starts from z with delta0 from S b. */
-static int solve_full(corepcg_solver *h, const double *b, const double *y,
-                      int *iterations)
-{
-    int n = 3 * h->A.nb;
-    double *x = h->xfull, *bd = h->tmp;
-    if (h->set.method == COREPCG_METHOD_MPCG) {
-        for (int k = 0; k < n; k++)
-            x[k] = y ? y[k] : 0;
-        cpg_filter(&h->u, x);
-        for (int k = 0; k < n; k++)
-            x[k] += h->w[k];
-        cpg_bmat_mult(&h->A, h->w, bd);
-        for (int k = 0; k < n; k++)
-            bd[k] = b[k] - bd[k];
-    } else {
-        memcpy(x, h->z, (size_t)n * sizeof(double));
-        memcpy(bd, b, (size_t)n * sizeof(double));
-    }
-    cpg_filter(&h->u, bd);
-    if (h->set.method == COREPCG_METHOD_MPCG && all_zero(bd, n)) {
-        /* b^ = 0: the free part of the answer is exactly zero */
-        memcpy(x, h->w, (size_t)n * sizeof(double));
-        *iterations = 0;
-        return COREPCG_OK;
-    }
-    cpg_pcg_problem pb = {
-        .n = n, .matvec = apply_full, .matvec_ctx = &h->A,
-        .precond = cpg_precond_apply, .precond_ctx = &h->pc,
-        .filter = apply_filter, .filter_ctx = &h->u,
-        .b = b, .bdelta = bd, .tol = h->set.tol, .max_iter = h->set.max_iter,
-    };
-    return cpg_pcg(&pb, &h->work, x, iterations, h->msg);
-}
-
-/* The reduced methods: b~ = U^T (b - A (I - S) z), x~0 = U^T y. */
-static int solve_reduced(corepcg_solver *h, const double *b, const double *y,
-                         int *iterations)
-{
-    int n = 3 * h->A.nb, r = h->u.r, rc = COREPCG_OK;
-    cpg_bmat_mult(&h->A, h->w, h->tmp);
-    for (int k = 0; k < n; k++)
-        h->tmp[k] = b[k] - h->tmp[k];
-    cpg_restrict(&h->u, h->tmp, h->bt);
-    *iterations = 0;
-    if (r == 0 || all_zero(h->bt, r)) {
-        /* nothing free, or b~ = 0: x~ = 0 and x is the prescribed part */
-        memset(h->xt, 0, (size_t)(r > 0 ? r : 1) * sizeof(double));
-    } else if (h->set.method == COREPCG_METHOD_DIRECT) {
-        rc = cpg_factor_solve(&h->fac, h->bt, h->xt, &h->cm);
-        if (rc != COREPCG_OK)
-            rc = cpg_fail(h->msg, rc, "CHOLMOD solve failed (status %d)", h->cm.status);
-    } else {
-        if (y)
-            cpg_restrict(&h->u, y, h->xt);
-        else
-            memset(h->xt, 0, (size_t)r * sizeof(double));
-        struct factor_apply fa = {h, 0};
-        cpg_pcg_problem pb = {
-            .n = r, .matvec = apply_reduced, .matvec_ctx = &h->Ar,
-            .b = h->bt, .bdelta = h->bt, .tol = h->set.tol,
-            .max_iter = h->set.max_iter,
-        };
-        if (h->set.method == COREPCG_METHOD_COREPCG && !h->fell_back) {
-            pb.precond = apply_factor;
-            pb.precond_ctx = &fa;
-        } else {
-            pb.precond = cpg_precond_apply;
-            pb.precond_ctx = &h->pc;
-        }
-        rc = cpg_pcg(&pb, &h->work, h->xt, iterations, h->msg);
-        if (fa.failed)
-            rc = cpg_fail(h->msg, fa.failed,
-                          "CHOLMOD solve failed in the preconditioner: %s",
-                          corepcg_strerror(fa.failed));
-    }
-    if (rc >= 0)
-        cpg_prolong(&h->u, h->xt, h->w, h->xfull);
-    return rc;
-}
-
 int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
                   double *x, corepcg_info *info)
 {
     if (info)
         memset(info, 0, sizeof *info);
+    int rc = COREPCG_OK;
     if (!h)
-        return COREPCG_ERR_ARGUMENT;
-    h->msg[0] = '\0';
-    int rc;
-    if (!h->ready)
+        rc = COREPCG_ERR_ARGUMENT;
+    else if ((h->msg[0] = '\0', !h->ready))
         rc = cpg_fail(h->msg, COREPCG_ERR_STATE, "solve before setup");
     else if (!b || !x)
         rc = cpg_fail(h->msg, COREPCG_ERR_ARGUMENT, "b and x must not be NULL");
@@ -610,18 +393,18 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
     }
     double t0 = cpg_now();
     int iterations = 0;
-    if (uses_reduced(h->set.method))
-        rc = solve_reduced(h, b, x0, &iterations);
-    else
-        rc = solve_full(h, b, x0, &iterations);
+    rc = h->ops->solve(h, b, x0, &iterations);
     double t_iterate = cpg_now() - t0;
-    if (rc == COREPCG_OK && h->fell_back)
-        rc = COREPCG_FELL_BACK;
 
     double cerr = NAN, rres = NAN;
     if (rc >= 0) {
-        cpg_check_measures(&h->A, &h->u, b, h->z, h->xfull, &cerr, &rres);
-        memcpy(x, h->xfull, sizeof(double) * 3 * (size_t)h->A.nb);
+        cpg_check_measures(&h->A, &h->u, b, h->z, h->xfull, h->tmp, h->tmp2,
+                           &cerr, &rres);
+        if (!isfinite(cerr) || !isfinite(rres))
+            rc = cpg_fail(h->msg, COREPCG_ERR_NAN,
+                          "the answer's residual is not finite (A x overflows)");
+        else
+            memcpy(x, h->xfull, sizeof(double) * 3 * (size_t)h->A.nb);
     }
     if (info) {
         *info = h->setup_info;

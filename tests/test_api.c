@@ -751,6 +751,89 @@ static void test_core_not_spd(void)
     corepcg_free(&h);
 }
 
+/* info->status is the code the call returned, on every path (review
+ * finding: solve(NULL) and early update returns left it 0 or untouched). */
+static void test_info_status_on_failure(void)
+{
+    testsys t;
+    if (make(&t, 3, 77))
+        return;
+    double *x = malloc(sizeof(double) * (size_t)t.n);
+    corepcg_info info;
+    memset(&info, 0x55, sizeof info);
+    CHECK_INT(corepcg_solve(NULL, t.b, NULL, x, &info), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(info.status, COREPCG_ERR_ARGUMENT);
+    memset(&info, 0x55, sizeof info);
+    CHECK_INT(corepcg_update(NULL, &t.sys, &info), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(info.status, COREPCG_ERR_ARGUMENT);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    memset(&info, 0x55, sizeof info);
+    CHECK_INT(corepcg_update(h, &t.sys, &info), COREPCG_ERR_STATE);
+    CHECK_INT(info.status, COREPCG_ERR_STATE);
+    CHECK_INT(info.iterations, 0);
+    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    /* a failed import: the current system stays, info says why */
+    double saved = t.z[1];
+    t.z[1] = NAN;
+    memset(&info, 0x55, sizeof info);
+    CHECK_INT(corepcg_update(h, &t.sys, &info), COREPCG_ERR_NOT_FINITE);
+    CHECK_INT(info.status, COREPCG_ERR_NOT_FINITE);
+    t.z[1] = saved;
+    CHECK_INT(corepcg_solve(h, t.b, NULL, x, &info), COREPCG_OK);
+    CHECK_INT(info.status, COREPCG_OK);
+    corepcg_free(&h);
+    free(x);
+    testsys_free(&t);
+}
+
+/* FORMAT.md: only (I - S) z is used. Junk in z's free components must not
+ * change any method's answer or iterations (review finding: mpcg-bw
+ * started from the whole z). */
+static void test_free_part_of_z_ignored(void)
+{
+    testsys t;
+    if (make(&t, 4, 91))
+        return;
+    int n = t.n;
+    double *x1 = malloc(sizeof(double) * (size_t)n);
+    double *x2 = malloc(sizeof(double) * (size_t)n);
+    double *z2 = malloc(sizeof(double) * (size_t)n);
+    /* z2 = z + S v for a random-ish v: the same (I - S) z */
+    for (int i = 0; i < t.N; i++)
+        for (int a = 0; a < 3; a++)
+            z2[3 * i + a] = t.z[3 * i + a] +
+                            (t.ndof[i] == 3 ? 0.37 * (a + 1) * (i % 5 + 1) : 0);
+    for (int m = 0; m < COREPCG_METHOD_COUNT; m++) {
+        corepcg_settings s;
+        settings_for(&s, (corepcg_method)m, 1e-8);
+        corepcg_info i1, i2;
+        corepcg_solver *h = NULL;
+        corepcg_create(&h);
+        corepcg_system sys = t.sys;
+        int rc1 = corepcg_setup(h, &sys, &s);
+        if (rc1 == COREPCG_OK)
+            rc1 = corepcg_solve(h, t.b, NULL, x1, &i1);
+        sys.z = z2;
+        int rc2 = corepcg_setup(h, &sys, &s);
+        if (rc2 == COREPCG_OK)
+            rc2 = corepcg_solve(h, t.b, NULL, x2, &i2);
+        CHECK(rc1 == COREPCG_OK && rc2 == COREPCG_OK, "%s: rc %d, %d",
+              corepcg_method_name(m), rc1, rc2);
+        if (rc1 == COREPCG_OK && rc2 == COREPCG_OK) {
+            CHECK_INT(i2.iterations, i1.iterations);
+            CHECK(rel_err(n, x2, x1) <= 1e-12, "%s: x moved by %.3g with "
+                  "junk in z's free part", corepcg_method_name(m),
+                  rel_err(n, x2, x1));
+        }
+        corepcg_free(&h);
+    }
+    free(x1);
+    free(x2);
+    free(z2);
+    testsys_free(&t);
+}
+
 int main(void)
 {
     test_defaults_and_two_rhs();
@@ -762,5 +845,7 @@ int main(void)
     test_info();
     test_no_core();
     test_core_not_spd();
+    test_info_status_on_failure();
+    test_free_part_of_z_ignored();
     return test_summary("test_api");
 }

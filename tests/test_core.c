@@ -153,7 +153,7 @@ static void test_stretch_errors(void)
     sys.stretch_pairs = out_of_range;
     code = cpg_core_mark(&t.A, &sys, COREPCG_CORE_STRETCH, 0.0, keep, &kept,
                          msg);
-    CHECK_INT(code, COREPCG_ERR_ARGUMENT);
+    CHECK_INT(code, COREPCG_ERR_DIMENSION);
     CHECK_STR_CONTAINS(msg, "stretch pair 1 (2, 9)");
     CHECK_STR_CONTAINS(msg, "out of range");
 
@@ -161,14 +161,14 @@ static void test_stretch_errors(void)
     sys.num_stretch = 1;
     sys.stretch_pairs = negative;
     CHECK_INT(cpg_core_mark(&t.A, &sys, COREPCG_CORE_STRETCH, 0.0, keep,
-                            &kept, msg), COREPCG_ERR_ARGUMENT);
+                            &kept, msg), COREPCG_ERR_DIMENSION);
 
     int self[] = {0, 1, 4, 4};
     sys.num_stretch = 2;
     sys.stretch_pairs = self;
     code = cpg_core_mark(&t.A, &sys, COREPCG_CORE_STRETCH, 0.0, keep, &kept,
                          msg);
-    CHECK_INT(code, COREPCG_ERR_ARGUMENT);
+    CHECK_INT(code, COREPCG_ERR_FORMAT);
     CHECK_STR_CONTAINS(msg, "itself");
 
     CHECK_INT(cpg_core_mark(&t.A, NULL, COREPCG_CORE_STRETCH, 0.0, keep,

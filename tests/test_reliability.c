@@ -950,6 +950,31 @@ static void test_cli_failures(void)
     remove_dir(dir);
 }
 
+/* The answer check must not hide an overflow: A x = Inf - Inf = NaN used to
+ * give a residual of 0 (fmax drops NaN). One node, A = [1e300 .9e300 0;
+ * .9e300 1e300 0; 0 0 1] (SPD), b = 0, x = (1e300, -1e300, 0). */
+static void test_check_overflow(void)
+{
+    int colptr[4] = {0, 2, 3, 4}, rowidx[4] = {0, 1, 1, 2};
+    double values[4] = {1e300, 0.9e300, 1e300, 1};
+    corepcg_system sys = {0};
+    sys.num_nodes = 1;
+    sys.A_format = COREPCG_CSC;
+    sys.A_triangle = COREPCG_LOWER;
+    sys.A_colptr = colptr;
+    sys.A_rowidx = rowidx;
+    sys.A_values = values;
+    double b[3] = {0, 0, 0}, x[3] = {1e300, -1e300, 0};
+    double cerr = -1, rres = -1;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(corepcg_check(&sys, b, x, &cerr, &rres, msg), COREPCG_ERR_NAN);
+    CHECK(isnan(rres), "relative residual %g, expected NaN", rres);
+    CHECK_STR_CONTAINS(msg, "not finite");
+    x[2] = 1; /* one finite residual entry beside the NaN ones */
+    CHECK_INT(corepcg_check(&sys, b, x, &cerr, &rres, msg), COREPCG_ERR_NAN);
+    CHECK(isnan(rres), "relative residual %g, expected NaN", rres);
+}
+
 int main(void)
 {
     test_not_spd();
@@ -961,5 +986,6 @@ int main(void)
     test_misuse();
     test_absurd_sizes();
     test_cli_failures();
+    test_check_overflow();
     return test_summary("test_reliability");
 }
