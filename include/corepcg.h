@@ -228,27 +228,49 @@ typedef struct corepcg_info {
 
 typedef struct corepcg_solver corepcg_solver; /* opaque */
 
-/* An empty handle. Returns OK or ERR_ARGUMENT / ERR_NO_MEMORY. */
+/* An empty handle into *out (NULL on failure).
+ * Returns OK, ERR_ARGUMENT (out is NULL), ERR_NO_MEMORY, ERR_CHOLMOD. */
 COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
 
 /* Builds everything for this system: U blocks, A~, the core and its
  * factorisation (or what the chosen method needs). settings may be NULL
  * (defaults). On failure the handle is left empty (as after create) and
- * corepcg_message() says why. */
+ * corepcg_message() says why.
+ * Returns OK; ERR_ARGUMENT (NULL h or sys, NULL arrays, a setting out of
+ * range); ERR_FORMAT (malformed colptr, an entry outside the declared
+ * triangle, a node joined to itself); ERR_DIMENSION (an index out of
+ * range); ERR_NOT_FINITE; ERR_NOT_SYMMETRIC (BOTH given but not symmetric
+ * to 1e-12 max|A|); ERR_CONSTRAINT (a bad record); ERR_NOT_SPD (direct: A~
+ * is not positive definite; any method: a diagonal block is not);
+ * ERR_CORE_NOT_SPD (corepcg without fallback); ERR_NO_CORE (corepcg, core
+ * stretch, no stretch pairs); ERR_NO_MEMORY; ERR_TOO_LARGE; ERR_CHOLMOD.
+ * With fallback_upcg a core that is not SPD gives OK here and FELL_BACK
+ * from every solve. */
 COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
                                  const corepcg_settings *settings);
 
 /* The next step's system. When the reduced pattern is unchanged (same
- * nodes with the same ndof, same block pattern of A) only the numbers are
- * recomputed and the symbolic analysis is reused; otherwise it is a full
- * setup. info (may be NULL) gets analysis_reused and the setup times. */
+ * nodes with the same ndof, same block pattern of A, same core blocks)
+ * only the numbers are recomputed and the symbolic analysis is reused;
+ * otherwise it is a full setup. info (may be NULL) gets status,
+ * analysis_reused and the setup times.
+ * Returns setup's codes, and ERR_STATE before a successful setup. If the
+ * new system cannot be read (a code from the checks above), the previous
+ * one stays set up; if it is read but its factorisation fails, the handle
+ * is left empty. */
 COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                                   corepcg_info *info);
 
 /* Solves with right-hand side b (n), initial guess x0 (n, or NULL for
  * zero: it is the unconstrained guess y of Ascher & Boxerman), into x (n).
- * info may be NULL. Returns OK, a warning (x usable), or an error (x
- * untouched). May be called any number of times after setup/update. */
+ * info may be NULL; its status is the code returned. Allocates nothing.
+ * May be called any number of times after setup/update.
+ * Returns OK; the warnings NOT_CONVERGED (max_iter reached) and FELL_BACK
+ * (x written); or, x untouched: ERR_ARGUMENT, ERR_STATE (no system set
+ * up), ERR_NOT_FINITE (b or x0), ERR_BREAKDOWN (p^T A p <= 0: A~ is not
+ * positive definite), ERR_NAN (NaN or Inf while iterating, or an answer
+ * whose residual overflows), ERR_NO_MEMORY / ERR_CHOLMOD (a failed
+ * factor solve). */
 COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
                                  const double *x0, double *x,
                                  corepcg_info *info);
@@ -256,7 +278,8 @@ COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
 /* The detail of the last failure on this handle ("" if none). */
 COREPCG_EXPORT const char *corepcg_message(const corepcg_solver *h);
 
-/* Frees the handle and sets *h to NULL; safe on NULL and on *h == NULL. */
+/* Frees the handle and sets *h to NULL; safe on NULL and on *h == NULL,
+ * so a second call does nothing. */
 COREPCG_EXPORT void corepcg_free(corepcg_solver **h);
 
 /* ---------------------------------------------------------------- check */
@@ -264,7 +287,9 @@ COREPCG_EXPORT void corepcg_free(corepcg_solver **h);
 /* FORMAT.md's measures of an answer x (n) of sys with right-hand side b:
  * constraint error max |(I - S)(x - z)| and relative residual
  * |S(b - A x)|_2 / |S(b - A(I - S)z)|_2 (with a zero denominator the
- * residual norm itself is reported). */
+ * residual norm itself is reported).
+ * Returns OK; setup's codes for a bad system; ERR_NOT_FINITE (b, x or z);
+ * ERR_NAN (finite inputs but A x overflows: the measures are NaN). */
 COREPCG_EXPORT int corepcg_check(const corepcg_system *sys, const double *b,
                                  const double *x, double *constraint_error,
                                  double *rel_residual, char *msg);
@@ -282,7 +307,13 @@ typedef struct corepcg_bundle {
 } corepcg_bundle;
 
 /* Reads DIR/A.mtx, b.mtx and the optional z.mtx, constraints.txt,
- * stretch.mtx, x0.mtx; validates everything FORMAT.md requires. */
+ * stretch.mtx, x0.mtx; validates everything FORMAT.md requires.
+ * Returns OK; ERR_IO (missing or unreadable file); ERR_FORMAT (malformed
+ * content, with file:line); ERR_DIMENSION; ERR_NOT_FINITE;
+ * ERR_NOT_SYMMETRIC; ERR_CONSTRAINT (constraints.txt, with file:line);
+ * ERR_NOT_SPD (a diagonal entry <= 0 or missing); ERR_TOO_LARGE (absurd
+ * header sizes, refused before allocating); ERR_NO_MEMORY. *out is NULL
+ * on failure. */
 COREPCG_EXPORT int corepcg_bundle_read(const char *dir, corepcg_bundle **out,
                                        char *msg);
 COREPCG_EXPORT void corepcg_bundle_free(corepcg_bundle **bundle);
@@ -290,19 +321,22 @@ COREPCG_EXPORT void corepcg_bundle_free(corepcg_bundle **bundle);
 /* Writes a bundle into DIR (created if missing): A.mtx (symmetric, lower),
  * b.mtx, and z.mtx, constraints.txt, stretch.mtx, x0.mtx when the system
  * has them (x0 may be NULL). Each file is written under a temporary name
- * and renamed when complete. */
+ * and renamed when complete. Returns OK, setup's codes for a bad system,
+ * ERR_NOT_FINITE (|v| >= 1e308 too, which Matrix Market cannot carry),
+ * ERR_IO. */
 COREPCG_EXPORT int corepcg_bundle_write(const char *dir,
                                         const corepcg_system *sys,
                                         const double *b, const double *x0,
                                         char *msg);
 
-/* Reads an n x 1 real `array` Matrix Market vector. *out is malloc'd. */
+/* Reads an n x 1 real `array` Matrix Market vector. *out is malloc'd.
+ * Returns OK or the codes of corepcg_bundle_read. */
 COREPCG_EXPORT int corepcg_vector_read(const char *path, int n, double **out,
                                        char *msg);
 
 /* Writes an n x 1 real `array` Matrix Market vector, atomically (a
  * temporary name renamed when complete; an existing file is replaced only
- * on success). */
+ * on success). Returns OK, ERR_ARGUMENT, ERR_NOT_FINITE, ERR_IO. */
 COREPCG_EXPORT int corepcg_vector_write(const char *path, int n,
                                         const double *x, char *msg);
 

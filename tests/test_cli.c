@@ -21,15 +21,17 @@ static const char *cli_path(void)
     return env && env[0] ? env : COREPCG_CLI;
 }
 
-/* Runs the CLI with up to 5 arguments (NULL-terminated) in an empty
- * working directory; returns its exit status (-1 if it did not exit). */
-static int run(const char *a1, const char *a2, const char *a3, const char *a4,
-               const char *a5)
+/* Runs the CLI with count (<= 6) arguments in an empty working directory;
+ * returns its exit status (-1 if it did not exit). */
+static int run_argv(const char *const *args, int count)
 {
     char out_path[FIXTURE_PATH], err_path[FIXTURE_PATH];
     fixture_join(out_path, tmpdir, "stdout.txt");
     fixture_join(err_path, tmpdir, "stderr.txt");
-    const char *argv[7] = {cli_path(), a1, a2, a3, a4, a5, NULL};
+    const char *argv[8] = {cli_path()};
+    for (int k = 0; k < count && k < 6; k++)
+        argv[k + 1] = args[k];
+    argv[count < 6 ? count + 1 : 7] = NULL;
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -54,6 +56,23 @@ static int run(const char *a1, const char *a2, const char *a3, const char *a4,
     if (!err_text)
         err_text = strdup("");
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Up to 5 arguments, NULL-terminated. */
+static int run(const char *a1, const char *a2, const char *a3, const char *a4,
+               const char *a5)
+{
+    const char *args[5] = {a1, a2, a3, a4, a5};
+    int count = 0;
+    while (count < 5 && args[count])
+        count++;
+    return run_argv(args, count);
+}
+
+/* run() with exactly six arguments. */
+static int run6(const char *const args[6])
+{
+    return run_argv(args, 6);
 }
 
 /* The number after "key": in a JSON line (NaN if absent). */
@@ -288,6 +307,61 @@ static void test_bad_bundles(void)
     expect_failure("check", tiny, x, x, "cannot open");
 }
 
+/* corepcg solve --json: one object with every key the issues require,
+ * whatever the method; the answer verified; options a method would
+ * ignore refused with exit 2. */
+static void test_solve(void)
+{
+    static const char *const methods[] = {"corepcg", "upcg", "direct", "mpcg", "mpcg-bw"};
+    static const char *const keys[] = {
+        "method", "status", "n", "r", "iterations", "converged", "fell_back",
+        "rel_residual", "constraint_error", "tol", "nnz_reduced", "nnz_factor",
+        "ordering", "factor", "nnz_core", "core_blocks", "analysis_reused",
+        "time_reduce_s", "time_analyze_s", "time_factor_s", "time_iterate_s",
+        "time_setup_s", "time_solve_s", "time_total_s"};
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        int rc = run("solve", tiny, "--method", methods[m], "--json");
+        CHECK(rc == 0, "solve --method %s: exit %d (%s)", methods[m], rc, err_text);
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            char pattern[64];
+            snprintf(pattern, sizeof pattern, "\"%s\": ", keys[k]);
+            CHECK(strstr(out_text, pattern) != NULL, "%s: no key %s in %s",
+                  methods[m], keys[k], out_text);
+        }
+        CHECK_NEAR(json_number(out_text, "n"), 12, 0);
+        CHECK_NEAR(json_number(out_text, "r"), 6, 0);
+        CHECK_LE(json_number(out_text, "constraint_error"), 1e-12);
+        CHECK_LE(json_number(out_text, "rel_residual"), 1e-2);
+        int factored = m == 0 || m == 2;
+        CHECK(factored == (json_number(out_text, "nnz_factor") > 0),
+              "%s: nnz_factor %g", methods[m], json_number(out_text, "nnz_factor"));
+        CHECK(factored == (strstr(out_text, "\"ordering\": null") == NULL),
+              "%s: ordering in %s", methods[m], out_text);
+        CHECK(strchr(out_text, '\n') == out_text + strlen(out_text) - 1,
+              "%s: not one line", methods[m]);
+    }
+    const char *refused[][4] = {
+        {"--method", "direct", "--precond", "diag"},
+        {"--method", "mpcg", "--precond", "projected"},
+        {"--method", "mpcg", "--ordering", "amd"},
+        {"--method", "upcg", "--core", "auto"},
+        {"--method", "direct", "--fallback", "upcg"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        int rc = run("solve", tiny, refused[k][0], refused[k][1], NULL);
+        CHECK_INT(rc, 0);
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "solve %s %s %s %s", refused[k][0],
+                 refused[k][1], refused[k][2], refused[k][3]);
+        const char *argv6[6] = {"solve", tiny, refused[k][0], refused[k][1],
+                                refused[k][2], refused[k][3]};
+        rc = run6(argv6);
+        CHECK(rc == 2, "%s: exit %d, expected 2", cmd, rc);
+        CHECK_STR_CONTAINS(err_text, "does not take");
+        CHECK(out_text[0] == '\0', "%s: printed %s", cmd, out_text);
+    }
+}
+
 int main(void)
 {
     fixture_temp_dir(tmpdir, "cli");
@@ -301,6 +375,7 @@ int main(void)
     test_check();
     test_usage();
     test_bad_bundles();
+    test_solve();
     /* No command wrote anything where it ran. */
     CHECK_INT(fixture_count_files(cwd), 0);
     free(out_text);

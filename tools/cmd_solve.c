@@ -19,6 +19,9 @@ static const char usage_text[] =
     "  --fallback upcg     corepcg: if the core is not SPD, solve with block PCG\n"
     "  --out X.mtx         write the answer (atomically)\n"
     "  --json              one JSON object instead of the summary\n"
+    "An option the method would ignore is refused (exit 2).\n"
+    "--json prints one object with every key (0 or null where one does not\n"
+    "apply to the method).\n"
     "exit status: 0 solved, 1 error (nothing written), 2 usage, 3 not converged\n"
     "(answer written and flagged)\n";
 
@@ -26,7 +29,34 @@ struct solve_options {
     const char *bundle, *out;
     int json;
     corepcg_settings set;
+    /* options given, to refuse those the method would ignore */
+    int gave_precond, gave_factorisation, gave_core, gave_fallback;
 };
+
+static int is_factored(corepcg_method m)
+{
+    return m == COREPCG_METHOD_DIRECT || m == COREPCG_METHOD_COREPCG;
+}
+
+/* An option the chosen method would ignore is a usage error, not a
+ * surprise. */
+static int check_combination(const struct solve_options *o)
+{
+    corepcg_method m = o->set.method;
+    const char *name = corepcg_method_name(m), *bad = NULL;
+    if (o->gave_precond && is_factored(m))
+        bad = "--precond (it is for upcg, mpcg and mpcg-bw)";
+    else if (o->set.precond == COREPCG_PRECOND_PROJECTED && m != COREPCG_METHOD_UPCG)
+        bad = "--precond projected (it is for upcg; mpcg applies it in effect with diag)";
+    else if (o->gave_factorisation && !is_factored(m))
+        bad = "--ordering/--factor (they are for direct and corepcg)";
+    else if ((o->gave_core || o->gave_fallback) && m != COREPCG_METHOD_COREPCG)
+        bad = "--core/--core-threshold/--fallback (they are for corepcg)";
+    if (!bad)
+        return 0;
+    cli_error("solve: --method %s does not take %s", name, bad);
+    return -1;
+}
 
 static int parse(int argc, char **argv, struct solve_options *o)
 {
@@ -49,27 +79,33 @@ static int parse(int argc, char **argv, struct solve_options *o)
             rc = cli_parse_choice(a, v, corepcg_precond_from_name,
                                   "diag, block, projected", &m);
             o->set.precond = (corepcg_precond)m;
+            o->gave_precond = 1;
         } else if (strcmp(a, "--ordering") == 0) {
             rc = cli_parse_choice(a, v, corepcg_ordering_from_name,
                                   "best, amd, metis, nesdis", &m);
             o->set.ordering = (corepcg_ordering)m;
+            o->gave_factorisation = 1;
         } else if (strcmp(a, "--factor") == 0) {
             rc = cli_parse_choice(a, v, corepcg_factor_from_name,
                                   "ldl, ll, auto", &m);
             o->set.factor = (corepcg_factor)m;
+            o->gave_factorisation = 1;
         } else if (strcmp(a, "--core") == 0) {
             rc = cli_parse_choice(a, v, corepcg_core_from_name, "stretch, auto", &m);
             o->set.core = (corepcg_core)m;
+            o->gave_core = 1;
         } else if (strcmp(a, "--fallback") == 0) {
             if (!v || strcmp(v, "upcg") != 0) {
                 cli_error("--fallback takes upcg, got '%s'", v ? v : "");
                 rc = -1;
             }
             o->set.fallback_upcg = 1;
+            o->gave_fallback = 1;
         } else if (strcmp(a, "--tol") == 0) {
             rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
         } else if (strcmp(a, "--core-threshold") == 0) {
             rc = cli_parse_double(a, v, 0, 1e300, &o->set.core_threshold);
+            o->gave_core = 1;
         } else if (strcmp(a, "--max-iter") == 0) {
             rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
         } else if (strcmp(a, "--out") == 0) {
@@ -99,40 +135,38 @@ static int parse(int argc, char **argv, struct solve_options *o)
         fputs(usage_text, stderr);
         return -1;
     }
-    return 0;
+    return check_combination(o);
 }
 
-static int is_factored(corepcg_method m)
-{
-    return m == COREPCG_METHOD_DIRECT || m == COREPCG_METHOD_COREPCG;
-}
-
+/* One object with every key, whatever the method: those that do not apply
+ * are 0 (counts) or null (names). */
 static void print_json(const struct solve_options *o, const corepcg_info *in)
 {
+    int factored = is_factored(in->method), core = in->method == COREPCG_METHOD_COREPCG;
+    char ordering[32] = "null", factor[16] = "null";
+    if (factored) {
+        snprintf(ordering, sizeof ordering, "\"%s\"", corepcg_ordering_name(in->ordering));
+        snprintf(factor, sizeof factor, "\"%s\"", in->factor_supernodal ? "ll" : "ldl");
+    }
     printf("{\"method\": \"%s\", \"status\": \"%s\", \"n\": %d, \"r\": %d, "
            "\"iterations\": %d, \"converged\": %s, \"fell_back\": %s, "
            "\"rel_residual\": %.17g, \"constraint_error\": %.17g, "
-           "\"tol\": %.17g",
-           corepcg_method_name(in->method), corepcg_strerror(in->status),
-           in->n, in->r, in->iterations, in->converged ? "true" : "false",
-           in->fell_back ? "true" : "false", in->rel_residual,
-           in->constraint_error, o->set.tol);
-    if (is_factored(in->method))
-        printf(", \"nnz_factor\": %ld, \"ordering\": \"%s\", \"factor\": \"%s\"",
-               in->nnz_factor, corepcg_ordering_name(in->ordering),
-               in->factor_supernodal ? "ll" : "ldl");
-    if (in->method == COREPCG_METHOD_COREPCG)
-        printf(", \"nnz_core\": %ld, \"core_blocks\": %ld", in->nnz_core,
-               in->core_blocks);
-    printf(", \"nnz_reduced\": %ld, \"analysis_reused\": %s, "
+           "\"tol\": %.17g, \"nnz_reduced\": %ld, \"nnz_factor\": %ld, "
+           "\"ordering\": %s, \"factor\": %s, \"nnz_core\": %ld, "
+           "\"core_blocks\": %ld, \"analysis_reused\": %s, "
            "\"time_reduce_s\": %.6g, \"time_analyze_s\": %.6g, "
            "\"time_factor_s\": %.6g, \"time_iterate_s\": %.6g, "
            "\"time_setup_s\": %.6g, \"time_solve_s\": %.6g, "
            "\"time_total_s\": %.6g}\n",
-           in->nnz_reduced, in->analysis_reused ? "true" : "false",
-           in->time_reduce_s, in->time_analyze_s, in->time_factor_s,
-           in->time_iterate_s, in->time_setup_s, in->time_solve_s,
-           in->time_total_s);
+           corepcg_method_name(in->method), corepcg_strerror(in->status),
+           in->n, in->r, in->iterations, in->converged ? "true" : "false",
+           in->fell_back ? "true" : "false", in->rel_residual,
+           in->constraint_error, o->set.tol, in->nnz_reduced,
+           factored ? in->nnz_factor : 0, ordering, factor,
+           core ? in->nnz_core : 0, core ? in->core_blocks : 0,
+           in->analysis_reused ? "true" : "false", in->time_reduce_s,
+           in->time_analyze_s, in->time_factor_s, in->time_iterate_s,
+           in->time_setup_s, in->time_solve_s, in->time_total_s);
 }
 
 static void print_summary(const corepcg_info *in)

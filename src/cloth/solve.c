@@ -35,8 +35,12 @@ int cloth_solve(cloth_sim *sim, const corepcg_settings *settings, char *msg)
     } else {
         corepcg_info update;
         rc = corepcg_update(sim->solver, &sys, &update);
-        if (rc < 0)
+        if (rc < 0) {
+            /* a failed update may leave the handle empty: set up afresh
+             * at the next step rather than fail every step after */
+            sim->solver_ready = 0;
             return solver_failed(sim, "corepcg_update", rc, msg);
+        }
         sim->analysis_reused = update.analysis_reused;
     }
     rc = corepcg_solve(sim->solver, sim->b, sim->dv, sim->dv_next, &sim->info);
