@@ -4,7 +4,7 @@
  * (ublocks.c); this file adds what only a file has: lines, fields, numbers
  * and a node listed twice. p and q are kept as written (the U blocks
  * normalise them), so that writing and re-reading a bundle is exact. */
-#include "internal.h"
+#include "bundle_io.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,37 +18,14 @@
 static const char *const field_names[8] = {"node", "ndof", "p_x", "p_y",
                                            "p_z",  "q_x",  "q_y", "q_z"};
 
-/* Splits line (modified in place) into at most MAX_FIELDS blank-separated
- * fields after cutting the comment; returns the number of fields, counting
- * all of them even past MAX_FIELDS. */
+/* The fields of line (modified in place) before its comment; returns how
+ * many there are, counting all of them even past MAX_FIELDS. */
 static int split_fields(char *line, char **fields)
 {
     char *hash = strchr(line, '#');
     if (hash)
         *hash = '\0';
-    int count = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(line, " \t\r\n\v\f", &save); tok;
-         tok = strtok_r(NULL, " \t\r\n\v\f", &save)) {
-        if (count < MAX_FIELDS)
-            fields[count] = tok;
-        count++;
-    }
-    return count;
-}
-
-/* A whole number that fits a long; 0 when text is not one. */
-static int parse_long(const char *text, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0')
-        return 0;
-    if (errno == ERANGE)
-        v = v < 0 ? LONG_MIN : LONG_MAX; /* out of range either way */
-    *out = v;
-    return 1;
+    return cpg_split_fields(line, fields, MAX_FIELDS);
 }
 
 /* Fields needed for each valid ndof (node, ndof, then directions). */
@@ -62,17 +39,17 @@ static int parse_record(const char *path, long line, char **fields,
                         int nfields, int N, corepcg_constraint *c,
                         char *msg)
 {
-    long node, ndof;
+    long long node, ndof;
     memset(c, 0, sizeof *c);
     if (nfields < 2)
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:%ld: missing field: a record needs at least "
                         "`node ndof`", path, line);
-    if (!parse_long(fields[0], &node))
+    if (!cpg_parse_whole(fields[0], &node))
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:%ld: node is not a whole number ('%s')", path,
                         line, fields[0]);
-    if (!parse_long(fields[1], &ndof))
+    if (!cpg_parse_whole(fields[1], &ndof))
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:%ld: ndof is not a whole number ('%s')", path,
                         line, fields[1]);

@@ -1,0 +1,78 @@
+/*
+ * bundle_io.h -- what the files that read and write bundles (FORMAT.md)
+ * share: line fields, the Matrix Market pre-scan, and the rules A obeys
+ * in a bundle. Private to the library, like internal.h.
+ */
+#ifndef COREPCG_BUNDLE_IO_H
+#define COREPCG_BUNDLE_IO_H
+
+#include "internal.h"
+
+#include <math.h>
+
+/* CHOLMOD writes |v| >= 1e308 as 1e308 and reads that back as Inf, so a
+ * bundle holds only values below it. */
+#define CPG_MM_HUGE 1e308
+#define CPG_MM_HUGE_NOTE \
+    " (CHOLMOD's Matrix Market I/O turns |v| >= 1e308 into Inf)"
+
+/* 1 when v survives a Matrix Market round trip (NaN and Inf do not). */
+static inline int cpg_mm_storable(double v)
+{
+    return fabs(v) < CPG_MM_HUGE;
+}
+
+/* ---------------------------------------------------- text_fields.c */
+
+/* Splits line in place into blank-separated fields; returns how many
+ * there are (all counted, at most max stored). */
+int cpg_split_fields(char *line, char **fields, int max);
+
+/* A whole number (the whole text), clamped to long long; 0 when text is
+ * not one. */
+int cpg_parse_whole(const char *text, long long *out);
+
+/* -------------------------------------------------------- mm_scan.c */
+
+typedef enum cpg_mm_kind {
+    CPG_MM_MATRIX_A,   /* coordinate real/integer/pattern, symmetric or
+                          general, n x n with n = 3N                   */
+    CPG_MM_VECTOR,     /* array real general, expect x 1              */
+    CPG_MM_STRETCH     /* coordinate pattern symmetric, expect x expect */
+} cpg_mm_kind;
+
+/* What one scan expects and what it found. */
+typedef struct cpg_mm_scan {
+    const char *path;
+    const char *label;     /* "A", "b", "stretch", ... for messages */
+    cpg_mm_kind kind;
+    long long expect;      /* vector: n rows; stretch: N; A: unused */
+    /* found: */
+    int general, pattern, integer;
+    long long rows, cols, entries;
+} cpg_mm_scan;
+
+/* Reads the whole file once, without allocating for its content, and
+ * refuses what CHOLMOD's reader would accept silently or only after
+ * allocating for an absurd header: a wrong banner or size, indices out
+ * of range, an entry above the diagonal of a symmetric file, a self pair,
+ * NaN, Inf or |v| >= 1e308, a truncated or overlong file. Messages name
+ * path:line. */
+int cpg_mm_scan_file(cpg_mm_scan *s, char *msg);
+
+/* ------------------------------------------------------- bundle_A.c */
+
+/* A failed CHOLMOD call on `what`, as a corepcg code and message. */
+int cpg_cholmod_failure(const char *what, cholmod_common *cm, char *msg);
+
+/* A as a bundle stores it, shared by the reader and the writer: values
+ * that survive a Matrix Market round trip (cpg_mm_storable), symmetric to
+ * round-off when both triangles are stored (stype 0; bmat.c's rule, with
+ * a message naming the worst pair), every diagonal entry present and
+ * positive (as in any SPD matrix). out is the sorted, packed lower
+ * triangle (stype -1) of A. base 1 prints Matrix Market indices, 0 the
+ * library's. */
+int cpg_bundle_A_lower(cholmod_sparse *A, const char *name, int base,
+                       cholmod_common *cm, cholmod_sparse **out, char *msg);
+
+#endif /* COREPCG_BUNDLE_IO_H */
