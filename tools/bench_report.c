@@ -3,8 +3,9 @@
 #include "bench.h"
 #include "cloth.h"
 
+#include "atomic_file.h"
+
 #include <cblas.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,26 +374,18 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
 int bench_write_atomic(const char *path, const void *what,
                        int (*fill)(FILE *out, const void *what))
 {
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
-        cli_error("%s: file name too long", path);
-        return -1;
+    char msg[COREPCG_MSG_SIZE];
+    cpg_atomic_file af;
+    int rc = cpg_atomic_open(&af, path, msg);
+    if (rc == COREPCG_OK && fill(af.f, what) != 0) {
+        snprintf(msg, sizeof msg, "%.400s: write failed", path);
+        rc = COREPCG_ERR_IO;
     }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
-    int rc = fill(f, what);
-    if (fclose(f) != 0 || rc != 0) {
-        cli_error("%s: write failed: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        cli_error("%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    if (rc == COREPCG_OK)
+        rc = cpg_atomic_commit(&af, msg);
+    cpg_atomic_discard(&af);
+    if (rc == COREPCG_OK)
+        return 0;
+    cli_error("%s", msg);
+    return -1;
 }

@@ -3,11 +3,10 @@
 #include "cli.h"
 #include "cloth_cli.h"
 
-#include <errno.h>
+#include "atomic_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #define SIMULATE_DEFAULT_STEPS 100
 
@@ -21,25 +20,12 @@ static const char usage_text[] =
     "  --method M       corepcg (default) | upcg | direct | mpcg | mpcg-bw\n"
     "  --tol T          solver tolerance (default 1e-3)\n"
     "  --obj DIR        write DIR/frame_NNNNN.obj after each step (cloth and\n"
-    "                   ball); DIR is created if missing\n"
+    "                   ball); DIR and its parents are created if missing\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
     "                   method,iterations,seconds,analysis_reused (seconds:\n"
     "                   the solver's setup/update + solve)\n"
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
     "3 some step did not converge (all written, flagged)\n";
-
-static int make_dir(const char *dir)
-{
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
-        struct stat st;
-        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-            return 0;
-        cli_error("simulate: %s exists and is not a directory", dir);
-        return -1;
-    }
-    cli_error("simulate: cannot create %s: %s", dir, strerror(errno));
-    return -1;
-}
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -54,17 +40,20 @@ int cmd_simulate(int argc, char **argv)
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     int steps = o.steps ? o.steps : SIMULATE_DEFAULT_STEPS;
-    if (o.obj && make_dir(o.obj) != 0)
+    char msg[COREPCG_MSG_SIZE], obj_path[4096];
+    if (o.obj && cpg_make_dirs(o.obj, msg) != COREPCG_OK) {
+        cli_error("simulate: %s", msg);
         return CLI_EXIT_ERROR;
-
-    char msg[COREPCG_MSG_SIZE], csv_tmp[4096] = "", obj_path[4096];
+    }
+    /* the CSV appears at the end, whole, or not at all */
+    cpg_atomic_file csv_file = {0};
     FILE *csv = NULL;
     if (o.csv) {
-        if (snprintf(csv_tmp, sizeof csv_tmp, "%s.tmp", o.csv) >= (int)sizeof csv_tmp ||
-            !(csv = fopen(csv_tmp, "w"))) {
-            cli_error("simulate: cannot write %s: %s", o.csv, strerror(errno));
+        if (cpg_atomic_open(&csv_file, o.csv, msg) != COREPCG_OK) {
+            cli_error("simulate: %s", msg);
             return CLI_EXIT_ERROR;
         }
+        csv = csv_file.f;
         fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,iterations,seconds,analysis_reused\n");
     }
     cloth_sim *sim = NULL;
@@ -98,16 +87,12 @@ int cmd_simulate(int argc, char **argv)
             }
         }
     }
-    if (csv) {
-        int failed = ferror(csv);
-        failed |= fclose(csv) != 0;
-        if (rc >= 0 && (failed || rename(csv_tmp, o.csv) != 0)) {
-            snprintf(msg, sizeof msg, "cannot write %.400s: %s", o.csv, strerror(errno));
-            rc = COREPCG_ERR_IO;
-        }
-        if (rc < 0)
-            remove(csv_tmp);
+    if (csv && rc >= 0) {
+        int crc = cpg_atomic_commit(&csv_file, msg);
+        if (crc != COREPCG_OK)
+            rc = crc;
     }
+    cpg_atomic_discard(&csv_file);
     if (rc < 0) {
         cli_error("simulate: %s", msg);
         cloth_sim_free(&sim);

@@ -1,11 +1,12 @@
 /* obj.c -- Wavefront OBJ snapshots of the cloth and its obstacle, for
- * looking at a simulation (any OBJ viewer, e.g. Blender or MeshLab). */
+ * looking at a simulation (any OBJ viewer, e.g. Blender or MeshLab).
+ * Written atomically (atomic_file.h): a viewer never sees half a frame. */
 #include "cloth.h"
 
-#include <errno.h>
+#include "atomic_file.h"
+
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #define BALL_RINGS 12    /* latitude bands of the ball's UV sphere */
 #define BALL_SEGMENTS 24 /* longitude segments                     */
@@ -59,33 +60,16 @@ static void write_ball(FILE *f, const cloth_sim *sim, int first)
 
 int cloth_write_obj(const cloth_sim *sim, const char *path, char *msg)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        if (msg)
-            snprintf(msg, COREPCG_MSG_SIZE, "%.400s...: path too long", path);
-        return COREPCG_ERR_IO;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        if (msg)
-            snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot write: %s", tmp, strerror(errno));
-        return COREPCG_ERR_IO;
-    }
-    fprintf(f, "# corepcg cloth, scene %s, %dx%d, step %d, t = %.6g s\n",
+    cpg_atomic_file af;
+    int rc = cpg_atomic_open(&af, path, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    fprintf(af.f, "# corepcg cloth, scene %s, %dx%d, step %d, t = %.6g s\n",
             cloth_scene_name(sim->par.scene), sim->grid.m, sim->grid.m,
             sim->step, sim->t);
-    write_cloth(f, sim);
+    write_cloth(af.f, sim);
     if (sim->ball.present)
-        write_ball(f, sim, sim->grid.N + 1);
-    int failed = ferror(f);
-    if (fclose(f) != 0)
-        failed = 1;
-    if (failed || rename(tmp, path) != 0) {
-        int err = errno;
-        remove(tmp);
-        if (msg)
-            snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot write: %s", path, strerror(err));
-        return COREPCG_ERR_IO;
-    }
-    return COREPCG_OK;
+        write_ball(af.f, sim, sim->grid.N + 1);
+    /* a write error shows in the stream's error flag, which commit reads */
+    return cpg_atomic_commit(&af, msg);
 }
