@@ -1,12 +1,63 @@
 /* test_bundle.c -- the bundle on disk: data/tiny reads as documented;
  * write-then-read is bit-exact (A, b, z, x0, constraints, stretch); every
- * bad input is refused with its code and a message naming file:line; a
- * failed write leaves the directory as it was. */
+ * bad input is refused with its code and a message naming file:line; the
+ * writer refuses a bad system with the code corepcg_setup gives; a failed
+ * write leaves the directory as it was, also when a rename or a removal
+ * fails midway (this test links with --wrap=rename,unlink to make one
+ * fail). */
 #include "internal.h"
+#include "atomic_file.h"
 #include "fixture.h"
 #include "test.h"
 
+#include <errno.h>
+
 static char tmpdir[FIXTURE_PATH];
+
+/* ------------------------------------------- rename/unlink made to fail */
+
+int __real_rename(const char *from, const char *to);
+int __wrap_rename(const char *from, const char *to);
+int __real_unlink(const char *path);
+int __wrap_unlink(const char *path);
+
+/* While call is set, its fail_at-th use (1-based) fails with EIO, and with
+ * fail_after every later one too. */
+static struct {
+    const char *call;
+    long seen, fail_at;
+    int fail_after;
+} inject;
+
+static void inject_arm(const char *call, long fail_at, int fail_after)
+{
+    inject.call = call;
+    inject.seen = 0;
+    inject.fail_at = fail_at;
+    inject.fail_after = fail_after;
+}
+
+static int injected(const char *call)
+{
+    if (!inject.call || strcmp(inject.call, call) != 0)
+        return 0;
+    long k = ++inject.seen;
+    if (k == inject.fail_at || (inject.fail_after && k > inject.fail_at)) {
+        errno = EIO;
+        return 1;
+    }
+    return 0;
+}
+
+int __wrap_rename(const char *from, const char *to)
+{
+    return injected("rename") ? -1 : __real_rename(from, to);
+}
+
+int __wrap_unlink(const char *path)
+{
+    return injected("unlink") ? -1 : __real_unlink(path);
+}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -706,6 +757,425 @@ static void test_failed_writes_change_nothing(void)
     corepcg_bundle_free(&t);
 }
 
+/* ------------------------------------- the writer refuses as setup does */
+
+/* corepcg_bundle_write refuses sys with the code corepcg_setup gives for
+ * it, which must be want (README, "Errors and what they mean"), and
+ * creates nothing. */
+static void expect_setup_code(const char *what, const corepcg_system *sys,
+                              const double *b, int want)
+{
+    char dir[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    corepcg_solver *h = NULL;
+    if (corepcg_create(&h) != COREPCG_OK) {
+        CHECK(0, "%s: no handle", what);
+        return;
+    }
+    int setup = corepcg_setup(h, sys, NULL);
+    fixture_join(dir, tmpdir, "refused");
+    int wrc = corepcg_bundle_write(dir, sys, b, NULL, msg);
+    CHECK(wrc == setup, "%s: bundle_write gives %d (%s: %s), setup %d (%s: %s)",
+          what, wrc, corepcg_strerror(wrc), msg, setup,
+          corepcg_strerror(setup), corepcg_message(h));
+    CHECK(wrc == want, "%s: code %d (%s), expected %d (%s)", what, wrc,
+          corepcg_strerror(wrc), want, corepcg_strerror(want));
+    struct stat st;
+    if (want != COREPCG_OK)
+        CHECK(stat(dir, &st) != 0, "%s: a refused write created %s", what,
+              dir);
+    corepcg_free(&h);
+}
+
+static void test_write_codes_are_setup_codes(void)
+{
+    char tiny[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_join(tiny, fixture_data_dir(), "tiny");
+    corepcg_bundle *t = NULL;
+    if (corepcg_bundle_read(tiny, &t, msg) != COREPCG_OK) {
+        CHECK(0, "cannot read tiny: %s", msg);
+        return;
+    }
+    const corepcg_system *base = &t->system;
+    enum { n = 12, nnz = 42 };
+    int colptr[n + 1], rowidx[nnz];
+    double values[nnz], z[n];
+    memcpy(colptr, base->A_colptr, sizeof colptr);
+    memcpy(rowidx, base->A_rowidx, sizeof rowidx);
+    memcpy(values, base->A_values, sizeof values);
+    memcpy(z, base->z, sizeof z);
+    corepcg_system sys = *base;
+
+    /* the tiny system itself is fine with both */
+    expect_setup_code("tiny", &sys, t->b, COREPCG_OK);
+    char dir[FIXTURE_PATH];
+    fixture_join(dir, tmpdir, "refused");
+    fixture_remove_tree(dir);
+
+    /* A's arrays: structure (FORMAT), indices (DIMENSION), numbers */
+    colptr[2] = colptr[1] - 1;
+    sys.A_colptr = colptr;
+    expect_setup_code("colptr decreasing", &sys, t->b, COREPCG_ERR_FORMAT);
+    memcpy(colptr, base->A_colptr, sizeof colptr);
+    colptr[0] = 1;
+    expect_setup_code("colptr[0] = 1", &sys, t->b, COREPCG_ERR_FORMAT);
+    sys = *base;
+    rowidx[colptr[1] + 1] = 0; /* (0, 1): above the diagonal of LOWER */
+    sys.A_rowidx = rowidx;
+    expect_setup_code("entry in the wrong triangle", &sys, t->b,
+                      COREPCG_ERR_FORMAT);
+    memcpy(rowidx, base->A_rowidx, sizeof rowidx);
+    rowidx[2] = n;
+    expect_setup_code("row index n", &sys, t->b, COREPCG_ERR_DIMENSION);
+    rowidx[2] = -1;
+    expect_setup_code("row index -1", &sys, t->b, COREPCG_ERR_DIMENSION);
+    sys = *base;
+    values[7] = NAN;
+    sys.A_values = values;
+    expect_setup_code("NaN in A", &sys, t->b, COREPCG_ERR_NOT_FINITE);
+    values[7] = INFINITY;
+    expect_setup_code("Inf in A", &sys, t->b, COREPCG_ERR_NOT_FINITE);
+
+    /* triplets with both triangles: column out of range, asymmetry */
+    int ti[2 * nnz], tj[2 * nnz], m = 0;
+    double tx[2 * nnz];
+    for (int j = 0; j < n; j++)
+        for (int k = base->A_colptr[j]; k < base->A_colptr[j + 1]; k++) {
+            int i = base->A_rowidx[k];
+            ti[m] = i, tj[m] = j, tx[m++] = base->A_values[k];
+            if (i != j)
+                ti[m] = j, tj[m] = i, tx[m++] = base->A_values[k];
+        }
+    sys = *base;
+    sys.A_format = COREPCG_TRIPLET;
+    sys.A_triangle = COREPCG_BOTH;
+    sys.A_colptr = NULL;
+    sys.A_rowidx = ti;
+    sys.A_colidx = tj;
+    sys.A_values = tx;
+    sys.A_nnz = m;
+    expect_setup_code("tiny as full triplets", &sys, t->b, COREPCG_OK);
+    fixture_remove_tree(dir);
+    tj[5] = 40;
+    expect_setup_code("triplet column 40", &sys, t->b, COREPCG_ERR_DIMENSION);
+    tj[5] = ti[4]; /* entries 4 and 5 are a mirrored pair */
+    tx[5] += 1e-3;
+    expect_setup_code("full A not symmetric", &sys, t->b,
+                      COREPCG_ERR_NOT_SYMMETRIC);
+
+    /* stretch pairs: a node out of range, a self pair, no array */
+    sys = *base;
+    int pairs[6] = {0, 1, 1, 4, 2, 3};
+    sys.stretch_pairs = pairs;
+    expect_setup_code("stretch pair out of range", &sys, t->b,
+                      COREPCG_ERR_DIMENSION);
+    pairs[2] = pairs[3] = 2;
+    expect_setup_code("self pair", &sys, t->b, COREPCG_ERR_FORMAT);
+    sys.stretch_pairs = NULL;
+    expect_setup_code("stretch pairs NULL", &sys, t->b, COREPCG_ERR_ARGUMENT);
+
+    /* the rest of the system */
+    sys = *base;
+    z[3] = INFINITY;
+    sys.z = z;
+    expect_setup_code("Inf in z", &sys, t->b, COREPCG_ERR_NOT_FINITE);
+    sys = *base;
+    corepcg_constraint c[3];
+    memcpy(c, base->constraints, sizeof c);
+    c[1].node = 4;
+    sys.constraints = c;
+    expect_setup_code("constraint node 4 of 4", &sys, t->b,
+                      COREPCG_ERR_CONSTRAINT);
+    sys = *base;
+    sys.num_nodes = 0;
+    expect_setup_code("num_nodes 0", &sys, t->b, COREPCG_ERR_ARGUMENT);
+    corepcg_bundle_free(&t);
+}
+
+/* --------------------------------------------- all or nothing on disk */
+
+/* The six bundle files of a directory (NULL: absent) and its entry
+ * count. */
+typedef struct snapshot {
+    int entries;
+    char *text[6];
+} snapshot;
+
+static void snapshot_take(const char *dir, snapshot *s)
+{
+    static const char *const names[6] = {"A.mtx", "b.mtx", "z.mtx",
+                                         "constraints.txt", "stretch.mtx",
+                                         "x0.mtx"};
+    char path[FIXTURE_PATH];
+    s->entries = fixture_count_files(dir);
+    for (int k = 0; k < 6; k++) {
+        fixture_join(path, dir, names[k]);
+        s->text[k] = fixture_read(path);
+    }
+}
+
+static void snapshot_free(snapshot *s)
+{
+    for (int k = 0; k < 6; k++)
+        free(s->text[k]);
+}
+
+/* 1 when dir holds exactly what s saw. */
+static int snapshot_same(const char *dir, const snapshot *s)
+{
+    snapshot now;
+    snapshot_take(dir, &now);
+    int same = now.entries == s->entries;
+    for (int k = 0; k < 6; k++)
+        same &= (now.text[k] == NULL) == (s->text[k] == NULL) &&
+                (!now.text[k] || strcmp(now.text[k], s->text[k]) == 0);
+    snapshot_free(&now);
+    return same;
+}
+
+/* A system whose six files all differ from tiny's. */
+typedef struct other_system {
+    corepcg_system sys;
+    double values[42], b[12], z[12], x0[12];
+    int pairs[4];
+} other_system;
+
+static void make_other(const corepcg_bundle *t, other_system *o)
+{
+    o->sys = t->system;
+    for (int k = 0; k < 42; k++)
+        o->values[k] = 2 * t->system.A_values[k];
+    for (int k = 0; k < 12; k++) {
+        o->b[k] = 3 * t->b[k];
+        o->z[k] = t->system.z[k] + 1;
+        o->x0[k] = -t->x0[k] - 0.5;
+    }
+    memcpy(o->pairs, t->system.stretch_pairs, sizeof o->pairs);
+    o->sys.A_values = o->values;
+    o->sys.z = o->z;
+    o->sys.num_constraints = 2;
+    o->sys.num_stretch = 2;
+    o->sys.stretch_pairs = o->pairs;
+}
+
+static void test_commit_all_or_nothing(void)
+{
+    char tiny[FIXTURE_PATH], dir[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_join(tiny, fixture_data_dir(), "tiny");
+    corepcg_bundle *t = NULL;
+    if (corepcg_bundle_read(tiny, &t, msg) != COREPCG_OK) {
+        CHECK(0, "cannot read tiny: %s", msg);
+        return;
+    }
+    other_system o;
+    make_other(t, &o);
+    fixture_join(dir, tmpdir, "all-or-nothing");
+    CHECK_INT(corepcg_bundle_write(dir, &t->system, t->b, t->x0, msg),
+              COREPCG_OK);
+    snapshot old;
+    snapshot_take(dir, &old);
+    CHECK_INT(old.entries, 6);
+
+    /* The k-th of the six renames fails: the k-1 files renamed already
+     * are put back, nothing else remains. */
+    int renames = 0;
+    for (long k = 1; k <= 7; k++) {
+        inject_arm("rename", k, 0);
+        int rc = corepcg_bundle_write(dir, &o.sys, o.b, o.x0, msg);
+        long seen = inject.seen;
+        inject_arm(NULL, 0, 0);
+        if (k == 7) {
+            CHECK(rc == COREPCG_OK, "no rename refused: %d %s", rc, msg);
+            renames = (int)seen;
+            break;
+        }
+        CHECK(rc == COREPCG_ERR_IO, "rename %ld refused: code %d (%s)", k, rc,
+              msg);
+        CHECK_STR_CONTAINS(msg, "cannot rename");
+        CHECK_STR_CONTAINS(msg, "every file is as it was");
+        CHECK(snapshot_same(dir, &old),
+              "rename %ld refused: the directory changed (%s)", k, msg);
+    }
+    CHECK_INT(renames, 6);
+    corepcg_bundle *back = NULL;
+    CHECK_INT(corepcg_bundle_read(dir, &back, msg), COREPCG_OK);
+    if (back) {
+        CHECK(memcmp(back->b, o.b, sizeof o.b) == 0 &&
+                  back->system.num_stretch == 2 &&
+                  back->system.num_constraints == 2,
+              "the new bundle is in place after the commit");
+        corepcg_bundle_free(&back);
+    }
+
+    /* Back to tiny; then a smaller system whose removal of the stale z.mtx
+     * fails after A.mtx and b.mtx were renamed: both come back. */
+    CHECK_INT(corepcg_bundle_write(dir, &t->system, t->b, t->x0, msg),
+              COREPCG_OK);
+    CHECK(snapshot_same(dir, &old), "tiny rewritten as before");
+    corepcg_system small = t->system;
+    small.z = NULL;
+    small.num_constraints = 0;
+    small.constraints = NULL;
+    small.num_stretch = 0;
+    small.stretch_pairs = NULL;
+    inject_arm("unlink", 1, 0);
+    int rc = corepcg_bundle_write(dir, &small, o.b, NULL, msg);
+    inject_arm(NULL, 0, 0);
+    CHECK_INT(rc, COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "z.mtx: cannot remove the old file");
+    CHECK_STR_CONTAINS(msg, "every file is as it was");
+    CHECK(snapshot_same(dir, &old), "failed removal: the directory changed");
+
+    /* When the restore fails too, the message says what is left and where
+     * the old content went; that file holds it. */
+    inject_arm("rename", 2, 1);
+    rc = corepcg_bundle_write(dir, &o.sys, o.b, o.x0, msg);
+    inject_arm(NULL, 0, 0);
+    CHECK_INT(rc, COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "A.mtx could not be restored");
+    const char *kept = strstr(msg, "its old content is in ");
+    CHECK(kept != NULL, "the message names the copy: %s", msg);
+    if (kept) {
+        char copy[FIXTURE_PATH];
+        snprintf(copy, sizeof copy, "%s", kept + strlen("its old content is in "));
+        copy[strcspn(copy, ";")] = '\0';
+        char *text = fixture_read(copy);
+        CHECK(text && old.text[0] && strcmp(text, old.text[0]) == 0,
+              "%s holds the old A.mtx", copy);
+        free(text);
+    }
+    snapshot_free(&old);
+    corepcg_bundle_free(&t);
+}
+
+/* Where no temporary can be made, or a target name is a directory: an
+ * error naming the file, and nothing changed. */
+static void test_unwritable(void)
+{
+    char tiny[FIXTURE_PATH], dir[FIXTURE_PATH], path[FIXTURE_PATH];
+    char msg[COREPCG_MSG_SIZE];
+    fixture_join(tiny, fixture_data_dir(), "tiny");
+    corepcg_bundle *t = NULL;
+    if (corepcg_bundle_read(tiny, &t, msg) != COREPCG_OK) {
+        CHECK(0, "cannot read tiny: %s", msg);
+        return;
+    }
+    /* a directory no one may create files in, root included */
+    int rc = corepcg_bundle_write("/proc/self", &t->system, t->b, NULL, msg);
+    CHECK_INT(rc, COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "/proc/self/A.mtx: cannot write");
+
+    fixture_join(dir, tmpdir, "unwritable");
+    CHECK_INT(corepcg_bundle_write(dir, &t->system, t->b, t->x0, msg),
+              COREPCG_OK);
+    snapshot old;
+    snapshot_take(dir, &old);
+    if (geteuid() != 0) { /* root writes through the mode bits */
+        chmod(dir, 0555);
+        double b2[12];
+        for (int k = 0; k < 12; k++)
+            b2[k] = t->b[k] + 1;
+        rc = corepcg_bundle_write(dir, &t->system, b2, t->x0, msg);
+        chmod(dir, 0755);
+        CHECK_INT(rc, COREPCG_ERR_IO);
+        CHECK_STR_CONTAINS(msg, "cannot write");
+        CHECK(snapshot_same(dir, &old), "unwritable directory changed");
+    }
+
+    /* z.mtx is a directory: refused before any rename */
+    fixture_join(path, dir, "z.mtx");
+    char *zt = fixture_read(path);
+    unlink(path);
+    mkdir(path, 0777);
+    snapshot_free(&old);
+    snapshot_take(dir, &old);
+    rc = corepcg_bundle_write(dir, &t->system, t->b, t->x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "z.mtx: is a directory");
+    CHECK(snapshot_same(dir, &old), "a directory in the way: files changed");
+    /* ... also as a stale file to remove */
+    corepcg_system noz = t->system;
+    noz.z = NULL;
+    rc = corepcg_bundle_write(dir, &noz, t->b, t->x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "z.mtx: is a directory");
+    CHECK(snapshot_same(dir, &old), "a directory in the way: files changed");
+    rmdir(path);
+    if (zt)
+        fixture_write(dir, "z.mtx", zt);
+    free(zt);
+
+    /* a read-only A.mtx is replaced, as mv replaces it */
+    fixture_join(path, dir, "A.mtx");
+    chmod(path, 0444);
+    double v2[42];
+    for (int k = 0; k < 42; k++)
+        v2[k] = 4 * t->system.A_values[k];
+    corepcg_system sys = t->system;
+    sys.A_values = v2;
+    rc = corepcg_bundle_write(dir, &sys, t->b, t->x0, msg);
+    CHECK(rc == COREPCG_OK, "over a read-only A.mtx: %d %s", rc, msg);
+    corepcg_bundle *back = NULL;
+    CHECK_INT(corepcg_bundle_read(dir, &back, msg), COREPCG_OK);
+    if (back) {
+        CHECK_NEAR(back->system.A_values[0], 4 * t->system.A_values[0], 0);
+        corepcg_bundle_free(&back);
+    }
+    CHECK_INT(fixture_count_files(dir), 6);
+    snapshot_free(&old);
+    corepcg_bundle_free(&t);
+}
+
+/* The temporary is a fresh name: files named like one are left alone,
+ * whoever made them; discarding leaves nothing behind. */
+static void test_temporaries(void)
+{
+    char dir[FIXTURE_PATH], path[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_join(dir, tmpdir, "temporaries");
+    mkdir(dir, 0777);
+    fixture_join(path, dir, "v.mtx");
+    char ours[64];
+    snprintf(ours, sizeof ours, ".v.mtx.tmp-%ld-0", (long)getpid());
+    fixture_write(dir, "v.mtx.tmp", "someone's file\n");
+    fixture_write(dir, ours, "a stale temporary\n");
+    double v[3] = {1, 2, 3};
+    CHECK_INT(corepcg_vector_write(path, 3, v, msg), COREPCG_OK);
+    char other[FIXTURE_PATH];
+    fixture_join(other, dir, "v.mtx.tmp");
+    char *text = fixture_read(other);
+    CHECK(text && strcmp(text, "someone's file\n") == 0, "v.mtx.tmp clobbered");
+    free(text);
+    fixture_join(other, dir, ours);
+    text = fixture_read(other);
+    CHECK(text && strcmp(text, "a stale temporary\n") == 0, "%s clobbered",
+          ours);
+    free(text);
+    CHECK_INT(fixture_count_files(dir), 3);
+
+    /* a discarded file leaves neither temporary nor target */
+    cpg_atomic_file af;
+    fixture_join(path, dir, "w.txt");
+    CHECK_INT(cpg_atomic_open(&af, path, msg), COREPCG_OK);
+    fputs("half", af.f);
+    cpg_atomic_discard(&af);
+    CHECK_INT(fixture_count_files(dir), 3);
+    /* a committed one is complete, and its temporary gone */
+    CHECK_INT(cpg_atomic_open(&af, path, msg), COREPCG_OK);
+    fputs("whole\n", af.f);
+    CHECK_INT(cpg_atomic_commit(&af, msg), COREPCG_OK);
+    text = fixture_read(path);
+    CHECK(text && strcmp(text, "whole\n") == 0, "w.txt holds what was written");
+    free(text);
+    CHECK_INT(fixture_count_files(dir), 4);
+
+    /* mkdir -p, and a file in the way */
+    fixture_join(path, dir, "a/b/c");
+    CHECK_INT(cpg_make_dirs(path, msg), COREPCG_OK);
+    CHECK(fixture_exists(dir, "a/b/c"), "a/b/c created");
+    fixture_join(path, dir, "w.txt/d");
+    CHECK_INT(cpg_make_dirs(path, msg), COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "w.txt");
+}
+
 static void test_vectors(void)
 {
     char path[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
@@ -768,6 +1238,10 @@ int main(void)
     test_bad_inputs();
     test_general_A();
     test_failed_writes_change_nothing();
+    test_write_codes_are_setup_codes();
+    test_commit_all_or_nothing();
+    test_unwritable();
+    test_temporaries();
     test_vectors();
     int files_left = fixture_count_files(tmpdir);
     fixture_remove_tree(tmpdir);
