@@ -200,8 +200,8 @@ static int scan_index(const cpg_mm_scan *s, long lineno, const char *what,
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:%ld: %s index is not a whole number ('%s')",
                         s->path, lineno, what, text);
-    if (*out < 1 || *out > hi)
-        return cpg_fail(msg, COREPCG_ERR_FORMAT,
+    if (*out < 1 || *out > hi) /* the library's rule for any index */
+        return cpg_fail(msg, COREPCG_ERR_DIMENSION,
                         "%s:%ld: %s index %s is out of range 1..%lld",
                         s->path, lineno, what, text, hi);
     return COREPCG_OK;

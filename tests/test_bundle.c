@@ -523,9 +523,9 @@ static void test_bad_inputs(void)
     expect_bad("A-duplicate", "A.mtx", edit_lines(A, 15, "4 4 -10.5", 0),
                COREPCG_ERR_NOT_SPD, 0, "A(4,4) = -0.5 is not positive");
     expect_bad("A-row-range", "A.mtx", edit_lines(A, 10, "13 2 -1", 0),
-               COREPCG_ERR_FORMAT, 10, "row index 13 is out of range 1..12");
+               COREPCG_ERR_DIMENSION, 10, "row index 13 is out of range 1..12");
     expect_bad("A-zero-index", "A.mtx", edit_lines(A, 10, "3 0 -1", 0),
-               COREPCG_ERR_FORMAT, 10, "column index 0 is out of range");
+               COREPCG_ERR_DIMENSION, 10, "column index 0 is out of range");
     expect_bad("A-upper", "A.mtx", edit_lines(A, 10, "2 3 -1", 0),
                COREPCG_ERR_FORMAT, 10, "above the diagonal");
     expect_bad("A-fields", "A.mtx", edit_lines(A, 10, "3 2", 0),
@@ -578,7 +578,7 @@ static void test_bad_inputs(void)
                edit_lines(st, 1, "%%MatrixMarket matrix coordinate real symmetric", 0),
                COREPCG_ERR_FORMAT, 1, "coordinate pattern symmetric");
     expect_bad("stretch-range", "stretch.mtx", edit_lines(st, 6, "5 3", 0),
-               COREPCG_ERR_FORMAT, 6, "row index 5 is out of range 1..4");
+               COREPCG_ERR_DIMENSION, 6, "row index 5 is out of range 1..4");
 
     /* constraints.txt inside a bundle: line 1 is a comment */
     expect_bad("constraints-zero-p", "constraints.txt", edit_lines(con, 3, "1 2 0 0 0", 0),
