@@ -653,6 +653,10 @@ static void test_general_A(void)
     CHECK(at != NULL, "the mirror entry (1, 4) is in the general file");
     if (at) {
         char *fixed = malloc(strlen(roundoff) + 32);
+        if (!fixed) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
         *at = '\0';
         sprintf(fixed, "%s\n1 4 -2.0000000000000004\n%s", roundoff, at + 8);
         fixture_write(dir, "A.mtx", fixed);
