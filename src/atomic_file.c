@@ -178,8 +178,10 @@ int cpg_atomic_finish(cpg_atomic_file *af, char *msg)
         return af->tmp ? COREPCG_OK
                        : fail(msg, COREPCG_ERR_IO, "no file to finish");
     int err = 0;
-    if (fflush(af->f) != 0 || ferror(af->f))
+    if (fflush(af->f) != 0)
         err = errno ? errno : EIO;
+    else if (ferror(af->f))
+        err = EIO; /* an earlier write failed; its errno is long gone */
     if (!err && sync_fd(fileno(af->f)) != 0)
         err = errno;
     if (fclose(af->f) != 0 && !err)
