@@ -320,10 +320,12 @@ COREPCG_EXPORT void corepcg_bundle_free(corepcg_bundle **bundle);
 
 /* Writes a bundle into DIR (created if missing): A.mtx (symmetric, lower),
  * b.mtx, and z.mtx, constraints.txt, stretch.mtx, x0.mtx when the system
- * has them (x0 may be NULL). Each file is written under a temporary name
- * and renamed when complete. Returns OK, setup's codes for a bad system,
+ * has them (x0 may be NULL), and removes optional files it does not
+ * write. All or nothing: every file is written and synced under a
+ * temporary name first, and a failure puts back what had changed.
+ * Returns OK, setup's codes for a bad system (it runs the same checks),
  * ERR_NOT_FINITE (|v| >= 1e308 too, which Matrix Market cannot carry),
- * ERR_IO. */
+ * ERR_NOT_SPD (a diagonal entry <= 0 or missing), ERR_NO_MEMORY, ERR_IO. */
 COREPCG_EXPORT int corepcg_bundle_write(const char *dir,
                                         const corepcg_system *sys,
                                         const double *b, const double *x0,

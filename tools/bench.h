@@ -128,10 +128,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg);
 int bench_any_failure(const bench_results *res);
 /* Index of a method in opt->methods, or -1. */
 int bench_method_index(const bench_options *o, int method);
-/* Median of n values (the values are reordered). */
-double bench_median(double *v, int n);
-/* Monotonic seconds. */
-double bench_now(void);
+
 
 /* bench_report.c */
 void bench_env_read(bench_env *env);
@@ -139,8 +136,9 @@ void bench_print_table(FILE *out, const bench_results *res);
 int bench_write_csv(FILE *out, const bench_results *res);
 int bench_write_markdown(FILE *out, const bench_results *res,
                          const bench_env *env);
-/* Writes through fill() into PATH.tmp.PID and renames it to PATH when
- * complete; nothing is left at PATH on failure. 0 or -1 (reported). */
+/* Writes through fill() into a hidden temporary in PATH's directory and
+ * renames it to PATH when complete (src/atomic_file.c); nothing is left
+ * at PATH on failure. 0 or -1 (reported). */
 int bench_write_atomic(const char *path, const void *what,
                        int (*fill)(FILE *out, const void *what));
 

@@ -22,27 +22,6 @@
 #include <string.h>
 #include <time.h>
 
-double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double bench_median(double *v, int n)
-{
-    if (n <= 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int bench_method_index(const bench_options *o, int method)
 {
     for (int j = 0; j < o->num_methods; j++)
@@ -112,11 +91,11 @@ static void measure(const bench_options *o, int method, corepcg_solver *h,
     memset(&info, 0, sizeof info);
     memset(s, 0, sizeof *s);
 
-    double t0 = bench_now();
+    double t0 = cloth_now();
     int rc = *ready ? corepcg_update(h, sys, NULL) : corepcg_setup(h, sys, &set);
     if (rc >= 0)
         rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
-    s->seconds = bench_now() - t0;
+    s->seconds = cloth_now() - t0;
 
     *ready = rc >= 0;
     s->status = rc;
@@ -164,7 +143,7 @@ static void summarise(bench_cell *c)
     do {                                                                     \
         for (int k = 0; k < n; k++)                                          \
             v[k] = (double)c->samples[k].field;                              \
-        c->out = bench_median(v, n);                                         \
+        c->out = cli_median(v, n);                                         \
     } while (0)
     MEDIAN_OF(iterations, iterations_median);
     MEDIAN_OF(seconds, time_median_s);
@@ -324,7 +303,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
         snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
         return COREPCG_ERR_NO_MEMORY;
     }
-    double t0 = bench_now();
+    double t0 = cloth_now();
     for (int a = 0; a < o->num_sizes; a++)
         for (int b = 0; b < o->num_ks; b++) {
             bench_case *cs = &res->cases[a * o->num_ks + b];
@@ -333,7 +312,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
             run_case(o, cs);
         }
     progress(o, "%s", "");
-    res->total_s = bench_now() - t0;
+    res->total_s = cloth_now() - t0;
     return 0;
 }
 

@@ -76,13 +76,13 @@ static void run_method(const bench_options *o, const cloth_sim *sim, int method,
     corepcg_info info;
     memset(&info, 0, sizeof info);
 
-    double t0 = bench_now();
+    double t0 = cloth_now();
     int rc = x ? corepcg_create(&h) : COREPCG_ERR_NO_MEMORY;
     if (rc >= 0)
         rc = corepcg_setup(h, &sys, &set);
     if (rc >= 0)
         rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
-    rec->seconds = bench_now() - t0;
+    rec->seconds = cloth_now() - t0;
 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -132,7 +132,7 @@ static void run_size(const bench_options *o, int size, double k, int fd)
     corepcg_settings_default(&set);
     set.method = COREPCG_METHOD_UPCG; /* no CHOLMOD before fork: see above */
     set.tol = o->tol;
-    double t0 = bench_now();
+    double t0 = cloth_now();
     while (sim->ball.present && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
         if (o->progress)
             fprintf(stderr, "\r\033[Kscaling %dx%d: warm-up step %d", size, size,
@@ -147,7 +147,7 @@ static void run_size(const bench_options *o, int size, double k, int fd)
         }
         base.warmup_steps++;
     }
-    base.warmup_s = bench_now() - t0;
+    base.warmup_s = cloth_now() - t0;
     /* the warm-up's solver is not part of the measured step */
     corepcg_free(&sim->solver);
     sim->solver_ready = 0;
@@ -288,7 +288,7 @@ int bench_scaling(const bench_options *o)
     }
     char load_start[64];
     bench_load_average(load_start, sizeof load_start);
-    double t0 = bench_now();
+    double t0 = cloth_now();
     int printed = 0;
     printf("%s\n\n", o->command);
     print_header(stdout);
@@ -340,7 +340,7 @@ int bench_scaling(const bench_options *o)
         }
     close(fds[0]);
     close(fds[1]);
-    double total = bench_now() - t0;
+    double total = cloth_now() - t0;
     printf("\ntotal %.1f s\n", total);
 
     bench_env env;

@@ -61,3 +61,17 @@ int cli_exit_status(int code)
         return CLI_EXIT_NOT_CONVERGED;
     return code < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
 }
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cli_median(double *v, int n)
+{
+    if (n <= 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}

@@ -24,6 +24,9 @@ int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out)
 int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),
                      const char *choices, int *out);
 
+/* Median of n values, NAN for none (the values are reordered). */
+double cli_median(double *v, int n);
+
 /* Maps a library status to the tool's exit status. */
 int cli_exit_status(int code);
 

@@ -27,12 +27,6 @@ static const char usage_text[] =
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
     "3 some step did not converge (all written, flagged)\n";
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int cmd_simulate(int argc, char **argv)
 {
     struct cloth_cli o;
@@ -99,12 +93,12 @@ int cmd_simulate(int argc, char **argv)
         free(seconds);
         return CLI_EXIT_ERROR;
     }
-    qsort(seconds, (size_t)steps, sizeof *seconds, compare_doubles);
+    double median = cli_median(seconds, steps);
     printf("%s %dx%d, k_stretch %g, dt %g s, %d steps, method %s: %ld iterations, "
            "median solve %.4g s, mean assembly %.4g s, %d contacts at the end\n",
            cloth_scene_name(o.par.scene), o.par.size, o.par.size, o.par.k_stretch,
            o.par.dt, steps, corepcg_method_name(o.set.method), iterations,
-           seconds[steps / 2], assemble / steps, sim->contacts);
+           median, assemble / steps, sim->contacts);
     cloth_sim_free(&sim);
     free(seconds);
     if (not_converged) {
