@@ -284,17 +284,19 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
     /* CHOLMOD's own rule for trying METIS after AMD: much fill and many
      * flops per entry of L. */
     double lnz = cm->lnz, fl = cm->fl, anz = (double)cholmod_nnz(M, cm);
-    if (ord == COREPCG_ORDERING_BEST && fl / lnz >= 500 && lnz / anz >= 5 &&
-        order_nodes(Gm, COREPCG_ORDERING_METIS, Pnode, cm) == COREPCG_OK) {
-        cholmod_factor *L2 = analyze_given(M, off, gnode, Pnode, G, Perm, cm);
-        if (L2 && cm->lnz < lnz) {
-            cholmod_free_factor(&f->L, cm);
-            f->L = L2;
-            f->ordering_used = COREPCG_ORDERING_METIS;
-        } else {
-            cholmod_free_factor(&L2, cm);
+    if (ord == COREPCG_ORDERING_BEST && fl / lnz >= 500 && lnz / anz >= 5) {
+        if (order_nodes(Gm, COREPCG_ORDERING_METIS, Pnode, cm) == COREPCG_OK) {
+            cholmod_factor *L2 = analyze_given(M, off, gnode, Pnode, G, Perm, cm);
+            if (L2 && cm->lnz < lnz) {
+                cholmod_free_factor(&f->L, cm);
+                f->L = L2;
+                f->ordering_used = COREPCG_ORDERING_METIS;
+            } else {
+                cholmod_free_factor(&L2, cm);
+            }
         }
-        cm->status = CHOLMOD_OK; /* a failed second try leaves the first */
+        /* a failed second try (METIS or its analysis) leaves the first */
+        cm->status = CHOLMOD_OK;
     }
     f->node_ordering = 1;
     rc = COREPCG_OK;
