@@ -94,7 +94,8 @@ typedef enum corepcg_precond {
 } corepcg_precond;
 
 typedef enum corepcg_ordering {
-    COREPCG_ORDERING_BEST = 0,  /* CHOLMOD's default search (AMD, METIS...) */
+    COREPCG_ORDERING_BEST = 0,  /* AMD, and METIS too when AMD's fill is high
+                                   (CHOLMOD's rule); keeps the sparser     */
     COREPCG_ORDERING_AMD,
     COREPCG_ORDERING_METIS,
     COREPCG_ORDERING_NESDIS,
@@ -140,7 +141,8 @@ typedef struct corepcg_settings {
     double tol;                /* stop when delta <= tol^2 delta0; (0, 1)    */
     int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
     corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
-    corepcg_ordering ordering; /* direct/corepcg; default BEST               */
+    corepcg_ordering ordering; /* direct/corepcg; default AMD (README,
+                                  "Ordering"); computed on the node graph */
     corepcg_factor factor;     /* direct/corepcg; default AUTO: measured
                                   fastest with LL (README, "Factor kind") */
     corepcg_core core;         /* corepcg; default STRETCH                   */

@@ -11,7 +11,7 @@ void corepcg_settings_default(corepcg_settings *s)
     s->tol = COREPCG_DEFAULT_TOL;
     s->max_iter = COREPCG_DEFAULT_MAX_ITER;
     s->precond = COREPCG_PRECOND_DIAG;
-    s->ordering = COREPCG_ORDERING_BEST;
+    s->ordering = COREPCG_ORDERING_AMD; /* measured: README, "Ordering" */
     s->factor = COREPCG_FACTOR_AUTO;
     s->core = COREPCG_CORE_STRETCH;
     s->core_threshold = COREPCG_DEFAULT_CORE_THRESHOLD;

@@ -11,7 +11,7 @@ static const char usage_text[] =
     "  --tol T             stop when r^T M^-1 r <= T^2 b^T M^-1 b (default 1e-3)\n"
     "  --max-iter K        iteration limit (default 10000); reaching it exits 3\n"
     "  --precond P         upcg/mpcg: diag (default) | block | projected (upcg)\n"
-    "  --ordering O        direct/corepcg: best (default) | amd | metis | nesdis\n"
+    "  --ordering O        direct/corepcg: amd (default) | best | metis | nesdis\n"
     "  --factor F          direct/corepcg: auto (default) | ldl | ll\n"
     "  --core C            corepcg: stretch (default, needs stretch.mtx) | auto\n"
     "  --core-threshold t  core auto: keep blocks with |A_ij| >= t sqrt(|A_ii||A_jj|)\n"
