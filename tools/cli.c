@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -74,4 +75,40 @@ double cli_median(double *v, int n)
         return NAN;
     qsort(v, (size_t)n, sizeof *v, compare_doubles);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int cli_positional(int argc, char **argv, const char *command,
+                   const char *what, const char **positional, int count,
+                   int *json, void (*usage)(FILE *out))
+{
+    int given = 0;
+    *json = 0;
+    for (int k = 0; k < count; k++)
+        positional[k] = NULL;
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 1;
+        }
+        if (strcmp(a, "--json") == 0) {
+            *json = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            cli_error("%s: unknown option '%s'", command, a);
+            usage(stderr);
+            return -1;
+        } else if (given < count) {
+            positional[given++] = a;
+        } else {
+            cli_error("%s: unexpected argument '%s'", command, a);
+            usage(stderr);
+            return -1;
+        }
+    }
+    if (given < count) {
+        cli_error("%s: %s", command, what);
+        usage(stderr);
+        return -1;
+    }
+    return 0;
 }

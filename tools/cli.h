@@ -6,6 +6,8 @@
 
 #include "corepcg.h"
 
+#include <stdio.h>
+
 /* Exit statuses of the tool (README documents them). */
 enum {
     CLI_EXIT_OK = 0,
@@ -23,6 +25,13 @@ int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out)
 /* value of a name table (corepcg_*_from_name); prints the choices on error */
 int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),
                      const char *choices, int *out);
+
+/* The command lines of info and check: `count` positional arguments
+ * (all required; `what` is the error when some are missing) and --json. Returns 0
+ * (parsed), 1 (--help printed) or -1 (usage error printed). */
+int cli_positional(int argc, char **argv, const char *command,
+                   const char *what, const char **positional, int count,
+                   int *json, void (*usage)(FILE *out));
 
 /* Median of n values, NAN for none (the values are reordered). */
 double cli_median(double *v, int n);

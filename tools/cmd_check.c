@@ -26,34 +26,12 @@ static void usage(FILE *out)
 
 int cmd_check(int argc, char **argv)
 {
-    const char *dir = NULL, *xpath = NULL;
-    int json = 0;
-    for (int k = 1; k < argc; k++) {
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            usage(stdout);
-            return CLI_EXIT_OK;
-        }
-        if (strcmp(argv[k], "--json") == 0)
-            json = 1;
-        else if (argv[k][0] == '-' && argv[k][1] != '\0') {
-            cli_error("check: unknown option '%s'", argv[k]);
-            usage(stderr);
-            return CLI_EXIT_USAGE;
-        } else if (!dir)
-            dir = argv[k];
-        else if (!xpath)
-            xpath = argv[k];
-        else {
-            cli_error("check: unexpected argument '%s'", argv[k]);
-            usage(stderr);
-            return CLI_EXIT_USAGE;
-        }
-    }
-    if (!dir || !xpath) {
-        cli_error("check: needs BUNDLE and X.mtx");
-        usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
+    const char *args[2];
+    int json, prc = cli_positional(argc, argv, "check", "needs BUNDLE and X.mtx", args, 2,
+                                   &json, usage);
+    if (prc)
+        return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    const char *dir = args[0], *xpath = args[1];
 
     char msg[COREPCG_MSG_SIZE];
     corepcg_bundle *bundle = NULL;

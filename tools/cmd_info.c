@@ -24,32 +24,11 @@ static void usage(FILE *out)
 
 int cmd_info(int argc, char **argv)
 {
-    const char *dir = NULL;
-    int json = 0;
-    for (int k = 1; k < argc; k++) {
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            usage(stdout);
-            return CLI_EXIT_OK;
-        }
-        if (strcmp(argv[k], "--json") == 0)
-            json = 1;
-        else if (argv[k][0] == '-' && argv[k][1] != '\0') {
-            cli_error("info: unknown option '%s'", argv[k]);
-            usage(stderr);
-            return CLI_EXIT_USAGE;
-        } else if (!dir)
-            dir = argv[k];
-        else {
-            cli_error("info: unexpected argument '%s'", argv[k]);
-            usage(stderr);
-            return CLI_EXIT_USAGE;
-        }
-    }
-    if (!dir) {
-        cli_error("info: no BUNDLE given");
-        usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
+    const char *dir;
+    int json, prc = cli_positional(argc, argv, "info", "no BUNDLE given", &dir, 1,
+                                   &json, usage);
+    if (prc)
+        return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 
     char msg[COREPCG_MSG_SIZE];
     corepcg_bundle *bundle = NULL;
