@@ -154,4 +154,31 @@ static inline void fixture_remove_tree(const char *dir)
     rmdir(dir);
 }
 
+/* text with line `lineno` (1-based) replaced by `with` (a line without
+ * its newline; NULL deletes the line). Lines past `keep` (if > 0) are
+ * dropped: a truncated file. malloc'd. */
+static inline char *fixture_edit_lines(const char *text, int lineno,
+                                       const char *with, int keep)
+{
+    size_t cap = strlen(text) + (with ? strlen(with) : 0) + 2;
+    char *out = malloc(cap), *o = out;
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (keep > 0 && line > keep)
+            break;
+        if (line == lineno) {
+            if (with)
+                o += sprintf(o, "%s\n", with);
+        } else {
+            memcpy(o, p, len);
+            o += len;
+        }
+        p += len;
+    }
+    *o = '\0';
+    return out;
+}
+
 #endif

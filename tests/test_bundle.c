@@ -74,33 +74,6 @@ static char *tiny_text(const char *name)
     return text;
 }
 
-/* text with line `lineno` (1-based) replaced by `with` (a line without
- * its newline; NULL deletes the line). Lines past `keep` (if > 0) are
- * dropped: a truncated file. malloc'd. */
-static char *edit_lines(const char *text, int lineno, const char *with,
-                        int keep)
-{
-    size_t cap = strlen(text) + (with ? strlen(with) : 0) + 2;
-    char *out = malloc(cap), *o = out;
-    int line = 1;
-    for (const char *p = text; *p; line++) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
-        if (keep > 0 && line > keep)
-            break;
-        if (line == lineno) {
-            if (with)
-                o += sprintf(o, "%s\n", with);
-        } else {
-            memcpy(o, p, len);
-            o += len;
-        }
-        p += len;
-    }
-    *o = '\0';
-    return out;
-}
-
 static int codes_equal_bits(const void *a, const void *b, size_t bytes)
 {
     return (a == NULL) == (b == NULL) && (!a || memcmp(a, b, bytes) == 0);
@@ -471,123 +444,123 @@ static void test_bad_inputs(void)
     expect_bad("no-b", "b.mtx", NULL, COREPCG_ERR_IO, 0, "cannot open");
     expect_bad("empty-A", "A.mtx", strdup(""), COREPCG_ERR_FORMAT, 1,
                "empty file");
-    expect_bad("no-banner", "A.mtx", edit_lines(A, 1, "% just a comment", 0),
+    expect_bad("no-banner", "A.mtx", fixture_edit_lines(A, 1, "% just a comment", 0),
                COREPCG_ERR_FORMAT, 1, "not a Matrix Market file");
     expect_bad("A-array", "A.mtx",
-               edit_lines(A, 1, "%%MatrixMarket matrix array real general", 0),
+               fixture_edit_lines(A, 1, "%%MatrixMarket matrix array real general", 0),
                COREPCG_ERR_FORMAT, 1, "A must be `coordinate real symmetric");
     expect_bad("A-complex", "A.mtx",
-               edit_lines(A, 1, "%%MatrixMarket matrix coordinate complex symmetric", 0),
+               fixture_edit_lines(A, 1, "%%MatrixMarket matrix coordinate complex symmetric", 0),
                COREPCG_ERR_FORMAT, 1, "complex");
     char comment[1100];
     memset(comment, 'x', sizeof comment - 1);
     comment[0] = '%';
     comment[sizeof comment - 1] = '\0';
-    expect_bad("A-long-line", "A.mtx", edit_lines(A, 2, comment, 0),
+    expect_bad("A-long-line", "A.mtx", fixture_edit_lines(A, 2, comment, 0),
                COREPCG_ERR_FORMAT, 2, "longer than");
 
     /* the size line */
-    expect_bad("A-non-square", "A.mtx", edit_lines(A, 3, "12 9 42", 0),
+    expect_bad("A-non-square", "A.mtx", fixture_edit_lines(A, 3, "12 9 42", 0),
                COREPCG_ERR_DIMENSION, 3, "A is 12 x 9; it must be square");
-    expect_bad("A-not-3N", "A.mtx", edit_lines(A, 3, "10 10 42", 0),
+    expect_bad("A-not-3N", "A.mtx", fixture_edit_lines(A, 3, "10 10 42", 0),
                COREPCG_ERR_DIMENSION, 3, "n = 10 is not a positive multiple of 3");
-    expect_bad("A-huge-nnz", "A.mtx", edit_lines(A, 3, "12 12 1000000000000", 0),
+    expect_bad("A-huge-nnz", "A.mtx", fixture_edit_lines(A, 3, "12 12 1000000000000", 0),
                COREPCG_ERR_TOO_LARGE, 3, "1000000000000 entries");
-    expect_bad("A-huge-n", "A.mtx", edit_lines(A, 3, "3000000000 3000000000 42", 0),
+    expect_bad("A-huge-n", "A.mtx", fixture_edit_lines(A, 3, "3000000000 3000000000 42", 0),
                COREPCG_ERR_TOO_LARGE, 3, "n = 3000000000");
-    expect_bad("A-too-many", "A.mtx", edit_lines(A, 3, "12 12 100", 0),
+    expect_bad("A-too-many", "A.mtx", fixture_edit_lines(A, 3, "12 12 100", 0),
                COREPCG_ERR_FORMAT, 3, "more than a symmetric 12 x 12 matrix holds (78)");
-    expect_bad("A-too-few", "A.mtx", edit_lines(A, 3, "12 12 5", 0),
+    expect_bad("A-too-few", "A.mtx", fixture_edit_lines(A, 3, "12 12 5", 0),
                COREPCG_ERR_FORMAT, 3, "diagonal");
-    expect_bad("A-size-fields", "A.mtx", edit_lines(A, 3, "12 12", 0),
+    expect_bad("A-size-fields", "A.mtx", fixture_edit_lines(A, 3, "12 12", 0),
                COREPCG_ERR_FORMAT, 3, "malformed size line");
-    expect_bad("A-size-negative", "A.mtx", edit_lines(A, 3, "12 12 -4", 0),
+    expect_bad("A-size-negative", "A.mtx", fixture_edit_lines(A, 3, "12 12 -4", 0),
                COREPCG_ERR_FORMAT, 3, "malformed size line");
 
     /* entries */
-    expect_bad("A-truncated", "A.mtx", edit_lines(A, 0, NULL, 43),
+    expect_bad("A-truncated", "A.mtx", fixture_edit_lines(A, 0, NULL, 43),
                COREPCG_ERR_FORMAT, 44, "file ends after 40 of the 42 entries");
     char *longer = malloc(strlen(A) + 16);
     sprintf(longer, "%s12 1 1\n", A);
     expect_bad("A-extra", "A.mtx", longer, COREPCG_ERR_FORMAT, 46,
                "more entries than the 42");
-    expect_bad("A-nan", "A.mtx", edit_lines(A, 10, "3 2 nan", 0),
+    expect_bad("A-nan", "A.mtx", fixture_edit_lines(A, 10, "3 2 nan", 0),
                COREPCG_ERR_NOT_FINITE, 10, "value nan is not finite");
-    expect_bad("A-inf", "A.mtx", edit_lines(A, 10, "3 2 -Inf", 0),
+    expect_bad("A-inf", "A.mtx", fixture_edit_lines(A, 10, "3 2 -Inf", 0),
                COREPCG_ERR_NOT_FINITE, 10, "not finite");
-    expect_bad("A-overflow", "A.mtx", edit_lines(A, 10, "3 2 1e999", 0),
+    expect_bad("A-overflow", "A.mtx", fixture_edit_lines(A, 10, "3 2 1e999", 0),
                COREPCG_ERR_NOT_FINITE, 10, "not finite");
-    expect_bad("A-huge-value", "A.mtx", edit_lines(A, 10, "3 2 1.5e308", 0),
+    expect_bad("A-huge-value", "A.mtx", fixture_edit_lines(A, 10, "3 2 1.5e308", 0),
                COREPCG_ERR_NOT_FINITE, 10, "turns |v| >= 1e308 into Inf");
     /* CHOLMOD sums duplicates: a second diagonal entry is added on. */
-    expect_bad("A-duplicate", "A.mtx", edit_lines(A, 15, "4 4 -10.5", 0),
+    expect_bad("A-duplicate", "A.mtx", fixture_edit_lines(A, 15, "4 4 -10.5", 0),
                COREPCG_ERR_NOT_SPD, 0, "A(4,4) = -0.5 is not positive");
-    expect_bad("A-row-range", "A.mtx", edit_lines(A, 10, "13 2 -1", 0),
+    expect_bad("A-row-range", "A.mtx", fixture_edit_lines(A, 10, "13 2 -1", 0),
                COREPCG_ERR_DIMENSION, 10, "row index 13 is out of range 1..12");
-    expect_bad("A-zero-index", "A.mtx", edit_lines(A, 10, "3 0 -1", 0),
+    expect_bad("A-zero-index", "A.mtx", fixture_edit_lines(A, 10, "3 0 -1", 0),
                COREPCG_ERR_DIMENSION, 10, "column index 0 is out of range");
-    expect_bad("A-upper", "A.mtx", edit_lines(A, 10, "2 3 -1", 0),
+    expect_bad("A-upper", "A.mtx", fixture_edit_lines(A, 10, "2 3 -1", 0),
                COREPCG_ERR_FORMAT, 10, "above the diagonal");
-    expect_bad("A-fields", "A.mtx", edit_lines(A, 10, "3 2", 0),
+    expect_bad("A-fields", "A.mtx", fixture_edit_lines(A, 10, "3 2", 0),
                COREPCG_ERR_FORMAT, 10, "expected 3 fields");
-    expect_bad("A-fields-extra", "A.mtx", edit_lines(A, 10, "3 2 -1 0", 0),
+    expect_bad("A-fields-extra", "A.mtx", fixture_edit_lines(A, 10, "3 2 -1 0", 0),
                COREPCG_ERR_FORMAT, 10, "expected 3 fields");
-    expect_bad("A-index-text", "A.mtx", edit_lines(A, 10, "3.0 2 -1", 0),
+    expect_bad("A-index-text", "A.mtx", fixture_edit_lines(A, 10, "3.0 2 -1", 0),
                COREPCG_ERR_FORMAT, 10, "row index is not a whole number");
-    expect_bad("A-value-text", "A.mtx", edit_lines(A, 10, "3 2 one", 0),
+    expect_bad("A-value-text", "A.mtx", fixture_edit_lines(A, 10, "3 2 one", 0),
                COREPCG_ERR_FORMAT, 10, "value is not a number ('one')");
     expect_bad("A-integer-banner", "A.mtx",
-               edit_lines(A, 1, "%%MatrixMarket matrix coordinate integer symmetric", 0),
+               fixture_edit_lines(A, 1, "%%MatrixMarket matrix coordinate integer symmetric", 0),
                COREPCG_ERR_FORMAT, 7, "not an integer");
 
     /* numbers CHOLMOD reads but no SPD matrix has */
-    expect_bad("A-negative-diag", "A.mtx", edit_lines(A, 4, "1 1 -8", 0),
+    expect_bad("A-negative-diag", "A.mtx", fixture_edit_lines(A, 4, "1 1 -8", 0),
                COREPCG_ERR_NOT_SPD, 0, "A(1,1) = -8 is not positive");
-    expect_bad("A-zero-diag", "A.mtx", edit_lines(A, 18, "4 4 0", 0),
+    expect_bad("A-zero-diag", "A.mtx", fixture_edit_lines(A, 18, "4 4 0", 0),
                COREPCG_ERR_NOT_SPD, 0, "A(4,4) = 0 is not positive");
-    char *nodiag = edit_lines(A, 4, NULL, 0), *nodiag2 = edit_lines(nodiag, 3, "12 12 41", 0);
+    char *nodiag = fixture_edit_lines(A, 4, NULL, 0), *nodiag2 = fixture_edit_lines(nodiag, 3, "12 12 41", 0);
     free(nodiag);
     expect_bad("A-missing-diag", "A.mtx", nodiag2, COREPCG_ERR_NOT_SPD, 0,
                "A(1,1) is missing");
 
     /* vectors */
-    expect_bad("b-dims", "b.mtx", edit_lines(b, 3, "9 1", 0),
+    expect_bad("b-dims", "b.mtx", fixture_edit_lines(b, 3, "9 1", 0),
                COREPCG_ERR_DIMENSION, 3, "b is 9 x 1, expected 12 x 1");
-    expect_bad("z-dims", "z.mtx", edit_lines(z, 3, "12 2", 0),
+    expect_bad("z-dims", "z.mtx", fixture_edit_lines(z, 3, "12 2", 0),
                COREPCG_ERR_DIMENSION, 3, "z is 12 x 2");
-    expect_bad("b-nan", "b.mtx", edit_lines(b, 6, "NaN", 0),
+    expect_bad("b-nan", "b.mtx", fixture_edit_lines(b, 6, "NaN", 0),
                COREPCG_ERR_NOT_FINITE, 6, "value NaN is not finite");
-    expect_bad("z-inf", "z.mtx", edit_lines(z, 15, "inf", 0),
+    expect_bad("z-inf", "z.mtx", fixture_edit_lines(z, 15, "inf", 0),
                COREPCG_ERR_NOT_FINITE, 15, "not finite");
-    expect_bad("x0-truncated", "x0.mtx", edit_lines(x0, 0, NULL, 14),
+    expect_bad("x0-truncated", "x0.mtx", fixture_edit_lines(x0, 0, NULL, 14),
                COREPCG_ERR_FORMAT, 15, "file ends after 11 of the 12 entries");
     expect_bad("b-coordinate", "b.mtx",
-               edit_lines(b, 1, "%%MatrixMarket matrix coordinate real general", 0),
+               fixture_edit_lines(b, 1, "%%MatrixMarket matrix coordinate real general", 0),
                COREPCG_ERR_FORMAT, 1, "b must be `array real general`");
-    expect_bad("b-fields", "b.mtx", edit_lines(b, 6, "1 2", 0),
+    expect_bad("b-fields", "b.mtx", fixture_edit_lines(b, 6, "1 2", 0),
                COREPCG_ERR_FORMAT, 6, "expected 1 value, found 2 fields");
 
     /* stretch.mtx */
-    expect_bad("stretch-dims", "stretch.mtx", edit_lines(st, 3, "5 5 3", 0),
+    expect_bad("stretch-dims", "stretch.mtx", fixture_edit_lines(st, 3, "5 5 3", 0),
                COREPCG_ERR_DIMENSION, 3, "N = 4");
-    expect_bad("stretch-self", "stretch.mtx", edit_lines(st, 4, "2 2", 0),
+    expect_bad("stretch-self", "stretch.mtx", fixture_edit_lines(st, 4, "2 2", 0),
                COREPCG_ERR_FORMAT, 4, "node 1 is paired with itself");
-    expect_bad("stretch-upper", "stretch.mtx", edit_lines(st, 5, "2 3", 0),
+    expect_bad("stretch-upper", "stretch.mtx", fixture_edit_lines(st, 5, "2 3", 0),
                COREPCG_ERR_FORMAT, 5, "above the diagonal");
     expect_bad("stretch-real", "stretch.mtx",
-               edit_lines(st, 1, "%%MatrixMarket matrix coordinate real symmetric", 0),
+               fixture_edit_lines(st, 1, "%%MatrixMarket matrix coordinate real symmetric", 0),
                COREPCG_ERR_FORMAT, 1, "coordinate pattern symmetric");
-    expect_bad("stretch-range", "stretch.mtx", edit_lines(st, 6, "5 3", 0),
+    expect_bad("stretch-range", "stretch.mtx", fixture_edit_lines(st, 6, "5 3", 0),
                COREPCG_ERR_DIMENSION, 6, "row index 5 is out of range 1..4");
 
     /* constraints.txt inside a bundle: line 1 is a comment */
-    expect_bad("constraints-zero-p", "constraints.txt", edit_lines(con, 3, "1 2 0 0 0", 0),
+    expect_bad("constraints-zero-p", "constraints.txt", fixture_edit_lines(con, 3, "1 2 0 0 0", 0),
                COREPCG_ERR_CONSTRAINT, 3, "p is zero");
     char *twice = malloc(strlen(con) + 8);
     sprintf(twice, "%s1 0\n", con);
     expect_bad("constraints-twice", "constraints.txt", twice,
                COREPCG_ERR_CONSTRAINT, 5, "node 1 is listed twice (first on line 3)");
-    expect_bad("constraints-range", "constraints.txt", edit_lines(con, 2, "4 0", 0),
+    expect_bad("constraints-range", "constraints.txt", fixture_edit_lines(con, 2, "4 0", 0),
                COREPCG_ERR_CONSTRAINT, 2, "out of range");
 
     /* no bundle at all */
@@ -674,7 +647,7 @@ static void test_general_A(void)
 
         /* ... and missing: refused */
         sprintf(fixed, "%s\n%s", roundoff, at + 8);
-        char *shorter = edit_lines(fixed, 2, "12 12 71", 0);
+        char *shorter = fixture_edit_lines(fixed, 2, "12 12 71", 0);
         expect_bad("general-missing", "A.mtx", shorter,
                    COREPCG_ERR_NOT_SYMMETRIC, 0, "not symmetric");
         free(fixed);

@@ -84,29 +84,6 @@ static double json_number(const char *json, const char *key)
     return at ? strtod(at + strlen(pattern), NULL) : NAN;
 }
 
-static char *edit_line(const char *text, int lineno, const char *with,
-                       int keep)
-{
-    char *out = malloc(strlen(text) + strlen(with ? with : "") + 2), *o = out;
-    int line = 1;
-    for (const char *p = text; *p; line++) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
-        if (keep > 0 && line > keep)
-            break;
-        if (line == lineno) {
-            if (with)
-                o += sprintf(o, "%s\n", with);
-        } else {
-            memcpy(o, p, len);
-            o += len;
-        }
-        p += len;
-    }
-    *o = '\0';
-    return out;
-}
-
 /* A copy of tiny with `file` replaced by text (freed here). */
 static void spoiled_copy(const char *tag, const char *file, char *text,
                          char *dir)
@@ -205,7 +182,7 @@ static void test_check(void)
     /* x[9] (x.mtx line 13) from 1 to 1.5: the hand-computed residual
      * 0.5 |S A e_9| / |b^| (data/README.md). */
     char *text = tiny_file("x.mtx");
-    char *moved = edit_line(text, 13, "1.5", 0);
+    char *moved = fixture_edit_lines(text, 13, "1.5", 0);
     free(text);
     CHECK(strstr(moved, "\n1.5\n") != NULL, "the edit landed");
     fixture_write(tmpdir, "x-moved.mtx", moved);
@@ -260,7 +237,7 @@ static void test_bad_bundles(void)
 
     /* A.mtx cut after 40 of its 42 entries (43 lines kept). */
     char *A = tiny_file("A.mtx");
-    spoiled_copy("truncated", "A.mtx", edit_line(A, 0, NULL, 43), dir);
+    spoiled_copy("truncated", "A.mtx", fixture_edit_lines(A, 0, NULL, 43), dir);
     free(A);
     fixture_join(x, dir, "x.mtx");
     snprintf(where, sizeof where, "%s/A.mtx:44: ", dir);
@@ -270,7 +247,7 @@ static void test_bad_bundles(void)
     /* A constraint that is not one. */
     char *con = tiny_file("constraints.txt");
     spoiled_copy("constraint", "constraints.txt",
-                 edit_line(con, 3, "1 2 0 0 0", 0), dir);
+                 fixture_edit_lines(con, 3, "1 2 0 0 0", 0), dir);
     free(con);
     fixture_join(x, dir, "x.mtx");
     snprintf(where, sizeof where, "%s/constraints.txt:3: ", dir);
@@ -278,20 +255,20 @@ static void test_bad_bundles(void)
 
     /* A NaN in b, and x.mtx of the wrong length or with an Inf. */
     char *b = tiny_file("b.mtx");
-    spoiled_copy("nan", "b.mtx", edit_line(b, 7, "nan", 0), dir);
+    spoiled_copy("nan", "b.mtx", fixture_edit_lines(b, 7, "nan", 0), dir);
     free(b);
     snprintf(where, sizeof where, "%s/b.mtx:7: ", dir);
     expect_failure("info", dir, NULL, where, "not finite");
 
     char *xt = tiny_file("x.mtx");
-    char *resized = edit_line(xt, 3, "9 1", 0);
-    spoiled_copy("short-x", "x.mtx", edit_line(resized, 0, NULL, 12), dir);
+    char *resized = fixture_edit_lines(xt, 3, "9 1", 0);
+    spoiled_copy("short-x", "x.mtx", fixture_edit_lines(resized, 0, NULL, 12), dir);
     free(resized);
     fixture_join(x, dir, "x.mtx");
     snprintf(where, sizeof where, "%s:3: ", x);
     expect_failure("check", dir, x, where, "9 x 1, expected 12 x 1");
 
-    spoiled_copy("inf-x", "x.mtx", edit_line(xt, 9, "-inf", 0), dir);
+    spoiled_copy("inf-x", "x.mtx", fixture_edit_lines(xt, 9, "-inf", 0), dir);
     free(xt);
     fixture_join(x, dir, "x.mtx");
     snprintf(where, sizeof where, "%s:9: ", x);
