@@ -72,6 +72,10 @@ extern const cpg_method_ops cpg_corepcg_ops;
 
 int cpg_handle_no_memory(corepcg_solver *h);
 
+/* 1 when every entry of v (n) is zero: a right-hand side whose answer is
+ * zero, which PCG would otherwise chase to underflow. */
+int cpg_all_zero(const double *v, int n);
+
 /* The PCG work of length len and the solve buffers. */
 int cpg_handle_buffers(corepcg_solver *h, int len);
 

@@ -29,14 +29,6 @@ static int mpcg_numbers(corepcg_solver *h, int fresh)
     return cpg_precond_full(&h->pc, h->set.precond, &h->A, h->msg);
 }
 
-static int all_zero(const double *v, int n)
-{
-    for (int k = 0; k < n; k++)
-        if (v[k] != 0)
-            return 0;
-    return 1;
-}
-
 /* The corrected form starts from x0 = S y + (I - S) z with delta0 from
  * b^ = S(b - A(I - S)z); the original starts from z with delta0 from S b.
  * z means its constrained part only (FORMAT.md), so "z" is (I - S) z. */
@@ -56,7 +48,7 @@ static int mpcg_solve(corepcg_solver *h, const double *b, const double *y,
         for (int k = 0; k < n; k++)
             bd[k] = b[k] - bd[k];
         cpg_filter(&h->u, bd);
-        if (all_zero(bd, n)) {
+        if (cpg_all_zero(bd, n)) {
             /* b^ = 0: the free part of the answer is exactly zero */
             memcpy(x, h->w, (size_t)n * sizeof(double));
             return COREPCG_OK;

@@ -109,7 +109,7 @@ int cpg_handle_buffers(corepcg_solver *h, int len)
     return COREPCG_OK;
 }
 
-static int all_zero(const double *v, int n)
+int cpg_all_zero(const double *v, int n)
 {
     for (int k = 0; k < n; k++)
         if (v[k] != 0)
@@ -124,7 +124,7 @@ int cpg_handle_reduced_rhs(corepcg_solver *h, const double *b)
     for (int k = 0; k < n; k++)
         h->tmp[k] = b[k] - h->tmp[k];
     cpg_restrict(&h->u, h->tmp, h->bt);
-    if (r > 0 && !all_zero(h->bt, r))
+    if (r > 0 && !cpg_all_zero(h->bt, r))
         return 0;
     /* nothing free, or b~ = 0: x~ = 0 exactly, x is the prescribed part */
     memset(h->xt, 0, (size_t)(r > 0 ? r : 1) * sizeof(double));
