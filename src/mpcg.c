@@ -64,7 +64,18 @@ static int mpcg_solve(corepcg_solver *h, const double *b, const double *y,
         .filter = apply_filter, .filter_ctx = &h->u,
         .b = b, .bdelta = bd, .tol = h->set.tol, .max_iter = h->set.max_iter,
     };
-    return cpg_pcg(&pb, &h->work, x, iterations, h->msg);
+    int rc = cpg_pcg(&pb, &h->work, x, iterations, h->msg);
+    if (rc >= 0) {
+        /* Each filtered update leaves round-off along the constrained
+         * directions, relative to the size of that update (or of the guess),
+         * not of the answer: a large x0 or large intermediate steps would
+         * show in the constraint error. Projecting once more puts the
+         * answer back on the constraints to round-off of its own size. */
+        cpg_filter(&h->u, x);
+        for (int k = 0; k < n; k++)
+            x[k] += h->w[k];
+    }
+    return rc;
 }
 
 const cpg_method_ops cpg_mpcg_ops = {

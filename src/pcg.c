@@ -83,9 +83,13 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             *iterations = it;
             return COREPCG_NOT_CONVERGED;
         }
+        /* c is in range(S), so c^T A c = c^T S A c: q need not be filtered
+         * for alpha. r is filtered after its update instead, so that the
+         * round-off an early, large step leaves along the constrained
+         * directions is dropped at once rather than carried in r^T M^-1 r,
+         * where it would outweigh the true residual later and make the
+         * iteration diverge (seen with a guess 1e8 times the answer). */
         pb->matvec(pb->matvec_ctx, c, q);
-        if (pb->filter)
-            pb->filter(pb->filter_ctx, q);
         double cq = dot(n, c, q);
         if (!isfinite(cq)) {
             *iterations = it;
@@ -103,6 +107,8 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             x[k] += alpha * c[k];
             r[k] -= alpha * q[k];
         }
+        if (pb->filter)
+            pb->filter(pb->filter_ctx, r);
         rc = pb->precond(pb->precond_ctx, r, s);
         if (rc != COREPCG_OK) {
             *iterations = it;
