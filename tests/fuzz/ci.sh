@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# tests/fuzz/ci.sh [SECONDS]
+# tests/fuzz/ci.sh [SECONDS [SEED]]
 # A short fuzzing pass for CI: installs clang if needed, builds build-fuzz
 # (libFuzzer + ASan + UBSan) and runs each target for SECONDS (default 60)
-# from the committed corpus, leak detection on. Fails on any crash, leak,
+# from the committed corpus, leak detection on, with a fixed SEED (default
+# 1) so that a failure is the same on every run and machine, not luck; long
+# exploratory runs use run.sh without a seed. Fails on any crash, leak,
 # timeout or broken invariant (the input is left in /tmp/corepcg-fuzz-*/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../../tools/setup.sh"
 seconds=${1:-60}
+seed=${2:-1}
 corepcg_install clang libclang-rt-14-dev
 cd "$corepcg_root"
 if [ ! -f build-fuzz/build.ninja ]; then
@@ -19,7 +22,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 status=0
 for t in constraints bundle; do
     work=$(mktemp -d "${TMPDIR:-/tmp}/corepcg-fuzz-$t-XXXXXX")
-    if "$here/run.sh" build-fuzz "$t" "$seconds" "$work" > "$work/log" 2>&1; then
+    if "$here/run.sh" build-fuzz "$t" "$seconds" "$work" -seed="$seed" > "$work/log" 2>&1; then
         grep -E "^#[0-9]+.*DONE" "$work/log" | sed "s/^/fuzz_$t: /"
         rm -rf "$work"
     else
