@@ -113,6 +113,7 @@ typedef struct bench_env {
     int cores;
     char blas[256];
     int blas_threads;
+    char omp[128];             /* the OpenMP settings CHOLMOD runs under   */
     char load[64];             /* /proc/loadavg when read                */
     double load1;
 } bench_env;

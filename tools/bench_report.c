@@ -53,6 +53,11 @@ void bench_env_read(bench_env *env)
     const char *config = openblas_get_config();
     snprintf(env->blas, sizeof env->blas, "%s", config ? config : "OpenBLAS (no config)");
     env->blas_threads = openblas_get_num_threads();
+    /* CHOLMOD's OpenMP threads and OpenBLAS's share the cores: how they wait
+     * changes factorisation times by 1.5x on 2 cores (README, Threads). */
+    const char *wait = getenv("OMP_WAIT_POLICY"), *num = getenv("OMP_NUM_THREADS");
+    snprintf(env->omp, sizeof env->omp, "OMP_WAIT_POLICY=%s, OMP_NUM_THREADS=%s",
+             wait ? wait : "(unset)", num ? num : "(unset)");
     env->load1 = bench_load_average(env->load, sizeof env->load);
 }
 
@@ -315,8 +320,9 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
     }
     fprintf(out, "# corepcg bench: %s\n\n", cloth_scene_name(o->scene));
     fprintf(out, "Reproduce: `%s`\n\n", o->command);
-    fprintf(out, "- machine: %s, %d cores online; %s, %d threads\n", env->cpu,
-            env->cores, env->blas, env->blas_threads);
+    fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
+                 "OpenMP: %s\n", env->cpu, env->cores, env->blas,
+            env->blas_threads, env->omp);
     struct utsname u;
     if (uname(&u) == 0)
         fprintf(out, "- system: %s %s %s\n", u.sysname, u.release, u.machine);

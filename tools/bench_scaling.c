@@ -258,8 +258,9 @@ static int fill_markdown(FILE *out, const void *what)
     const struct scaling_report *sr = what;
     fprintf(out, "# corepcg bench --scaling: %s\n\n", cloth_scene_name(sr->o->scene));
     fprintf(out, "Reproduce: `%s`\n\n", sr->o->command);
-    fprintf(out, "- machine: %s, %d cores online; %s, %d threads\n", sr->env->cpu,
-            sr->env->cores, sr->env->blas, sr->env->blas_threads);
+    fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
+                 "OpenMP: %s\n", sr->env->cpu, sr->env->cores, sr->env->blas,
+            sr->env->blas_threads, sr->env->omp);
     fprintf(out, "- per size: a child process steps the scene (with upcg, so that the process that "
                  "forks never runs CHOLMOD's OpenMP regions, which GNU libgomp cannot fork) until the cloth "
                  "touches the ball, then each method runs in its own grandchild: one cold "
