@@ -54,7 +54,7 @@ void bench_env_read(bench_env *env)
     snprintf(env->blas, sizeof env->blas, "%s", config ? config : "OpenBLAS (no config)");
     env->blas_threads = openblas_get_num_threads();
     /* CHOLMOD's OpenMP threads and OpenBLAS's share the cores: how they wait
-     * changes factorisation times by 1.5x on 2 cores (README, Threads). */
+     * changes factorisation times by about 20% on 2 cores (README, Threads). */
     const char *wait = getenv("OMP_WAIT_POLICY"), *num = getenv("OMP_NUM_THREADS");
     snprintf(env->omp, sizeof env->omp, "OMP_WAIT_POLICY=%s, OMP_NUM_THREADS=%s",
              wait ? wait : "(unset)", num ? num : "(unset)");
