@@ -15,6 +15,8 @@
 
 #define NAME_TRIES 1000 /* taken names (stale temporaries) before giving up */
 
+/* cpg_fail's twin: this file is also built alone (libcorepcg_atomic, for
+ * the CLI and the simulator), without error.c and the library internals. */
 static int fail(char *msg, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -501,17 +501,8 @@ static void test_products(void)
         const corepcg_constraint *c = &t.cons[k];
         if (c->ndof == 0)
             continue;
-        double p[3], q[3] = {0, 0, 0};
-        memcpy(p, c->p, sizeof p);
-        normalise3(p);
-        if (c->ndof == 1) {
-            memcpy(q, c->q, sizeof q);
-            normalise3(q);
-            double pq = dot3(p, q);
-            for (int a = 0; a < 3; a++)
-                q[a] -= pq * p[a];
-            normalise3(q);
-        }
+        double p[3], q[3];
+        testsys_record_directions(c, p, q);
         struct block_errors e = block_errors(u.U + 9 * c->node, c->ndof, p, q);
         worst = fmax(worst, fmax(fmax(e.orth, e.proj), fmax(e.perp_p, e.perp_q)));
     }

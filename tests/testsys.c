@@ -125,6 +125,22 @@ static void add3(double *M, const double *K, double s)
         M[e] += s * K[e];
 }
 
+void testsys_record_directions(const corepcg_constraint *c, double p[3],
+                               double q[3])
+{
+    memcpy(p, c->p, 3 * sizeof(double));
+    normalise3(p);
+    memset(q, 0, 3 * sizeof(double));
+    if (c->ndof != 1)
+        return;
+    memcpy(q, c->q, 3 * sizeof(double));
+    normalise3(q);
+    double pq = dot3(p, q);
+    for (int a = 0; a < 3; a++)
+        q[a] -= pq * p[a];
+    normalise3(q);
+}
+
 /* S_i per node from constraint records, as FORMAT.md defines it. */
 static void S_from_records(int N, const corepcg_constraint *cons, int count,
                            double *Sall)
@@ -141,18 +157,11 @@ static void S_from_records(int N, const corepcg_constraint *cons, int count,
             memset(S, 0, 9 * sizeof(double));
             continue;
         }
-        memcpy(p, c->p, sizeof p);
-        normalise3(p);
+        testsys_record_directions(c, p, q);
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++)
                 S[3 * b + a] -= p[a] * p[b];
         if (c->ndof == 1) {
-            memcpy(q, c->q, sizeof q);
-            normalise3(q);
-            double pq = dot3(p, q);
-            for (int a = 0; a < 3; a++)
-                q[a] -= pq * p[a];
-            normalise3(q);
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
                     S[3 * b + a] -= q[a] * q[b];

@@ -25,6 +25,10 @@ double testsys_sym(testsys_rng *r);                /* in (-1, 1) */
 void testsys_unit(testsys_rng *r, double v[3]);    /* random unit vector */
 /* A random unit vector orthogonal to unit p (to round-off). */
 void testsys_orthogonal_unit(testsys_rng *r, const double p[3], double q[3]);
+/* A record's unit p and, for ndof 1, its q normalised and made orthogonal
+ * to p as FORMAT.md says (q = 0 otherwise); computed without library code. */
+void testsys_record_directions(const corepcg_constraint *c, double p[3],
+                               double q[3]);
 
 typedef struct testsys_opts {
     int g;                  /* g x g nodes, N = g^2, n = 3 g^2 */
