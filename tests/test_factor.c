@@ -1,7 +1,10 @@
 /* test_factor.c -- the CHOLMOD wrapper: every ordering x factor kind
  * solves a random SPD grid matrix to round-off, a repeated solve is
  * bit-identical and allocates nothing, refactoring reuses the analysis,
- * and an indefinite matrix is reported with the caller's code. */
+ * and an indefinite matrix is reported with the caller's code; the
+ * node-graph analysis really uses the ordering asked for (AMD, METIS and
+ * NESDIS give three different orders) and keeps each node's unknowns
+ * together. */
 #include "internal.h"
 #include "test.h"
 
@@ -319,6 +322,71 @@ static void test_misuse(void)
     cholmod_finish(&cm);
 }
 
+/* The node-graph ordering (what corepcg and direct use): each of AMD, METIS
+ * and NESDIS is really computed -- three different orders -- and every
+ * node's three unknowns stay together in it. M expanded to 3 unknowns per
+ * node: each entry v becomes the block v C, C = I + 0.1 (ones - I), which
+ * is SPD, so the expansion (M kron C) is too. */
+static void test_node_orderings(void)
+{
+    cholmod_common cm;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cpg_cholmod_start(&cm), COREPCG_OK);
+    cholmod_sparse *M = grid_matrix(3, &cm);
+    int N = (int)M->nrow;
+    cholmod_sparse *E = cholmod_allocate_sparse(3 * (size_t)N, 3 * (size_t)N,
+                                                9 * cholmod_nnz(M, &cm), 1, 1,
+                                                -1, CHOLMOD_REAL, &cm);
+    int *Mp = M->p, *Mi = M->i, *Ep = E->p, *Ei = E->i, t = 0;
+    double *Mx = M->x, *Ex = E->x;
+    for (int j = 0; j < N; j++)
+        for (int a = 0; a < 3; a++) {
+            Ep[3 * j + a] = t;
+            for (int k = Mp[j]; k < Mp[j + 1]; k++)
+                for (int b = Mi[k] == j ? a : 0; b < 3; b++) {
+                    Ei[t] = 3 * Mi[k] + b;
+                    Ex[t++] = Mx[k] * (a == b ? 1.0 : 0.1);
+                }
+        }
+    Ep[3 * N] = t;
+    int off[GRID * GRID + 1];
+    for (int J = 0; J <= N; J++)
+        off[J] = 3 * J;
+
+    const corepcg_ordering ords[3] = {COREPCG_ORDERING_AMD,
+                                      COREPCG_ORDERING_METIS,
+                                      COREPCG_ORDERING_NESDIS};
+    static int order[3][GRID * GRID];
+    for (int o = 0; o < 3; o++) {
+        cpg_factor f;
+        memset(&f, 0, sizeof f);
+        int code = cpg_factor_analyze_nodes(&f, E, off, N, ords[o],
+                                            COREPCG_FACTOR_LDL, &cm, msg);
+        CHECK(code == COREPCG_OK, "%s: %d %s", corepcg_ordering_name(ords[o]),
+              code, msg);
+        if (code != COREPCG_OK)
+            continue;
+        CHECK_INT(cpg_factor_ordering(&f), ords[o]);
+        const int *P = f.L->Perm;
+        int grouped = 1;
+        for (int k = 0; k < N; k++) {
+            grouped &= P[3 * k] % 3 == 0 && P[3 * k + 1] == P[3 * k] + 1 &&
+                       P[3 * k + 2] == P[3 * k] + 2;
+            order[o][k] = P[3 * k] / 3;
+        }
+        CHECK(grouped, "%s: a node's unknowns are split",
+              corepcg_ordering_name(ords[o]));
+        cpg_factor_free(&f, &cm);
+    }
+    CHECK(memcmp(order[0], order[1], sizeof order[0]) != 0,
+          "AMD and METIS gave the same node order");
+    CHECK(memcmp(order[0], order[2], sizeof order[0]) != 0,
+          "AMD and NESDIS gave the same node order");
+    cholmod_free_sparse(&E, &cm);
+    cholmod_free_sparse(&M, &cm);
+    cholmod_finish(&cm);
+}
+
 int main(void)
 {
     SuiteSparse_config.malloc_func = counting_malloc;
@@ -329,5 +397,6 @@ int main(void)
         for (int kind = 0; kind < COREPCG_FACTOR_COUNT; kind++)
             test_combination((corepcg_ordering)ord, (corepcg_factor)kind);
     test_misuse();
+    test_node_orderings();
     return test_summary("test_factor");
 }
