@@ -9,7 +9,8 @@
  *    |x - x_dense|_inf <= 1e-7 |x_dense|_inf, where x_dense solves
  *    [S A + (I - S)] x = S b + (I - S) z with LAPACKE_dgesv (no U);
  *    constraint error <= 1e-12 and relative residual <= 1e-8, both
- *    measured here, and info's own measures agree with them to 1e-10;
+ *    measured here, and info's own measures agree with them to 1e-10 and
+ *    are bit for bit what corepcg_check gives for the same x;
  *  - Ascher & Boxerman's equivalence: upcg --precond projected and mpcg
  *    take the same iterations +-1 (tols 1e-3..1e-8, several systems, zero
  *    and random guesses; mixed ndof and ndof 2 only), and with equal
@@ -167,6 +168,14 @@ static void check_all_methods(const corepcg_system *sys, int N, int r,
               "%s, %s: info measures (%.3g, %.3g) vs here (%.3g, %.3g)",
               label, c->label, info.constraint_error, info.rel_residual,
               cerr, rres);
+        /* and exactly what the public check computes from the same x (the
+         * tolerance above is loose beside round-off-sized values) */
+        double ccerr = -1, crres = -1;
+        CHECK_INT(corepcg_check(sys, b, x, &ccerr, &crres, msg), COREPCG_OK);
+        CHECK(info.constraint_error == ccerr && info.rel_residual == crres,
+              "%s, %s: info (%.17g, %.17g) vs corepcg_check (%.17g, %.17g)",
+              label, c->label, info.constraint_error, info.rel_residual,
+              ccerr, crres);
         CHECK(info.status == COREPCG_OK && info.converged == 1 &&
               info.method == c->method && info.n == n && info.r == r,
               "%s, %s: info status %d converged %d method %d n %d r %d",
