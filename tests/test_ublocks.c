@@ -265,16 +265,16 @@ static void test_special_planes(void)
 
     /* the exact columns where eq. 13 (and the documented choice) fix them */
     double U[9];
-    build_one(2, (double[3]){1, 0, 0}, NULL, U, NULL);
+    CHECK_INT(build_one(2, (double[3]){1, 0, 0}, NULL, U, NULL), COREPCG_OK);
     CHECK(memcmp(U, (double[6]){0, 1, 0, 0, 0, 1}, 6 * sizeof(double)) == 0,
           "p = e1: U = (e2, e3) as eq. 13, got (%g %g %g | %g %g %g)",
           U[0], U[1], U[2], U[3], U[4], U[5]);
-    build_one(2, (double[3]){-1, 0, 0}, NULL, U, NULL);
+    CHECK_INT(build_one(2, (double[3]){-1, 0, 0}, NULL, U, NULL), COREPCG_OK);
     CHECK(memcmp(U, (double[6]){0, 1, 0, 0, 0, 1}, 6 * sizeof(double)) == 0,
           "p = -e1: U = (e2, e3) as documented, got (%g %g %g | %g %g %g)",
           U[0], U[1], U[2], U[3], U[4], U[5]);
     double u1[3], u2[3];
-    build_one(2, (double[3]){0.6, 0.8, 0}, NULL, U, NULL);
+    CHECK_INT(build_one(2, (double[3]){0.6, 0.8, 0}, NULL, U, NULL), COREPCG_OK);
     eq13((double[3]){0.6, 0.8, 0}, u1, u2);
     CHECK_LE(max_diff3(U, u1), 1e-15);
     CHECK_LE(max_diff3(U + 3, u2), 0);
@@ -284,18 +284,18 @@ static void test_special_planes(void)
     const double p3zero[][3] = {{0.6, -0.8, 0}, {-0.6, -0.8, 0}, {-0.6, 0.8, 0},
                                 {0, 1, 0}, {0, -1, 0}, {0.28, 0.96, 0}};
     for (size_t k = 0; k < sizeof p3zero / sizeof p3zero[0]; k++) {
-        build_one(2, p3zero[k], NULL, U, NULL);
+        CHECK_INT(build_one(2, p3zero[k], NULL, U, NULL), COREPCG_OK);
         eq13(p3zero[k], u1, u2);
         CHECK(max_diff3(U, u1) <= 1e-15 && max_diff3(U + 3, u2) == 0,
               "p = (%g, %g, 0): U = (%g %g %g | %g %g %g), eq. 13 (%g %g %g "
               "| %g %g %g)", p3zero[k][0], p3zero[k][1], U[0], U[1], U[2],
               U[3], U[4], U[5], u1[0], u1[1], u1[2], u2[0], u2[1], u2[2]);
     }
-    build_one(2, (double[3]){0, 0, -1}, NULL, U, NULL);
+    CHECK_INT(build_one(2, (double[3]){0, 0, -1}, NULL, U, NULL), COREPCG_OK);
     eq13((double[3]){0, 0, -1}, u1, u2);
     CHECK_LE(max_diff3(U, u1), 0);
     CHECK_LE(max_diff3(U + 3, u2), 0);
-    build_one(2, (double[3]){0, 0.6, -0.8}, NULL, U, NULL);
+    CHECK_INT(build_one(2, (double[3]){0, 0.6, -0.8}, NULL, U, NULL), COREPCG_OK);
     eq13((double[3]){0, 0.6, -0.8}, u1, u2);
     CHECK_LE(max_diff3(U, u1), 1e-15);
     CHECK_LE(max_diff3(U + 3, u2), 1e-15);
@@ -316,11 +316,12 @@ static void test_special_lines(void)
 /* Scaling p (and q) must not change U: the library normalises them. */
 static void test_scaled_directions(void)
 {
-    const double scales[] = {1e-160, 1e-100, 1e100, 1e160};
+    const double scales[] = {1e-300, 1e-200, 1e-160, 1e-100, 1e100, 1e160,
+                             1e300};
     const double p0[3] = {0.36, 0.48, 0.8}, q0[3] = {0.8, -0.6, 0};
     double Uref[9], Lref[9];
-    build_one(2, p0, NULL, Uref, NULL);
-    build_one(1, p0, q0, Lref, NULL);
+    CHECK_INT(build_one(2, p0, NULL, Uref, NULL), COREPCG_OK);
+    CHECK_INT(build_one(1, p0, q0, Lref, NULL), COREPCG_OK);
     for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
         double p[3], q[3], U[9];
         char msg[COREPCG_MSG_SIZE] = "";
