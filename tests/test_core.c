@@ -229,6 +229,12 @@ static void test_auto(void)
     code = cpg_core_mark(A, NULL, COREPCG_CORE_AUTO, 0.0, keep, &kept, msg);
     CHECK_INT(code, COREPCG_OK);
     CHECK_INT(kept, 20);
+    /* ... even blocks that are exactly zero: an exact tie (0 >= 0) is kept */
+    test_bmat z;
+    build(&z, 2.0, 0.0);
+    code = cpg_core_mark(&z.A, NULL, COREPCG_CORE_AUTO, 0.0, keep, &kept, msg);
+    CHECK_INT(code, COREPCG_OK);
+    CHECK_INT(kept, 20);
 
     /* a diagonal block made larger raises the bar for its couplings only:
      * node 4's diagonal x 10^4 (norm ratio 100 under the square root) */
