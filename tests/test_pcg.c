@@ -1,0 +1,93 @@
+/* test_pcg.c -- the shared PCG kernel on 2 x 2 systems small enough to
+ * follow by hand: it converges to the exact answer in at most 2 iterations,
+ * stops at max_iter with NOT_CONVERGED, keeps a filtered iterate in range(S),
+ * and reports a preconditioner that is not positive definite -- before the
+ * first iteration (delta0 < 0) and inside the loop (r^T M^-1 r < 0) -- as a
+ * breakdown with its message. Setup refuses such preconditioners, so only
+ * this test reaches those checks. */
+#include "internal.h"
+#include "test.h"
+
+#include <string.h>
+
+/* A = [4 1; 1 3] */
+static void matvec(void *ctx, const double *in, double *out)
+{
+    (void)ctx;
+    out[0] = 4 * in[0] + in[1];
+    out[1] = in[0] + 3 * in[1];
+}
+
+/* M^-1 = diag(m[0], m[1]) */
+static int precond(void *ctx, const double *in, double *out)
+{
+    const double *m = ctx;
+    out[0] = m[0] * in[0];
+    out[1] = m[1] * in[1];
+    return COREPCG_OK;
+}
+
+/* S = diag(1, 0): the second unknown is prescribed */
+static void filter(void *ctx, double *v)
+{
+    (void)ctx;
+    v[1] = 0;
+}
+
+static int run(const double *m, const double *b, int use_filter, int max_iter,
+               double *x, int *iterations, char *msg)
+{
+    cpg_pcg_work w;
+    CHECK_INT(cpg_pcg_work_alloc(&w, 2), COREPCG_OK);
+    cpg_pcg_problem pb = {
+        .n = 2, .matvec = matvec, .precond = precond, .precond_ctx = (void *)m,
+        .filter = use_filter ? filter : NULL, .b = b, .bdelta = b,
+        .tol = 1e-12, .max_iter = max_iter,
+    };
+    msg[0] = '\0';
+    int rc = cpg_pcg(&pb, &w, x, iterations, msg);
+    cpg_pcg_work_free(&w);
+    return rc;
+}
+
+int main(void)
+{
+    char msg[COREPCG_MSG_SIZE];
+    int it = -1;
+    const double identity[2] = {1, 1}, b[2] = {1, 2};
+
+    /* A x = b: x = (1, 7) / 11, in 2 iterations (exact arithmetic) */
+    double x[2] = {0, 0};
+    CHECK_INT(run(identity, b, 0, 10, x, &it, msg), COREPCG_OK);
+    CHECK_LE(it, 2);
+    CHECK_NEAR(x[0], 1.0 / 11, 1e-14);
+    CHECK_NEAR(x[1], 7.0 / 11, 1e-14);
+
+    /* one iteration allowed: NOT_CONVERGED after exactly 1 */
+    x[0] = x[1] = 0;
+    CHECK_INT(run(identity, b, 0, 1, x, &it, msg), COREPCG_NOT_CONVERGED);
+    CHECK_INT(it, 1);
+
+    /* filtered (x2 prescribed as 0, S b = (1, 0)): x = (1/4, 0), 1 iteration */
+    const double bs[2] = {1, 0};
+    x[0] = x[1] = 0;
+    CHECK_INT(run(identity, bs, 1, 10, x, &it, msg), COREPCG_OK);
+    CHECK_INT(it, 1);
+    CHECK_NEAR(x[0], 0.25, 1e-15);
+    CHECK(x[1] == 0, "the prescribed unknown moved: %g", x[1]);
+
+    /* M^-1 = diag(1, -1), b = (0, 1): delta0 = -1 before any iteration */
+    const double indefinite[2] = {1, -1}, e2[2] = {0, 1}, e1[2] = {1, 0};
+    x[0] = x[1] = 0;
+    CHECK_INT(run(indefinite, e2, 0, 10, x, &it, msg), COREPCG_ERR_BREAKDOWN);
+    CHECK_INT(it, 0);
+    CHECK_STR_CONTAINS(msg, "preconditioner is not positive definite");
+
+    /* b = (1, 0): delta0 = 1, but after one step r = (0, -1/4) and
+     * r^T M^-1 r = -1/16 < 0 */
+    x[0] = x[1] = 0;
+    CHECK_INT(run(indefinite, e1, 0, 10, x, &it, msg), COREPCG_ERR_BREAKDOWN);
+    CHECK_INT(it, 1);
+    CHECK_STR_CONTAINS(msg, "< 0 at iteration 1");
+    return test_summary("test_pcg");
+}
