@@ -135,6 +135,19 @@ static void test_info(void)
     CHECK_NEAR(json_number(out_text, "stretch_pairs"), 3, 0);
     CHECK_STR_CONTAINS(out_text, "\"storage\": \"symmetric\"");
 
+    /* uneven counts, so that a swapped ndof or a wrong weight in r shows:
+     * 2 fixed, 87 sliding, 1592 free nodes; r = 2 87 + 3 1592 */
+    char ballhit[FIXTURE_PATH];
+    fixture_join(ballhit, fixture_data_dir(), "ballhit41-k60");
+    CHECK_INT(run("info", ballhit, "--json", NULL, NULL), 0);
+    CHECK_NEAR(json_number(out_text, "N"), 1681, 0);
+    CHECK_NEAR(json_number(out_text, "ndof0"), 2, 0);
+    CHECK_NEAR(json_number(out_text, "ndof1"), 0, 0);
+    CHECK_NEAR(json_number(out_text, "ndof2"), 87, 0);
+    CHECK_NEAR(json_number(out_text, "ndof3"), 1592, 0);
+    CHECK_NEAR(json_number(out_text, "r"), 4950, 0);
+    CHECK_NEAR(json_number(out_text, "stretch_pairs"), 3280, 0);
+
     /* The same A stored `general`: both triangles, 72 entries. */
     char *A = tiny_file("A.mtx");
     char *gen = malloc(2 * strlen(A) + 128), *o = gen;
