@@ -120,6 +120,22 @@ static void test_accepted_forms(void)
     CHECK_INT(rc, COREPCG_OK);
     CHECK_INT(count, 1);
     free(c);
+
+    /* Many records (the array grows as it reads): 300 planes, read back in
+     * order with their values. */
+    char *many = malloc(300 * 40), *o = many;
+    for (int k = 0; k < 300; k++)
+        o += sprintf(o, "%d 2 %d 1 0\n", 299 - k, k + 1);
+    c = NULL;
+    rc = parse("many.txt", many, 300, &c, &count, msg, path);
+    free(many);
+    CHECK_INT(rc, COREPCG_OK);
+    CHECK_INT(count, 300);
+    int same = rc == COREPCG_OK && count == 300;
+    for (int k = 0; same && k < 300; k++)
+        same = c[k].node == 299 - k && c[k].ndof == 2 && c[k].p[0] == k + 1;
+    CHECK(same, "the 300 records did not read back as written");
+    free(c);
 }
 
 static void test_defects(void)
