@@ -682,6 +682,20 @@ static void test_failed_writes_change_nothing(void)
     int rc = corepcg_bundle_write(dir, &sys, bad_b, t->x0, msg);
     CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
     CHECK_STR_CONTAINS(msg, "b[5]");
+    /* ... and in x0, and in z */
+    double bad_x0[12], bad_z[12];
+    memcpy(bad_x0, t->x0, sizeof bad_x0);
+    bad_x0[3] = -INFINITY;
+    rc = corepcg_bundle_write(dir, &sys, t->b, bad_x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(msg, "x0[3]");
+    memcpy(bad_z, t->system.z, sizeof bad_z);
+    bad_z[11] = NAN;
+    sys.z = bad_z;
+    rc = corepcg_bundle_write(dir, &sys, t->b, t->x0, msg);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(msg, "z[11]");
+    sys = t->system;
 
     /* A bad constraint record and a NaN in A: refused too. */
     corepcg_constraint c[3];
