@@ -1,8 +1,10 @@
 /* test_bench.c -- `corepcg bench`: the quick run's CSV, SVG and markdown,
- * the verification columns, and that bad options leave no file behind. */
+ * the verification columns, a run whose cells all fail (flagged, exit 3),
+ * and that bad options leave no file behind. */
 #include "test.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -160,6 +162,11 @@ static void check_quick_run(void)
         CHECK(r.v[TMIN] > 0 && r.v[TMIN] <= r.v[TMED] && r.v[TMED] <= r.v[TMAX],
               "row %d (%s k %g): times min %g median %g max %g out of order", rows,
               r.method, r.v[K], r.v[TMIN], r.v[TMED], r.v[TMAX]);
+        /* two steps: the median is their mean (to the CSV's 7 digits) */
+        double mean = 0.5 * (r.v[TMIN] + r.v[TMAX]);
+        CHECK(fabs(r.v[TMED] - mean) <= 1e-6 * mean,
+              "row %d (%s k %g): median %.7g of two steps is not their mean %.7g",
+              rows, r.method, r.v[K], r.v[TMED], mean);
         /* a failure is flagged by iterations_median = -1; otherwise the
          * answer must verify: the plain residual within 10 x tol (the
          * stopping rule is in the preconditioned norm, which differs from
@@ -226,6 +233,42 @@ static void check_quick_run(void)
     CHECK_INT(count_files("quick.md"), 1);
 }
 
+/* A run whose every cell fails (tol 1e-300 cannot be met: the warm-up's
+ * solver breaks down or runs into NaN): exit 3, each CSV row flagged with
+ * iterations_median -1 and no times, FAILED and the reason in the table. */
+static void check_failed_run(void)
+{
+    char args[1024], csv[300], md[300];
+    snprintf(csv, sizeof csv, "%s/failed.csv", dir);
+    snprintf(md, sizeof md, "%s/failed.md", dir);
+    snprintf(args, sizeof args, "--quick --methods mpcg,direct --tol 1e-300 "
+             "--csv \"%s\" --markdown \"%s\"", csv, md);
+    CHECK_INT(run(args), 3);
+    FILE *f = fopen(csv, "r");
+    CHECK(f != NULL, "a failed run still writes its CSV");
+    if (!f)
+        return;
+    char line[1024];
+    int rows = 0, flagged = 0;
+    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
+    while (fgets(line, sizeof line, f)) {
+        struct row r;
+        rows++;
+        if (parse_row(line, &r))
+            flagged += r.v[ITER] == -1 && isnan(r.v[TMED]);
+    }
+    fclose(f);
+    CHECK_INT(rows, 4);
+    CHECK_INT(flagged, 4);
+    char *m = slurp(md);
+    CHECK(m != NULL, "no markdown");
+    if (m) {
+        CHECK_STR_CONTAINS(m, "| 41x41 | 6000 | **FAILED**");
+        CHECK_STR_CONTAINS(m, "warm-up step");
+    }
+    free(m);
+}
+
 /* Bad options exit 2 before anything runs and leave no file. */
 static void check_refusals(void)
 {
@@ -285,6 +328,7 @@ int main(void)
         return 1;
     }
     check_quick_run();
+    check_failed_run();
     check_refusals();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf \"%s\"", dir);

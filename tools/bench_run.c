@@ -199,6 +199,11 @@ static void run_case(const bench_options *o, bench_case *cs)
     for (int j = 0; j < M; j++)
         cs->cells[j].method = o->methods[j];
     cs->advance_method = o->methods[reference_index(o)];
+    /* Every way out goes through done:, which fails each cell that did not
+     * get all its steps -- a scene or warm-up failure included. */
+    corepcg_solver *h[COREPCG_METHOD_COUNT] = {0};
+    int ready[COREPCG_METHOD_COUNT] = {0};
+    double *x[COREPCG_METHOD_COUNT] = {0};
 
     cloth_params par;
     cloth_params_default(&par, (cloth_scene)o->scene, cs->size);
@@ -209,17 +214,12 @@ static void run_case(const bench_options *o, bench_case *cs)
     int rc = cloth_sim_create(&par, &sim, msg);
     if (rc < 0) {
         snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
-        return;
+        goto done;
     }
     cs->n = sim->grid.n;
-    if (warm_up(o, sim, cs) < 0) {
-        cloth_sim_free(&sim);
-        return;
-    }
+    if (warm_up(o, sim, cs) < 0)
+        goto done;
 
-    corepcg_solver *h[COREPCG_METHOD_COUNT] = {0};
-    int ready[COREPCG_METHOD_COUNT] = {0};
-    double *x[COREPCG_METHOD_COUNT] = {0};
     for (int j = 0; j < M; j++) {
         x[j] = malloc(sizeof(double) * (size_t)cs->n);
         rc = x[j] ? corepcg_create(&h[j]) : COREPCG_ERR_NO_MEMORY;
