@@ -973,6 +973,24 @@ static void test_check_overflow(void)
     x[2] = 1; /* one finite residual entry beside the NaN ones */
     CHECK_INT(corepcg_check(&sys, b, x, &cerr, &rres, msg), COREPCG_ERR_NAN);
     CHECK(isnan(rres), "relative residual %g, expected NaN", rres);
+
+    /* A solve whose own answer cannot be checked: A = 1e300 [1 .99; .99 1],
+     * b = 2e306 (1, -1) has x = 1e8 (1, -1), which direct finds, but each
+     * product A_ij x_j = 1e308-ish overflows in the residual. The solve
+     * must say so and leave x alone. */
+    values[0] = values[2] = 1e300;
+    values[1] = 0.99e300;
+    double b2[3] = {2e306, -2e306, 0}, y[3] = {-7, -7, -7};
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    corepcg_settings set = settings_for(COREPCG_METHOD_DIRECT);
+    CHECK_INT(corepcg_setup(h, &sys, &set), COREPCG_OK);
+    corepcg_info info;
+    CHECK_INT(corepcg_solve(h, b2, NULL, y, &info), COREPCG_ERR_NAN);
+    CHECK_STR_CONTAINS(corepcg_message(h), "residual is not finite");
+    CHECK(all_equal(y, 3, -7), "x written after ERR_NAN");
+    CHECK_INT(info.converged, 0);
+    corepcg_free(&h);
 }
 
 int main(void)
