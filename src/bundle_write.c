@@ -1,9 +1,7 @@
 /* bundle_write.c -- writing a bundle (FORMAT.md) and single vectors.
  *
  * A system is refused for what corepcg_setup refuses, with setup's code:
- * it goes through the library's own import (cpg_bmat_from_system: sizes,
- * indices, triangle, finiteness, symmetry; cpg_ublocks_build: the
- * constraint records; cpg_stretch_check: the stretch pairs). On top, a file
+ * it goes through the library's one import (cpg_sys_import). On top, a file
  * needs values a Matrix Market round trip keeps (|v| < 1e308) and, to be
  * read back, a positive diagonal (bundle_A.c).
  *
@@ -97,22 +95,14 @@ int corepcg_vector_write(const char *path, int n, const double *x, char *msg)
 
 /* ========================================================= validation */
 
-/* What corepcg_setup refuses in sys, in setup's order and with its
- * codes (the import there is the same calls). */
+/* What corepcg_setup refuses in sys, by the same import, plus what a
+ * file cannot carry. */
 static int check_system(const corepcg_system *sys, cholmod_common *cm,
                         char *msg)
 {
-    cpg_bmat A;
-    cpg_ublocks u;
-    int rc = cpg_bmat_from_system(sys, cm, &A, msg);
-    cpg_bmat_free(&A); /* only its verdict is needed */
-    if (rc == COREPCG_OK) {
-        rc = cpg_ublocks_build(sys->num_nodes, sys->constraints,
-                               sys->num_constraints, &u, msg);
-        cpg_ublocks_free(&u);
-    }
-    if (rc == COREPCG_OK)
-        rc = cpg_stretch_check(sys, sys->num_nodes, msg);
+    cpg_sys imported;
+    int rc = cpg_sys_import(sys, cm, &imported, msg);
+    cpg_sys_free(&imported); /* only its verdict is needed */
     if (rc == COREPCG_OK && sys->z)
         rc = check_storable_vector(sys->z, 3 * sys->num_nodes, "z", msg);
     return rc;

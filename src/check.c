@@ -108,21 +108,15 @@ int corepcg_check(const corepcg_system *sys, const double *b,
     int rc = cpg_cholmod_start(&cm);
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "corepcg_check: cannot start CHOLMOD");
-    cpg_bmat A;
-    cpg_ublocks u;
-    memset(&A, 0, sizeof A);
-    memset(&u, 0, sizeof u);
-    rc = cpg_bmat_from_system(sys, &cm, &A, msg);
-    if (rc == COREPCG_OK)
-        rc = cpg_ublocks_build(sys->num_nodes, sys->constraints,
-                               sys->num_constraints, &u, msg);
+    cpg_sys sys_in;
+    rc = cpg_sys_import(sys, &cm, &sys_in, msg);
     double *work = rc == COREPCG_OK ? malloc(2 * n * sizeof(double)) : NULL;
     if (rc == COREPCG_OK && !work)
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY,
                       "corepcg_check: out of memory");
     if (rc == COREPCG_OK) {
-        cpg_check_measures(&A, &u, b, sys->z, x, work, work + n,
-                           constraint_error, rel_residual);
+        cpg_check_measures(&sys_in.A, &sys_in.u, b, sys_in.z, x, work,
+                           work + n, constraint_error, rel_residual);
         /* finite inputs, yet A x overflowed: no measure can be trusted */
         if (!isfinite(*constraint_error) || !isfinite(*rel_residual))
             rc = cpg_fail(msg, COREPCG_ERR_NAN,
@@ -131,8 +125,7 @@ int corepcg_check(const corepcg_system *sys, const double *b,
                           "residual %g", *constraint_error, *rel_residual);
     }
     free(work);
-    cpg_ublocks_free(&u);
-    cpg_bmat_free(&A);
+    cpg_sys_free(&sys_in);
     cholmod_finish(&cm);
     return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * internal.h -- types and functions shared inside the library; not
  * installed. Naming: cpg_ prefix, hidden visibility (the library is built
@@ -106,6 +107,42 @@ void cpg_restrict(const cpg_ublocks *u, const double *x, double *xt);
 void cpg_prolong(const cpg_ublocks *u, const double *xt, const double *w,
                  double *x);
 
+/* ------------------------------------------------------------ a system */
+
+/* A system as the library keeps it. cpg_sys_import is the one path by
+ * which a caller's corepcg_system enters: setup, update, check and the
+ * bundle writer all validate through it, so they refuse the same inputs
+ * with the same codes. Everything is copied: the caller's arrays may go. */
+typedef struct cpg_sys {
+    cpg_bmat A;
+    cpg_ublocks u;
+    double *z;          /* n: prescribed values (zeros when none)  */
+    double *w;          /* n: (I - S) z                            */
+    int num_stretch;
+    int *stretch;       /* 2 num_stretch node indices, as given    */
+} cpg_sys;
+
+/* Validates and copies in: A (cpg_bmat_from_system), the constraint
+ * records (cpg_ublocks_build), the stretch pairs (cpg_stretch_check), z
+ * (finite). On failure *out is empty. */
+int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
+                   char *msg);
+void cpg_sys_free(cpg_sys *s);
+
+/* ERR_ARGUMENT for a negative count or NULL pairs, ERR_DIMENSION for a
+ * node outside [0, N), ERR_FORMAT for a node joined to itself. */
+int cpg_stretch_check(int num_stretch, const int *pairs, int N, char *msg);
+
+/* 1 when a and b have the same block pattern of A / the same ndof for
+ * every node / the same stretch pairs. */
+int cpg_sys_same_blocks(const cpg_sys *a, const cpg_sys *b);
+int cpg_sys_same_ndof(const cpg_sys *a, const cpg_sys *b);
+int cpg_sys_same_stretch(const cpg_sys *a, const cpg_sys *b);
+
+/* 1 when every entry of v (n) is zero: a right-hand side whose answer is
+ * zero, which PCG would otherwise chase to underflow. */
+int cpg_all_zero(const double *v, int n);
+
 /* ------------------------------------------------------------ reducer */
 
 /* A~ = U^T A U by node blocks: A's block pattern without the blocks of
@@ -141,16 +178,12 @@ void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
 
 /* ------------------------------------------------------------ the core */
 
-/* The stretch pairs of sys: ERR_ARGUMENT for a negative count or NULL
- * pairs, ERR_DIMENSION for a node outside [0, N), ERR_FORMAT for a node
- * joined to itself. */
-int cpg_stretch_check(const corepcg_system *sys, int N, char *msg);
-
 /* Marks the blocks of A that the core keeps: diagonal blocks plus the
- * blocks of stretch pairs (core STRETCH) or of blocks passing the
+ * blocks of the stretch pairs (core STRETCH: num_stretch pairs of node
+ * indices; none is ERR_NO_CORE) or of blocks passing the
  * threshold (core AUTO). keep has A->p[nb] entries; *kept counts the
  * off-diagonal blocks kept (both triangles counted once). */
-int cpg_core_mark(const cpg_bmat *A, const corepcg_system *sys,
+int cpg_core_mark(const cpg_bmat *A, int num_stretch, const int *pairs,
                   corepcg_core mode, double threshold, unsigned char *keep,
                   long *kept, char *msg);
 

@@ -1,14 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* solver.c -- the handle's lifecycle: setup (import the system, then the
- * method's structure and numbers), update (same pattern: numbers only, the
- * analysis reused), solve, free; and what the reduced methods share. The
- * methods themselves are in mpcg.c, upcg.c, direct.c and corepcg.c. */
+ * method's analysis and factorisation), update (same pattern: the
+ * factorisation only, the analysis reused), solve, free. The methods are
+ * in method_*.c, behind the table of method.h. */
 #include "handle.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const cpg_method_ops *ops_of(corepcg_method m)
+const cpg_method_ops *cpg_method_ops_of(corepcg_method m)
 {
     switch (m) {
     case COREPCG_METHOD_COREPCG: return &cpg_corepcg_ops;
@@ -35,36 +36,24 @@ int corepcg_create(corepcg_solver **out)
     }
     h->cm_started = 1;
     corepcg_settings_default(&h->set);
-    h->ops = ops_of(h->set.method);
+    h->ops = cpg_method_ops_of(h->set.method);
     *out = h;
     return COREPCG_OK;
 }
 
-/* Drops everything the last setup built; the handle is as after create. */
+/* Drops everything the last setup built; the handle is as after create
+ * (its settings aside). */
 static void clear_system(corepcg_solver *h)
 {
-    cpg_bmat_free(&h->A);
-    cpg_ublocks_free(&h->u);
-    free(h->z);
-    free(h->w);
-    h->z = h->w = NULL;
-    cpg_rmat_free(&h->Ar);
-    cholmod_free_sparse(&h->At, &h->cm);
-    cholmod_free_sparse(&h->Ct, &h->cm);
-    free(h->keep);
-    h->keep = NULL;
-    cpg_bmat_free(&h->Acore);
-    h->core_blocks = 0;
-    cpg_factor_free(&h->fac, &h->cm);
-    cpg_precond_free(&h->pc);
-    h->fell_back = 0;
-    cpg_pcg_work_free(&h->work);
-    free(h->bt);
-    free(h->xt);
-    free(h->xfull);
-    free(h->tmp);
-    free(h->tmp2);
-    h->bt = h->xt = h->xfull = h->tmp = h->tmp2 = NULL;
+    if (h->state) {
+        h->ops->clear(h->state, &h->cm);
+        free(h->state);
+        h->state = NULL;
+    }
+    cpg_sys_free(&h->sys);
+    free(h->x);
+    free(h->check_work);
+    h->x = h->check_work = NULL;
     memset(&h->setup_info, 0, sizeof h->setup_info);
     h->ready = 0;
 }
@@ -86,191 +75,58 @@ const char *corepcg_message(const corepcg_solver *h)
     return h ? h->msg : "no handle";
 }
 
-/* ---------------------------------------------------- shared by methods */
-
-int cpg_handle_no_memory(corepcg_solver *h)
+static cpg_ctx context(corepcg_solver *h)
 {
-    return cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    cpg_ctx ctx = {.sys = &h->sys, .set = &h->set, .cm = &h->cm,
+                   .msg = h->msg, .rec = &h->setup_info};
+    return ctx;
 }
 
-int cpg_handle_buffers(corepcg_solver *h, int len)
-{
-    int n = 3 * h->A.nb, r = h->u.r;
-    if (cpg_pcg_work_alloc(&h->work, len) != COREPCG_OK)
-        return cpg_handle_no_memory(h);
-    size_t rl = (size_t)(r > 0 ? r : 1);
-    h->bt = malloc(rl * sizeof(double));
-    h->xt = malloc(rl * sizeof(double));
-    h->xfull = malloc((size_t)n * sizeof(double));
-    h->tmp = malloc((size_t)n * sizeof(double));
-    h->tmp2 = malloc((size_t)n * sizeof(double));
-    if (!h->bt || !h->xt || !h->xfull || !h->tmp || !h->tmp2)
-        return cpg_handle_no_memory(h);
-    return COREPCG_OK;
-}
-
-int cpg_all_zero(const double *v, int n)
-{
-    for (int k = 0; k < n; k++)
-        if (v[k] != 0)
-            return 0;
-    return 1;
-}
-
-int cpg_handle_reduced_rhs(corepcg_solver *h, const double *b)
-{
-    int n = 3 * h->A.nb, r = h->u.r;
-    cpg_bmat_mult(&h->A, h->w, h->tmp);
-    for (int k = 0; k < n; k++)
-        h->tmp[k] = b[k] - h->tmp[k];
-    cpg_restrict(&h->u, h->tmp, h->bt);
-    if (r > 0 && !cpg_all_zero(h->bt, r))
-        return 0;
-    /* nothing free, or b~ = 0: x~ = 0 exactly, x is the prescribed part */
-    memset(h->xt, 0, (size_t)(r > 0 ? r : 1) * sizeof(double));
-    return 1;
-}
-
-static void apply_reduced(void *ctx, const double *in, double *out)
-{
-    cpg_rmat_mult(ctx, in, out);
-}
-
-int cpg_handle_reduced_pcg(corepcg_solver *h, cpg_precond_fn precond,
-                           void *precond_ctx, const double *y,
-                           int *iterations)
-{
-    int r = h->u.r;
-    if (y)
-        cpg_restrict(&h->u, y, h->xt);
-    else
-        memset(h->xt, 0, (size_t)r * sizeof(double));
-    cpg_pcg_problem pb = {
-        .n = r, .matvec = apply_reduced, .matvec_ctx = &h->Ar,
-        .precond = precond, .precond_ctx = precond_ctx,
-        .b = h->bt, .bdelta = h->bt, .tol = h->set.tol,
-        .max_iter = h->set.max_iter,
-    };
-    return cpg_pcg(&pb, &h->work, h->xt, iterations, h->msg);
-}
-
-void cpg_handle_prolong(corepcg_solver *h)
-{
-    cpg_prolong(&h->u, h->xt, h->w, h->xfull);
-}
-
-/* -------------------------------------------------------- importing */
-
-/* What a system brings, before any method-specific work. */
-struct imported {
-    cpg_bmat A;
-    cpg_ublocks u;
-    double *z, *w;
-};
-
-static void imported_free(struct imported *im)
-{
-    cpg_bmat_free(&im->A);
-    cpg_ublocks_free(&im->u);
-    free(im->z);
-    free(im->w);
-    memset(im, 0, sizeof *im);
-}
-
-static int import_system(corepcg_solver *h, const corepcg_system *sys,
-                         struct imported *im)
-{
-    memset(im, 0, sizeof *im);
-    if (!sys)
-        return cpg_fail(h->msg, COREPCG_ERR_ARGUMENT, "system is NULL");
-    int rc = cpg_bmat_from_system(sys, &h->cm, &im->A, h->msg);
-    if (rc == COREPCG_OK)
-        rc = cpg_ublocks_build(sys->num_nodes, sys->constraints,
-                               sys->num_constraints, &im->u, h->msg);
-    if (rc == COREPCG_OK) /* every method checks them, whether it uses them */
-        rc = cpg_stretch_check(sys, sys->num_nodes, h->msg);
-    if (rc != COREPCG_OK) {
-        imported_free(im);
-        return rc;
-    }
-    size_t n = 3 * (size_t)sys->num_nodes;
-    im->z = calloc(n, sizeof(double));
-    im->w = malloc(n * sizeof(double));
-    if (!im->z || !im->w) {
-        imported_free(im);
-        return cpg_handle_no_memory(h);
-    }
-    if (sys->z) {
-        for (size_t k = 0; k < n; k++)
-            if (!isfinite(sys->z[k])) {
-                imported_free(im);
-                return cpg_fail(h->msg, COREPCG_ERR_NOT_FINITE,
-                                "z[%zu] is not finite", k);
-            }
-        memcpy(im->z, sys->z, n * sizeof(double));
-    }
-    cpg_prescribed(&im->u, im->z, im->w);
-    return COREPCG_OK;
-}
-
-/* Moves the imported system into the handle (replacing the old one). */
-static void adopt(corepcg_solver *h, struct imported *im)
-{
-    cpg_bmat_free(&h->A);
-    cpg_ublocks_free(&h->u);
-    free(h->z);
-    free(h->w);
-    h->A = im->A;
-    h->u = im->u;
-    h->z = im->z;
-    h->w = im->w;
-    memset(im, 0, sizeof *im);
-}
-
-/* ------------------------------------------------------ setup, update */
-
-/* Stored entries of A~'s lower triangle: U keeps A's block pattern. */
-static long reduced_nnz(const cpg_bmat *A, const cpg_ublocks *u)
-{
-    long nnz = 0;
-    for (int J = 0; J < A->nb; J++)
-        for (int k = A->p[J]; k < A->p[J + 1]; k++)
-            nnz += (long)u->ndof[A->i[k]] * u->ndof[J];
-    return (nnz + u->r) / 2;
-}
-
-static void record_setup(corepcg_solver *h, double t0, int reused)
+/* A fresh record for a setup or update: what no method sets. */
+static void record_start(corepcg_solver *h)
 {
     corepcg_info *in = &h->setup_info;
+    memset(in, 0, sizeof *in);
     in->method = h->set.method;
-    in->n = 3 * h->A.nb;
-    in->r = h->u.r;
-    in->analysis_reused = reused;
-    in->nnz_reduced = h->ops->reduced ? reduced_nnz(&h->A, &h->u) : 0;
-    in->nnz_core = h->Ct ? (long)cholmod_nnz(h->Ct, &h->cm) : 0;
-    in->core_blocks = h->core_blocks;
-    in->nnz_factor = cpg_factor_nnz(&h->fac);
-    in->ordering = h->fac.L ? cpg_factor_ordering(&h->fac) : h->set.ordering;
-    in->factor_supernodal = h->fac.L ? h->fac.supernodal : 0;
-    in->fell_back = h->fell_back;
-    in->time_setup_s = cpg_now() - t0;
+    in->n = 3 * h->sys.A.nb;
+    in->r = h->sys.u.r;
+    in->ordering = h->set.ordering;
 }
 
-/* Everything for a new pattern. On failure the handle is left empty. */
-static int full_setup(corepcg_solver *h, const corepcg_system *sys,
-                      struct imported *im, double t0, double t_import)
+static void record_end(corepcg_solver *h, double t0, double t_import,
+                       int reused)
+{
+    h->setup_info.analysis_reused = reused;
+    h->setup_info.time_reduce_s += t_import;
+    h->setup_info.time_setup_s = cpg_now() - t0;
+}
+
+/* Everything for a new pattern, with the imported system moved into the
+ * handle. On failure the handle is left empty. */
+static int full_setup(corepcg_solver *h, cpg_sys *im, double t0,
+                      double t_import)
 {
     clear_system(h);
-    adopt(h, im);
-    int rc = h->ops->structure(h, sys);
+    h->sys = *im;
+    memset(im, 0, sizeof *im);
+    record_start(h);
+    size_t n = 3 * (size_t)h->sys.A.nb;
+    h->state = calloc(1, h->ops->state_size);
+    h->x = malloc(n * sizeof(double));
+    h->check_work = malloc(2 * n * sizeof(double));
+    int rc = h->state && h->x && h->check_work
+                 ? COREPCG_OK
+                 : cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    cpg_ctx ctx = context(h);
     if (rc == COREPCG_OK)
-        rc = h->ops->numbers(h, 1);
+        rc = h->ops->analyse(h->state, &ctx);
+    if (rc == COREPCG_OK)
+        rc = h->ops->factorise(h->state, &ctx);
     if (rc < 0) {
         clear_system(h);
         return rc;
     }
-    h->setup_info.time_reduce_s += t_import;
-    record_setup(h, t0, 0);
+    record_end(h, t0, t_import, 0);
     h->ready = 1;
     return rc;
 }
@@ -288,31 +144,16 @@ int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
     else
         corepcg_settings_default(&s);
     int rc = cpg_settings_check(&s, h->msg);
-    if (rc != COREPCG_OK) {
-        clear_system(h);
+    clear_system(h); /* with the old method's ops */
+    if (rc != COREPCG_OK)
         return rc;
-    }
     h->set = s;
-    h->ops = ops_of(s.method);
-    struct imported im;
-    rc = import_system(h, sys, &im);
-    if (rc != COREPCG_OK) {
-        clear_system(h);
+    h->ops = cpg_method_ops_of(s.method);
+    cpg_sys im;
+    rc = cpg_sys_import(sys, &h->cm, &im, h->msg);
+    if (rc != COREPCG_OK)
         return rc;
-    }
-    rc = full_setup(h, sys, &im, t0, cpg_now() - t0);
-    imported_free(&im);
-    return rc;
-}
-
-/* 1 when the new system keeps the structure built for the current one. */
-static int same_structure(corepcg_solver *h, const corepcg_system *sys,
-                          const struct imported *im)
-{
-    if (!cpg_bmat_same_pattern(&h->A, &im->A) || h->u.N != im->u.N ||
-        memcmp(h->u.ndof, im->u.ndof, sizeof(int) * (size_t)h->u.N) != 0)
-        return 0;
-    return !h->ops->keeps_structure || h->ops->keeps_structure(h, sys, &im->A);
+    return full_setup(h, &im, t0, cpg_now() - t0);
 }
 
 static int report_update(corepcg_solver *h, int rc, corepcg_info *info)
@@ -337,26 +178,24 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
         return report_update(h, cpg_fail(h->msg, COREPCG_ERR_STATE,
                                          "update before setup"), info);
     double t0 = cpg_now();
-    struct imported im;
-    int rc = import_system(h, sys, &im);
+    cpg_sys im;
+    int rc = cpg_sys_import(sys, &h->cm, &im, h->msg);
     if (rc != COREPCG_OK)
         return report_update(h, rc, info); /* the current system stays usable */
     double t_import = cpg_now() - t0;
-    if (same_structure(h, sys, &im)) {
-        adopt(h, &im);
-        h->setup_info.time_analyze_s = 0;
-        rc = h->ops->numbers(h, 0);
-        if (rc < 0) {
-            clear_system(h);
-        } else {
-            h->setup_info.time_reduce_s += t_import;
-            record_setup(h, t0, 1);
-        }
-    } else {
-        h->msg[0] = '\0';
-        rc = full_setup(h, sys, &im, t0, t_import);
-    }
-    imported_free(&im);
+    cpg_ctx ctx = context(h);
+    if (!h->ops->same_pattern(h->state, &ctx, &im))
+        return report_update(h, full_setup(h, &im, t0, t_import), info);
+    /* The system moves into the same place, so what the method borrowed
+     * from it (pointers to A and u) stays valid. */
+    cpg_sys_free(&h->sys);
+    h->sys = im;
+    record_start(h);
+    rc = h->ops->factorise(h->state, &ctx);
+    if (rc < 0)
+        clear_system(h);
+    else
+        record_end(h, t0, t_import, 1);
     return report_update(h, rc, info);
 }
 
@@ -384,27 +223,29 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
         rc = cpg_fail(h->msg, COREPCG_ERR_STATE, "solve before setup");
     else if (!b || !x)
         rc = cpg_fail(h->msg, COREPCG_ERR_ARGUMENT, "b and x must not be NULL");
-    else if ((rc = check_vector(h, b, 3 * h->A.nb, "b")) == COREPCG_OK && x0)
-        rc = check_vector(h, x0, 3 * h->A.nb, "x0");
+    else if ((rc = check_vector(h, b, 3 * h->sys.A.nb, "b")) == COREPCG_OK && x0)
+        rc = check_vector(h, x0, 3 * h->sys.A.nb, "x0");
     if (rc != COREPCG_OK) {
         if (info)
             info->status = rc;
         return rc;
     }
+    size_t n = 3 * (size_t)h->sys.A.nb;
     double t0 = cpg_now();
     int iterations = 0;
-    rc = h->ops->solve(h, b, x0, &iterations);
+    cpg_ctx ctx = context(h);
+    rc = h->ops->solve(h->state, &ctx, b, x0, h->x, &iterations);
     double t_iterate = cpg_now() - t0;
 
     double cerr = NAN, rres = NAN;
     if (rc >= 0) {
-        cpg_check_measures(&h->A, &h->u, b, h->z, h->xfull, h->tmp, h->tmp2,
-                           &cerr, &rres);
+        cpg_check_measures(&h->sys.A, &h->sys.u, b, h->sys.z, h->x,
+                           h->check_work, h->check_work + n, &cerr, &rres);
         if (!isfinite(cerr) || !isfinite(rres))
             rc = cpg_fail(h->msg, COREPCG_ERR_NAN,
                           "the answer's residual is not finite (A x overflows)");
         else
-            memcpy(x, h->xfull, sizeof(double) * 3 * (size_t)h->A.nb);
+            memcpy(x, h->x, sizeof(double) * n);
     }
     if (info) {
         *info = h->setup_info;

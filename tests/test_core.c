@@ -5,6 +5,9 @@
 #include "internal.h"
 #include "test.h"
 
+/* The stretch pairs of a corepcg_system, as cpg_core_mark takes them. */
+#define NS(sys) (sys).num_stretch, (sys).stretch_pairs
+
 #include <string.h>
 
 /* A 3x3 grid of nodes (node = 3 gy + gx) with the 8-neighbour pattern
@@ -95,7 +98,7 @@ static void test_stretch(void)
     memset(keep, 7, sizeof keep);
     long kept = -1;
     char msg[COREPCG_MSG_SIZE] = "";
-    int code = cpg_core_mark(A, &sys, COREPCG_CORE_STRETCH, 0.0, keep, &kept,
+    int code = cpg_core_mark(A, NS(sys), COREPCG_CORE_STRETCH, 0.0, keep, &kept,
                              msg);
     CHECK(code == COREPCG_OK, "stretch: %d %s", code, msg);
     CHECK_INT(kept, 6);
@@ -120,7 +123,7 @@ static void test_stretch(void)
             }
     sys.num_stretch = m / 2;
     sys.stretch_pairs = all;
-    code = cpg_core_mark(A, &sys, COREPCG_CORE_STRETCH, 0.0, keep, &kept, msg);
+    code = cpg_core_mark(A, NS(sys), COREPCG_CORE_STRETCH, 0.0, keep, &kept, msg);
     CHECK_INT(code, COREPCG_OK);
     CHECK_INT(kept, 12);
     CHECK_INT(keep[block_index(A, 0, 4)], 0);   /* shear */
@@ -142,7 +145,7 @@ static void test_stretch_errors(void)
     char msg[COREPCG_MSG_SIZE] = "";
 
     /* no stretch pairs */
-    int code = cpg_core_mark(&t.A, &sys, COREPCG_CORE_STRETCH, 0.0, keep,
+    int code = cpg_core_mark(&t.A, NS(sys), COREPCG_CORE_STRETCH, 0.0, keep,
                              &kept, msg);
     CHECK_INT(code, COREPCG_ERR_NO_CORE);
     CHECK_STR_CONTAINS(msg, "no stretch pairs");
@@ -151,7 +154,7 @@ static void test_stretch_errors(void)
     int out_of_range[] = {0, 1, 2, 9};
     sys.num_stretch = 2;
     sys.stretch_pairs = out_of_range;
-    code = cpg_core_mark(&t.A, &sys, COREPCG_CORE_STRETCH, 0.0, keep, &kept,
+    code = cpg_core_mark(&t.A, NS(sys), COREPCG_CORE_STRETCH, 0.0, keep, &kept,
                          msg);
     CHECK_INT(code, COREPCG_ERR_DIMENSION);
     CHECK_STR_CONTAINS(msg, "stretch pair 1 (2, 9)");
@@ -160,33 +163,33 @@ static void test_stretch_errors(void)
     int negative[] = {-1, 1};
     sys.num_stretch = 1;
     sys.stretch_pairs = negative;
-    CHECK_INT(cpg_core_mark(&t.A, &sys, COREPCG_CORE_STRETCH, 0.0, keep,
+    CHECK_INT(cpg_core_mark(&t.A, NS(sys), COREPCG_CORE_STRETCH, 0.0, keep,
                             &kept, msg), COREPCG_ERR_DIMENSION);
 
     int self[] = {0, 1, 4, 4};
     sys.num_stretch = 2;
     sys.stretch_pairs = self;
-    code = cpg_core_mark(&t.A, &sys, COREPCG_CORE_STRETCH, 0.0, keep, &kept,
+    code = cpg_core_mark(&t.A, NS(sys), COREPCG_CORE_STRETCH, 0.0, keep, &kept,
                          msg);
     CHECK_INT(code, COREPCG_ERR_FORMAT);
     CHECK_STR_CONTAINS(msg, "itself");
 
-    CHECK_INT(cpg_core_mark(&t.A, NULL, COREPCG_CORE_STRETCH, 0.0, keep,
+    CHECK_INT(cpg_core_mark(&t.A, 1, NULL, COREPCG_CORE_STRETCH, 0.0, keep,
                             &kept, msg), COREPCG_ERR_ARGUMENT);
-    CHECK_INT(cpg_core_mark(&t.A, &sys, COREPCG_CORE_COUNT, 0.0, keep, &kept,
+    CHECK_INT(cpg_core_mark(&t.A, NS(sys), COREPCG_CORE_COUNT, 0.0, keep, &kept,
                             msg), COREPCG_ERR_ARGUMENT);
-    CHECK_INT(cpg_core_mark(&t.A, NULL, COREPCG_CORE_AUTO, -1.0, keep, &kept,
+    CHECK_INT(cpg_core_mark(&t.A, 0, NULL, COREPCG_CORE_AUTO, -1.0, keep, &kept,
                             msg), COREPCG_ERR_ARGUMENT);
-    CHECK_INT(cpg_core_mark(&t.A, NULL, COREPCG_CORE_AUTO, NAN, keep, &kept,
+    CHECK_INT(cpg_core_mark(&t.A, 0, NULL, COREPCG_CORE_AUTO, NAN, keep, &kept,
                             msg), COREPCG_ERR_ARGUMENT);
-    CHECK_INT(cpg_core_mark(NULL, &sys, COREPCG_CORE_AUTO, 0.1, keep, &kept,
+    CHECK_INT(cpg_core_mark(NULL, NS(sys), COREPCG_CORE_AUTO, 0.1, keep, &kept,
                             msg), COREPCG_ERR_ARGUMENT);
 
     /* a missing diagonal block: A cannot be positive definite */
     int saved = t.i[t.p[4] + 4];   /* column 4 holds all 9 nodes: row 4 */
     CHECK_INT(saved, 4);
     t.i[t.p[4] + 4] = -1;          /* (not sorted any more; irrelevant) */
-    code = cpg_core_mark(&t.A, NULL, COREPCG_CORE_AUTO, 0.1, keep, &kept,
+    code = cpg_core_mark(&t.A, 0, NULL, COREPCG_CORE_AUTO, 0.1, keep, &kept,
                          msg);
     CHECK_INT(code, COREPCG_ERR_NOT_SPD);
     CHECK_STR_CONTAINS(msg, "node 4");
@@ -206,7 +209,7 @@ static void test_auto(void)
 
     /* a threshold between the two sizes keeps exactly the big blocks */
     double threshold = sqrt(big * small) / dn;
-    int code = cpg_core_mark(A, NULL, COREPCG_CORE_AUTO, threshold, keep,
+    int code = cpg_core_mark(A, 0, NULL, COREPCG_CORE_AUTO, threshold, keep,
                              &kept, msg);
     CHECK(code == COREPCG_OK, "auto: %d %s", code, msg);
     CHECK_INT(kept, 12);
@@ -219,20 +222,20 @@ static void test_auto(void)
         }
 
     /* the rule is >=: exactly at the big size still keeps them */
-    code = cpg_core_mark(A, NULL, COREPCG_CORE_AUTO, big / dn * (1 - 1e-12),
+    code = cpg_core_mark(A, 0, NULL, COREPCG_CORE_AUTO, big / dn * (1 - 1e-12),
                          keep, &kept, msg);
     CHECK_INT(kept, 12);
-    code = cpg_core_mark(A, NULL, COREPCG_CORE_AUTO, big / dn * (1 + 1e-12),
+    code = cpg_core_mark(A, 0, NULL, COREPCG_CORE_AUTO, big / dn * (1 + 1e-12),
                          keep, &kept, msg);
     CHECK_INT(kept, 0);
     /* threshold 0: the whole of A */
-    code = cpg_core_mark(A, NULL, COREPCG_CORE_AUTO, 0.0, keep, &kept, msg);
+    code = cpg_core_mark(A, 0, NULL, COREPCG_CORE_AUTO, 0.0, keep, &kept, msg);
     CHECK_INT(code, COREPCG_OK);
     CHECK_INT(kept, 20);
     /* ... even blocks that are exactly zero: an exact tie (0 >= 0) is kept */
     test_bmat z;
     build(&z, 2.0, 0.0);
-    code = cpg_core_mark(&z.A, NULL, COREPCG_CORE_AUTO, 0.0, keep, &kept, msg);
+    code = cpg_core_mark(&z.A, 0, NULL, COREPCG_CORE_AUTO, 0.0, keep, &kept, msg);
     CHECK_INT(code, COREPCG_OK);
     CHECK_INT(kept, 20);
 
@@ -240,7 +243,7 @@ static void test_auto(void)
      * node 4's diagonal x 10^4 (norm ratio 100 under the square root) */
     for (int e = 0; e < 9; e++)
         t.x[9 * block_index(A, 4, 4) + e] *= 1e4;
-    code = cpg_core_mark(A, NULL, COREPCG_CORE_AUTO, threshold, keep, &kept,
+    code = cpg_core_mark(A, 0, NULL, COREPCG_CORE_AUTO, threshold, keep, &kept,
                          msg);
     CHECK_INT(code, COREPCG_OK);
     CHECK_INT(kept, 8);   /* 12 axis pairs minus node 4's four */
@@ -259,7 +262,7 @@ static void test_auto(void)
         t.x[9 * up + e] *= 1 - 1e-9;    /* upper just below */
         t.x[9 * low + e] *= 1 + 1e-9;   /* lower just above */
     }
-    code = cpg_core_mark(A, NULL, COREPCG_CORE_AUTO, at, keep, &kept, msg);
+    code = cpg_core_mark(A, 0, NULL, COREPCG_CORE_AUTO, at, keep, &kept, msg);
     CHECK_INT(code, COREPCG_OK);
     CHECK_INT(keep[up], keep[low]);
     CHECK_INT(keep[low], 1);

@@ -1,4 +1,5 @@
-/* core.c -- which blocks of A the matrix core keeps (Ye, Webber & Wang
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* core_blocks.c -- which blocks of A the matrix core keeps (Ye, Webber & Wang
  * §6): every diagonal block whole, since it carries the shear and bend
  * contributions (A_core = A_strh + diag(A_shear) + diag(A_bend) + D_other),
  * plus the off-diagonal blocks of stretch springs (core STRETCH) or the
@@ -35,12 +36,11 @@ static int mark_diagonal(const cpg_bmat *A, unsigned char *keep, char *msg)
     return COREPCG_OK;
 }
 
-static int mark_stretch(const cpg_bmat *A, const corepcg_system *sys,
+static int mark_stretch(const cpg_bmat *A, int ns, const int *pairs,
                         unsigned char *keep, char *msg)
 {
-    int nb = A->nb, ns = sys->num_stretch;
-    const int *pairs = sys->stretch_pairs;
-    int rc = cpg_stretch_check(sys, nb, msg);
+    int nb = A->nb;
+    int rc = cpg_stretch_check(ns, pairs, nb, msg);
     if (rc != COREPCG_OK)
         return rc;
     if (ns == 0)
@@ -145,38 +145,13 @@ static int mark_auto(const cpg_bmat *A, double threshold, unsigned char *keep,
     return COREPCG_OK;
 }
 
-int cpg_stretch_check(const corepcg_system *sys, int N, char *msg)
-{
-    int ns = sys->num_stretch;
-    const int *pairs = sys->stretch_pairs;
-    if (ns < 0 || (ns > 0 && !pairs))
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "num_stretch is %d with %s stretch_pairs", ns,
-                        pairs ? "some" : "NULL");
-    for (int s = 0; s < ns; s++) {
-        int a = pairs[2 * s], b = pairs[2 * s + 1];
-        if (a < 0 || a >= N || b < 0 || b >= N)
-            return cpg_fail(msg, COREPCG_ERR_DIMENSION,
-                            "stretch pair %d (%d, %d): node index out of "
-                            "range [0, %d)", s, a, b, N);
-        if (a == b)
-            return cpg_fail(msg, COREPCG_ERR_FORMAT,
-                            "stretch pair %d (%d, %d): a node joined to "
-                            "itself", s, a, b);
-    }
-    return COREPCG_OK;
-}
-
-int cpg_core_mark(const cpg_bmat *A, const corepcg_system *sys,
+int cpg_core_mark(const cpg_bmat *A, int num_stretch, const int *pairs,
                   corepcg_core mode, double threshold, unsigned char *keep,
                   long *kept, char *msg)
 {
     if (!A || !keep || !kept)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "core: NULL argument");
     *kept = 0;
-    if (mode == COREPCG_CORE_STRETCH && !sys)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "core stretch: no system to take stretch pairs from");
     if (mode == COREPCG_CORE_AUTO && !(threshold >= 0.0 && isfinite(threshold)))
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "core auto: threshold %g must be finite and >= 0",
@@ -187,8 +162,9 @@ int cpg_core_mark(const cpg_bmat *A, const corepcg_system *sys,
 
     int code = mark_diagonal(A, keep, msg);
     if (code == COREPCG_OK)
-        code = mode == COREPCG_CORE_STRETCH ? mark_stretch(A, sys, keep, msg)
-                                            : mark_auto(A, threshold, keep, msg);
+        code = mode == COREPCG_CORE_STRETCH
+                   ? mark_stretch(A, num_stretch, pairs, keep, msg)
+                   : mark_auto(A, threshold, keep, msg);
     if (code != COREPCG_OK)
         return code;
 

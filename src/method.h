@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* method.h -- how a solution method plugs into the handle (solver.c), as
+ * OSQP's linear-system back ends plug into its workspace: each method owns
+ * its state (an opaque block of state_size bytes, zeroed by the handle)
+ * and is driven through one table of operations. A method sees the
+ * imported system and the settings through a cpg_ctx; it never sees the
+ * handle. Not installed. */
+#ifndef COREPCG_METHOD_H
+#define COREPCG_METHOD_H
+
+#include "internal.h"
+
+/* What every operation is handed. */
+typedef struct cpg_ctx {
+    const cpg_sys *sys;          /* the system being set up or solved      */
+    const corepcg_settings *set;
+    cholmod_common *cm;          /* the handle's                          */
+    char *msg;                   /* COREPCG_MSG_SIZE: why a call failed    */
+    corepcg_info *rec;           /* what setup/update measured: a method
+                                    fills its sizes and phase times here  */
+} cpg_ctx;
+
+typedef struct cpg_method_ops {
+    size_t state_size;
+    /* Pattern-dependent work for ctx->sys: structures, symbolic analysis,
+     * buffers. Sets rec->time_reduce_s and rec->time_analyze_s. May leave
+     * values computed, in which case factorise need not redo them. */
+    int (*analyse)(void *state, const cpg_ctx *ctx);
+    /* 1 when the analysis made for ctx->sys still holds for next (same
+     * sizes and patterns as far as this method is concerned). */
+    int (*same_pattern)(void *state, const cpg_ctx *ctx, const cpg_sys *next);
+    /* Value-dependent work for ctx->sys with the analysis kept: values,
+     * numeric factorisation, preconditioner. Sets rec->time_factor_s (and
+     * time_reduce_s for the values it refreshes). */
+    int (*factorise)(void *state, const cpg_ctx *ctx);
+    /* The answer x (n) for right-hand side b and guess y (n, or NULL for
+     * zero); *iterations set. Allocates nothing. */
+    int (*solve)(void *state, const cpg_ctx *ctx, const double *b,
+                 const double *y, double *x, int *iterations);
+    /* Frees what the state holds and zeroes it (state may be all zero). */
+    void (*clear)(void *state, cholmod_common *cm);
+} cpg_method_ops;
+
+extern const cpg_method_ops cpg_mpcg_ops;    /* mpcg and mpcg-bw */
+extern const cpg_method_ops cpg_upcg_ops;
+extern const cpg_method_ops cpg_direct_ops;
+extern const cpg_method_ops cpg_corepcg_ops;
+
+const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
+
+/* Generic same_pattern for methods on A~ by blocks: A's block pattern and
+ * every node's ndof unchanged. */
+int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,
+                             const cpg_sys *next);
+
+/* ------------------------------------------------ solving on A~ */
+
+/* What a method that solves the reduced system needs at solve time: the
+ * reduced right-hand side and answer, a full-length scratch vector, and
+ * (for the iterative methods) the PCG work on r unknowns. */
+typedef struct cpg_rwork {
+    double *bt, *xt;   /* r */
+    double *tmp;       /* n */
+    cpg_pcg_work pcg;  /* r, when allocated with iterate = 1 */
+} cpg_rwork;
+
+int cpg_rwork_alloc(cpg_rwork *w, const cpg_sys *s, int iterate, char *msg);
+void cpg_rwork_free(cpg_rwork *w);
+
+/* w->bt = U^T (b - A (I - S) z). Returns 1 when the reduced answer is
+ * trivially zero (no free unknowns, or b~ = 0), having set w->xt = 0. */
+int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b);
+
+/* PCG on A~ (Ye et al.'s uPCG) from x~0 = U^T y (y NULL: zero) into w->xt,
+ * with the given preconditioner and ctx's tol and max_iter. */
+int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, const cpg_rmat *Ar,
+                  cpg_precond_fn precond, void *precond_ctx, const double *y,
+                  int *iterations);
+
+/* x = U w->xt + (I - S) z. */
+void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x);
+
+/* Stored entries of A~'s lower triangle (U keeps A's block pattern). */
+long cpg_reduced_nnz(const cpg_sys *s);
+
+#endif /* COREPCG_METHOD_H */

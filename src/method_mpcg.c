@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* method_mpcg.c -- modified PCG on the full system with the filter S
+ * (Ascher & Boxerman's corrected form, and Baraff & Witkin's original): the
+ * baseline everything is measured against. Diagonal or 3x3 block
+ * preconditioner of A. */
+#include "method.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mpcg_state {
+    cpg_precond pc;
+    cpg_pcg_work work;  /* n */
+    double *bd;         /* n: the vector that defines delta0 */
+} mpcg_state;
+
+static void apply_full(void *A, const double *in, double *out)
+{
+    cpg_bmat_mult(A, in, out);
+}
+
+static void apply_filter(void *u, double *v)
+{
+    cpg_filter(u, v);
+}
+
+static void mpcg_clear(void *state, cholmod_common *cm)
+{
+    (void)cm;
+    mpcg_state *st = state;
+    cpg_precond_free(&st->pc);
+    cpg_pcg_work_free(&st->work);
+    free(st->bd);
+    memset(st, 0, sizeof *st);
+}
+
+static int mpcg_analyse(void *state, const cpg_ctx *ctx)
+{
+    mpcg_state *st = state;
+    int n = 3 * ctx->sys->A.nb;
+    st->bd = malloc((size_t)n * sizeof(double));
+    if (!st->bd || cpg_pcg_work_alloc(&st->work, n) != COREPCG_OK)
+        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    return COREPCG_OK;
+}
+
+static int mpcg_factorise(void *state, const cpg_ctx *ctx)
+{
+    mpcg_state *st = state;
+    cpg_precond_free(&st->pc);
+    return cpg_precond_full(&st->pc, ctx->set->precond, &ctx->sys->A,
+                            ctx->msg);
+}
+
+/* The corrected form starts from x0 = S y + (I - S) z with delta0 from
+ * b^ = S(b - A(I - S)z); the original starts from z with delta0 from S b.
+ * z means its constrained part only (FORMAT.md), so "z" is (I - S) z. */
+static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
+                      const double *y, double *x, int *iterations)
+{
+    mpcg_state *st = state;
+    const cpg_sys *s = ctx->sys;
+    int n = 3 * s->A.nb;
+    double *bd = st->bd;
+    *iterations = 0;
+    if (ctx->set->method == COREPCG_METHOD_MPCG) {
+        for (int k = 0; k < n; k++)
+            x[k] = y ? y[k] : 0;
+        cpg_filter(&s->u, x);
+        for (int k = 0; k < n; k++)
+            x[k] += s->w[k];
+        cpg_bmat_mult(&s->A, s->w, bd);
+        for (int k = 0; k < n; k++)
+            bd[k] = b[k] - bd[k];
+        cpg_filter(&s->u, bd);
+        if (cpg_all_zero(bd, n)) {
+            /* b^ = 0: the free part of the answer is exactly zero */
+            memcpy(x, s->w, (size_t)n * sizeof(double));
+            return COREPCG_OK;
+        }
+    } else {
+        memcpy(x, s->w, (size_t)n * sizeof(double));
+        memcpy(bd, b, (size_t)n * sizeof(double));
+        cpg_filter(&s->u, bd);
+    }
+    cpg_pcg_problem pb = {
+        .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
+        .precond = cpg_precond_apply, .precond_ctx = &st->pc,
+        .filter = apply_filter, .filter_ctx = (void *)&s->u,
+        .b = b, .bdelta = bd, .tol = ctx->set->tol,
+        .max_iter = ctx->set->max_iter,
+    };
+    int rc = cpg_pcg(&pb, &st->work, x, iterations, ctx->msg);
+    if (rc >= 0) {
+        /* Each filtered update leaves round-off along the constrained
+         * directions, relative to the size of that update (or of the guess),
+         * not of the answer: a large x0 or large intermediate steps would
+         * show in the constraint error. Projecting once more puts the
+         * answer back on the constraints to round-off of its own size. */
+        cpg_filter(&s->u, x);
+        for (int k = 0; k < n; k++)
+            x[k] += s->w[k];
+    }
+    return rc;
+}
+
+const cpg_method_ops cpg_mpcg_ops = {
+    .state_size = sizeof(mpcg_state),
+    .analyse = mpcg_analyse,
+    .same_pattern = cpg_same_reduced_pattern,
+    .factorise = mpcg_factorise,
+    .solve = mpcg_solve,
+    .clear = mpcg_clear,
+};
