@@ -89,27 +89,24 @@ int corepcg_check(const corepcg_system *sys, const double *b,
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "corepcg_check: sys, b, x and both outputs are "
                         "required");
-    if (sys->num_nodes < 1 || sys->num_nodes > INT_MAX / 3)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "corepcg_check: num_nodes = %d is out of range",
-                        sys->num_nodes);
-    size_t n = 3 * (size_t)sys->num_nodes;
-    const struct { const double *v; const char *name; } vectors[] = {
-        {b, "b"}, {x, "x"}, {sys->z, "z"}};
-    for (size_t k = 0; k < sizeof vectors / sizeof vectors[0]; k++) {
-        long bad = vectors[k].v ? first_non_finite(vectors[k].v, n) : -1;
-        if (bad >= 0)
-            return cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
-                            "%s[%ld] = %g is not finite", vectors[k].name,
-                            bad, vectors[k].v[bad]);
-    }
-
     cholmod_common cm;
     int rc = cpg_cholmod_start(&cm);
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "corepcg_check: cannot start CHOLMOD");
+    /* The system as setup takes it (same checks, codes and messages),
+     * then the two vectors only check has. */
     cpg_sys sys_in;
     rc = cpg_sys_import(sys, &cm, &sys_in, msg);
+    size_t n = rc == COREPCG_OK ? 3 * (size_t)sys->num_nodes : 0;
+    const struct { const double *v; const char *name; } vectors[] = {
+        {b, "b"}, {x, "x"}};
+    for (size_t k = 0; rc == COREPCG_OK && k < 2; k++) {
+        long bad = first_non_finite(vectors[k].v, n);
+        if (bad >= 0)
+            rc = cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
+                          "%s[%ld] = %g is not finite", vectors[k].name, bad,
+                          vectors[k].v[bad]);
+    }
     double *work = rc == COREPCG_OK ? malloc(2 * n * sizeof(double)) : NULL;
     if (rc == COREPCG_OK && !work)
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY,
