@@ -1,4 +1,4 @@
-/* test_cloth.c -- the mass-spring simulator (src/cloth): parameters, the
+/* test_cloth.c -- the mass-spring simulator (cloth/): parameters, the
  * grid and its CSC pattern, spring Jacobians against finite differences,
  * the assembled A and b against finite differences of the total force,
  * SPD-ness of every scene's A (CHOLMOD), free fall against the closed

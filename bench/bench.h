@@ -138,7 +138,7 @@ int bench_write_csv(FILE *out, const bench_results *res);
 int bench_write_markdown(FILE *out, const bench_results *res,
                          const bench_env *env);
 /* Writes through fill() into a hidden temporary in PATH's directory and
- * renames it to PATH when complete (src/atomic_file.c); nothing is left
+ * renames it to PATH when complete (util/atomic_file.c); nothing is left
  * at PATH on failure. 0 or -1 (reported). */
 int bench_write_atomic(const char *path, const void *what,
                        int (*fill)(FILE *out, const void *what));
