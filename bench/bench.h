@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench.h -- what the parts of `corepcg bench` share: the options, one
  * step's measurement of one method, a cell's summary and the whole run.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_report.c -- the bench's results as a terminal table, a CSV and a
  * markdown report with the machine they came from; atomic file output. */
 #include "bench.h"

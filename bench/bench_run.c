@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_run.c -- the measurement loop of `corepcg bench`.
  *
  * Per size and k: build the scene, step it with corepcg (cloth_step) until

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_scaling.c -- `corepcg bench --scaling`: how one step's cost grows
  * with the mesh. Per size (and k), a child process builds the scene and
  * steps it with corepcg until the cloth touches the ball; then each method

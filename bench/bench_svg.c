@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_svg.c -- the bench's chart: seconds per step against k_stretch,
  * log-log, one panel per mesh size sharing the y axis, one line with
  * markers per method, a legend; failed cells are drawn as a black cross

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* assemble.c -- one step's A (values of the fixed lower-triangle CSC
  * pattern) and b, in time linear in the number of entries:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cloth.h -- the mass-spring cloth simulator that feeds corepcg real
  * systems (DESIGN.md, "The simulator"; Ye, Webber & Wang §5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* contact.c -- the scene's constraints each step: pinned and rail nodes,
  * contacts with the obstacle (detected afresh every step), the values z
  * they prescribe, and keeping nodes out of the obstacle. */

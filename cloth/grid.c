@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* grid.c -- the Provot grid's springs and the lower-triangle CSC pattern
  * of A, built once per grid: the springs never change, so neither does
  * the pattern, and each step only recomputes values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* obj.c -- Wavefront OBJ snapshots of the cloth and its obstacle, for
  * looking at a simulation (any OBJ viewer, e.g. Blender or MeshLab).
  * Written atomically (atomic_file.h): a viewer never sees half a frame. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* params.c -- scene names, default parameters and their validation. */
 #include "cloth.h"
 

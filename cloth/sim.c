@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim.c -- the simulation state: scenes' initial conditions, the step
  * loop (assemble, solve, advance) and what it reports.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* solve.c -- the solver in the loop, through corepcg.h only, exactly as an
  * outside simulator would call it: setup at the first step, update (which
  * keeps the symbolic analysis while the reduced pattern holds) after, and

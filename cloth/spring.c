@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spring.c -- one damped linear spring: force and Jacobian blocks. */
 #include "cloth.h"
 

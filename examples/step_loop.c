@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* step_loop.c -- how a simulator uses corepcg: set up once, then at every
  * step update with the new values and solve. A g x g sheet of nodes joined
  * by stiff springs to their 4 neighbours (the stretch pairs, the matrix

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * corepcg.h -- the one public header of corepcg.
  *
@@ -30,6 +31,8 @@
 #ifndef COREPCG_H
 #define COREPCG_H
 
+#include "corepcg_version.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -42,7 +45,6 @@ extern "C" {
 #define COREPCG_EXPORT
 #endif
 
-#define COREPCG_VERSION "0.1.0"
 #define COREPCG_MSG_SIZE 512
 
 /* ---------------------------------------------------------------- codes */
@@ -70,6 +72,10 @@ enum corepcg_status {
     COREPCG_ERR_CHOLMOD = -15,    /* CHOLMOD failed for another reason     */
     COREPCG_ERR_TOO_LARGE = -16   /* sizes overflow the index type         */
 };
+
+/* The version of the library the program runs with (COREPCG_VERSION is
+ * that of the headers it was compiled against). Never NULL. */
+COREPCG_EXPORT const char *corepcg_version(void);
 
 /* Text for any int, unknown codes included. Never NULL. */
 COREPCG_EXPORT const char *corepcg_strerror(int code);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bmat.c -- the system matrix as 3x3 node blocks: import from the caller's
  * arrays (CSC or triplets, one triangle or both), block products, pattern
  * comparison and block selection (for the matrix core). */

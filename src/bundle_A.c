@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bundle_A.c -- the rules A obeys in a bundle, one implementation for the
  * reader (after CHOLMOD read A.mtx) and the writer (after the library's
  * import accepted the caller's A): values a Matrix Market round trip

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bundle_io.h -- what the files that read and write bundles (FORMAT.md)
  * share: line fields, the Matrix Market pre-scan, and the rules A obeys

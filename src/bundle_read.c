@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bundle_read.c -- reading a bundle (FORMAT.md) and single vectors. Each
  * Matrix Market file is pre-scanned (mm_scan.c: file:line messages, sizes
  * refused before anything is allocated), then read by CHOLMOD, and what

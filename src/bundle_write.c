@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bundle_write.c -- writing a bundle (FORMAT.md) and single vectors.
  *
  * A system is refused for what corepcg_setup refuses, with setup's code:

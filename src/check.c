@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* check.c -- FORMAT.md's two measures of an answer x:
  *
  *     constraint error   max |(I - S)(x - z)|

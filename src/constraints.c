@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* constraints.c -- reads constraints.txt (FORMAT.md): one constrained node
  * per line, `node ndof [p_x p_y p_z [q_x q_y q_z]]`, `#` comments, blank
  * lines ignored. The per-record rules live in cpg_constraint_check

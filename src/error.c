@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* error.c -- the table of status texts and the message helper. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* factor.c -- the CHOLMOD wrapper shared by the direct solver and corePCG:
  * a quiet common, analyse once, factorise many times, solve without
  * allocating (the preconditioner inside the PCG loop). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm_scan.c -- a light pre-scan of every Matrix Market file of a bundle.
  *
  * CHOLMOD's reader says only "invalid" and accepts a lot (NaN, rectangular

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pcg.c -- the one preconditioned conjugate gradient loop every iterative
  * method runs: Ye et al.'s uPCG, and with a filter S Ascher & Boxerman's
  * MPCG (whose iterates stay in range(S)). Stopping rule of both papers:

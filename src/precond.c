@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* precond.c -- the cheap preconditioners: Jacobi and node-block inverses of
  * A~ (upcg) or of A (mpcg), and the "projected" one, U_i^T P_i^-1 U_i with
  * P = diag(A), which is what MPCG's P^-1 amounts to on range(S) (Ascher &

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* reduce.c -- the reduced system A~ = U^T A U built block by block straight
  * into compressed columns (Ye, Webber & Wang eq. 9a). U adds no nonzero
  * blocks: A~ has A's block pattern without the fixed nodes, each block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.c -- default settings and their validation. */
 #include "internal.h"
 

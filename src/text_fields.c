@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* text_fields.c -- the two pieces of line parsing the text formats share
  * (Matrix Market files, constraints.txt): blank-separated fields and whole
  * numbers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timer.c -- monotonic wall-clock seconds for the info timings. */
 #include "internal.h"
 

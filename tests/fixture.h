@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fixture.h -- files for the I/O tests: a private temporary directory,
  * text written and read back, a copy of data/tiny to spoil one file at a
  * time. Bad-input fixtures are made here at run time, never committed. */

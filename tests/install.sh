@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the build into a scratch prefix and builds examples/step_loop.c
 # against the installed header and library through pkg-config alone, then
 # runs it (it checks its own answers). Usage: install.sh BUILD_DIR SOURCE_DIR
@@ -22,3 +23,10 @@ sanitize=()
 cc -std=c11 "${sanitize[@]}" -o "$dest/step_loop" "$src/examples/step_loop.c" \
     $(pkg-config --cflags --libs corepcg)
 LD_LIBRARY_PATH=$libdir "$dest/step_loop"
+# one version: pkg-config's, the installed CLI's (the library's) and the
+# installed header's
+want="corepcg $(pkg-config --modversion corepcg)"
+got=$(LD_LIBRARY_PATH=$libdir "$bin" --version)
+[ "$got" = "$want" ] || { echo "version: CLI says '$got', pkg-config '$want'"; exit 1; }
+grep -q "COREPCG_VERSION \"${want#corepcg }\"" "$(find "$dest" -name corepcg_version.h | head -n 1)" \
+    || { echo "corepcg_version.h not installed or disagrees"; exit 1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The shared library exports exactly the public API: every defined dynamic
 # symbol starts with corepcg_, and every function the header declares is
 # exported. Usage: symbols.sh LIBRARY HEADER

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test.h -- checks that always run (not assert, which -Db_ndebug removes)
  * and print what was expected, what came and the tolerance. Each test
  * executable ends with `return test_summary("name");`. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_api.c -- the public handle: create / setup / update / solve / free,
  * settings validation, argument and state errors, status texts, two
  * handles on two threads, the info fields, the matrix core's errors.
@@ -835,8 +836,26 @@ static void test_free_part_of_z_ignored(void)
     testsys_free(&t);
 }
 
+/* One version everywhere: the headers' string and numbers and the
+ * library's corepcg_version() (all from meson's project()). */
+static void test_version(void)
+{
+    CHECK(strcmp(corepcg_version(), COREPCG_VERSION) == 0,
+          "corepcg_version() = %s, headers say %s", corepcg_version(),
+          COREPCG_VERSION);
+    char text[64];
+    snprintf(text, sizeof text, "%d.%d.%d", COREPCG_VERSION_MAJOR,
+             COREPCG_VERSION_MINOR, COREPCG_VERSION_PATCH);
+    CHECK(strcmp(text, COREPCG_VERSION) == 0, "numbers %s, string %s", text,
+          COREPCG_VERSION);
+    CHECK_INT(COREPCG_VERSION_NUMBER, COREPCG_VERSION_MAJOR * 10000 +
+                                          COREPCG_VERSION_MINOR * 100 +
+                                          COREPCG_VERSION_PATCH);
+}
+
 int main(void)
 {
+    test_version();
     test_defaults_and_two_rhs();
     test_update();
     test_settings_validation();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_bench.c -- `corepcg bench`: the quick run's CSV, SVG and markdown,
  * the verification columns, a run whose cells all fail (flagged, exit 3),
  * and that bad options leave no file behind. */

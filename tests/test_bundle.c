@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_bundle.c -- the bundle on disk: data/tiny reads as documented;
  * write-then-read is bit-exact (A, b, z, x0, constraints, stretch); every
  * bad input is refused with its code and a message naming file:line; the

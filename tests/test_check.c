@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_check.c -- FORMAT.md's measures of an answer: data/tiny's exact
  * answer gives round-off values; deliberately perturbed answers give the
  * residual worked out by hand (data/README.md) and the constraint error of

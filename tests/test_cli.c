@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_cli.c -- the `corepcg info` and `corepcg check` commands, run as a
  * user runs them (fork/exec of COREPCG_CLI): exit statuses, output values,
  * stderr naming file and line for bad bundles, and no file written. */

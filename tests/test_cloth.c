@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_cloth.c -- the mass-spring simulator (cloth/): parameters, the
  * grid and its CSC pattern, spring Jacobians against finite differences,
  * the assembled A and b against finite differences of the total force,

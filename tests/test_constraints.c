@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_constraints.c -- the constraints.txt parser: FORMAT.md's own example
  * block is accepted as printed; every defect FORMAT.md lists (and a few
  * more a file can have) is refused with its code and a message that names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_core.c -- the matrix core's block selection on hand-built block
  * matrices: STRETCH keeps the diagonal and exactly the listed pairs' blocks,
  * AUTO exactly the blocks above the threshold, and bad input is refused

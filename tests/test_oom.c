@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_oom.c -- allocation failure inside the library.
  *
  * Every allocation the library makes goes through one counting allocator:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pcg.c -- the shared PCG kernel on 2 x 2 systems small enough to
  * follow by hand: it converges to the exact answer in at most 2 iterations,
  * stops at max_iter with NOT_CONVERGED, keeps a filtered iterate in range(S),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_reduce.c -- the block import of A and the reduced matrix
  * A~ = U^T A U (Ye, Webber & Wang eq. 9a).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_solvers.c -- every method against an independent dense answer, and
  * what the papers say must hold between them.
  *
@@ -436,8 +437,10 @@ static void test_stiff(void)
     o.k_shear = 0.3 * 50;
     o.k_bend = 0.05 * 50;
     testsys t;
-    if (testsys_make(&t, &o))
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
         return;
+    }
     double *x = malloc(sizeof(double) * (size_t)t.n);
     int ic = iterations_of(&t, COREPCG_METHOD_COREPCG, COREPCG_PRECOND_DIAG,
                            1e-6, NULL, x);
@@ -591,8 +594,10 @@ static void test_not_converged(void)
     testsys_default_opts(&o, 8, 31);
     o.k_stretch = 500;
     testsys t;
-    if (testsys_make(&t, &o))
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
         return;
+    }
     int n = t.n;
     double *x = malloc(sizeof(double) * (size_t)n);
     const struct method_case iterative[] = {
@@ -685,8 +690,10 @@ static void test_indefinite(void)
     testsys_opts o;
     testsys_default_opts(&o, 6, 41);
     testsys t;
-    if (testsys_make(&t, &o))
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
         return;
+    }
     /* a free node's diagonal block negated */
     int node = 0;
     while (t.ndof[node] != 3)
@@ -728,8 +735,10 @@ static void test_zero_reduced_rhs(void)
     testsys_opts o;
     testsys_default_opts(&o, 6, 51);
     testsys t;
-    if (testsys_make(&t, &o))
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
         return;
+    }
     int n = t.n;
     double *w = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n);
     double *x = malloc(sizeof(double) * (size_t)n);
@@ -800,8 +809,10 @@ static void test_all_fixed(void)
     testsys_default_opts(&o, 4, 61);
     o.frac_constrained = 0;
     testsys t;
-    if (testsys_make(&t, &o))
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
         return;
+    }
     corepcg_constraint *c = malloc(sizeof *c * (size_t)t.N);
     for (int i = 0; i < t.N; i++)
         c[i] = (corepcg_constraint){.node = i, .ndof = 0};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_ublocks.c -- the U blocks of the constraints (Ye, Webber & Wang
  * sec. 3, eq. 13) and the products with U and S built on them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* testsys.c -- see testsys.h. Nothing here calls the library: the systems
  * and the reference answers are made from first principles. */
 #include "testsys.h"

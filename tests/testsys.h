@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* testsys.h -- small random constrained SPD systems for the tests, built
  * without the library (so that the tests check it against something that
  * does not share its code), plus dense reference computations.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli.c -- argument helpers shared by the subcommands. */
 #include "cli.h"
 

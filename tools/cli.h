@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli.h -- what the subcommands of the corepcg tool share. The tool is a
  * thin layer over corepcg.h: it parses arguments, calls the library and
  * prints; it does no arithmetic of its own. */

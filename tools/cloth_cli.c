@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cloth_cli.c -- option parsing shared by `corepcg gen` and `simulate`. */
 #include "cloth_cli.h"
 #include "cli.h"

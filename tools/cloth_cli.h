@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cloth_cli.h -- the options `corepcg gen` and `corepcg simulate` share:
  * the scene, its parameters and the solver settings used in the loop. */
 #ifndef COREPCG_CLOTH_CLI_H

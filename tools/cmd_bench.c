@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_bench.c -- `corepcg bench`: every method on the same simulator
  * steps, side by side; options, then the run and its outputs. */
 #include "bench.h"

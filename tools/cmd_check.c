@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_check.c -- `corepcg check BUNDLE X.mtx [--json]`: FORMAT.md's
  * constraint error and relative residual of an answer. Writes no file. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_gen.c -- `corepcg gen SCENE`: run the built-in cloth simulator with
  * the solver in the loop and write one step's system as a bundle. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_info.c -- `corepcg info BUNDLE [--json]`: what a bundle holds. The
  * counts come from the constraint records as read; nothing is computed on
  * the system itself. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_simulate.c -- `corepcg simulate SCENE`: time-step the built-in cloth
  * with the solver in the loop; an OBJ per step and a CSV row per step. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_solve.c -- `corepcg solve BUNDLE`: set up, solve, report, write x. */
 #include "cli.h"
 

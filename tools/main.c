@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* corepcg.c -- the command-line tool: dispatches to one subcommand. */
 #include "cli.h"
 
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("corepcg %s\n", COREPCG_VERSION);
+        printf("corepcg %s\n", corepcg_version());
         return CLI_EXIT_OK;
     }
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tools/setup.sh -- sourced by tools/demo and tools/check: installs the
 # Debian packages the build needs (as root; otherwise prints the apt-get
 # line and stops), then configures and builds into build/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* atomic_file.c -- output files that appear whole or not at all (see
  * atomic_file.h): temporaries next to the target, fsync, rename; for a
  * group of files, backups of the old ones until every rename succeeded. */

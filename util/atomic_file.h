@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * atomic_file.h -- output files that appear whole or not at all.
  *

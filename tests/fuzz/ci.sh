@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/ci.sh [SECONDS [SEED]]
 # A short fuzzing pass for CI: installs clang if needed, builds build-fuzz
 # (libFuzzer + ASan + UBSan) and runs each target for SECONDS (default 60)

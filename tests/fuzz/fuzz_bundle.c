@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_bundle.c -- libFuzzer target for the bundle reader
  * (corepcg_bundle_read) and what runs on what it accepts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_check.h -- invariants the fuzz targets assert on what the library
  * accepted, computed here independently of the library's own arithmetic. */
 #ifndef COREPCG_FUZZ_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_constraints.c -- libFuzzer target for the constraints.txt parser
  * (cpg_constraints_read): the input is the file, for a system of
  * FUZZ_NODES nodes. Whatever it returns must keep its contract: on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_util.h -- what the fuzz targets share: a private scratch directory
  * made once per process, files written from the fuzz input, and a loud
  * stop when an invariant breaks (libFuzzer reports an abort as a crash and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay.c -- runs a fuzz target on committed inputs, so that the seed
  * corpus and every crash the fuzzer ever found run in the normal suite
  * (and under ASan/UBSan in build-sanitize). Arguments are files or

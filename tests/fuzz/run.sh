@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/run.sh BUILD_DIR TARGET SECONDS [WORK_DIR [LIBFUZZER_FLAG...]]
 # Runs one libFuzzer target (constraints | bundle) from the committed seed
 # corpus for SECONDS, with leak detection, keeping the growing corpus and
