@@ -65,8 +65,8 @@ static void verify(const bench_options *o, bench_cell *c, int step,
                    const bench_sample *s, const char *message)
 {
     if (s->status < 0)
-        fail_cell(c, "step %d: %s%s%s", step + 1, corepcg_strerror(s->status),
-                  message && *message ? ": " : "", message ? message : "");
+        fail_cell(c, "step %d: %s", step + 1, message && *message
+                  ? message : corepcg_strerror(s->status));
     else if (s->status == COREPCG_NOT_CONVERGED)
         fail_cell(c, "step %d: not converged in %d iterations", step + 1,
                   s->iterations);
@@ -171,8 +171,8 @@ static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
                  cs->k, cs->warmup_steps + 1);
         int rc = cloth_step(sim, &set, msg);
         if (rc < 0) {
-            snprintf(cs->error, sizeof cs->error, "warm-up step %d: %s: %s",
-                     cs->warmup_steps + 1, corepcg_strerror(rc), msg);
+            snprintf(cs->error, sizeof cs->error, "warm-up step %d: %s",
+                     cs->warmup_steps + 1, msg);
             return rc;
         }
         cs->warmup_steps++;
@@ -240,8 +240,8 @@ static void run_case(const bench_options *o, bench_case *cs)
         for (int skip = 1; skip < cs->stride; skip++) {
             rc = cloth_step(sim, &between, msg);
             if (rc < 0) {
-                snprintf(cs->error, sizeof cs->error, "step between measurements: %s: %s",
-                         corepcg_strerror(rc), msg);
+                snprintf(cs->error, sizeof cs->error,
+                         "step between measurements: %s", msg);
                 goto done;
             }
         }

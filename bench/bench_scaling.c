@@ -90,8 +90,9 @@ static void run_method(const bench_options *o, const cloth_sim *sim, int method,
     rec->peak_kb = ru.ru_maxrss;
     rec->status = rc;
     if (rc < 0)
-        snprintf(rec->error, sizeof rec->error, "%s: %s", corepcg_strerror(rc),
-                 h ? corepcg_message(h) : "");
+        snprintf(rec->error, sizeof rec->error, "%s",
+                 h && corepcg_message(h)[0] ? corepcg_message(h)
+                                            : corepcg_strerror(rc));
     rec->r = info.r;
     rec->iterations = info.iterations;
     rec->setup_s = info.time_setup_s;
@@ -140,8 +141,8 @@ static void run_size(const bench_options *o, int size, double k, int fd)
                     base.warmup_steps + 1);
         rc = cloth_step(sim, &set, msg);
         if (rc < 0) {
-            snprintf(base.error, sizeof base.error, "warm-up step %d: %s: %s",
-                     base.warmup_steps + 1, corepcg_strerror(rc), msg);
+            snprintf(base.error, sizeof base.error, "warm-up step %d: %s",
+                     base.warmup_steps + 1, msg);
             send_record(fd, &base);
             cloth_sim_free(&sim);
             return;

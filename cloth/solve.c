@@ -10,9 +10,13 @@
 static int solver_failed(cloth_sim *sim, const char *what, int rc, char *msg)
 {
     if (msg)
-        snprintf(msg, COREPCG_MSG_SIZE, "step %d: %s: %s (%s)", sim->step + 1,
-                 what, corepcg_strerror(rc),
-                 sim->solver ? corepcg_message(sim->solver) : "");
+    {
+        /* the library's message says what went wrong; the code's name only
+         * when there is none */
+        const char *why = sim->solver ? corepcg_message(sim->solver) : "";
+        snprintf(msg, COREPCG_MSG_SIZE, "step %d: %s: %s", sim->step + 1,
+                 what, why[0] ? why : corepcg_strerror(rc));
+    }
     return rc;
 }
 

@@ -408,12 +408,14 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
 
     /* TRUE comes back on a matrix that is not positive definite: the
      * status and L->minor say so (supernodal and simplicial LL^T). */
+    f->bad_column = -1;
     if (status == CHOLMOD_NOT_POSDEF || (ok && L->minor < L->n)) {
         size_t k = L->minor < L->n ? L->minor : 0;
+        f->bad_column = perm ? perm[k] : (int)k;
         return cpg_fail(msg, not_spd_code,
-                        "matrix is not positive definite: the factorisation "
-                        "failed at column %d (pivot %d of %zu)",
-                        perm ? perm[k] : (int)k, (int)k, L->n);
+                        "not positive definite: the factorisation failed at "
+                        "column %d (pivot %d of %zu)", f->bad_column, (int)k,
+                        L->n);
     }
     int code = cpg_cholmod_code(cm);
     if (!ok && code == COREPCG_OK)
@@ -425,11 +427,13 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
     /* The simplicial LDL^T path goes on through negative pivots without a
      * word (and nothing catches NaN): check the whole diagonal. */
     size_t bad = first_bad_pivot(L);
-    if (bad < L->n)
+    if (bad < L->n) {
+        f->bad_column = perm ? perm[bad] : (int)bad;
         return cpg_fail(msg, not_spd_code,
-                        "matrix is not positive definite: pivot %g at column "
-                        "%d (pivot %zu of %zu)", factor_pivot(L, bad),
-                        perm ? perm[bad] : (int)bad, bad, L->n);
+                        "not positive definite: pivot %g at column %d "
+                        "(pivot %zu of %zu)", factor_pivot(L, bad),
+                        f->bad_column, bad, L->n);
+    }
     return COREPCG_OK;
 }
 

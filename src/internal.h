@@ -246,6 +246,8 @@ typedef struct cpg_factor {
     int supernodal;
     int node_ordering;             /* 1: ordered by nodes (ordering_used) */
     corepcg_ordering ordering_used;
+    int bad_column;                /* after a not-SPD failure: the column
+                                      (original order) that failed, or -1 */
 } cpg_factor;
 
 /* Analyse (pattern only). */
@@ -260,7 +262,8 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
                              int N, corepcg_ordering ord, corepcg_factor kind,
                              cholmod_common *cm, char *msg);
 /* Numeric factorisation with the kept analysis; not_spd_code is returned
- * when M is not positive definite (CHOLMOD's status or a D <= 0). */
+ * when M is not positive definite (CHOLMOD's status or a D <= 0), with
+ * f->bad_column set and msg naming the column. */
 int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                        cholmod_common *cm, char *msg);
 /* out = M^-1 in, without allocating after the first call. */

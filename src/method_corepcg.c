@@ -128,6 +128,8 @@ static int core_factorise(void *state, const cpg_ctx *ctx)
     int rc = cpg_factor_numeric(&st->fac, st->Ct, COREPCG_ERR_CORE_NOT_SPD,
                                 ctx->cm, ctx->msg);
     ctx->rec->time_factor_s = cpg_now() - t;
+    if (rc == COREPCG_ERR_CORE_NOT_SPD)
+        rc = cpg_not_spd_at_node(ctx, &st->fac, "the matrix core", rc);
     ctx->rec->nnz_factor = cpg_factor_nnz(&st->fac);
     ctx->rec->ordering = cpg_factor_ordering(&st->fac);
     ctx->rec->factor_supernodal = st->fac.supernodal;

@@ -69,6 +69,9 @@ static int direct_factorise(void *state, const cpg_ctx *ctx)
         rc = cpg_factor_numeric(&st->fac, st->At, COREPCG_ERR_NOT_SPD,
                                 ctx->cm, ctx->msg);
         ctx->rec->time_factor_s = cpg_now() - t;
+        if (rc == COREPCG_ERR_NOT_SPD)
+            rc = cpg_not_spd_at_node(ctx, &st->fac, "the reduced matrix A~",
+                                     rc);
     }
     describe_factor(&st->fac, ctx);
     return rc;

@@ -50,12 +50,6 @@ static char *slurp(const char *path)
     return buf;
 }
 
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 /* Files in dir whose name starts with prefix (temporaries included). */
 static int count_files(const char *prefix)
 {
@@ -305,16 +299,28 @@ static void check_refusals(void)
     CHECK_INT(run(args), 2);
     CHECK_INT(count_files("bad."), 0);
 
-    /* an unwritable output is an error (1), not a partial file */
+    /* an unwritable output (a file where its directory should be) is an
+     * error (1) before the run: no progress, no partial file */
+    char blocker[300];
+    snprintf(blocker, sizeof blocker, "%s/blocker", dir);
+    FILE *bf = fopen(blocker, "w");
+    CHECK(bf != NULL, "cannot create %s", blocker);
+    if (bf)
+        fclose(bf);
     snprintf(args, sizeof args, "--sizes 9 --k 60 --steps 1 --methods direct,corepcg "
-             "--csv \"%s/no/such/dir/out.csv\"", dir);
+             "--csv \"%s/blocker/out.csv\"", dir);
     CHECK_INT(run(args), 1);
     char *err = slurp(errpath);
-    CHECK_STR_CONTAINS(err, "no/such/dir/out.csv: cannot write");
+    CHECK_STR_CONTAINS(err, "blocker: exists and is not a directory");
     free(err);
-    char nodir[300];
-    snprintf(nodir, sizeof nodir, "%s/no", dir);
-    CHECK(!exists(nodir), "%s was created", nodir);
+    char outpath[320];
+    snprintf(outpath, sizeof outpath, "%s/stdout.txt", dir);
+    char *table = slurp(outpath);
+    CHECK(table && table[0] == '\0', "the run went ahead before the refusal: %s",
+          table ? table : "(no stdout)");
+    free(table);
+    CHECK_INT(count_files("out.csv"), 0);
+    remove(blocker);
 }
 
 int main(void)

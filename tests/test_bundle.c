@@ -1211,12 +1211,23 @@ static void test_vectors(void)
     free(before);
     free(after);
 
+    /* missing parents are created (mkdir -p), as for every output */
     char sub[FIXTURE_PATH];
-    fixture_join(sub, tmpdir, "no-such-dir/v.mtx");
-    rc = corepcg_vector_write(sub, 7, v, msg);
+    fixture_join(sub, tmpdir, "no-such-dir/deeper/v.mtx");
+    CHECK_INT(corepcg_vector_write(sub, 7, v, msg), COREPCG_OK);
+    CHECK_INT(corepcg_vector_read(sub, 7, &back, msg), COREPCG_OK);
+    if (back)
+        CHECK(memcmp(back, v, 7 * sizeof(double)) == 0,
+              "vector written under new parents reads back bit for bit");
+    free(back);
+    back = NULL;
+    /* a regular file where a parent should be: refused, naming the path */
+    char under_file[FIXTURE_PATH];
+    fixture_join(under_file, path, "v.mtx");
+    rc = corepcg_vector_write(under_file, 7, v, msg);
     CHECK_INT(rc, COREPCG_ERR_IO);
-    CHECK_STR_CONTAINS(msg, sub);
-    CHECK_INT(corepcg_vector_read(sub, 7, &back, msg), COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, path);
+    CHECK_INT(corepcg_vector_read(under_file, 7, &back, msg), COREPCG_ERR_IO);
     CHECK_INT(corepcg_vector_write(path, 0, v, msg), COREPCG_ERR_ARGUMENT);
 }
 

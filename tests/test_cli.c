@@ -334,6 +334,8 @@ static void test_solve(void)
         {"--method", "mpcg", "--ordering", "amd"},
         {"--method", "upcg", "--core", "auto"},
         {"--method", "direct", "--fallback", "upcg"},
+        {"--method", "direct", "--tol", "1e-6"},
+        {"--method", "direct", "--max-iter", "10"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         int rc = run("solve", tiny, refused[k][0], refused[k][1], NULL);
@@ -350,6 +352,64 @@ static void test_solve(void)
     }
 }
 
+/* The command line's conventions: --opt=value equals --opt value, `help`
+ * is a command, an option that has no effect is refused, and a failure
+ * says what went wrong once, naming the node. */
+static void test_conventions(void)
+{
+    CHECK_INT(run("solve", tiny, "--method=mpcg", "--tol=1e-6", "--json"), 0);
+    char *eq = strdup(out_text);
+    CHECK_INT(run6((const char *const[6]){"solve", tiny, "--method", "mpcg",
+                                           "--tol", "1e-6"}), 0);
+    CHECK_INT(run("solve", tiny, "--method", "mpcg", "--json"), 0);
+    CHECK_STR_CONTAINS(eq, "\"method\": \"mpcg\"");
+    CHECK_NEAR(json_number(eq, "tol"), 1e-6, 0);
+    free(eq);
+    CHECK_INT(run("solve", tiny, "--tol=", NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "--tol needs a number");
+
+    CHECK_INT(run("help", NULL, NULL, NULL, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "usage: corepcg COMMAND");
+    CHECK_INT(run("help", "solve", NULL, NULL, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "usage: corepcg solve BUNDLE");
+    CHECK_INT(run("help", "nonsense", NULL, NULL, NULL), 2);
+
+    CHECK_INT(run("solve", tiny, "--core-threshold", "0.1", NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "--core-threshold is for --core auto");
+    CHECK_INT(run6((const char *const[6]){"solve", tiny, "--core", "auto",
+                                           "--core-threshold", "0.1"}), 0);
+
+    /* tiny with one off-diagonal entry of node 3's column grown until A~
+     * is indefinite at node 2 (ndof 1): direct and the core say which
+     * node, each phrase once */
+    char dir[FIXTURE_PATH];
+    char *A = tiny_file("A.mtx");
+    char *at = A ? strstr(A, "\n10 7 -1.5\n") : NULL;
+    CHECK(at != NULL, "data/tiny's A.mtx changed: the test needs (10, 7)");
+    if (!at) {
+        free(A);
+        return;
+    }
+    memcpy(at, "\n10 7 -40 \n", 11);
+    spoiled_copy("indefinite", "A.mtx", A, dir);
+    static const char *const what[2][2] = {
+        {"direct", "the reduced matrix A~ is not positive definite at node 2 "
+                   "(free direction 1 of 1)"},
+        {"corepcg", "the matrix core is not positive definite at node 2 "
+                    "(free direction 1 of 1)"}};
+    for (int k = 0; k < 2; k++) {
+        CHECK_INT(run("solve", dir, "--method", what[k][0], NULL), 1);
+        CHECK_STR_CONTAINS(err_text, what[k][1]);
+        const char *first = strstr(err_text, "not positive definite");
+        CHECK(first && !strstr(first + 1, "not positive definite"),
+              "%s: repeated phrase in %s", what[k][0], err_text);
+    }
+    CHECK_INT(run("solve", dir, "--method", "upcg", NULL), 1);
+    CHECK(strstr(err_text, "breakdown") == NULL ||
+          strstr(strstr(err_text, "breakdown") + 1, "breakdown") == NULL,
+          "repeated phrase in %s", err_text);
+}
+
 int main(void)
 {
     fixture_temp_dir(tmpdir, "cli");
@@ -364,6 +424,7 @@ int main(void)
     test_usage();
     test_bad_bundles();
     test_solve();
+    test_conventions();
     /* No command wrote anything where it ran. */
     CHECK_INT(fixture_count_files(cwd), 0);
     free(out_text);

@@ -828,10 +828,17 @@ static void test_cli(void)
         CHECK_STR_CONTAINS(out, bad[k].message);
     }
 
-    /* An unwritable CSV: exit 1, nothing left behind. */
-    snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/missing/run.csv", tmp);
+    /* A CSV under new directories: they are created. */
+    snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/missing/deeper/run.csv", tmp);
+    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/missing/deeper/run.csv", tmp);
+    CHECK(access(path, R_OK) == 0, "%s not written", path);
+    /* An unwritable CSV (a file where its directory should be): exit 1
+     * before simulating (no summary line), nothing left behind. */
+    snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/run.csv/sub.csv", tmp);
     CHECK_INT(run_cli(args, out, sizeof out), 1);
-    CHECK_STR_CONTAINS(out, "cannot write");
+    CHECK_STR_CONTAINS(out, "not a directory");
+    CHECK(!strstr(out, "steps, method"), "simulated before refusing: %s", out);
     /* --obj naming a file: exit 1. */
     snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --obj %s/run.csv", tmp);
     CHECK_INT(run_cli(args, out, sizeof out), 1);

@@ -2,6 +2,8 @@
 /* cli.c -- argument helpers shared by the subcommands. */
 #include "cli.h"
 
+#include "atomic_file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,6 +19,29 @@ void cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+void cli_library_error(const char *where, int code, const char *message)
+{
+    cli_error("%s: %s", where,
+              message && message[0] ? message : corepcg_strerror(code));
+}
+
+int cli_outputs_ready(const char *command, const char *const *files,
+                      int nfiles, const char *const *dirs, int ndirs)
+{
+    char msg[COREPCG_MSG_SIZE];
+    for (int k = 0; k < nfiles; k++)
+        if (files[k] && cpg_output_check(files[k], msg) != COREPCG_OK) {
+            cli_error("%s: %s", command, msg);
+            return -1;
+        }
+    for (int k = 0; k < ndirs; k++)
+        if (dirs[k] && cpg_output_dir_check(dirs[k], msg) != COREPCG_OK) {
+            cli_error("%s: %s", command, msg);
+            return -1;
+        }
+    return 0;
 }
 
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out)

@@ -20,6 +20,18 @@ enum {
 /* "corepcg: <text>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "corepcg: WHERE: MESSAGE" for a failed library call: the library's
+ * message (which says what went wrong), or the code's name when empty. */
+void cli_library_error(const char *where, int code, const char *message);
+
+/* Every output is checked before the work that ends in writing it:
+ * missing parent directories are created, and a path that cannot be
+ * written (a directory in a file's place, no permission) is refused with
+ * an error printed. files[] and dirs[] may hold NULLs (options not
+ * given). Returns 0 or -1. */
+int cli_outputs_ready(const char *command, const char *const *files,
+                      int nfiles, const char *const *dirs, int ndirs);
+
 /* Option values: print a usage error and return -1 on a bad value. */
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out);
 int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out);

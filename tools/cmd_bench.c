@@ -182,7 +182,8 @@ static int parse(int argc, char **argv, bench_options *o)
         memcpy(o->methods, o->scaling ? scaling : all, sizeof(int) * (size_t)o->num_methods);
     }
     o->progress = isatty(STDERR_FILENO);
-    return 0;
+    const char *outputs[] = {o->csv, o->svg, o->markdown};
+    return cli_outputs_ready("bench", outputs, 3, NULL, 0) ? -2 : 0;
 }
 
 /* The command line as one string, for the reports. */
@@ -219,7 +220,7 @@ int cmd_bench(int argc, char **argv)
     bench_options o;
     int prc = parse(argc, argv, &o);
     if (prc)
-        return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+        return prc > 0 ? CLI_EXIT_OK : prc == -2 ? CLI_EXIT_ERROR : CLI_EXIT_USAGE;
     char command[1024];
     join_command(argc, argv, command, sizeof command);
     o.command = command;

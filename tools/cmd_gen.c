@@ -35,6 +35,8 @@ int cmd_gen(int argc, char **argv)
     int prc = cloth_cli_parse(argc, argv, "gen", usage_text, 1, 0, &o);
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    if (cli_outputs_ready("gen", NULL, 0, &o.out, 1))
+        return CLI_EXIT_ERROR;
 
     char msg[COREPCG_MSG_SIZE];
     cloth_sim *sim = NULL;

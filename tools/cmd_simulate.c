@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define SIMULATE_DEFAULT_STEPS 100
 
@@ -25,6 +26,7 @@ static const char usage_text[] =
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
     "                   method,iterations,seconds,analysis_reused (seconds:\n"
     "                   the solver's setup/update + solve)\n"
+    "A progress line goes to stderr when it is a terminal.\n"
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
     "3 some step did not converge (all written, flagged)\n";
 
@@ -36,10 +38,8 @@ int cmd_simulate(int argc, char **argv)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     int steps = o.steps ? o.steps : SIMULATE_DEFAULT_STEPS;
     char msg[COREPCG_MSG_SIZE], obj_path[4096];
-    if (o.obj && cpg_make_dirs(o.obj, msg) != COREPCG_OK) {
-        cli_error("simulate: %s", msg);
+    if (cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1))
         return CLI_EXIT_ERROR;
-    }
     /* the CSV appears at the end, whole, or not at all */
     cpg_atomic_file csv_file = {0};
     FILE *csv = NULL;
@@ -56,7 +56,7 @@ int cmd_simulate(int argc, char **argv)
     int rc = seconds ? cloth_sim_create(&o.par, &sim, msg) : COREPCG_ERR_NO_MEMORY;
     if (!seconds)
         snprintf(msg, sizeof msg, "out of memory");
-    int not_converged = 0;
+    int not_converged = 0, progress = isatty(STDERR_FILENO);
     long iterations = 0;
     double assemble = 0;
     for (int k = 0; rc >= 0 && k < steps; k++) {
@@ -67,6 +67,10 @@ int cmd_simulate(int argc, char **argv)
         iterations += sim->info.iterations;
         assemble += sim->time_assemble_s;
         seconds[k] = sim->time_solve_s;
+        if (progress) /* overwritten in place; cleared at the end */
+            fprintf(stderr, "\rsimulate: step %d of %d, %d contacts, %d "
+                    "iterations, %.3g s   ", k + 1, steps, sim->contacts,
+                    sim->info.iterations, sim->time_solve_s);
         if (csv)
             fprintf(csv, "%d,%d,%d,%d,%d,%s,%d,%.6g,%d\n", sim->step, sim->contacts,
                     sim->ndof_count[0], sim->ndof_count[1], sim->ndof_count[2],
@@ -82,6 +86,8 @@ int cmd_simulate(int argc, char **argv)
             }
         }
     }
+    if (progress)
+        fprintf(stderr, "\r%*s\r", 72, "");
     if (csv && rc >= 0) {
         int crc = cpg_atomic_commit(&csv_file, msg);
         if (crc != COREPCG_OK)

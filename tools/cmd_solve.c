@@ -9,8 +9,10 @@
 static const char usage_text[] =
     "usage: corepcg solve BUNDLE [options]\n"
     "  --method M          corepcg (default) | upcg | direct | mpcg | mpcg-bw\n"
-    "  --tol T             stop when r^T M^-1 r <= T^2 b^T M^-1 b (default 1e-3)\n"
-    "  --max-iter K        iteration limit (default 10000); reaching it exits 3\n"
+    "  --tol T             iterative methods: stop when r^T M^-1 r <= T^2 b^T M^-1 b\n"
+    "                      (default 1e-3)\n"
+    "  --max-iter K        iterative methods: iteration limit (default 10000);\n"
+    "                      reaching it exits 3\n"
     "  --precond P         upcg/mpcg: diag (default) | block | projected (upcg)\n"
     "  --ordering O        direct/corepcg: amd (default) | best | metis | nesdis\n"
     "  --factor F          direct/corepcg: auto (default) | ldl | ll\n"
@@ -18,7 +20,9 @@ static const char usage_text[] =
     "  --core-threshold t  core auto: keep blocks with |A_ij| >= t sqrt(|A_ii||A_jj|)\n"
     "                      (default 1e-2)\n"
     "  --fallback upcg     corepcg: if the core is not SPD, solve with block PCG\n"
-    "  --out X.mtx         write the answer (atomically)\n"
+    "  --out X.mtx         write the answer (atomically; missing parent\n"
+    "                      directories are created, and an unwritable path\n"
+    "                      is refused before solving)\n"
     "  --json              one JSON object instead of the summary\n"
     "An option the method would ignore is refused (exit 2).\n"
     "--json prints one object with every key (0 or null where one does not\n"
@@ -31,7 +35,8 @@ struct solve_options {
     int json;
     corepcg_settings set;
     /* options given, to refuse those the method would ignore */
-    int gave_precond, gave_factorisation, gave_core, gave_fallback;
+    int gave_precond, gave_factorisation, gave_core, gave_fallback,
+        gave_iteration, gave_threshold;
 };
 
 static int is_factored(corepcg_method m)
@@ -53,6 +58,12 @@ static int check_combination(const struct solve_options *o)
         bad = "--ordering/--factor (they are for direct and corepcg)";
     else if ((o->gave_core || o->gave_fallback) && m != COREPCG_METHOD_COREPCG)
         bad = "--core/--core-threshold/--fallback (they are for corepcg)";
+    else if (o->gave_iteration && m == COREPCG_METHOD_DIRECT)
+        bad = "--tol/--max-iter (direct does not iterate)";
+    if (!bad && o->gave_threshold && o->set.core != COREPCG_CORE_AUTO) {
+        cli_error("solve: --core-threshold is for --core auto");
+        return -1;
+    }
     if (!bad)
         return 0;
     cli_error("solve: --method %s does not take %s", name, bad);
@@ -104,11 +115,13 @@ static int parse(int argc, char **argv, struct solve_options *o)
             o->gave_fallback = 1;
         } else if (strcmp(a, "--tol") == 0) {
             rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
+            o->gave_iteration = 1;
         } else if (strcmp(a, "--core-threshold") == 0) {
             rc = cli_parse_double(a, v, 0, 1e300, &o->set.core_threshold);
-            o->gave_core = 1;
+            o->gave_core = o->gave_threshold = 1;
         } else if (strcmp(a, "--max-iter") == 0) {
             rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
+            o->gave_iteration = 1;
         } else if (strcmp(a, "--out") == 0) {
             if (!v) {
                 cli_error("--out needs a file name");
@@ -136,7 +149,10 @@ static int parse(int argc, char **argv, struct solve_options *o)
         fputs(usage_text, stderr);
         return -1;
     }
-    return check_combination(o);
+    if (check_combination(o))
+        return -1;
+    /* an answer that cannot be written is refused before the work */
+    return cli_outputs_ready("solve", &o->out, 1, NULL, 0) ? -2 : 0;
 }
 
 /* One object with every key, whatever the method: those that do not apply
@@ -198,7 +214,7 @@ int cmd_solve(int argc, char **argv)
     struct solve_options o;
     int prc = parse(argc, argv, &o);
     if (prc)
-        return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+        return prc > 0 ? CLI_EXIT_OK : prc == -2 ? CLI_EXIT_ERROR : CLI_EXIT_USAGE;
 
     char msg[COREPCG_MSG_SIZE];
     corepcg_bundle *bundle = NULL;
@@ -219,12 +235,12 @@ int cmd_solve(int argc, char **argv)
     }
     rc = corepcg_setup(h, &bundle->system, &o.set);
     if (rc < 0) {
-        cli_error("%s: %s: %s", o.bundle, corepcg_strerror(rc), corepcg_message(h));
+        cli_library_error(o.bundle, rc, corepcg_message(h));
         goto done;
     }
     rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
     if (rc < 0) {
-        cli_error("%s: %s: %s", o.bundle, corepcg_strerror(rc), corepcg_message(h));
+        cli_library_error(o.bundle, rc, corepcg_message(h));
         goto done;
     }
     if (o.json)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* corepcg.c -- the command-line tool: dispatches to one subcommand. */
+/* main.c -- the command-line tool `corepcg`: dispatches to one
+ * subcommand (cmd_*.c). */
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct command {
@@ -22,29 +24,90 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: corepcg COMMAND [options]   (corepcg COMMAND --help for more)\n\ncommands:\n");
+    fprintf(out, "usage: corepcg COMMAND [options]   (corepcg help COMMAND, or\n"
+                 "       corepcg COMMAND --help, for more; --opt value and\n"
+                 "       --opt=value are the same)\n\ncommands:\n");
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         fprintf(out, "  %s\n", commands[k].summary);
+    fprintf(out, "  help [COMMAND]                  this text, or COMMAND's\n"
+                 "  --version                       the library's version\n");
 }
 
-int main(int argc, char **argv)
+/* "--opt=value" becomes "--opt" "value", so that every subcommand takes
+ * both spellings. A NULL-terminated copy of argv (malloc'd; NULL when out
+ * of memory). */
+static char **split_equals(int argc, char **argv, int *out_argc)
+{
+    char **out = malloc(sizeof(char *) * (2 * (size_t)argc + 1));
+    if (!out)
+        return NULL;
+    int m = 0;
+    for (int k = 0; k < argc; k++) {
+        char *eq = strchr(argv[k], '=');
+        if (k > 0 && strncmp(argv[k], "--", 2) == 0 && eq && eq > argv[k] + 2) {
+            *eq = '\0';
+            out[m++] = argv[k];
+            out[m++] = eq + 1;
+        } else {
+            out[m++] = argv[k];
+        }
+    }
+    out[m] = NULL;
+    *out_argc = m;
+    return out;
+}
+
+static const struct command *find(const char *name)
+{
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        if (strcmp(name, commands[k].name) == 0)
+            return &commands[k];
+    return NULL;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    const char *first = argv[1];
+    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 ||
+        (strcmp(first, "help") == 0 && argc == 2)) {
         usage(stdout);
         return CLI_EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(first, "--version") == 0) {
         printf("corepcg %s\n", corepcg_version());
         return CLI_EXIT_OK;
     }
-    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
-        if (strcmp(argv[1], commands[k].name) == 0)
-            return commands[k].run(argc - 1, argv + 1);
-    cli_error("unknown command '%s'", argv[1]);
+    if (strcmp(first, "help") == 0) { /* help COMMAND = COMMAND --help */
+        const struct command *c = find(argv[2]);
+        if (c && argc == 3) {
+            char *help_argv[] = {argv[2], "--help", NULL};
+            return c->run(2, help_argv);
+        }
+        cli_error("help: %s", c ? "takes one COMMAND" : "unknown command");
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const struct command *c = find(first);
+    if (c)
+        return c->run(argc - 1, argv + 1);
+    cli_error("unknown command '%s'", first);
     usage(stderr);
     return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int split_argc = 0;
+    char **split_argv = split_equals(argc, argv, &split_argc);
+    if (!split_argv) {
+        cli_error("out of memory");
+        return CLI_EXIT_ERROR;
+    }
+    int status = dispatch(split_argc, split_argv);
+    free(split_argv);
+    return status;
 }

@@ -92,6 +92,20 @@ int cpg_make_dirs(const char *dir, char *msg)
     return rc;
 }
 
+/* path's directory, malloc'd ("." for a bare name); NULL when out of
+ * memory. */
+static char *parent_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t len = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
+    char *dir = malloc(len + 1);
+    if (dir) {
+        memcpy(dir, slash ? path : ".", len);
+        dir[len] = '\0';
+    }
+    return dir;
+}
+
 /* ======================================================= sibling names */
 
 /* Makes something under a candidate name; 0, or -1 with errno (EEXIST
@@ -139,10 +153,24 @@ static int make_link(const char *name, void *target)
 
 /* ========================================================= one file */
 
+/* mkdir -p of path's directory. */
+static int make_parents(const char *path, char *msg)
+{
+    char *dir = parent_of(path);
+    if (!dir)
+        return fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    int rc = cpg_make_dirs(dir, msg);
+    free(dir);
+    return rc;
+}
+
 int cpg_atomic_open(cpg_atomic_file *af, const char *path, char *msg)
 {
     memset(af, 0, sizeof *af);
     int fd = -1, err = 0;
+    int rc = make_parents(path, msg);
+    if (rc != COREPCG_OK)
+        return rc;
     af->path = malloc(strlen(path) + 1);
     if (!af->path)
         return fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
@@ -207,20 +235,6 @@ void cpg_atomic_discard(cpg_atomic_file *af)
     free(af->tmp);
     free(af->path);
     memset(af, 0, sizeof *af);
-}
-
-/* path's directory, malloc'd ("." for a bare name); NULL when out of
- * memory. */
-static char *parent_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    size_t len = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
-    char *dir = malloc(len + 1);
-    if (dir) {
-        memcpy(dir, slash ? path : ".", len);
-        dir[len] = '\0';
-    }
-    return dir;
 }
 
 /* fsync a directory, so that the renames in it survive a crash. Best
@@ -421,5 +435,33 @@ int cpg_atomic_commit_all(cpg_atomic_file *files, int count,
         }
         cpg_atomic_discard(&files[k]);
     }
+    return rc;
+}
+
+int cpg_output_check(const char *path, char *msg)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail(msg, COREPCG_ERR_IO, "%s: cannot write: it is a directory",
+                    path);
+    /* what writing it will do first: the parents, then a temporary */
+    cpg_atomic_file af;
+    int rc = cpg_atomic_open(&af, path, msg);
+    cpg_atomic_discard(&af);
+    return rc;
+}
+
+int cpg_output_dir_check(const char *dir, char *msg)
+{
+    int rc = cpg_make_dirs(dir, msg);
+    char *probe = rc == COREPCG_OK ? cpg_path_join(dir, "probe") : NULL;
+    if (rc == COREPCG_OK && !probe)
+        rc = fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    if (rc == COREPCG_OK) {
+        cpg_atomic_file af;
+        rc = cpg_atomic_open(&af, probe, msg);
+        cpg_atomic_discard(&af);
+    }
+    free(probe);
     return rc;
 }

@@ -30,8 +30,8 @@ typedef struct cpg_atomic_file {
     char *tmp;  /* the temporary; NULL once renamed, removed or empty   */
 } cpg_atomic_file;
 
-/* Creates the temporary next to path. On failure *af is empty (discard
- * is still safe). */
+/* Creates path's missing parent directories, then the temporary next to
+ * path. On failure *af is empty (discard is still safe). */
 int cpg_atomic_open(cpg_atomic_file *af, const char *path, char *msg);
 
 /* Flushes, fsyncs and closes the temporary, which stays until commit or
@@ -69,5 +69,15 @@ int cpg_path_exists(const char *path, char *msg);
 
 /* mkdir -p: dir and any missing parents; dir must end up a directory. */
 int cpg_make_dirs(const char *dir, char *msg);
+
+/* Whether path can be written, checked before any work that would end in
+ * writing it: creates its missing parents, refuses a directory in its
+ * place and an unwritable directory (by creating and removing a
+ * temporary, as writing will). The target itself is not touched. */
+int cpg_output_check(const char *path, char *msg);
+
+/* The same for a directory that files will be written into: created with
+ * its parents if missing, and writable. */
+int cpg_output_dir_check(const char *dir, char *msg);
 
 #endif /* COREPCG_ATOMIC_FILE_H */
