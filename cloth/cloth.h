@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cloth.h -- the mass-spring cloth simulator that feeds corepcg real
- * systems (DESIGN.md, "The simulator"; Ye, Webber & Wang §5).
+ * systems (docs/design.md, "The simulator"; Ye, Webber & Wang §5).
  *
  * The model
  *   An m x m Provot grid, a flat square of side `side` (default 1 m), node

@@ -292,7 +292,7 @@ COREPCG_EXPORT void corepcg_free(corepcg_solver **h);
 
 /* ---------------------------------------------------------------- check */
 
-/* FORMAT.md's measures of an answer x (n) of sys with right-hand side b:
+/* docs/format.md's measures of an answer x (n) of sys with right-hand side b:
  * constraint error max |(I - S)(x - z)| and relative residual
  * |S(b - A x)|_2 / |S(b - A(I - S)z)|_2 (with a zero denominator the
  * residual norm itself is reported).
@@ -304,7 +304,7 @@ COREPCG_EXPORT int corepcg_check(const corepcg_system *sys, const double *b,
 
 /* --------------------------------------------------------------- bundle */
 
-/* A bundle read from disk (FORMAT.md); every array is owned by it. */
+/* A bundle read from disk (docs/format.md); every array is owned by it. */
 typedef struct corepcg_bundle {
     corepcg_system system;     /* ready for corepcg_setup: A is CSC LOWER   */
     const double *b;           /* n                                         */
@@ -315,7 +315,7 @@ typedef struct corepcg_bundle {
 } corepcg_bundle;
 
 /* Reads DIR/A.mtx, b.mtx and the optional z.mtx, constraints.txt,
- * stretch.mtx, x0.mtx; validates everything FORMAT.md requires.
+ * stretch.mtx, x0.mtx; validates everything docs/format.md requires.
  * Returns OK; ERR_IO (missing or unreadable file); ERR_FORMAT (malformed
  * content, with file:line); ERR_DIMENSION; ERR_NOT_FINITE;
  * ERR_NOT_SYMMETRIC; ERR_CONSTRAINT (constraints.txt, with file:line);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bundle_io.h -- what the files that read and write bundles (FORMAT.md)
+ * bundle_io.h -- what the files that read and write bundles (docs/format.md)
  * share: line fields, the Matrix Market pre-scan, and the rules A obeys
  * in a bundle. Private to the library, like internal.h.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* bundle_read.c -- reading a bundle (FORMAT.md) and single vectors. Each
+/* bundle_read.c -- reading a bundle (docs/format.md) and single vectors. Each
  * Matrix Market file is pre-scanned (mm_scan.c: file:line messages, sizes
  * refused before anything is allocated), then read by CHOLMOD, and what
  * CHOLMOD returns is checked again: finite, symmetric when stored

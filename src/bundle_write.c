@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* bundle_write.c -- writing a bundle (FORMAT.md) and single vectors.
+/* bundle_write.c -- writing a bundle (docs/format.md) and single vectors.
  *
  * A system is refused for what corepcg_setup refuses, with setup's code:
  * it goes through the library's one import (cpg_sys_import). On top, a file

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* check.c -- FORMAT.md's two measures of an answer x:
+/* check.c -- docs/format.md's two measures of an answer x:
  *
  *     constraint error   max |(I - S)(x - z)|
  *     relative residual  |S (b - A x)|_2 / |S (b - A (I - S) z)|_2

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* constraints.c -- reads constraints.txt (FORMAT.md): one constrained node
+/* constraints.c -- reads constraints.txt (docs/format.md): one constrained node
  * per line, `node ndof [p_x p_y p_z [q_x q_y q_z]]`, `#` comments, blank
  * lines ignored. The per-record rules live in cpg_constraint_check
  * (ublocks.c); this file adds what only a file has: lines, fields, numbers

@@ -75,7 +75,7 @@ typedef struct cpg_ublocks {
 
 void cpg_ublocks_free(cpg_ublocks *u);
 
-/* Checks one record against FORMAT.md's rules except duplicates: node in
+/* Checks one record against docs/format.md's rules except duplicates: node in
  * [0, N), ndof in {0, 1, 2}, p (ndof 1, 2) and q (ndof 1) nonzero and
  * finite, |p.q| <= 1e-6 after normalising. Returns OK or ERR_CONSTRAINT
  * with a short reason ("q is not orthogonal to p (|p.q| = 0.1)") in why
@@ -91,7 +91,7 @@ int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
 void cpg_ublock_plane(const double p[3], double U[9]);
 int cpg_ublock_line(const double p[3], const double q[3], double U[9]);
 
-/* Parses constraints.txt (FORMAT.md). *out is malloc'd (NULL when the file
+/* Parses constraints.txt (docs/format.md). *out is malloc'd (NULL when the file
  * lists none). Messages name path:line. Records are validated as by
  * cpg_ublocks_build. */
 int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
@@ -275,7 +275,7 @@ void cpg_factor_free(cpg_factor *f, cholmod_common *cm);
 
 /* -------------------------------------------------------------- check */
 
-/* FORMAT.md's measures, on the internal representation, with two work
+/* docs/format.md's measures, on the internal representation, with two work
  * vectors of n doubles (no allocation). A NaN anywhere gives NaN. */
 void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
                         const double *b, const double *z, const double *x,

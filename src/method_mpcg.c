@@ -54,7 +54,7 @@ static int mpcg_factorise(void *state, const cpg_ctx *ctx)
 
 /* The corrected form starts from x0 = S y + (I - S) z with delta0 from
  * b^ = S(b - A(I - S)z); the original starts from z with delta0 from S b.
- * z means its constrained part only (FORMAT.md), so "z" is (I - S) z. */
+ * z means its constrained part only (docs/format.md), so "z" is (I - S) z. */
 static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
                       const double *y, double *x, int *iterations)
 {

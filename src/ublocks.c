@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FORMAT.md: q counts as orthogonal to p when |p.q| <= 1e-6 (unit vectors). */
+/* docs/format.md: q counts as orthogonal to p when |p.q| <= 1e-6 (unit vectors). */
 #define ORTHOGONALITY_TOL 1e-6
 
 static double dot3(const double a[3], const double b[3])

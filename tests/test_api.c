@@ -789,7 +789,7 @@ static void test_info_status_on_failure(void)
     testsys_free(&t);
 }
 
-/* FORMAT.md: only (I - S) z is used. Junk in z's free components must not
+/* docs/format.md: only (I - S) z is used. Junk in z's free components must not
  * change any method's answer or iterations (review finding: mpcg-bw
  * started from the whole z). */
 static void test_free_part_of_z_ignored(void)

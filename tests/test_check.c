@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_check.c -- FORMAT.md's measures of an answer: data/tiny's exact
+/* test_check.c -- docs/format.md's measures of an answer: data/tiny's exact
  * answer gives round-off values; deliberately perturbed answers give the
  * residual worked out by hand (data/README.md) and the constraint error of
  * the perturbation. A dense computation with S built straight from the
@@ -64,7 +64,7 @@ static double norm(const double *v)
     return sqrt(s);
 }
 
-/* FORMAT.md's two formulas, written out densely. */
+/* docs/format.md's two formulas, written out densely. */
 static void reference(const corepcg_system *s, const double *b,
                       const double *x, double *cerr, double *rres,
                       double *numerator)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_constraints.c -- the constraints.txt parser: FORMAT.md's own example
- * block is accepted as printed; every defect FORMAT.md lists (and a few
+/* test_constraints.c -- the constraints.txt parser: docs/format.md's own example
+ * block is accepted as printed; every defect docs/format.md lists (and a few
  * more a file can have) is refused with its code and a message that names
  * path:line. */
 #include "internal.h"
@@ -40,7 +40,7 @@ static void expect_refused(const char *name, const char *text, int N,
           name);
 }
 
-/* FORMAT.md's example, verbatim (node 913 needs N > 913). */
+/* docs/format.md's example, verbatim (node 913 needs N > 913). */
 static void test_format_example(void)
 {
     const char *text =
@@ -141,7 +141,7 @@ static void test_accepted_forms(void)
 
 static void test_defects(void)
 {
-    /* FORMAT.md's list: zero vector, q not orthogonal, node twice, node out
+    /* docs/format.md's list: zero vector, q not orthogonal, node twice, node out
      * of range, missing or extra field, ndof other than 0, 1, 2. Each bad
      * record sits on line 3 after a comment and a good record. */
     const char *head = "# test\n0 0\n";

@@ -206,7 +206,7 @@ static void test_random_lines(void)
         double p[3], q[3], U[9];
         testsys_unit(&rng, p);
         testsys_orthogonal_unit(&rng, p, q);
-        /* a q off by up to 5e-7 (FORMAT.md accepts |p.q| <= 1e-6) */
+        /* a q off by up to 5e-7 (docs/format.md accepts |p.q| <= 1e-6) */
         double tilt = 5e-7 * testsys_sym(&rng);
         for (int a = 0; a < 3; a++)
             q[a] = 3 * (q[a] + tilt * p[a]);
@@ -399,7 +399,7 @@ static void test_rejects(void)
     c[0] = (corepcg_constraint){.node = 3, .ndof = 1, .p = {0, 0, 2},
                                 .q = {sqrt(1 - t * t), 0, t}};
     expect_reject(c, 1, "orthogonal", "|p.q| = 1e-3");
-    /* |p.q| = 2e-6: just over FORMAT.md's 1e-6 */
+    /* |p.q| = 2e-6: just over docs/format.md's 1e-6 */
     t = 2e-6;
     c[0] = (corepcg_constraint){.node = 3, .ndof = 1, .p = {0, 0, 1},
                                 .q = {sqrt(1 - t * t), 0, t}};

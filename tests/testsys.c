@@ -142,7 +142,7 @@ void testsys_record_directions(const corepcg_constraint *c, double p[3],
     normalise3(q);
 }
 
-/* S_i per node from constraint records, as FORMAT.md defines it. */
+/* S_i per node from constraint records, as docs/format.md defines it. */
 static void S_from_records(int N, const corepcg_constraint *cons, int count,
                            double *Sall)
 {

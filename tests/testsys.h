@@ -27,7 +27,7 @@ void testsys_unit(testsys_rng *r, double v[3]);    /* random unit vector */
 /* A random unit vector orthogonal to unit p (to round-off). */
 void testsys_orthogonal_unit(testsys_rng *r, const double p[3], double q[3]);
 /* A record's unit p and, for ndof 1, its q normalised and made orthogonal
- * to p as FORMAT.md says (q = 0 otherwise); computed without library code. */
+ * to p as docs/format.md says (q = 0 otherwise); computed without library code. */
 void testsys_record_directions(const corepcg_constraint *c, double p[3],
                                double q[3]);
 
@@ -96,7 +96,7 @@ const double *testsys_block(const testsys *t, int I, int J);
 void testsys_mult(const testsys *t, const double *x, double *y);
 
 /* Dense n x n column-major A and S (malloc'd; caller frees). S is built
- * from the records as FORMAT.md defines it: I - p p^T (ndof 2),
+ * from the records as docs/format.md defines it: I - p p^T (ndof 2),
  * I - p p^T - q q^T with q made orthogonal to p (ndof 1), 0 (ndof 0). */
 double *testsys_dense_A(const testsys *t);
 double *testsys_dense_S(const testsys *t);
@@ -106,7 +106,7 @@ double *testsys_dense_S(const testsys *t);
  * info. */
 int testsys_dense_solve(const testsys *t, const double *b, double *x);
 
-/* FORMAT.md's measures computed here, independently of the library:
+/* docs/format.md's measures computed here, independently of the library:
  * max |(I - S)(x - z)| and |S(b - A x)|_2 / |S(b - A(I - S)z)|_2. */
 void testsys_measures(const testsys *t, const double *b, const double *x,
                       double *constraint_error, double *rel_residual);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd_check.c -- `corepcg check BUNDLE X.mtx [--json]`: FORMAT.md's
+/* cmd_check.c -- `corepcg check BUNDLE X.mtx [--json]`: docs/format.md's
  * constraint error and relative residual of an answer. Writes no file. */
 #include "cli.h"
 
@@ -13,7 +13,7 @@ static void usage(FILE *out)
             "usage: corepcg check BUNDLE X.mtx [--json]\n"
             "\n"
             "Measures the answer X.mtx (an n x 1 real `array`) of the bundle BUNDLE as\n"
-            "FORMAT.md defines it:\n"
+            "docs/format.md defines it:\n"
             "  constraint error   max |(I - S)(x - z)|\n"
             "  relative residual  |S(b - A x)|_2 / |S(b - A(I - S)z)|_2\n"
             "                     (the numerator alone when the denominator is 0)\n"

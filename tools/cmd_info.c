@@ -12,7 +12,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: corepcg info BUNDLE [--json]\n"
             "\n"
-            "Reads and validates the bundle directory BUNDLE (FORMAT.md) and prints\n"
+            "Reads and validates the bundle directory BUNDLE (docs/format.md) and prints\n"
             "N, n = 3N, the entries stored in A.mtx and their storage (symmetric or\n"
             "general), how many nodes have ndof 0, 1, 2 and 3, the reduced size\n"
             "r = sum of ndof, and the number of stretch pairs.\n"

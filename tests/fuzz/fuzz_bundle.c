@@ -8,7 +8,7 @@
  * non-empty part becomes its file; an empty or missing one leaves the file
  * absent. The contract checked:
  *   - a failed read returns a negative code, no bundle, and a message;
- *   - an accepted bundle is one FORMAT.md allows (lower CSC, positive
+ *   - an accepted bundle is one docs/format.md allows (lower CSC, positive
  *     diagonal, finite vectors, valid constraints, pairs in range);
  *   - writing it back and reading it again gives the same numbers;
  *   - setup + solve return documented codes; an error leaves x untouched
@@ -103,7 +103,7 @@ static void parse_options(const struct part *p, corepcg_settings *s)
     }
 }
 
-/* What FORMAT.md promises about an accepted bundle. */
+/* What docs/format.md promises about an accepted bundle. */
 static void check_bundle(const corepcg_bundle *bd,
                          const struct part parts[P_COUNT])
 {
