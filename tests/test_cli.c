@@ -368,6 +368,15 @@ static void test_conventions(void)
     CHECK_INT(run("solve", tiny, "--tol=", NULL, NULL), 2);
     CHECK_STR_CONTAINS(err_text, "--tol needs a number");
 
+    /* warm steps: counted and timed (a time is positive; no bound) */
+    CHECK_INT(run("solve", tiny, "--repeat", "3", "--json"), 0);
+    CHECK_NEAR(json_number(out_text, "repeat"), 3, 0);
+    CHECK(json_number(out_text, "time_warm_median_s") > 0 &&
+          json_number(out_text, "time_warm_min_s") <=
+              json_number(out_text, "time_warm_median_s"),
+          "warm times in %s", out_text);
+    CHECK_INT(run("solve", tiny, "--repeat", "0", NULL), 2);
+
     CHECK_INT(run("help", NULL, NULL, NULL, NULL), 0);
     CHECK_STR_CONTAINS(out_text, "usage: corepcg COMMAND");
     CHECK_INT(run("help", "solve", NULL, NULL, NULL), 0);

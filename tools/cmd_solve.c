@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char usage_text[] =
     "usage: corepcg solve BUNDLE [options]\n"
@@ -23,6 +24,10 @@ static const char usage_text[] =
     "  --out X.mtx         write the answer (atomically; missing parent\n"
     "                      directories are created, and an unwritable path\n"
     "                      is refused before solving)\n"
+    "  --repeat K          then time K warm steps (update with the same system,\n"
+    "                      which keeps the analysis, + solve from the same\n"
+    "                      guess), as a simulator sees a step; reports their\n"
+    "                      median beside the cold first step\n"
     "  --json              one JSON object instead of the summary\n"
     "An option the method would ignore is refused (exit 2).\n"
     "--json prints one object with every key (0 or null where one does not\n"
@@ -37,7 +42,17 @@ struct solve_options {
     /* options given, to refuse those the method would ignore */
     int gave_precond, gave_factorisation, gave_core, gave_fallback,
         gave_iteration, gave_threshold;
+    int repeat;     /* warm steps timed after the cold one */
 };
+
+/* Warm steps as a simulator sees them: the handle set up on an earlier
+ * step, corepcg_update with this step's system (same pattern: the
+ * analysis is kept) and corepcg_solve from the previous answer. */
+typedef struct warm_steps {
+    int count;
+    double median_s, min_s;   /* wall clock around update + solve */
+    int iterations;           /* of the last */
+} warm_steps;
 
 static int is_factored(corepcg_method m)
 {
@@ -122,6 +137,8 @@ static int parse(int argc, char **argv, struct solve_options *o)
         } else if (strcmp(a, "--max-iter") == 0) {
             rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
             o->gave_iteration = 1;
+        } else if (strcmp(a, "--repeat") == 0) {
+            rc = cli_parse_int(a, v, 1, 100000, &o->repeat);
         } else if (strcmp(a, "--out") == 0) {
             if (!v) {
                 cli_error("--out needs a file name");
@@ -157,7 +174,8 @@ static int parse(int argc, char **argv, struct solve_options *o)
 
 /* One object with every key, whatever the method: those that do not apply
  * are 0 (counts) or null (names). */
-static void print_json(const struct solve_options *o, const corepcg_info *in)
+static void print_json(const struct solve_options *o, const corepcg_info *in,
+                       const warm_steps *warm)
 {
     int factored = is_factored(in->method), core = in->method == COREPCG_METHOD_COREPCG;
     char ordering[32] = "null", factor[16] = "null";
@@ -174,7 +192,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in)
            "\"time_reduce_s\": %.6g, \"time_analyze_s\": %.6g, "
            "\"time_factor_s\": %.6g, \"time_iterate_s\": %.6g, "
            "\"time_setup_s\": %.6g, \"time_solve_s\": %.6g, "
-           "\"time_total_s\": %.6g}\n",
+           "\"time_total_s\": %.6g, \"repeat\": %d, "
+           "\"time_warm_median_s\": %.6g, \"time_warm_min_s\": %.6g}\n",
            corepcg_method_name(in->method), corepcg_strerror(in->status),
            in->n, in->r, in->iterations, in->converged ? "true" : "false",
            in->fell_back ? "true" : "false", in->rel_residual,
@@ -183,10 +202,11 @@ static void print_json(const struct solve_options *o, const corepcg_info *in)
            core ? in->nnz_core : 0, core ? in->core_blocks : 0,
            in->analysis_reused ? "true" : "false", in->time_reduce_s,
            in->time_analyze_s, in->time_factor_s, in->time_iterate_s,
-           in->time_setup_s, in->time_solve_s, in->time_total_s);
+           in->time_setup_s, in->time_solve_s, in->time_total_s, warm->count,
+           warm->count ? warm->median_s : 0, warm->count ? warm->min_s : 0);
 }
 
-static void print_summary(const corepcg_info *in)
+static void print_summary(const corepcg_info *in, const warm_steps *warm)
 {
     printf("method            %s", corepcg_method_name(in->method));
     if (is_factored(in->method))
@@ -207,6 +227,48 @@ static void print_summary(const corepcg_info *in)
            in->time_setup_s, in->time_reduce_s, in->time_analyze_s,
            in->time_factor_s, in->time_solve_s, in->time_iterate_s,
            in->time_total_s);
+    if (warm->count)
+        printf("warm step         %.4f s median of %d (min %.4f; update + "
+               "solve, %d iterations)\n", warm->median_s, warm->count,
+               warm->min_s, warm->iterations);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* o->repeat warm steps on h, set up with the same system; the code of
+ * the first failure, else OK. */
+static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
+                           const corepcg_bundle *bundle, double *x,
+                           warm_steps *warm)
+{
+    memset(warm, 0, sizeof *warm);
+    if (o->repeat < 1)
+        return COREPCG_OK;
+    double *seconds = malloc(sizeof(double) * (size_t)o->repeat);
+    if (!seconds)
+        return COREPCG_ERR_NO_MEMORY;
+    int rc = COREPCG_OK;
+    for (int k = 0; k < o->repeat && rc >= 0; k++) {
+        corepcg_info info;
+        double t = now_s();
+        rc = corepcg_update(h, &bundle->system, NULL);
+        if (rc >= 0)
+            rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
+        seconds[k] = now_s() - t;
+        warm->iterations = info.iterations;
+    }
+    if (rc >= 0) {
+        warm->count = o->repeat;
+        warm->median_s = cli_median(seconds, o->repeat); /* sorts */
+        warm->min_s = seconds[0];
+    }
+    free(seconds);
+    return rc;
 }
 
 int cmd_solve(int argc, char **argv)
@@ -243,19 +305,26 @@ int cmd_solve(int argc, char **argv)
         cli_library_error(o.bundle, rc, corepcg_message(h));
         goto done;
     }
+    warm_steps warm;
+    int wrc = time_warm_steps(&o, h, bundle, x, &warm);
+    if (wrc < 0) { /* the same system solved once already: unexpected */
+        cli_library_error(o.bundle, wrc, corepcg_message(h));
+        rc = wrc;
+        goto done;
+    }
     if (o.json)
-        print_json(&o, &info);
+        print_json(&o, &info, &warm);
     else
-        print_summary(&info);
+        print_summary(&info, &warm);
     if (rc == COREPCG_NOT_CONVERGED)
         cli_error("%s: not converged in %d iterations (relative residual %.3e)%s",
                   o.bundle, info.iterations, info.rel_residual,
                   o.out ? "; the answer is written but flagged" : "");
     if (o.out) {
-        int wrc = corepcg_vector_write(o.out, n, x, msg);
-        if (wrc < 0) {
+        int vrc = corepcg_vector_write(o.out, n, x, msg);
+        if (vrc < 0) {
             cli_error("%s", msg);
-            rc = wrc;
+            rc = vrc;
         }
     }
 done:
