@@ -31,7 +31,8 @@ corepcg_install() {
     apt-get update -qq >&2 && apt-get install -y -qq $missing >&2
 }
 
-# corepcg_build BUILD_DIR [meson setup options...]
+# corepcg_build BUILD_DIR [meson setup options...]; builds everything, or
+# only the targets named in $corepcg_targets (e.g. "tools/corepcg").
 corepcg_build() {
     local dir=$1
     shift
@@ -39,5 +40,6 @@ corepcg_build() {
     if [ ! -f "$dir/build.ninja" ]; then
         meson setup "$dir" "$@" >&2 || return 1
     fi
-    meson compile -C "$dir" >&2
+    # shellcheck disable=SC2086 -- a list of target names
+    meson compile -C "$dir" ${corepcg_targets:-} >&2
 }
