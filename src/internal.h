@@ -196,14 +196,16 @@ typedef int (*cpg_precond_fn)(void *ctx, const double *in, double *out);
 typedef void (*cpg_filter_fn)(void *ctx, double *v); /* in place */
 
 /* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
- * Stops when delta <= tol^2 delta0 with delta0 = bd^T M^-1 bd. */
+ * Stops when delta <= tol^2 delta0 with delta0 = bd^T M^-1 bd, or the
+ * delta0 given when bdelta is NULL (Baraff & Witkin's (S b)^T P (S b)). */
 typedef struct cpg_pcg_problem {
     int n;
     cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
     cpg_precond_fn precond; void *precond_ctx; /* out = M^-1 in         */
     cpg_filter_fn filter; void *filter_ctx;    /* v = S v; NULL if none */
     const double *b;       /* right-hand side                            */
-    const double *bdelta;  /* vector defining delta0 (b, b^ or S b)      */
+    const double *bdelta;  /* vector defining delta0 (b or b^), or NULL  */
+    double delta0;         /* used when bdelta is NULL                   */
     double tol;
     int max_iter;
 } cpg_pcg_problem;

@@ -52,16 +52,37 @@ static int mpcg_factorise(void *state, const cpg_ctx *ctx)
                             ctx->msg);
 }
 
-/* The corrected form starts from x0 = S y + (I - S) z with delta0 from
- * b^ = S(b - A(I - S)z); the original starts from z with delta0 from S b.
- * z means its constrained part only (docs/format.md), so "z" is (I - S) z. */
+/* v^T P v with P itself, not its inverse: diag(A), or A's 3x3 diagonal
+ * blocks with precond block. */
+static double forward_dot(const cpg_bmat *A, corepcg_precond kind,
+                          const double *v)
+{
+    double s = 0;
+    for (int i = 0; i < A->nb; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            if (A->i[k] != i)
+                continue;
+            const double *B = A->x + 9L * k, *vi = v + 3L * i;
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++)
+                    if (a == c || kind == COREPCG_PRECOND_BLOCK)
+                        s += vi[a] * B[3 * c + a] * vi[c];
+        }
+    return s;
+}
+
+/* The corrected form starts from x0 = S y + (I - S) z with delta0 =
+ * b^T P^-1 b^, b^ = S(b - A(I - S)z). The original starts from z with
+ * delta0 = (S b)^T P (S b) (Ascher & Boxerman sec. 5): P, not P^-1, so
+ * its tolerance depends on the units of A. z means its constrained part
+ * only (docs/format.md), so "z" is (I - S) z. */
 static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
                       const double *y, double *x, int *iterations)
 {
     mpcg_state *st = state;
     const cpg_sys *s = ctx->sys;
     int n = 3 * s->A.nb;
-    double *bd = st->bd;
+    double *bd = st->bd, delta0 = 0;
     *iterations = 0;
     if (ctx->set->method == COREPCG_METHOD_MPCG) {
         for (int k = 0; k < n; k++)
@@ -82,12 +103,14 @@ static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
         memcpy(x, s->w, (size_t)n * sizeof(double));
         memcpy(bd, b, (size_t)n * sizeof(double));
         cpg_filter(&s->u, bd);
+        delta0 = forward_dot(&s->A, ctx->set->precond, bd);
+        bd = NULL;
     }
     cpg_pcg_problem pb = {
         .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
         .precond = cpg_precond_apply, .precond_ctx = &st->pc,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
-        .b = b, .bdelta = bd, .tol = ctx->set->tol,
+        .b = b, .bdelta = bd, .delta0 = delta0, .tol = ctx->set->tol,
         .max_iter = ctx->set->max_iter,
     };
     int rc = cpg_pcg(&pb, &st->work, x, iterations, ctx->msg);

@@ -3,7 +3,8 @@
  * method runs: Ye et al.'s uPCG, and with a filter S Ascher & Boxerman's
  * MPCG (whose iterates stay in range(S)). Stopping rule of both papers:
  * delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1 bd (or, when
- * that is zero, the initial delta). */
+ * that is zero, the initial delta); Baraff & Witkin's original MPCG
+ * hands in its own delta0. */
 #include "internal.h"
 
 #include <math.h>
@@ -47,12 +48,16 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     *iterations = 0;
 
-    /* delta0 = bd^T M^-1 bd (s is free scratch here) */
-    int rc = pb->precond(pb->precond_ctx, pb->bdelta, s);
-    if (rc != COREPCG_OK)
-        return cpg_fail(msg, rc, "the preconditioner failed: %s",
-                        corepcg_strerror(rc));
-    double delta0 = dot(n, pb->bdelta, s);
+    /* delta0 = bd^T M^-1 bd (s is free scratch here), or given */
+    int rc;
+    double delta0 = pb->delta0;
+    if (pb->bdelta) {
+        rc = pb->precond(pb->precond_ctx, pb->bdelta, s);
+        if (rc != COREPCG_OK)
+            return cpg_fail(msg, rc, "the preconditioner failed: %s",
+                            corepcg_strerror(rc));
+        delta0 = dot(n, pb->bdelta, s);
+    }
 
     pb->matvec(pb->matvec_ctx, x, q);
     for (int k = 0; k < n; k++)

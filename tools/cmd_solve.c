@@ -10,8 +10,9 @@
 static const char usage_text[] =
     "usage: corepcg solve BUNDLE [options]\n"
     "  --method M          corepcg (default) | upcg | direct | mpcg | mpcg-bw\n"
-    "  --tol T             iterative methods: stop when r^T M^-1 r <= T^2 b^T M^-1 b\n"
-    "                      (default 1e-3)\n"
+    "  --tol T             iterative methods: stop when r^T M^-1 r <= T^2 delta0,\n"
+    "                      delta0 = b^T M^-1 b (mpcg-bw: (S b)^T P (S b), P\n"
+    "                      itself, as Baraff & Witkin publish it) (default 1e-3)\n"
     "  --max-iter K        iterative methods: iteration limit (default 10000);\n"
     "                      reaching it exits 3\n"
     "  --precond P         upcg/mpcg: diag (default) | block | projected (upcg)\n"
