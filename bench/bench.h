@@ -32,7 +32,10 @@
 #define BENCH_CONSTRAINT_TOL 1e-12
 
 typedef struct bench_options {
-    int scene;                         /* cloth_scene                    */
+    int scenes[BENCH_MAX_LIST];        /* cloth_scene values             */
+    int num_scenes;
+    double tols[BENCH_MAX_LIST];       /* every iterative method's tol   */
+    int num_tols;
     int sizes[BENCH_MAX_LIST];
     int num_sizes;
     double ks[BENCH_MAX_LIST];         /* k_stretch values               */
@@ -40,7 +43,6 @@ typedef struct bench_options {
     int methods[COREPCG_METHOD_COUNT]; /* in the order given             */
     int num_methods;
     int steps;                         /* measured steps per case        */
-    double tol;
     const char *csv, *svg, *markdown;  /* output files, or NULL          */
     int quick, scaling;
     int progress;                      /* stderr is a terminal           */
@@ -58,6 +60,8 @@ typedef struct bench_sample {
     double constraint_error;
     int analysis_reused;
     int fell_back;
+    int method_used;           /* auto: the method it ran                */
+    int auto_reason;           /* auto: why                              */
     int r;                     /* reduced unknowns                       */
     long nnz_factor;
 } bench_sample;
@@ -80,8 +84,10 @@ typedef struct bench_cell {
     int fell_back_steps;
 } bench_cell;
 
-/* One (size, k): the scene it ran and its cells, one per method. */
+/* One (scene, tol, size, k): what it ran and its cells, one per method. */
 typedef struct bench_case {
+    int scene;
+    double tol;
     int size;
     double k;
     double dt;
@@ -99,7 +105,9 @@ typedef struct bench_case {
 
 typedef struct bench_results {
     const bench_options *opt;
-    int num_cases;             /* num_sizes x num_ks, size-major         */
+    int num_cases;             /* scenes x tols x sizes x ks, in that
+                                  order: a group of sizes x ks cases per
+                                  (scene, tol), bench_group_size()       */
     bench_case *cases;
     char date[64];             /* UTC, when the run started              */
     char load_start[64];       /* /proc/loadavg then: others' work skews
@@ -130,6 +138,8 @@ int bench_run(const bench_options *o, bench_results *res, char *msg);
 int bench_any_failure(const bench_results *res);
 /* Index of a method in opt->methods, or -1. */
 int bench_method_index(const bench_options *o, int method);
+/* Cases per (scene, tol) group: num_sizes x num_ks. */
+int bench_group_size(const bench_options *o);
 
 
 /* bench_report.c */

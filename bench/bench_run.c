@@ -23,6 +23,11 @@
 #include <string.h>
 #include <time.h>
 
+int bench_group_size(const bench_options *o)
+{
+    return o->num_sizes * o->num_ks;
+}
+
 int bench_method_index(const bench_options *o, int method)
 {
     for (int j = 0; j < o->num_methods; j++)
@@ -61,7 +66,7 @@ static void fail_cell(bench_cell *c, const char *fmt, ...)
 
 /* Judges one sample: an error, no convergence or a wrong answer fails the
  * cell (the first reason is kept). */
-static void verify(const bench_options *o, bench_cell *c, int step,
+static void verify(const bench_case *cs, bench_cell *c, int step,
                    const bench_sample *s, const char *message)
 {
     if (s->status < 0)
@@ -70,7 +75,7 @@ static void verify(const bench_options *o, bench_cell *c, int step,
     else if (s->status == COREPCG_NOT_CONVERGED)
         fail_cell(c, "step %d: not converged in %d iterations", step + 1,
                   s->iterations);
-    else if (!(s->rel_residual <= BENCH_RESIDUAL_FACTOR * o->tol))
+    else if (!(s->rel_residual <= BENCH_RESIDUAL_FACTOR * cs->tol))
         fail_cell(c, "step %d: relative residual %.2e > %g x tol", step + 1,
                   s->rel_residual, BENCH_RESIDUAL_FACTOR);
     else if (!(s->constraint_error <= BENCH_CONSTRAINT_TOL))
@@ -80,14 +85,14 @@ static void verify(const bench_options *o, bench_cell *c, int step,
 
 /* One method on the assembled system: setup (first time, or after a
  * failure emptied the handle) or update, then solve from sim->dv. */
-static void measure(const bench_options *o, int method, corepcg_solver *h,
-                    int *ready, const corepcg_system *sys, const cloth_sim *sim,
+static void measure(double tol, int method, corepcg_solver *h, int *ready,
+                    const corepcg_system *sys, const cloth_sim *sim,
                     double *x, bench_sample *s)
 {
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = (corepcg_method)method;
-    set.tol = o->tol;
+    set.tol = tol;
     corepcg_info info;
     memset(&info, 0, sizeof info);
     memset(s, 0, sizeof *s);
@@ -111,6 +116,8 @@ static void measure(const bench_options *o, int method, corepcg_solver *h,
     s->iterate_s = info.time_iterate_s;
     s->analysis_reused = info.analysis_reused;
     s->fell_back = info.fell_back;
+    s->method_used = info.method_used;
+    s->auto_reason = info.auto_reason;
     s->r = info.r;
     s->nnz_factor = info.nnz_factor;
 }
@@ -155,20 +162,22 @@ static void summarise(bench_cell *c)
 #undef MEDIAN_OF
 }
 
-/* Steps the scene with corepcg until contacts appear (scenes with an
- * obstacle; capped at BENCH_MAX_WARMUP steps). */
+/* Steps the scene (with the default method, auto) until contacts appear
+ * (scenes with an obstacle; capped at BENCH_MAX_WARMUP steps). */
 static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
 {
     corepcg_settings set;
     corepcg_settings_default(&set);
-    set.tol = o->tol;
+    set.method = COREPCG_METHOD_AUTO; /* the auto cell's settings */
+    set.tol = cs->tol;
     char msg[COREPCG_MSG_SIZE] = "";
     cs->contacts_found = 0;
     if (!sim->ball.present)
         return 0;
     while (cs->warmup_steps < BENCH_MAX_WARMUP) {
-        progress(o, "bench %dx%d k %g: warm-up step %d", cs->size, cs->size,
-                 cs->k, cs->warmup_steps + 1);
+        progress(o, "bench %s %dx%d k %g tol %g: warm-up step %d",
+                 cloth_scene_name(cs->scene), cs->size, cs->size, cs->k,
+                 cs->tol, cs->warmup_steps + 1);
         int rc = cloth_step(sim, &set, msg);
         if (rc < 0) {
             snprintf(cs->error, sizeof cs->error, "warm-up step %d: %s",
@@ -203,11 +212,12 @@ static void run_case(const bench_options *o, bench_case *cs)
     /* Every way out goes through done:, which fails each cell that did not
      * get all its steps -- a scene or warm-up failure included. */
     corepcg_solver *h[COREPCG_METHOD_COUNT] = {0};
+    int ja = bench_method_index(o, COREPCG_METHOD_AUTO);
     int ready[COREPCG_METHOD_COUNT] = {0};
     double *x[COREPCG_METHOD_COUNT] = {0};
 
     cloth_params par;
-    cloth_params_default(&par, (cloth_scene)o->scene, cs->size);
+    cloth_params_default(&par, (cloth_scene)cs->scene, cs->size);
     par.k_stretch = cs->k;
     cs->dt = par.dt;
     cloth_sim *sim = NULL;
@@ -218,24 +228,38 @@ static void run_case(const bench_options *o, bench_case *cs)
         goto done;
     }
     cs->n = sim->grid.n;
+    /* The auto method's handle is the simulator's own: it steps the cloth
+     * through the warm-up and between the measured steps, so that, as in
+     * a simulation, it has seen every step (its choice rests on what it
+     * measured on earlier ones). */
+    if (ja >= 0) {
+        rc = corepcg_create(&sim->solver);
+        if (rc < 0) {
+            snprintf(cs->error, sizeof cs->error, "%s", corepcg_strerror(rc));
+            goto done;
+        }
+        h[ja] = sim->solver;
+    }
     if (warm_up(o, sim, cs) < 0)
         goto done;
 
     for (int j = 0; j < M; j++) {
         x[j] = malloc(sizeof(double) * (size_t)cs->n);
-        rc = x[j] ? corepcg_create(&h[j]) : COREPCG_ERR_NO_MEMORY;
+        rc = x[j] ? (h[j] ? COREPCG_OK : corepcg_create(&h[j]))
+                  : COREPCG_ERR_NO_MEMORY;
         if (rc < 0) {
             snprintf(cs->error, sizeof cs->error, "%s", corepcg_strerror(rc));
             goto done;
         }
     }
     int ref = reference_index(o);
-    cs->stride = 1;
-    if (cs->contacts_found)
-        cs->stride = (int)fmax(1, floor(BENCH_HIT_WINDOW_S / cs->dt / o->steps));
+    /* the measured steps spread over the window: after the first contact
+     * with an obstacle, from the start in a scene without one */
+    cs->stride = (int)fmax(1, floor(BENCH_HIT_WINDOW_S / cs->dt / o->steps));
     corepcg_settings between;
     corepcg_settings_default(&between);
-    between.tol = o->tol;
+    between.method = COREPCG_METHOD_AUTO;
+    between.tol = cs->tol;
     for (int step = 0; step < o->steps; step++) {
         for (int skip = 1; skip < cs->stride; skip++) {
             rc = cloth_step(sim, &between, msg);
@@ -255,11 +279,17 @@ static void run_case(const bench_options *o, bench_case *cs)
         for (int t = 0; t < M; t++) {
             int j = (t + step) % M;
             bench_cell *c = &cs->cells[j];
-            progress(o, "bench %dx%d k %g: step %d/%d %s", cs->size, cs->size,
-                     cs->k, step + 1, o->steps, corepcg_method_name(c->method));
+            progress(o, "bench %s %dx%d k %g tol %g: step %d/%d %s",
+                     cloth_scene_name(cs->scene), cs->size, cs->size, cs->k,
+                     cs->tol, step + 1, o->steps,
+                     corepcg_method_name(c->method));
             bench_sample *s = &c->samples[c->steps++];
-            measure(o, c->method, h[j], &ready[j], &sys, sim, x[j], s);
-            verify(o, c, step, s, corepcg_message(h[j]));
+            if (j == ja)
+                ready[j] = sim->solver_ready;
+            measure(cs->tol, c->method, h[j], &ready[j], &sys, sim, x[j], s);
+            if (j == ja)
+                sim->solver_ready = ready[j];
+            verify(cs, c, step, s, corepcg_message(h[j]));
         }
         /* advance with the reference answer; another verified one if the
          * reference failed at this step */
@@ -281,7 +311,8 @@ static void run_case(const bench_options *o, bench_case *cs)
     }
 done:
     for (int j = 0; j < M; j++) {
-        corepcg_free(&h[j]);
+        if (j != ja) /* auto's handle is the simulator's, freed with it */
+            corepcg_free(&h[j]);
         free(x[j]);
         summarise(&cs->cells[j]);
         if (cs->cells[j].steps < o->steps)
@@ -298,20 +329,25 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
     struct tm tmv;
     strftime(res->date, sizeof res->date, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
     res->load1_start = bench_load_average(res->load_start, sizeof res->load_start);
-    res->num_cases = o->num_sizes * o->num_ks;
+    int group = bench_group_size(o);
+    res->num_cases = o->num_scenes * o->num_tols * group;
     res->cases = calloc((size_t)res->num_cases, sizeof *res->cases);
     if (!res->cases) {
         snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
         return COREPCG_ERR_NO_MEMORY;
     }
     double t0 = cloth_now();
-    for (int a = 0; a < o->num_sizes; a++)
-        for (int b = 0; b < o->num_ks; b++) {
-            bench_case *cs = &res->cases[a * o->num_ks + b];
-            cs->size = o->sizes[a];
-            cs->k = o->ks[b];
-            run_case(o, cs);
-        }
+    bench_case *cs = res->cases;
+    for (int e = 0; e < o->num_scenes; e++)
+        for (int t = 0; t < o->num_tols; t++)
+            for (int a = 0; a < o->num_sizes; a++)
+                for (int b = 0; b < o->num_ks; b++, cs++) {
+                    cs->scene = o->scenes[e];
+                    cs->tol = o->tols[t];
+                    cs->size = o->sizes[a];
+                    cs->k = o->ks[b];
+                    run_case(o, cs);
+                }
     progress(o, "%s", "");
     res->total_s = cloth_now() - t0;
     return 0;

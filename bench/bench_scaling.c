@@ -69,7 +69,7 @@ static void run_method(const bench_options *o, const cloth_sim *sim, int method,
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = (corepcg_method)method;
-    set.tol = o->tol;
+    set.tol = o->tols[0];
     corepcg_system sys;
     cloth_system(sim, &sys);
     double *x = malloc(sizeof(double) * (size_t)rec->n);
@@ -118,7 +118,7 @@ static void run_size(const bench_options *o, int size, double k, int fd)
     base.k = k;
     base.method = -1;
     cloth_params par;
-    cloth_params_default(&par, (cloth_scene)o->scene, size);
+    cloth_params_default(&par, (cloth_scene)o->scenes[0], size);
     par.k_stretch = k;
     base.dt = par.dt;
     cloth_sim *sim = NULL;
@@ -133,7 +133,7 @@ static void run_size(const bench_options *o, int size, double k, int fd)
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = COREPCG_METHOD_UPCG; /* no CHOLMOD before fork: see above */
-    set.tol = o->tol;
+    set.tol = o->tols[0];
     double t0 = cloth_now();
     while (sim->ball.present && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
         if (o->progress)
@@ -246,7 +246,7 @@ static int fill_csv(FILE *out, const void *what)
     for (int i = 0; i < sr->count; i++) {
         const scaling_record *r = &sr->recs[i];
         fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s\n",
-                cloth_scene_name(sr->o->scene), r->size, r->k, r->dt, r->n,
+                cloth_scene_name(sr->o->scenes[0]), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
                 r->sim_kb / 1024.0, r->rel_residual, r->constraint_error,
@@ -258,7 +258,7 @@ static int fill_csv(FILE *out, const void *what)
 static int fill_markdown(FILE *out, const void *what)
 {
     const struct scaling_report *sr = what;
-    fprintf(out, "# corepcg bench --scaling: %s\n\n", cloth_scene_name(sr->o->scene));
+    fprintf(out, "# corepcg bench --scaling: %s\n\n", cloth_scene_name(sr->o->scenes[0]));
     fprintf(out, "Reproduce: `%s`\n\n", sr->o->command);
     fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
                  "OpenMP: %s\n", sr->env->cpu, sr->env->cores, sr->env->blas,
@@ -269,7 +269,7 @@ static int fill_markdown(FILE *out, const void *what)
                  "corepcg_setup + corepcg_solve (tol %g) of the next step, timed with a "
                  "monotonic clock. Peak memory = the grandchild's getrusage ru_maxrss "
                  "(simulator state inherited + the solver's peak); \"of which simulator\" "
-                 "is its resident size before setup.\n", sr->o->tol);
+                 "is its resident size before setup.\n", sr->o->tols[0]);
     fprintf(out, "- whole run: %.0f s; load average (1, 5, 15 min) %s at the start, %s "
                  "at the end\n\n", sr->total_s, sr->load_start, sr->env->load);
     print_table(out, sr->recs, sr->count);

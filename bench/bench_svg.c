@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_svg.c -- the bench's chart: seconds per step against k_stretch,
- * log-log, one panel per mesh size sharing the y axis, one line with
- * markers per method, a legend; failed cells are drawn as a black cross
- * labelled "failed" at the time they took. */
+ * log-log, one panel per scene (rows) and mesh size (columns) at the first
+ * tol, sharing the y axis, one line with markers per method, a legend;
+ * failed cells are drawn as a black cross labelled "failed" at the time
+ * they took. */
 #include "bench.h"
 #include "cloth.h"
 
@@ -20,7 +21,8 @@
 static const char *const colors[COREPCG_METHOD_COUNT] = {
     [COREPCG_METHOD_COREPCG] = "#d62728", [COREPCG_METHOD_UPCG] = "#2ca02c",
     [COREPCG_METHOD_DIRECT] = "#1f77b4", [COREPCG_METHOD_MPCG] = "#ff7f0e",
-    [COREPCG_METHOD_MPCG_BW] = "#9467bd",
+    [COREPCG_METHOD_MPCG_BW] = "#9467bd", [COREPCG_METHOD_ICPCG] = "#17becf",
+    [COREPCG_METHOD_AUTO] = "#000000",
 };
 
 struct axes {
@@ -58,6 +60,10 @@ static void marker(FILE *out, int method, double x, double y, const char *color)
         fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
                 x, y + 6, x - 5.5, y - 4, x + 5.5, y - 4, color);
         break;
+    case COREPCG_METHOD_AUTO: /* a ring: it lies on the method it chose */
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" "
+                     "stroke=\"%s\" stroke-width=\"2\"/>\n", x, y, color);
+        break;
     default:
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x, y, color);
     }
@@ -81,7 +87,15 @@ static void time_label(double t, char *buf, size_t len)
         snprintf(buf, len, "%g s", t);
 }
 
-static void panel(FILE *out, const bench_results *res, const struct axes *a, int size_index)
+/* The case of scene row e, size column s, k b at the first tol. */
+static const bench_case *case_at(const bench_results *res, int e, int s, int b)
+{
+    const bench_options *o = res->opt;
+    return &res->cases[(e * o->num_tols * o->num_sizes + s) * o->num_ks + b];
+}
+
+static void panel(FILE *out, const bench_results *res, const struct axes *a,
+                  int scene_index, int size_index)
 {
     const bench_options *o = res->opt;
     double x1 = a->x0 + PANEL_W, y1 = a->y0 + PANEL_H;
@@ -116,12 +130,13 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a, int
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" text-anchor=\"middle\">"
                  "k_stretch (N/m, log scale)</text>\n", a->x0 + PANEL_W / 2, y1 + 40);
 
-    const bench_case *first = &res->cases[size_index * o->num_ks];
+    const bench_case *first = case_at(res, scene_index, size_index, 0);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\" "
-                 "text-anchor=\"middle\">%d x %d cloth</text>\n"
+                 "text-anchor=\"middle\">%s, %d x %d cloth</text>\n"
                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">"
                  "n = %d unknowns, dt %.2f ms</text>\n",
-            a->x0 + PANEL_W / 2, a->y0 - 24, first->size, first->size,
+            a->x0 + PANEL_W / 2, a->y0 - 24, cloth_scene_name(first->scene),
+            first->size, first->size,
             a->x0 + PANEL_W / 2, a->y0 - 8, first->n, 1e3 * first->dt);
 
     /* one line per method; failed points off the line, marked */
@@ -129,16 +144,17 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a, int
         int method = o->methods[j];
         const char *color = colors[method];
         fprintf(out, "<polyline data-method=\"%s\" fill=\"none\" stroke=\"%s\" "
-                     "stroke-width=\"%s\" points=\"", corepcg_method_name(method), color,
-                method == COREPCG_METHOD_COREPCG ? "3" : "2");
+                     "stroke-width=\"%s\"%s points=\"", corepcg_method_name(method), color,
+                method == COREPCG_METHOD_COREPCG ? "3" : "2",
+                method == COREPCG_METHOD_AUTO ? " stroke-dasharray=\"4 3\"" : "");
         for (int b = 0; b < o->num_ks; b++) {
-            const bench_cell *c = &res->cases[size_index * o->num_ks + b].cells[j];
+            const bench_cell *c = &case_at(res, scene_index, size_index, b)->cells[j];
             if (!c->failed && c->time_median_s > 0)
                 fprintf(out, "%.1f,%.1f ", px(a, o->ks[b]), py(a, c->time_median_s));
         }
         fprintf(out, "\"/>\n");
         for (int b = 0; b < o->num_ks; b++) {
-            const bench_cell *c = &res->cases[size_index * o->num_ks + b].cells[j];
+            const bench_cell *c = &case_at(res, scene_index, size_index, b)->cells[j];
             if (!(c->time_median_s > 0))
                 continue;
             double x = px(a, o->ks[b]), y = py(a, c->time_median_s);
@@ -157,6 +173,8 @@ int bench_write_svg(FILE *out, const bench_results *res)
     double tmin = INFINITY, tmax = 0;
     for (int c = 0; c < res->num_cases; c++)
         for (int j = 0; j < o->num_methods; j++) {
+            if (res->cases[c].tol != o->tols[0])
+                continue;
             double t = res->cases[c].cells[j].time_median_s;
             if (t > 0 && isfinite(t)) {
                 tmin = fmin(tmin, t);
@@ -183,20 +201,21 @@ int bench_write_svg(FILE *out, const bench_results *res)
 
     /* wide enough for the title and the legend; the panels centred */
     double panels = o->num_sizes * PANEL_W + (o->num_sizes - 1) * GAP;
-    double legend = 120.0 * o->num_methods + 80;
+    double legend = 110.0 * o->num_methods + 80;
     double width = fmax(LEFT + panels + RIGHT, fmax(legend + 40, 820));
     double left = LEFT + 0.5 * (width - (LEFT + panels + RIGHT));
-    double height = TOP + PANEL_H + BOTTOM;
+    double row_h = PANEL_H + BOTTOM + 40;
+    double height = TOP + o->num_scenes * row_h - 40;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                  "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
             width, height, width, height);
     fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     fprintf(out, "<text x=\"%.1f\" y=\"26\" font-size=\"18\" font-weight=\"bold\" "
-                 "text-anchor=\"middle\">corepcg bench, %s scene: seconds per step vs "
-                 "stretch stiffness</text>\n", width / 2, cloth_scene_name(o->scene));
+                 "text-anchor=\"middle\">corepcg bench: seconds per step vs "
+                 "stretch stiffness</text>\n", width / 2);
     fprintf(out, "<text x=\"%.1f\" y=\"46\" font-size=\"12\" text-anchor=\"middle\" "
                  "fill=\"#444\">median of %d steps of update + solve, tol %g, %s; "
-                 "lower is faster</text>\n", width / 2, o->steps, o->tol, res->date);
+                 "lower is faster</text>\n", width / 2, o->steps, o->tols[0], res->date);
 
     /* legend */
     double lx = 0.5 * (width - legend), ly = 68;
@@ -208,20 +227,22 @@ int bench_write_svg(FILE *out, const bench_results *res)
         marker(out, method, lx + 14, ly, colors[method]);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">%s</text>\n", lx + 34,
                 ly + 4, corepcg_method_name(method));
-        lx += 120;
+        lx += 110;
     }
     fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"black\" "
                  "stroke-width=\"2.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">"
                  "failed</text>\n", lx + 8, ly - 6, lx + 20, ly + 6, lx + 8, ly + 6, lx + 20,
             ly - 6, lx + 28, ly + 4);
 
-    fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" "
-                 "text-anchor=\"middle\">seconds per step (log scale)</text>\n",
-            left - LEFT + 22.0, TOP + PANEL_H / 2);
-    for (int s = 0; s < o->num_sizes; s++) {
-        a.x0 = left + s * (PANEL_W + GAP);
-        a.y0 = TOP;
-        panel(out, res, &a, s);
+    for (int e = 0; e < o->num_scenes; e++) {
+        fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" "
+                     "text-anchor=\"middle\">seconds per step (log scale)</text>\n",
+                left - LEFT + 22.0, TOP + e * row_h + PANEL_H / 2);
+        for (int s = 0; s < o->num_sizes; s++) {
+            a.x0 = left + s * (PANEL_W + GAP);
+            a.y0 = TOP + e * row_h;
+            panel(out, res, &a, e, s);
+        }
     }
     fprintf(out, "</svg>\n");
     return ferror(out) ? -1 : 0;

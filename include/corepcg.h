@@ -70,7 +70,9 @@ enum corepcg_status {
     COREPCG_ERR_NO_CORE = -13,    /* no stretch pairs and core != auto     */
     COREPCG_ERR_STATE = -14,      /* call out of order (solve before setup) */
     COREPCG_ERR_CHOLMOD = -15,    /* CHOLMOD failed for another reason     */
-    COREPCG_ERR_TOO_LARGE = -16   /* sizes overflow the index type         */
+    COREPCG_ERR_TOO_LARGE = -16,  /* sizes overflow the index type         */
+    COREPCG_ERR_IC_BREAKDOWN = -17 /* incomplete Cholesky not positive
+                                     definite even with a diagonal shift  */
 };
 
 /* The version of the library the program runs with (COREPCG_VERSION is
@@ -88,8 +90,23 @@ typedef enum corepcg_method {
     COREPCG_METHOD_DIRECT,      /* CHOLMOD on A~                            */
     COREPCG_METHOD_MPCG,        /* Ascher & Boxerman's corrected MPCG on A  */
     COREPCG_METHOD_MPCG_BW,     /* Baraff & Witkin's original MPCG on A     */
+    COREPCG_METHOD_ICPCG,       /* PCG on A~, incomplete Cholesky precond   */
+    COREPCG_METHOD_AUTO,        /* per step the fastest of icpcg, corepcg
+                                   and mpcg, as measured on earlier steps  */
     COREPCG_METHOD_COUNT
 } corepcg_method;
+
+/* Why the auto method ran the method it ran (corepcg_info.auto_reason). */
+typedef enum corepcg_auto_reason {
+    COREPCG_AUTO_NONE = 0,      /* not the auto method                      */
+    COREPCG_AUTO_FIRST,         /* nothing measured yet: the first choice   */
+    COREPCG_AUTO_FASTEST,       /* the fastest measured on earlier steps    */
+    COREPCG_AUTO_PROBE,         /* a candidate never timed, tried once      */
+    COREPCG_AUTO_RECHECK,       /* a slower candidate, timed again in case
+                                   the system changed                      */
+    COREPCG_AUTO_FALLBACK,      /* the chosen one failed; this one ran      */
+    COREPCG_AUTO_REASON_COUNT
+} corepcg_auto_reason;
 
 typedef enum corepcg_precond {
     COREPCG_PRECOND_DIAG = 0,   /* Jacobi (upcg: of A~; mpcg: of A)          */
@@ -129,6 +146,7 @@ COREPCG_EXPORT const char *corepcg_precond_name(int precond);
 COREPCG_EXPORT const char *corepcg_ordering_name(int ordering);
 COREPCG_EXPORT const char *corepcg_factor_name(int factor);
 COREPCG_EXPORT const char *corepcg_core_name(int core);
+COREPCG_EXPORT const char *corepcg_auto_reason_name(int reason);
 COREPCG_EXPORT int corepcg_method_from_name(const char *name);
 COREPCG_EXPORT int corepcg_precond_from_name(const char *name);
 COREPCG_EXPORT int corepcg_ordering_from_name(const char *name);
@@ -143,7 +161,7 @@ COREPCG_EXPORT int corepcg_core_from_name(const char *name);
 #define COREPCG_DEFAULT_CORE_THRESHOLD 1e-2
 
 typedef struct corepcg_settings {
-    corepcg_method method;     /* default COREPCG_METHOD_COREPCG             */
+    corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
     double tol;                /* stop when delta <= tol^2 delta0; (0, 1)    */
     int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
     corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
@@ -156,6 +174,12 @@ typedef struct corepcg_settings {
                                   |A_ij|_F >= t * sqrt(|A_ii|_F |A_jj|_F)     */
     int fallback_upcg;         /* corepcg: if the core is not SPD, solve with
                                   block-preconditioned upcg (FELL_BACK)      */
+    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0) in the
+                                  nodes' own order (default, measured
+                                  fastest to 161x161), 1 = one level of
+                                  block fill in reverse Cuthill-McKee order
+                                  (fewer iterations; pays from ~321x321 at
+                                  tight tolerances)                        */
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
@@ -207,7 +231,10 @@ typedef struct corepcg_system {
 
 typedef struct corepcg_info {
     int status;                /* the code the call returned                */
-    corepcg_method method;
+    corepcg_method method;     /* the method asked for (settings.method)    */
+    corepcg_method method_used; /* the method that ran: method, or for
+                                   auto the one it chose                    */
+    corepcg_auto_reason auto_reason; /* auto: why method_used; else NONE    */
     int n;                     /* unknowns of the full system (3N)          */
     int r;                     /* unknowns of the reduced system            */
     int iterations;            /* 0 for direct                              */
@@ -223,6 +250,12 @@ typedef struct corepcg_info {
     int factor_supernodal;     /* 1 when the factor is supernodal LL^T      */
     int analysis_reused;       /* 1 when the last setup/update reused the
                                   symbolic analysis                         */
+    int ic_fill;               /* icpcg: the fill level of its factor       */
+    double ic_shift;           /* icpcg: alpha of the Manteuffel shift
+                                  A~ + alpha diag(A~) that the factor needed
+                                  (0: none: IC of A~ itself)                */
+    int ic_retries;            /* icpcg: factorisations that broke down
+                                  before the one kept                       */
     double time_reduce_s;      /* build U, A~ (and core) at setup/update    */
     double time_analyze_s;     /* CHOLMOD analyse (0 when reused)           */
     double time_factor_s;      /* CHOLMOD numeric factorisation             */

@@ -29,6 +29,7 @@ static const struct code_text code_texts[] = {
     {COREPCG_ERR_STATE, "call out of order (no system set up)"},
     {COREPCG_ERR_CHOLMOD, "CHOLMOD failed"},
     {COREPCG_ERR_TOO_LARGE, "problem too large for the index type"},
+    {COREPCG_ERR_IC_BREAKDOWN, "incomplete Cholesky broke down even with a diagonal shift"},
 };
 
 const char *corepcg_strerror(int code)

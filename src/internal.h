@@ -164,9 +164,16 @@ typedef struct cpg_rmat {
 int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u);
 /* Recomputes the values after A's values (or U) changed, same pattern. */
 void cpg_rmat_values(cpg_rmat *rm);
+/* 1 when u frees the same nodes as rm was built for (ndof 2 <-> 3 and the
+ * like keep rm's blocks; a node becoming fixed or free does not). */
+int cpg_rmat_same_free(const cpg_rmat *rm, const cpg_ublocks *u);
+/* After such an ndof change (same free nodes): offsets, block sizes and
+ * values from rm->u again, in place. */
+void cpg_rmat_renumber(cpg_rmat *rm);
 void cpg_rmat_free(cpg_rmat *rm);
-/* yt (r) = A~ xt (r). */
+/* yt (r) = A~ xt (r); cpg_rmat_apply is the same as a cpg_apply_fn. */
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
+void cpg_rmat_apply(void *rm, const double *xt, double *yt);
 
 /* A~ in CSC, its lower triangle (stype -1), for factorisation. cpg_reduce_pattern allocates it with
  * the pattern and the values; cpg_reduce_values refreshes the numbers

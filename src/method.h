@@ -45,6 +45,8 @@ extern const cpg_method_ops cpg_mpcg_ops;    /* mpcg and mpcg-bw */
 extern const cpg_method_ops cpg_upcg_ops;
 extern const cpg_method_ops cpg_direct_ops;
 extern const cpg_method_ops cpg_corepcg_ops;
+extern const cpg_method_ops cpg_icpcg_ops;
+extern const cpg_method_ops cpg_auto_ops;
 
 const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
 
@@ -64,7 +66,8 @@ typedef struct cpg_rwork {
     cpg_pcg_work pcg;  /* r, when allocated with iterate = 1 */
 } cpg_rwork;
 
-int cpg_rwork_alloc(cpg_rwork *w, const cpg_sys *s, int iterate, char *msg);
+/* For systems of n unknowns of which at most r are free. */
+int cpg_rwork_alloc(cpg_rwork *w, int n, int r, int iterate, char *msg);
 void cpg_rwork_free(cpg_rwork *w);
 
 /* w->bt = U^T (b - A (I - S) z). Returns 1 when the reduced answer is
@@ -72,10 +75,11 @@ void cpg_rwork_free(cpg_rwork *w);
 int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b);
 
 /* PCG on A~ (Ye et al.'s uPCG) from x~0 = U^T y (y NULL: zero) into w->xt,
- * with the given preconditioner and ctx's tol and max_iter. */
-int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, const cpg_rmat *Ar,
-                  cpg_precond_fn precond, void *precond_ctx, const double *y,
-                  int *iterations);
+ * with the given product (out = A~ in: cpg_rmat_apply, or a kept copy of
+ * A~) and preconditioner, and ctx's tol and max_iter. */
+int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
+                  void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
+                  const double *y, int *iterations);
 
 /* x = U w->xt + (I - S) z. */
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x);

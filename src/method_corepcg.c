@@ -79,7 +79,7 @@ static int core_analyse(void *state, const cpg_ctx *ctx)
             return rc;
         ctx->rec->time_analyze_s = cpg_now() - t;
     }
-    return cpg_rwork_alloc(&st->work, s, 1, ctx->msg);
+    return cpg_rwork_alloc(&st->work, 3 * s->A.nb, s->u.r, 1, ctx->msg);
 }
 
 /* The core's blocks follow the stretch pairs (or, with core auto, the
@@ -150,11 +150,11 @@ static int core_solve(void *state, const cpg_ctx *ctx, const double *b,
     *iterations = 0;
     if (!cpg_rwork_rhs(&st->work, ctx->sys, b)) {
         if (st->fell_back)
-            rc = cpg_rwork_pcg(&st->work, ctx, &st->Ar, cpg_precond_apply,
-                               &st->pc, y, iterations);
+            rc = cpg_rwork_pcg(&st->work, ctx, cpg_rmat_apply, &st->Ar,
+                               cpg_precond_apply, &st->pc, y, iterations);
         else
-            rc = cpg_rwork_pcg(&st->work, ctx, &st->Ar, factor_precond, st,
-                               y, iterations);
+            rc = cpg_rwork_pcg(&st->work, ctx, cpg_rmat_apply, &st->Ar,
+                               factor_precond, st, y, iterations);
     }
     if (rc >= 0)
         cpg_rwork_prolong(&st->work, ctx->sys, x);

@@ -50,7 +50,7 @@ static int direct_analyse(void *state, const cpg_ctx *ctx)
             return rc;
         ctx->rec->time_analyze_s = cpg_now() - t;
     }
-    return cpg_rwork_alloc(&st->work, s, 0, ctx->msg);
+    return cpg_rwork_alloc(&st->work, 3 * s->A.nb, s->u.r, 0, ctx->msg);
 }
 
 static int direct_factorise(void *state, const cpg_ctx *ctx)

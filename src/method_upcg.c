@@ -32,7 +32,7 @@ static int upcg_analyse(void *state, const cpg_ctx *ctx)
     st->values_fresh = 1;
     ctx->rec->time_reduce_s = cpg_now() - t;
     ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
-    return cpg_rwork_alloc(&st->work, ctx->sys, 1, ctx->msg);
+    return cpg_rwork_alloc(&st->work, 3 * ctx->sys->A.nb, ctx->sys->u.r, 1, ctx->msg);
 }
 
 static int upcg_factorise(void *state, const cpg_ctx *ctx)
@@ -55,8 +55,8 @@ static int upcg_solve(void *state, const cpg_ctx *ctx, const double *b,
     int rc = COREPCG_OK;
     *iterations = 0;
     if (!cpg_rwork_rhs(&st->work, ctx->sys, b))
-        rc = cpg_rwork_pcg(&st->work, ctx, &st->Ar, cpg_precond_apply,
-                           &st->pc, y, iterations);
+        rc = cpg_rwork_pcg(&st->work, ctx, cpg_rmat_apply, &st->Ar,
+                           cpg_precond_apply, &st->pc, y, iterations);
     if (rc >= 0)
         cpg_rwork_prolong(&st->work, ctx->sys, x);
     return rc;

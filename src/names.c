@@ -4,7 +4,10 @@
 
 #include <string.h>
 
-static const char *const method_names[] = {"corepcg", "upcg", "direct", "mpcg", "mpcg-bw"};
+static const char *const method_names[] = {"corepcg", "upcg", "direct", "mpcg",
+                                           "mpcg-bw", "icpcg", "auto"};
+static const char *const auto_reason_names[] = {"none", "first", "fastest",
+                                                "probe", "recheck", "fallback"};
 static const char *const precond_names[] = {"diag", "block", "projected"};
 static const char *const ordering_names[] = {"best", "amd", "metis", "nesdis"};
 static const char *const factor_names[] = {"ldl", "ll", "auto"};
@@ -32,6 +35,10 @@ const char *corepcg_precond_name(int v) { return name_of(precond_names, COUNT(pr
 const char *corepcg_ordering_name(int v) { return name_of(ordering_names, COUNT(ordering_names), v); }
 const char *corepcg_factor_name(int v) { return name_of(factor_names, COUNT(factor_names), v); }
 const char *corepcg_core_name(int v) { return name_of(core_names, COUNT(core_names), v); }
+const char *corepcg_auto_reason_name(int v)
+{
+    return name_of(auto_reason_names, COUNT(auto_reason_names), v);
+}
 
 int corepcg_method_from_name(const char *s) { return value_of(method_names, COUNT(method_names), s); }
 int corepcg_precond_from_name(const char *s) { return value_of(precond_names, COUNT(precond_names), s); }

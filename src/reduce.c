@@ -93,6 +93,24 @@ void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
     }
 }
 
+/* i, d and all3 from u's ndof (the blocks themselves -- p, src -- depend
+ * only on which nodes are free). */
+static void number_blocks(cpg_rmat *rm)
+{
+    const cpg_bmat *A = rm->A;
+    const int *ndof = rm->u->ndof;
+    for (int J = 0; J < A->nb; J++) {
+        int all3 = ndof[J] == 3;
+        for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
+            int I = A->i[rm->src[t]];
+            all3 &= ndof[I] == 3;
+            rm->i[t] = rm->u->off[I];
+            rm->d[t] = (unsigned char)ndof[I];
+        }
+        rm->all3[J] = (unsigned char)all3;
+    }
+}
+
 int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u)
 {
     memset(rm, 0, sizeof *rm);
@@ -118,22 +136,33 @@ int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u)
     int t = 0;
     rm->p[0] = 0;
     for (int J = 0; J < A->nb; J++) {
-        int all3 = ndof[J] == 3;
         if (ndof[J] > 0)
-            for (int k = A->p[J]; k < A->p[J + 1]; k++) {
-                int I = A->i[k];
-                if (ndof[I] == 0)
-                    continue;
-                all3 &= ndof[I] == 3;
-                rm->i[t] = u->off[I];
-                rm->d[t] = (unsigned char)ndof[I];
-                rm->src[t++] = k;
-            }
-        rm->all3[J] = (unsigned char)all3;
+            for (int k = A->p[J]; k < A->p[J + 1]; k++)
+                if (ndof[A->i[k]] > 0)
+                    rm->src[t++] = k;
         rm->p[J + 1] = t;
     }
+    number_blocks(rm);
     cpg_rmat_values(rm);
     return COREPCG_OK;
+}
+
+int cpg_rmat_same_free(const cpg_rmat *rm, const cpg_ublocks *u)
+{
+    for (int J = 0; J < rm->A->nb; J++) {
+        int free_now = u->ndof[J] > 0;
+        int had_blocks = rm->p[J + 1] > rm->p[J];
+        /* a free node has at least its diagonal block */
+        if (free_now != had_blocks)
+            return 0;
+    }
+    return 1;
+}
+
+void cpg_rmat_renumber(cpg_rmat *rm)
+{
+    number_blocks(rm);
+    cpg_rmat_values(rm);
 }
 
 void cpg_rmat_values(cpg_rmat *rm)
@@ -157,6 +186,11 @@ void cpg_rmat_free(cpg_rmat *rm)
     free(rm->all3);
     free(rm->x);
     memset(rm, 0, sizeof *rm);
+}
+
+void cpg_rmat_apply(void *rm, const double *xt, double *yt)
+{
+    cpg_rmat_mult(rm, xt, yt);
 }
 
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)

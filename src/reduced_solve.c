@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cpg_rwork_alloc(cpg_rwork *w, const cpg_sys *s, int iterate, char *msg)
+int cpg_rwork_alloc(cpg_rwork *w, int n, int r, int iterate, char *msg)
 {
-    int r = s->u.r, n = 3 * s->A.nb;
     size_t rl = (size_t)(r > 0 ? r : 1);
     memset(w, 0, sizeof *w);
     w->bt = malloc(rl * sizeof(double));
@@ -57,14 +56,9 @@ int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b)
     return 1;
 }
 
-static void apply_reduced(void *Ar, const double *in, double *out)
-{
-    cpg_rmat_mult(Ar, in, out);
-}
-
-int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, const cpg_rmat *Ar,
-                  cpg_precond_fn precond, void *precond_ctx, const double *y,
-                  int *iterations)
+int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
+                  void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
+                  const double *y, int *iterations)
 {
     const cpg_sys *s = ctx->sys;
     if (y)
@@ -72,7 +66,7 @@ int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, const cpg_rmat *Ar,
     else
         memset(w->xt, 0, (size_t)s->u.r * sizeof(double));
     cpg_pcg_problem pb = {
-        .n = s->u.r, .matvec = apply_reduced, .matvec_ctx = (void *)Ar,
+        .n = s->u.r, .matvec = matvec, .matvec_ctx = matvec_ctx,
         .precond = precond, .precond_ctx = precond_ctx,
         .b = w->bt, .bdelta = w->bt, .tol = ctx->set->tol,
         .max_iter = ctx->set->max_iter,

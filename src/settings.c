@@ -8,7 +8,7 @@ void corepcg_settings_default(corepcg_settings *s)
 {
     if (!s)
         return;
-    s->method = COREPCG_METHOD_COREPCG;
+    s->method = COREPCG_METHOD_AUTO;
     s->tol = COREPCG_DEFAULT_TOL;
     s->max_iter = COREPCG_DEFAULT_MAX_ITER;
     s->precond = COREPCG_PRECOND_DIAG;
@@ -17,6 +17,7 @@ void corepcg_settings_default(corepcg_settings *s)
     s->core = COREPCG_CORE_STRETCH;
     s->core_threshold = COREPCG_DEFAULT_CORE_THRESHOLD;
     s->fallback_upcg = 0;
+    s->ic_fill = 0;
 }
 
 int cpg_settings_check(const corepcg_settings *s, char *msg)
@@ -39,6 +40,8 @@ int cpg_settings_check(const corepcg_settings *s, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: core_threshold must be >= 0, got %g", s->core_threshold);
     if (s->fallback_upcg != 0 && s->fallback_upcg != 1)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: fallback_upcg must be 0 or 1");
+    if (s->ic_fill != 0 && s->ic_fill != 1)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: ic_fill must be 0 or 1, got %d", s->ic_fill);
     if (s->precond == COREPCG_PRECOND_PROJECTED && s->method != COREPCG_METHOD_UPCG)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "settings: precond projected is for upcg (mpcg applies it in effect with diag)");

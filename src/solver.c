@@ -15,6 +15,8 @@ const cpg_method_ops *cpg_method_ops_of(corepcg_method m)
     case COREPCG_METHOD_COREPCG: return &cpg_corepcg_ops;
     case COREPCG_METHOD_UPCG: return &cpg_upcg_ops;
     case COREPCG_METHOD_DIRECT: return &cpg_direct_ops;
+    case COREPCG_METHOD_ICPCG: return &cpg_icpcg_ops;
+    case COREPCG_METHOD_AUTO: return &cpg_auto_ops;
     default: return &cpg_mpcg_ops; /* mpcg and mpcg-bw */
     }
 }
@@ -82,21 +84,22 @@ static cpg_ctx context(corepcg_solver *h)
     return ctx;
 }
 
-/* A fresh record for a setup or update: what no method sets. */
-static void record_start(corepcg_solver *h)
+/* A fresh record for a setup or update: what no method sets (a method
+ * that analyses after all clears analysis_reused). */
+static void record_start(corepcg_solver *h, int reused)
 {
     corepcg_info *in = &h->setup_info;
     memset(in, 0, sizeof *in);
     in->method = h->set.method;
+    in->method_used = h->set.method;
+    in->analysis_reused = reused;
     in->n = 3 * h->sys.A.nb;
     in->r = h->sys.u.r;
     in->ordering = h->set.ordering;
 }
 
-static void record_end(corepcg_solver *h, double t0, double t_import,
-                       int reused)
+static void record_end(corepcg_solver *h, double t0, double t_import)
 {
-    h->setup_info.analysis_reused = reused;
     h->setup_info.time_reduce_s += t_import;
     h->setup_info.time_setup_s = cpg_now() - t0;
 }
@@ -109,7 +112,7 @@ static int full_setup(corepcg_solver *h, cpg_sys *im, double t0,
     clear_system(h);
     h->sys = *im;
     memset(im, 0, sizeof *im);
-    record_start(h);
+    record_start(h, 0);
     size_t n = 3 * (size_t)h->sys.A.nb;
     h->state = calloc(1, h->ops->state_size);
     h->x = malloc(n * sizeof(double));
@@ -126,7 +129,7 @@ static int full_setup(corepcg_solver *h, cpg_sys *im, double t0,
         clear_system(h);
         return rc;
     }
-    record_end(h, t0, t_import, 0);
+    record_end(h, t0, t_import);
     h->ready = 1;
     return rc;
 }
@@ -190,12 +193,12 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
      * from it (pointers to A and u) stays valid. */
     cpg_sys_free(&h->sys);
     h->sys = im;
-    record_start(h);
+    record_start(h, 1);
     rc = h->ops->factorise(h->state, &ctx);
     if (rc < 0)
         clear_system(h);
     else
-        record_end(h, t0, t_import, 1);
+        record_end(h, t0, t_import);
     return report_update(h, rc, info);
 }
 

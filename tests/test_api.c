@@ -86,14 +86,17 @@ static void test_defaults_and_two_rhs(void)
     corepcg_info info;
     int rc = corepcg_solve(h, t.b, NULL, x, &info);
     CHECK_INT(rc, COREPCG_OK);
-    CHECK_INT(info.method, COREPCG_METHOD_COREPCG);
+    /* the default is auto; with nothing measured yet it runs icpcg first */
+    CHECK_INT(info.method, COREPCG_METHOD_AUTO);
+    CHECK_INT(info.method_used, COREPCG_METHOD_ICPCG);
+    CHECK_INT(info.auto_reason, COREPCG_AUTO_FIRST);
     CHECK_INT(info.converged, 1);
     double cerr, rres;
     testsys_measures(&t, t.b, x, &cerr, &rres);
     /* default tol 1e-3 on delta = r^T M^-1 r */
     CHECK_LE(rres, 1e-2);
     CHECK_LE(cerr, 1e-12);
-    printf("defaults: corepcg %d iterations, relative residual %.3g, "
+    printf("defaults: auto (icpcg) %d iterations, relative residual %.3g, "
            "|x - x_dense| / |x| = %.3g\n", info.iterations, rres,
            rel_err(n, x, xd));
 
@@ -167,7 +170,8 @@ static void test_update(void)
 {
     const corepcg_method methods[] = {COREPCG_METHOD_COREPCG,
                                       COREPCG_METHOD_DIRECT,
-                                      COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG};
+                                      COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG,
+                                      COREPCG_METHOD_ICPCG};
     testsys t1, t2;
     if (make(&t1, 8, 11))
         return;
@@ -232,8 +236,13 @@ static void test_update(void)
         c[t3.ncons] = (corepcg_constraint){.node = free_node, .ndof = 2,
                                            .p = {0.3, -0.4, 0.5}};
         testsys_set_constraints(&t3, c, t3.ncons + 1);
+        /* icpcg's analysis depends only on which nodes are free: a free
+         * node that starts sliding (ndof 3 -> 2, or 2 -> 1 below) keeps
+         * it; the others re-analyse */
+        int free_set_only = methods[m] == COREPCG_METHOD_ICPCG;
         rc = corepcg_update(h, &t3.sys, &info);
-        CHECK(rc == COREPCG_OK && info.analysis_reused == 0 && info.r == t3.r,
+        CHECK(rc == COREPCG_OK && info.analysis_reused == free_set_only &&
+                  info.r == t3.r,
               "%s update, one more constraint: rc %d reused %d r %d (want %d)",
               name, rc, info.analysis_reused, info.r, t3.r);
         CHECK_INT(corepcg_solve(h, t3.b, NULL, x, &info), COREPCG_OK);
@@ -247,8 +256,20 @@ static void test_update(void)
         c[t3.ncons - 1].q[2] = 0;
         testsys_set_constraints(&t3, c, t3.ncons);
         rc = corepcg_update(h, &t3.sys, &info);
-        CHECK(rc == COREPCG_OK && info.analysis_reused == 0 && info.r == t3.r,
+        CHECK(rc == COREPCG_OK && info.analysis_reused == free_set_only &&
+                  info.r == t3.r,
               "%s update, ndof 2 -> 1: rc %d reused %d r %d (want %d)", name,
+              rc, info.analysis_reused, info.r, t3.r);
+        CHECK_INT(corepcg_solve(h, t3.b, NULL, x, &info), COREPCG_OK);
+        testsys_dense_solve(&t3, t3.b, xd);
+        CHECK_LE(rel_err(n, x, xd), 1e-8);
+
+        /* the node fixed (ndof 0): a new pattern for every method */
+        c[t3.ncons - 1].ndof = 0;
+        testsys_set_constraints(&t3, c, t3.ncons);
+        rc = corepcg_update(h, &t3.sys, &info);
+        CHECK(rc == COREPCG_OK && info.analysis_reused == 0 && info.r == t3.r,
+              "%s update, node fixed: rc %d reused %d r %d (want %d)", name,
               rc, info.analysis_reused, info.r, t3.r);
         CHECK_INT(corepcg_solve(h, t3.b, NULL, x, &info), COREPCG_OK);
         testsys_dense_solve(&t3, t3.b, xd);
@@ -836,6 +857,103 @@ static void test_free_part_of_z_ignored(void)
     testsys_free(&t);
 }
 
+/* Kershaw's SPD matrix, whose incomplete Cholesky with zero fill meets a
+ * negative pivot, as the reduced system of 4 nodes each sliding along x
+ * (ndof 1): A's x-x entries are Kershaw's, y and z are 10 I, and the
+ * blocks (0,2), (1,3) are absent, so IC(0) may not fill them. Every pair
+ * of coupled nodes is a stretch pair: corePCG's core is all of A. */
+typedef struct kershaw_sys {
+    corepcg_system sys;
+    int ri[32], ci[32];
+    double v[32], b[12];
+    corepcg_constraint cons[4];
+    int pairs[8];
+} kershaw_sys;
+
+static void make_kershaw(kershaw_sys *k)
+{
+    static const double K[4][4] = {
+        {3, -2, 0, 2}, {-2, 3, -2, 0}, {0, -2, 3, -2}, {2, 0, -2, 3}};
+    int nnz = 0;
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j <= i; j++)
+            if (K[i][j] != 0) {
+                k->ri[nnz] = 3 * i;
+                k->ci[nnz] = 3 * j;
+                k->v[nnz++] = K[i][j];
+            }
+        for (int c = 1; c < 3; c++) {
+            k->ri[nnz] = k->ci[nnz] = 3 * i + c;
+            k->v[nnz++] = 10;
+        }
+        k->cons[i] = (corepcg_constraint){.node = i, .ndof = 1,
+                                          .p = {0, 1, 0}, .q = {0, 0, 1}};
+    }
+    static const int pairs[8] = {0, 1, 1, 2, 2, 3, 0, 3};
+    memcpy(k->pairs, pairs, sizeof pairs);
+    for (int e = 0; e < 12; e++)
+        k->b[e] = e % 3 == 0 ? 1 + e / 3 : 0;
+    memset(&k->sys, 0, sizeof k->sys);
+    k->sys.num_nodes = 4;
+    k->sys.A_format = COREPCG_TRIPLET;
+    k->sys.A_triangle = COREPCG_LOWER;
+    k->sys.A_rowidx = k->ri;
+    k->sys.A_colidx = k->ci;
+    k->sys.A_values = k->v;
+    k->sys.A_nnz = nnz;
+    k->sys.num_constraints = 4;
+    k->sys.constraints = k->cons;
+    k->sys.num_stretch = 4;
+    k->sys.stretch_pairs = k->pairs;
+}
+
+/* icpcg on Kershaw's system: IC(0) breaks down, a shifted factor is kept
+ * and info says so; the answer meets the tolerance. Then auto with one
+ * iteration allowed: icpcg stops short, corePCG (whose core is A here)
+ * solves it in one iteration, and info says it fell back. */
+static void test_ic_breakdown_and_fallback(void)
+{
+    kershaw_sys k;
+    make_kershaw(&k);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    corepcg_settings s;
+    settings_for(&s, COREPCG_METHOD_ICPCG, 1e-10);
+    double x[12], cerr, rres;
+    corepcg_info info;
+    CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, k.b, NULL, x, &info), COREPCG_OK);
+    CHECK(info.ic_shift > 0 && info.ic_retries >= 1 && info.ic_fill == 0,
+          "icpcg on Kershaw: shift %g after %d retries (fill %d)",
+          info.ic_shift, info.ic_retries, info.ic_fill);
+    CHECK_INT(corepcg_check(&k.sys, k.b, x, &cerr, &rres, NULL), COREPCG_OK);
+    CHECK_LE(rres, 1e-8);
+    CHECK_LE(cerr, 1e-15);
+    /* one level of fill is the whole fill of this 4-cycle: exact (to the
+     * float precision the factor is stored in), no breakdown, one
+     * iteration at a tolerance above that precision */
+    s.ic_fill = 1;
+    s.tol = 1e-5;
+    CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, k.b, NULL, x, &info), COREPCG_OK);
+    CHECK(info.ic_shift == 0 && info.ic_retries == 0 && info.iterations == 1,
+          "IC(1) on Kershaw: shift %g, %d retries, %d iterations",
+          info.ic_shift, info.ic_retries, info.iterations);
+
+    settings_for(&s, COREPCG_METHOD_AUTO, 1e-10);
+    s.max_iter = 1;
+    CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
+    int rc = corepcg_solve(h, k.b, NULL, x, &info);
+    CHECK(rc == COREPCG_OK && info.method_used == COREPCG_METHOD_COREPCG &&
+              info.auto_reason == COREPCG_AUTO_FALLBACK && info.iterations == 1,
+          "auto, max_iter 1: rc %d, ran %s (%s) in %d iterations", rc,
+          corepcg_method_name(info.method_used),
+          corepcg_auto_reason_name(info.auto_reason), info.iterations);
+    CHECK_INT(corepcg_check(&k.sys, k.b, x, &cerr, &rres, NULL), COREPCG_OK);
+    CHECK_LE(rres, 1e-8);
+    corepcg_free(&h);
+}
+
 /* One version everywhere: the headers' string and numbers and the
  * library's corepcg_version() (all from meson's project()). */
 static void test_version(void)
@@ -857,6 +975,7 @@ int main(void)
 {
     test_version();
     test_defaults_and_two_rhs();
+    test_ic_breakdown_and_fallback();
     test_update();
     test_settings_validation();
     test_state_and_arguments();

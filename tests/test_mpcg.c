@@ -221,7 +221,11 @@ static int advance_to(cloth_sim *s, int step)
     char msg[COREPCG_MSG_SIZE];
     while (s->step + 1 < step) {
         cloth_assemble(s);
-        int rc = cloth_solve(s, NULL, msg);
+        /* the trajectory the steps were picked on: stepped with corepcg */
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.method = COREPCG_METHOD_COREPCG;
+        int rc = cloth_solve(s, &set, msg);
         CHECK(rc >= 0, "step %d: %s", s->step + 1, msg);
         if (rc < 0)
             return rc;

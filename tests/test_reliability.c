@@ -938,15 +938,16 @@ static void test_cli_failures(void)
     char bundle[PATH_SIZE];
     join(bundle, dir, "core");
     CHECK_INT(corepcg_bundle_write(bundle, &s.sys, b, NULL, msg), COREPCG_OK);
-    snprintf(args, sizeof args, "solve '%s' --out '%s'", bundle, out);
+    snprintf(args, sizeof args, "solve '%s' --method corepcg --out '%s'", bundle,
+             out);
     write_text(dir, "x.mtx", old);
     st = run_cli(dir, args, err, sizeof err);
     CHECK_INT(st, 1);
     CHECK_STR_CONTAINS(err, "core");
     read_all(out, after, sizeof after);
     CHECK(strcmp(after, old) == 0, "x.mtx clobbered after a core failure");
-    snprintf(args, sizeof args, "solve '%s' --fallback upcg --tol 1e-10 --out '%s'",
-             bundle, out);
+    snprintf(args, sizeof args, "solve '%s' --method corepcg --fallback upcg "
+             "--tol 1e-10 --out '%s'", bundle, out);
     st = run_cli(dir, args, err, sizeof err);
     CHECK_INT(st, 0);
     CHECK_INT(corepcg_vector_read(out, 9, &x, msg), COREPCG_OK);

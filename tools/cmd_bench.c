@@ -11,25 +11,31 @@
 
 static const char usage_text[] =
     "usage: corepcg bench [options]\n"
-    "  --scene S        ballhit (default) | drape | pinned | rail | free\n"
+    "  --scene LIST     of ballhit, drape, pinned, rail, free (default\n"
+    "                   ballhit,drape,pinned: the fastest method changes\n"
+    "                   with the scene; --quick, --scaling: ballhit)\n"
     "  --sizes LIST     nodes per side, e.g. 41,81,161 (default)\n"
     "  --k LIST         stretch stiffness k_stretch in N/m, e.g. 60,600,6000\n"
     "                   (default; --scaling: 6000)\n"
-    "  --methods LIST   of mpcg-bw, mpcg, upcg, direct, corepcg (default: all)\n"
-    "  --steps K        measured steps per size and k (default 5)\n"
-    "  --tol T          every iterative method's tolerance (default 1e-3)\n"
-    "  --csv FILE       one row per size, k and method\n"
-    "  --svg FILE       seconds per step against k_stretch, a panel per size\n"
+    "  --methods LIST   of mpcg-bw, mpcg, upcg, direct, corepcg, icpcg, auto\n"
+    "                   (default: all)\n"
+    "  --steps K        measured steps per case (default 5)\n"
+    "  --tol LIST       every iterative method's tolerance, a table each\n"
+    "                   (default 1e-3,1e-6; --quick, --scaling: 1e-3)\n"
+    "  --csv FILE       one row per scene, tol, size, k and method\n"
+    "  --svg FILE       seconds per step against k_stretch, a panel per scene\n"
+    "                   and size (at the first tol)\n"
     "  --markdown FILE  the tables and the machine they came from\n"
     "  --quick          41x41, k 60 and 6000, 2 steps (well under a minute)\n"
     "  --scaling        one cold step per size (default 41,81,161,321,577)\n"
     "                   with direct and corepcg: seconds, nnz(L), peak memory;\n"
     "                   each size in its own process, warmed up with upcg\n"
-    "Each size and k: the scene is stepped with corepcg until the cloth\n"
-    "touches the obstacle (at most 100 steps), then --steps steps spread over\n"
-    "the next 0.2 s of the hit (corepcg steps the cloth in between) are each\n"
-    "solved by every method in turn (order rotated per step,\n"
-    "each method keeping its own handle: setup, then update) and the cloth\n"
+    "Each scene, tol, size and k: the scene is stepped with auto until the\n"
+    "cloth touches the obstacle (at most 100 steps; none in pinned), then\n"
+    "--steps steps spread over the next 0.2 s (auto steps the cloth in\n"
+    "between, so that its handle has seen every step, as in a simulation)\n"
+    "are each solved by every method in turn (order rotated per step, each\n"
+    "method keeping its own handle: setup, then update) and the cloth\n"
     "advances with direct's answer (corepcg's when direct is not run).\n"
     "exit status: 0 done, 1 error (no file written), 2 usage, 3 written but\n"
     "some method failed (shown as failed in every output)\n";
@@ -78,11 +84,31 @@ static int one_k(const char *opt, const char *item, void *out, int k)
     return cli_parse_double(opt, item, 1e-300, 1e300, (double *)out + k);
 }
 
+static int one_tol(const char *opt, const char *item, void *out, int k)
+{
+    return cli_parse_double(opt, item, 1e-300, 0.999999, (double *)out + k);
+}
+
+static int one_scene(const char *opt, const char *item, void *out, int k)
+{
+    int *scenes = out;
+    if (cli_parse_choice(opt, item, cloth_scene_from_name,
+                         "pinned, drape, ballhit, rail, free", &scenes[k]))
+        return -1;
+    for (int j = 0; j < k; j++)
+        if (scenes[j] == scenes[k]) {
+            cli_error("%s names '%s' twice", opt, item);
+            return -1;
+        }
+    return 0;
+}
+
 static int one_method(const char *opt, const char *item, void *out, int k)
 {
     int *methods = out;
     if (cli_parse_choice(opt, item, corepcg_method_from_name,
-                         "mpcg-bw, mpcg, upcg, direct, corepcg", &methods[k]))
+                         "mpcg-bw, mpcg, upcg, direct, corepcg, icpcg, auto",
+                         &methods[k]))
         return -1;
     for (int j = 0; j < k; j++)
         if (methods[j] == methods[k]) {
@@ -96,9 +122,8 @@ static int one_method(const char *opt, const char *item, void *out, int k)
 static int parse(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->scene = CLOTH_SCENE_BALLHIT;
-    o->tol = COREPCG_DEFAULT_TOL;
-    int given_sizes = 0, given_ks = 0, given_steps = 0, given_methods = 0;
+    int given_sizes = 0, given_ks = 0, given_steps = 0, given_methods = 0,
+        given_scenes = 0, given_tols = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         int rc = 0, takes_value = 1;
@@ -112,8 +137,9 @@ static int parse(int argc, char **argv, bench_options *o)
             o->scaling = 1;
             takes_value = 0;
         } else if (strcmp(a, "--scene") == 0) {
-            rc = cli_parse_choice(a, v, cloth_scene_from_name,
-                                  "pinned, drape, ballhit, rail, free", &o->scene);
+            rc = parse_list(a, v, BENCH_MAX_LIST, one_scene, o->scenes,
+                            &o->num_scenes);
+            given_scenes = 1;
         } else if (strcmp(a, "--sizes") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
             given_sizes = 1;
@@ -128,7 +154,8 @@ static int parse(int argc, char **argv, bench_options *o)
             rc = cli_parse_int(a, v, 1, BENCH_MAX_STEPS, &o->steps);
             given_steps = 1;
         } else if (strcmp(a, "--tol") == 0) {
-            rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->tol);
+            rc = parse_list(a, v, BENCH_MAX_LIST, one_tol, o->tols, &o->num_tols);
+            given_tols = 1;
         } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--svg") == 0 ||
                    strcmp(a, "--markdown") == 0) {
             if (!v || !*v || v[0] == '-') {
@@ -173,12 +200,29 @@ static int parse(int argc, char **argv, bench_options *o)
     }
     if (!given_steps)
         o->steps = o->quick ? 2 : 5;
+    if (!given_scenes) {
+        static const int all[] = {CLOTH_SCENE_BALLHIT, CLOTH_SCENE_DRAPE,
+                                  CLOTH_SCENE_PINNED};
+        o->num_scenes = o->quick || o->scaling ? 1 : 3;
+        memcpy(o->scenes, all, sizeof(int) * (size_t)o->num_scenes);
+    }
+    if (!given_tols) {
+        o->tols[0] = COREPCG_DEFAULT_TOL;
+        o->tols[1] = 1e-6;
+        o->num_tols = o->quick || o->scaling ? 1 : 2;
+    }
+    if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1)) {
+        cli_error("bench: --scaling takes one scene and one tol");
+        return -1;
+    }
     if (!given_methods) {
         static const int all[] = {COREPCG_METHOD_MPCG_BW, COREPCG_METHOD_MPCG,
                                   COREPCG_METHOD_UPCG, COREPCG_METHOD_DIRECT,
-                                  COREPCG_METHOD_COREPCG};
-        static const int scaling[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG};
-        o->num_methods = o->scaling ? 2 : 5;
+                                  COREPCG_METHOD_COREPCG, COREPCG_METHOD_ICPCG,
+                                  COREPCG_METHOD_AUTO};
+        static const int scaling[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG,
+                                      COREPCG_METHOD_ICPCG};
+        o->num_methods = o->scaling ? 3 : 7;
         memcpy(o->methods, o->scaling ? scaling : all, sizeof(int) * (size_t)o->num_methods);
     }
     o->progress = isatty(STDERR_FILENO);

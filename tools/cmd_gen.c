@@ -21,7 +21,7 @@ static const char usage_text[] =
     "  --steps s        write step s's system, after solving steps 1..s-1\n"
     "                   (default: the first step with contacts for ballhit and\n"
     "                   drape, step 10 otherwise)\n"
-    "  --method M       solver for steps 1..s-1 (default corepcg)\n"
+    "  --method M       solver for steps 1..s-1 (default auto)\n"
     "  --tol T          its tolerance (default 1e-3); a step that does not\n"
     "                   converge is taken all the same, with a warning on\n"
     "                   stderr naming it\n"

@@ -19,13 +19,16 @@ static const char usage_text[] =
     "  --k-stretch k    stretch stiffness in N/m (default 600)\n"
     "  --dt s           time step (default 6.67/5.55/3.67 ms for 41/81/161)\n"
     "  --steps s        steps to take (default 100)\n"
-    "  --method M       corepcg (default) | upcg | direct | mpcg | mpcg-bw\n"
+    "  --method M       auto (default) | icpcg | corepcg | upcg | direct | mpcg |\n"
+    "                   mpcg-bw\n"
     "  --tol T          solver tolerance (default 1e-3)\n"
     "  --obj DIR        write DIR/frame_NNNNN.obj after each step (cloth and\n"
     "                   ball); DIR and its parents are created if missing\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
-    "                   method,iterations,seconds,analysis_reused (seconds:\n"
-    "                   the solver's setup/update + solve)\n"
+    "                   method,reason,iterations,seconds,analysis_reused\n"
+    "                   (method: the one that ran; reason: why auto ran it,\n"
+    "                   none for the other methods; seconds: the solver's\n"
+    "                   setup/update + solve)\n"
     "A progress line goes to stderr when it is a terminal.\n"
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
     "3 some step did not converge (all written, flagged)\n";
@@ -49,7 +52,8 @@ int cmd_simulate(int argc, char **argv)
             return CLI_EXIT_ERROR;
         }
         csv = csv_file.f;
-        fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,iterations,seconds,analysis_reused\n");
+        fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,reason,iterations,"
+                     "seconds,analysis_reused\n");
     }
     cloth_sim *sim = NULL;
     double *seconds = malloc(sizeof(double) * (size_t)steps);
@@ -57,6 +61,7 @@ int cmd_simulate(int argc, char **argv)
     if (!seconds)
         snprintf(msg, sizeof msg, "out of memory");
     int not_converged = 0, progress = isatty(STDERR_FILENO);
+    int ran[COREPCG_METHOD_COUNT] = {0}; /* steps each method solved */
     long iterations = 0;
     double assemble = 0;
     for (int k = 0; rc >= 0 && k < steps; k++) {
@@ -65,6 +70,8 @@ int cmd_simulate(int argc, char **argv)
             break;
         not_converged += rc == COREPCG_NOT_CONVERGED;
         iterations += sim->info.iterations;
+        if ((unsigned)sim->info.method_used < COREPCG_METHOD_COUNT)
+            ran[sim->info.method_used]++;
         assemble += sim->time_assemble_s;
         seconds[k] = sim->time_solve_s;
         if (progress) /* overwritten in place; cleared at the end */
@@ -72,10 +79,13 @@ int cmd_simulate(int argc, char **argv)
                     "iterations, %.3g s   ", k + 1, steps, sim->contacts,
                     sim->info.iterations, sim->time_solve_s);
         if (csv)
-            fprintf(csv, "%d,%d,%d,%d,%d,%s,%d,%.6g,%d\n", sim->step, sim->contacts,
-                    sim->ndof_count[0], sim->ndof_count[1], sim->ndof_count[2],
-                    corepcg_method_name(o.set.method), sim->info.iterations,
-                    sim->time_solve_s, sim->analysis_reused);
+            fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d\n", sim->step,
+                    sim->contacts, sim->ndof_count[0], sim->ndof_count[1],
+                    sim->ndof_count[2],
+                    corepcg_method_name(sim->info.method_used),
+                    corepcg_auto_reason_name(sim->info.auto_reason),
+                    sim->info.iterations, sim->time_solve_s,
+                    sim->analysis_reused);
         if (o.obj) {
             if (snprintf(obj_path, sizeof obj_path, "%s/frame_%05d.obj", o.obj,
                          sim->step) >= (int)sizeof obj_path) {
@@ -101,10 +111,20 @@ int cmd_simulate(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     double median = cli_median(seconds, steps);
-    printf("%s %dx%d, k_stretch %g, dt %g s, %d steps, method %s: %ld iterations, "
-           "median solve %.4g s, mean assembly %.4g s, %d contacts at the end\n",
+    char used[256] = "";
+    size_t len = 0;
+    for (int m = 0; m < COREPCG_METHOD_COUNT; m++)
+        if (ran[m] && ran[m] < steps && len < sizeof used)
+            len += (size_t)snprintf(used + len, sizeof used - len, "%s%s x%d",
+                                    len ? ", " : " (", corepcg_method_name(m),
+                                    ran[m]);
+    if (len && len < sizeof used)
+        snprintf(used + len, sizeof used - len, ")");
+    printf("%s %dx%d, k_stretch %g, dt %g s, %d steps, method %s%s: %ld "
+           "iterations, median solve %.4g s, mean assembly %.4g s, %d contacts "
+           "at the end\n",
            cloth_scene_name(o.par.scene), o.par.size, o.par.size, o.par.k_stretch,
-           o.par.dt, steps, corepcg_method_name(o.set.method), iterations,
+           o.par.dt, steps, corepcg_method_name(o.set.method), used, iterations,
            median, assemble / steps, sim->contacts);
     cloth_sim_free(&sim);
     free(seconds);

@@ -9,19 +9,27 @@
 
 static const char usage_text[] =
     "usage: corepcg solve BUNDLE [options]\n"
-    "  --method M          corepcg (default) | upcg | direct | mpcg | mpcg-bw\n"
+    "  --method M          auto (default: per step the fastest of icpcg, corepcg\n"
+    "                      and mpcg, as the handle measured them) | icpcg |\n"
+    "                      corepcg | upcg | direct | mpcg | mpcg-bw\n"
     "  --tol T             iterative methods: stop when r^T M^-1 r <= T^2 delta0,\n"
     "                      delta0 = b^T M^-1 b (mpcg-bw: (S b)^T P (S b), P\n"
     "                      itself, as Baraff & Witkin publish it) (default 1e-3)\n"
     "  --max-iter K        iterative methods: iteration limit (default 10000);\n"
     "                      reaching it exits 3\n"
-    "  --precond P         upcg/mpcg: diag (default) | block | projected (upcg)\n"
-    "  --ordering O        direct/corepcg: amd (default) | best | metis | nesdis\n"
-    "  --factor F          direct/corepcg: auto (default) | ldl | ll\n"
-    "  --core C            corepcg: stretch (default, needs stretch.mtx) | auto\n"
+    "  --precond P         upcg/mpcg/auto: diag (default) | block | projected\n"
+    "                      (upcg only)\n"
+    "  --ordering O        direct/corepcg/auto: amd (default) | best | metis |\n"
+    "                      nesdis\n"
+    "  --factor F          direct/corepcg/auto: auto (default) | ldl | ll\n"
+    "  --ic-fill L         icpcg/auto: 0 (default: IC(0) in the nodes' order) |\n"
+    "                      1 (one level of block fill, reverse Cuthill-McKee)\n"
+    "  --core C            corepcg/auto: stretch (default, needs stretch.mtx) |\n"
+    "                      auto\n"
     "  --core-threshold t  core auto: keep blocks with |A_ij| >= t sqrt(|A_ii||A_jj|)\n"
     "                      (default 1e-2)\n"
-    "  --fallback upcg     corepcg: if the core is not SPD, solve with block PCG\n"
+    "  --fallback upcg     corepcg/auto: if the core is not SPD, solve with\n"
+    "                      block PCG\n"
     "  --out X.mtx         write the answer (atomically; missing parent\n"
     "                      directories are created, and an unwritable path\n"
     "                      is refused before solving)\n"
@@ -42,7 +50,7 @@ struct solve_options {
     corepcg_settings set;
     /* options given, to refuse those the method would ignore */
     int gave_precond, gave_factorisation, gave_core, gave_fallback,
-        gave_iteration, gave_threshold;
+        gave_iteration, gave_threshold, gave_ic_fill;
     int repeat;     /* warm steps timed after the cold one */
 };
 
@@ -55,9 +63,20 @@ typedef struct warm_steps {
     int iterations;           /* of the last */
 } warm_steps;
 
+/* A CHOLMOD factorisation (ordering, factor kind, nnz(L) apply). */
 static int is_factored(corepcg_method m)
 {
     return m == COREPCG_METHOD_DIRECT || m == COREPCG_METHOD_COREPCG;
+}
+
+/* Whether method m uses what an option sets: auto uses what its
+ * candidates (icpcg, corepcg, mpcg) use. */
+static int uses(corepcg_method m, corepcg_method candidate)
+{
+    return m == candidate ||
+           (m == COREPCG_METHOD_AUTO && (candidate == COREPCG_METHOD_ICPCG ||
+                                        candidate == COREPCG_METHOD_COREPCG ||
+                                        candidate == COREPCG_METHOD_MPCG));
 }
 
 /* An option the chosen method would ignore is a usage error, not a
@@ -66,14 +85,20 @@ static int check_combination(const struct solve_options *o)
 {
     corepcg_method m = o->set.method;
     const char *name = corepcg_method_name(m), *bad = NULL;
-    if (o->gave_precond && is_factored(m))
-        bad = "--precond (it is for upcg, mpcg and mpcg-bw)";
+    if (o->gave_precond && !uses(m, COREPCG_METHOD_UPCG) &&
+        !uses(m, COREPCG_METHOD_MPCG) && m != COREPCG_METHOD_MPCG_BW)
+        bad = "--precond (it is for upcg, mpcg, mpcg-bw and auto's mpcg)";
     else if (o->set.precond == COREPCG_PRECOND_PROJECTED && m != COREPCG_METHOD_UPCG)
         bad = "--precond projected (it is for upcg; mpcg applies it in effect with diag)";
-    else if (o->gave_factorisation && !is_factored(m))
-        bad = "--ordering/--factor (they are for direct and corepcg)";
-    else if ((o->gave_core || o->gave_fallback) && m != COREPCG_METHOD_COREPCG)
-        bad = "--core/--core-threshold/--fallback (they are for corepcg)";
+    else if (o->gave_factorisation && !uses(m, COREPCG_METHOD_DIRECT) &&
+             !uses(m, COREPCG_METHOD_COREPCG))
+        bad = "--ordering/--factor (they are for direct, corepcg and auto's "
+              "corepcg)";
+    else if ((o->gave_core || o->gave_fallback) && !uses(m, COREPCG_METHOD_COREPCG))
+        bad = "--core/--core-threshold/--fallback (they are for corepcg and "
+              "auto's corepcg)";
+    else if (o->gave_ic_fill && !uses(m, COREPCG_METHOD_ICPCG))
+        bad = "--ic-fill (it is for icpcg and auto's icpcg)";
     else if (o->gave_iteration && m == COREPCG_METHOD_DIRECT)
         bad = "--tol/--max-iter (direct does not iterate)";
     if (!bad && o->gave_threshold && o->set.core != COREPCG_CORE_AUTO) {
@@ -101,7 +126,8 @@ static int parse(int argc, char **argv, struct solve_options *o)
             takes_value = 0;
         } else if (strcmp(a, "--method") == 0) {
             rc = cli_parse_choice(a, v, corepcg_method_from_name,
-                                  "corepcg, upcg, direct, mpcg, mpcg-bw", &m);
+                                  "auto, icpcg, corepcg, upcg, direct, mpcg, "
+                                  "mpcg-bw", &m);
             o->set.method = (corepcg_method)m;
         } else if (strcmp(a, "--precond") == 0) {
             rc = cli_parse_choice(a, v, corepcg_precond_from_name,
@@ -138,6 +164,9 @@ static int parse(int argc, char **argv, struct solve_options *o)
         } else if (strcmp(a, "--max-iter") == 0) {
             rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
             o->gave_iteration = 1;
+        } else if (strcmp(a, "--ic-fill") == 0) {
+            rc = cli_parse_int(a, v, 0, 1, &o->set.ic_fill);
+            o->gave_ic_fill = 1;
         } else if (strcmp(a, "--repeat") == 0) {
             rc = cli_parse_int(a, v, 1, 100000, &o->repeat);
         } else if (strcmp(a, "--out") == 0) {
@@ -174,33 +203,42 @@ static int parse(int argc, char **argv, struct solve_options *o)
 }
 
 /* One object with every key, whatever the method: those that do not apply
- * are 0 (counts) or null (names). */
+ * to the method that ran are 0 (counts) or null (names). */
 static void print_json(const struct solve_options *o, const corepcg_info *in,
                        const warm_steps *warm)
 {
-    int factored = is_factored(in->method), core = in->method == COREPCG_METHOD_COREPCG;
-    char ordering[32] = "null", factor[16] = "null";
+    corepcg_method used = in->method_used;
+    int factored = is_factored(used), core = used == COREPCG_METHOD_COREPCG;
+    int ic = used == COREPCG_METHOD_ICPCG;
+    char ordering[32] = "null", factor[16] = "null", reason[32] = "null";
     if (factored) {
         snprintf(ordering, sizeof ordering, "\"%s\"", corepcg_ordering_name(in->ordering));
         snprintf(factor, sizeof factor, "\"%s\"", in->factor_supernodal ? "ll" : "ldl");
     }
-    printf("{\"method\": \"%s\", \"status\": \"%s\", \"n\": %d, \"r\": %d, "
+    if (in->method == COREPCG_METHOD_AUTO)
+        snprintf(reason, sizeof reason, "\"%s\"",
+                 corepcg_auto_reason_name(in->auto_reason));
+    printf("{\"method\": \"%s\", \"method_used\": \"%s\", \"auto_reason\": %s, "
+           "\"status\": \"%s\", \"n\": %d, \"r\": %d, "
            "\"iterations\": %d, \"converged\": %s, \"fell_back\": %s, "
            "\"rel_residual\": %.17g, \"constraint_error\": %.17g, "
            "\"tol\": %.17g, \"nnz_reduced\": %ld, \"nnz_factor\": %ld, "
            "\"ordering\": %s, \"factor\": %s, \"nnz_core\": %ld, "
-           "\"core_blocks\": %ld, \"analysis_reused\": %s, "
+           "\"core_blocks\": %ld, \"ic_fill\": %d, \"ic_shift\": %.17g, "
+           "\"ic_retries\": %d, \"analysis_reused\": %s, "
            "\"time_reduce_s\": %.6g, \"time_analyze_s\": %.6g, "
            "\"time_factor_s\": %.6g, \"time_iterate_s\": %.6g, "
            "\"time_setup_s\": %.6g, \"time_solve_s\": %.6g, "
            "\"time_total_s\": %.6g, \"repeat\": %d, "
            "\"time_warm_median_s\": %.6g, \"time_warm_min_s\": %.6g}\n",
-           corepcg_method_name(in->method), corepcg_strerror(in->status),
+           corepcg_method_name(in->method), corepcg_method_name(used), reason,
+           corepcg_strerror(in->status),
            in->n, in->r, in->iterations, in->converged ? "true" : "false",
            in->fell_back ? "true" : "false", in->rel_residual,
            in->constraint_error, o->set.tol, in->nnz_reduced,
-           factored ? in->nnz_factor : 0, ordering, factor,
+           factored || ic ? in->nnz_factor : 0, ordering, factor,
            core ? in->nnz_core : 0, core ? in->core_blocks : 0,
+           ic ? in->ic_fill : 0, ic ? in->ic_shift : 0, ic ? in->ic_retries : 0,
            in->analysis_reused ? "true" : "false", in->time_reduce_s,
            in->time_analyze_s, in->time_factor_s, in->time_iterate_s,
            in->time_setup_s, in->time_solve_s, in->time_total_s, warm->count,
@@ -209,10 +247,19 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
 
 static void print_summary(const corepcg_info *in, const warm_steps *warm)
 {
-    printf("method            %s", corepcg_method_name(in->method));
-    if (is_factored(in->method))
+    corepcg_method used = in->method_used;
+    printf("method            %s", corepcg_method_name(used));
+    if (in->method == COREPCG_METHOD_AUTO)
+        printf(" (auto: %s)", corepcg_auto_reason_name(in->auto_reason));
+    if (is_factored(used))
         printf(" (ordering %s, factor %s)", corepcg_ordering_name(in->ordering),
                in->factor_supernodal ? "supernodal LL^T" : "simplicial LDL^T");
+    if (used == COREPCG_METHOD_ICPCG) {
+        printf(" (IC(%d)", in->ic_fill);
+        if (in->ic_shift > 0)
+            printf(", shift %g after %d breakdowns", in->ic_shift, in->ic_retries);
+        printf(")");
+    }
     printf("\nunknowns          n = %d, reduced r = %d\n", in->n, in->r);
     printf("iterations        %d (%s)\n", in->iterations,
            in->converged ? "converged" : "NOT CONVERGED");
@@ -220,9 +267,12 @@ static void print_summary(const corepcg_info *in, const warm_steps *warm)
         printf("note              core not positive definite: fell back to block-preconditioned upcg\n");
     printf("rel_residual      %.3e\n", in->rel_residual);
     printf("constraint_error  %.3e\n", in->constraint_error);
-    if (is_factored(in->method))
+    if (is_factored(used))
         printf("nnz               A~ %ld, core %ld, L %ld\n", in->nnz_reduced,
                in->nnz_core, in->nnz_factor);
+    else if (used == COREPCG_METHOD_ICPCG)
+        printf("nnz               A~ %ld, incomplete factor %ld\n",
+               in->nnz_reduced, in->nnz_factor);
     printf("seconds           setup %.4f (reduce %.4f, analyse %.4f, factor %.4f), "
            "solve %.4f (iterate %.4f), total %.4f\n",
            in->time_setup_s, in->time_reduce_s, in->time_analyze_s,

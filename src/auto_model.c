@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* auto_model.c -- how the auto method chooses, per step, among its
+ * candidate methods: from the times the handle measured on earlier steps.
+ *
+ * Each candidate has an estimated cost of a step (update + solve, seconds)
+ * and a re-check credit. The measured cheapest runs, except that every
+ * step sets aside a fraction of its own time as credit for each other
+ * candidate; once a candidate's credit covers what it is expected to cost,
+ * it runs instead (a probe if it was never measured, a re-check
+ * otherwise) and its estimate is refreshed. So re-checking costs at most
+ * that fraction per other candidate, and a method that becomes the fastest
+ * (the scene changed) is found within about cost ratio / fraction steps.
+ * Pure arithmetic, no clock: tests feed it fixed measurements. */
+#include "auto_model.h"
+
+#include <string.h>
+
+void cpg_auto_model_init(cpg_auto_model *m, int count)
+{
+    memset(m, 0, sizeof *m);
+    m->count = count < CPG_AUTO_MAX ? count : CPG_AUTO_MAX;
+    m->explore = CPG_AUTO_EXPLORE;
+    for (int k = 0; k < m->count; k++)
+        m->c[k].possible = m->c[k].usable = 1;
+}
+
+static int available(const cpg_auto_model *m, int k)
+{
+    return m->c[k].usable && !m->c[k].skipped;
+}
+
+/* The measured available candidate of least cost, or -1. */
+static int cheapest(const cpg_auto_model *m)
+{
+    int best = -1;
+    for (int k = 0; k < m->count; k++)
+        if (available(m, k) && m->c[k].measured &&
+            (best < 0 || m->c[k].cost_s < m->c[best].cost_s))
+            best = k;
+    return best;
+}
+
+int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
+{
+    int best = cheapest(m);
+    if (best < 0) {
+        /* nothing measured yet: the first usable in the prior order */
+        for (int k = 0; k < m->count; k++)
+            if (available(m, k)) {
+                *why = COREPCG_AUTO_FIRST;
+                return k;
+            }
+        *why = COREPCG_AUTO_NONE;
+        return -1;
+    }
+    /* the candidate whose credit covers its expected cost by the widest
+     * margin; one never measured is probed early, once its credit covers
+     * a fraction of what the best costs (a bad first choice is paid for
+     * every step until the others are measured) */
+    int pick = -1;
+    double margin = 1.0;
+    for (int k = 0; k < m->count; k++) {
+        const cpg_auto_candidate *c = &m->c[k];
+        if (k == best || !available(m, k))
+            continue;
+        double expected = c->measured ? c->cost_s
+                                      : CPG_AUTO_PROBE_SHARE * m->c[best].cost_s;
+        double ratio = expected > 0 ? c->credit_s / expected : 0;
+        if (ratio >= 1.0 && (pick < 0 || ratio > margin)) {
+            margin = ratio;
+            pick = k;
+        }
+    }
+    if (pick >= 0) {
+        *why = m->c[pick].measured ? COREPCG_AUTO_RECHECK : COREPCG_AUTO_PROBE;
+        return pick;
+    }
+    *why = COREPCG_AUTO_FASTEST;
+    return best;
+}
+
+void cpg_auto_measured(cpg_auto_model *m, int k, double seconds)
+{
+    if (k < 0 || k >= m->count || !(seconds >= 0))
+        return;
+    cpg_auto_candidate *c = &m->c[k];
+    /* halfway to the new time: a changing scene is followed within a few
+     * steps, one noisy step moves the estimate by half its noise */
+    c->cost_s = c->measured ? 0.5 * (c->cost_s + seconds) : seconds;
+    c->measured++;
+    c->credit_s = 0;
+    for (int j = 0; j < m->count; j++)
+        if (j != k && m->c[j].usable)
+            m->c[j].credit_s += m->explore * seconds;
+}
+
+void cpg_auto_unusable(cpg_auto_model *m, int k)
+{
+    if (k >= 0 && k < m->count) {
+        m->c[k].usable = 0;
+        m->c[k].credit_s = 0;
+    }
+}
+
+void cpg_auto_skip(cpg_auto_model *m, int k)
+{
+    if (k >= 0 && k < m->count)
+        m->c[k].skipped = 1;
+}
+
+void cpg_auto_skip_none(cpg_auto_model *m)
+{
+    for (int k = 0; k < m->count; k++)
+        m->c[k].skipped = 0;
+}
+
+void cpg_auto_impossible(cpg_auto_model *m, int k)
+{
+    if (k >= 0 && k < m->count) {
+        m->c[k].possible = 0;
+        cpg_auto_unusable(m, k);
+    }
+}
+
+void cpg_auto_usable_again(cpg_auto_model *m)
+{
+    for (int k = 0; k < m->count; k++)
+        m->c[k].usable = m->c[k].possible;
+}

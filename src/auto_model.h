@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* auto_model.h -- the auto method's choice among its candidates from
+ * measured step times (auto_model.c). Not installed. */
+#ifndef COREPCG_AUTO_MODEL_H
+#define COREPCG_AUTO_MODEL_H
+
+#include "corepcg.h"
+
+#define CPG_AUTO_MAX 4
+/* Share of each step's time set aside to re-check every other candidate:
+ * re-checking costs at most this much per other candidate. */
+#define CPG_AUTO_EXPLORE 0.025
+/* A candidate never measured is probed once its credit reaches this share
+ * of the best's step time: after PROBE_SHARE / EXPLORE (10) steps. */
+#define CPG_AUTO_PROBE_SHARE 0.25
+
+typedef struct cpg_auto_candidate {
+    int possible;      /* the system allows it at all (e.g. stretch pairs) */
+    int usable;        /* possible, and it has not failed on this pattern */
+    int skipped;       /* not to be chosen again for this step          */
+    int measured;      /* steps timed */
+    double cost_s;     /* estimated seconds of a step: update + solve */
+    double credit_s;   /* time set aside for re-checking it */
+} cpg_auto_candidate;
+
+typedef struct cpg_auto_model {
+    int count;         /* candidates, in the prior order (first is tried
+                          first when nothing is measured) */
+    double explore;
+    cpg_auto_candidate c[CPG_AUTO_MAX];
+} cpg_auto_model;
+
+/* count candidates, all possible and usable, none measured. */
+void cpg_auto_model_init(cpg_auto_model *m, int count);
+
+/* The candidate to run this step and why (FIRST, FASTEST, PROBE, RECHECK),
+ * among the usable ones not skipped; -1 (reason NONE) when there is none. */
+int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why);
+
+/* Candidate k took seconds for a step: its estimate moves halfway there,
+ * its credit is spent, every other usable candidate earns explore x
+ * seconds of credit. */
+void cpg_auto_measured(cpg_auto_model *m, int k, double seconds);
+
+/* k stopped short on this step (max_iter): chosen again from the next
+ * step on, as its cost says; cpg_auto_skip_none clears every skip. */
+void cpg_auto_skip(cpg_auto_model *m, int k);
+void cpg_auto_skip_none(cpg_auto_model *m);
+
+/* k failed on this system (e.g. its preconditioner broke down): not
+ * chosen again until cpg_auto_usable_again. */
+void cpg_auto_unusable(cpg_auto_model *m, int k);
+/* k can never run on this system (its input is missing). */
+void cpg_auto_impossible(cpg_auto_model *m, int k);
+/* A new pattern: every possible candidate may run again. */
+void cpg_auto_usable_again(cpg_auto_model *m);
+
+#endif /* COREPCG_AUTO_MODEL_H */

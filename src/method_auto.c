@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* method_auto.c -- the auto method: per step, the fastest of its
+ * candidates (icpcg, corepcg, corrected mpcg), judged from the times this
+ * handle measured on earlier steps (auto_model.c decides). Each candidate
+ * keeps its own state, set up lazily the first time it runs and kept for
+ * as long as its pattern holds, so a re-check costs one step of that
+ * method, not a new setup of everything. A candidate that fails (a core
+ * that is not positive definite, a breakdown) is set aside until the
+ * pattern changes, and the next one runs in its place (FALLBACK). */
+#include "auto_model.h"
+#include "method.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The candidates, in the order tried when nothing is measured yet. */
+static const corepcg_method candidates[] = {
+    COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG, COREPCG_METHOD_MPCG};
+enum { NCAND = sizeof candidates / sizeof candidates[0] };
+
+typedef struct auto_state {
+    cpg_auto_model model;
+    corepcg_settings set[NCAND];  /* the caller's, with method set        */
+    void *sub[NCAND];             /* each candidate's state, or NULL      */
+    int analysed[NCAND];          /* sub[k] is analysed for this pattern  */
+    int chosen;                   /* this step's candidate                */
+    corepcg_auto_reason why;
+    double step_s;                /* this step's update time so far       */
+    int timing;                   /* the next solve completes the step    */
+} auto_state;
+
+static const cpg_method_ops *ops_of(int k)
+{
+    return cpg_method_ops_of(candidates[k]);
+}
+
+static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
+{
+    cpg_ctx c = *ctx;
+    c.set = &st->set[k];
+    return c;
+}
+
+static void drop(auto_state *st, int k, cholmod_common *cm)
+{
+    if (st->sub[k]) {
+        ops_of(k)->clear(st->sub[k], cm);
+        free(st->sub[k]);
+        st->sub[k] = NULL;
+    }
+    st->analysed[k] = 0;
+}
+
+static void auto_clear(void *state, cholmod_common *cm)
+{
+    auto_state *st = state;
+    for (int k = 0; k < NCAND; k++)
+        drop(st, k, cm);
+    memset(st, 0, sizeof *st);
+}
+
+/* Auto's own analysis is only the bookkeeping: each candidate analyses
+ * the first time it runs on this pattern. */
+static int auto_analyse(void *state, const cpg_ctx *ctx)
+{
+    auto_state *st = state;
+    int fresh = st->model.count == 0;
+    if (fresh)
+        cpg_auto_model_init(&st->model, NCAND);
+    for (int k = 0; k < NCAND; k++) {
+        drop(st, k, ctx->cm);
+        st->set[k] = *ctx->set;
+        st->set[k].method = candidates[k];
+    }
+    cpg_auto_usable_again(&st->model);
+    /* corePCG's core needs the stretch pairs (unless it picks its blocks
+     * by value) */
+    if (ctx->sys->num_stretch == 0 && ctx->set->core == COREPCG_CORE_STRETCH)
+        for (int k = 0; k < NCAND; k++)
+            if (candidates[k] == COREPCG_METHOD_COREPCG)
+                cpg_auto_impossible(&st->model, k);
+    return COREPCG_OK;
+}
+
+/* Candidates whose analysis does not hold for next are dropped; auto
+ * itself keeps its measurements for as long as the size holds. */
+static int auto_same_pattern(void *state, const cpg_ctx *ctx,
+                             const cpg_sys *next)
+{
+    auto_state *st = state;
+    if (ctx->sys->A.nb != next->A.nb)
+        return 0;
+    int changed = 0;
+    for (int k = 0; k < NCAND; k++) {
+        if (!st->analysed[k])
+            continue;
+        cpg_ctx c = sub_ctx(st, ctx, k);
+        if (!ops_of(k)->same_pattern(st->sub[k], &c, next)) {
+            drop(st, k, ctx->cm);
+            changed = 1;
+        }
+    }
+    if (changed)
+        cpg_auto_usable_again(&st->model);
+    return 1;
+}
+
+/* Analysis (if this pattern has none yet) and factorisation of candidate
+ * k for ctx->sys. */
+static int prepare(auto_state *st, const cpg_ctx *ctx, int k)
+{
+    const cpg_method_ops *ops = ops_of(k);
+    cpg_ctx c = sub_ctx(st, ctx, k);
+    int rc = COREPCG_OK;
+    if (!st->analysed[k]) {
+        if (!st->sub[k] && !(st->sub[k] = calloc(1, ops->state_size)))
+            return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        rc = ops->analyse(st->sub[k], &c);
+        if (rc < 0) {
+            drop(st, k, ctx->cm);
+            return rc;
+        }
+        st->analysed[k] = 1;
+        ctx->rec->analysis_reused = 0;
+    }
+    rc = ops->factorise(st->sub[k], &c);
+    if (rc < 0)
+        drop(st, k, ctx->cm); /* what it holds is of no further use */
+    return rc;
+}
+
+/* Chooses and prepares a candidate, its record starting from base; one
+ * that fails is set aside and the next choice runs (FALLBACK). The last
+ * failure's code when none works (the record is then base). */
+static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
+                              const corepcg_info *base, int fallback)
+{
+    int rc = COREPCG_ERR_STATE;
+    for (int tries = 0; tries < NCAND; tries++) {
+        corepcg_auto_reason why;
+        int k = cpg_auto_choose(&st->model, &why);
+        if (k < 0)
+            break;
+        *ctx->rec = *base;
+        rc = prepare(st, ctx, k);
+        if (rc >= 0) {
+            st->chosen = k;
+            st->why = fallback ? COREPCG_AUTO_FALLBACK : why;
+            ctx->rec->method_used = candidates[k];
+            ctx->rec->auto_reason = st->why;
+            return rc;
+        }
+        cpg_auto_unusable(&st->model, k);
+        fallback = 1;
+    }
+    *ctx->rec = *base;
+    if (rc == COREPCG_ERR_STATE) /* nothing could even be tried */
+        rc = cpg_fail(ctx->msg, rc, "auto: no candidate method can run on "
+                      "this system");
+    return rc;
+}
+
+static int auto_factorise(void *state, const cpg_ctx *ctx)
+{
+    auto_state *st = state;
+    corepcg_info base = *ctx->rec; /* what the handle recorded */
+    cpg_auto_skip_none(&st->model);
+    /* every candidate failed on this pattern earlier: try them afresh */
+    corepcg_auto_reason why;
+    if (cpg_auto_choose(&st->model, &why) < 0)
+        cpg_auto_usable_again(&st->model);
+    double t = cpg_now();
+    int rc = choose_and_prepare(st, ctx, &base, 0);
+    st->step_s = cpg_now() - t;
+    st->timing = rc >= 0;
+    return rc;
+}
+
+/* Solves with this step's candidate. One that fails is set aside until
+ * the pattern changes; one that stops at max_iter is charged the time it
+ * took (so the model avoids it while that lasts) and skipped for this
+ * step. Either way the next choice solves from the same guess, and the
+ * last attempt's status is returned (x is the handle's scratch until it
+ * accepts an answer, so a later attempt may overwrite it). */
+static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
+                      const double *y, double *x, int *iterations)
+{
+    auto_state *st = state;
+    for (;;) {
+        int k = st->chosen;
+        cpg_ctx c = sub_ctx(st, ctx, k);
+        double t = cpg_now();
+        int rc = ops_of(k)->solve(st->sub[k], &c, b, y, x, iterations);
+        double solve_s = cpg_now() - t;
+        if (rc >= 0 && st->timing) /* the first solve after an update */
+            cpg_auto_measured(&st->model, k, st->step_s + solve_s);
+        st->timing = 0;
+        if (rc >= 0 && rc != COREPCG_NOT_CONVERGED)
+            return rc;
+        if (rc == COREPCG_NOT_CONVERGED)
+            cpg_auto_skip(&st->model, k);
+        else
+            cpg_auto_unusable(&st->model, k);
+        corepcg_info base = *ctx->rec;
+        base.analysis_reused = 1; /* prepare clears it if it analyses */
+        t = cpg_now();
+        int prc = choose_and_prepare(st, ctx, &base, 1);
+        if (prc < 0)
+            return rc; /* nothing else can run: this attempt's result */
+        st->step_s = cpg_now() - t; /* the wasted solve was k's */
+        st->timing = 1;
+    }
+}
+
+const cpg_method_ops cpg_auto_ops = {
+    .state_size = sizeof(auto_state),
+    .analyse = auto_analyse,
+    .same_pattern = auto_same_pattern,
+    .factorise = auto_factorise,
+    .solve = auto_solve,
+    .clear = auto_clear,
+};
