@@ -258,7 +258,11 @@ typedef struct corepcg_info {
                                   before the one kept                       */
     double time_reduce_s;      /* build U, A~ (and core) at setup/update    */
     double time_analyze_s;     /* CHOLMOD analyse (0 when reused)           */
-    double time_factor_s;      /* CHOLMOD numeric factorisation             */
+    double time_factor_s;      /* numeric factorisation (CHOLMOD's, or the
+                                  incomplete one of icpcg)                 */
+    double factor_flops;       /* CHOLMOD-backed methods: the flop count of
+                                  the numeric factorisation (CHOLMOD's own
+                                  count; flops / time_factor_s is its rate) */
     double time_setup_s;       /* whole of the last setup or update         */
     double time_iterate_s;     /* PCG loop (or the direct solve)            */
     double time_solve_s;       /* whole of this solve call                  */

@@ -129,6 +129,7 @@ static int finish_analyze(cpg_factor *f, cholmod_sparse *M, cholmod_common *cm,
                         cholmod_status_text(status), status);
     }
     f->supernodal = f->L->is_super ? 1 : 0;
+    f->flops = cm->fl; /* of the analysis just made (CHOLMOD sets it) */
 
     /* The solve's right-hand side and answer, allocated once at the right
      * size so that cholmod_solve2 never reallocates X. */
@@ -294,6 +295,7 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
                 f->ordering_used = COREPCG_ORDERING_METIS;
             } else {
                 cholmod_free_factor(&L2, cm);
+                cm->fl = fl; /* finish_analyze reads the kept one's */
             }
         }
         /* a failed second try (METIS or its analysis) leaves the first */

@@ -255,6 +255,8 @@ typedef struct cpg_factor {
     int supernodal;
     int node_ordering;             /* 1: ordered by nodes (ordering_used) */
     corepcg_ordering ordering_used;
+    double flops;                  /* CHOLMOD's flop count of a numeric
+                                      factorisation with this analysis */
     int bad_column;                /* after a not-SPD failure: the column
                                       (original order) that failed, or -1 */
 } cpg_factor;

@@ -131,6 +131,7 @@ static int core_factorise(void *state, const cpg_ctx *ctx)
     if (rc == COREPCG_ERR_CORE_NOT_SPD)
         rc = cpg_not_spd_at_node(ctx, &st->fac, "the matrix core", rc);
     ctx->rec->nnz_factor = cpg_factor_nnz(&st->fac);
+    ctx->rec->factor_flops = st->fac.flops;
     ctx->rec->ordering = cpg_factor_ordering(&st->fac);
     ctx->rec->factor_supernodal = st->fac.supernodal;
     if (rc == COREPCG_ERR_CORE_NOT_SPD && ctx->set->fallback_upcg) {

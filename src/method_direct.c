@@ -24,6 +24,7 @@ static void direct_clear(void *state, cholmod_common *cm)
 static void describe_factor(const cpg_factor *f, const cpg_ctx *ctx)
 {
     ctx->rec->nnz_factor = cpg_factor_nnz(f);
+    ctx->rec->factor_flops = f->L ? f->flops : 0;
     ctx->rec->ordering = f->L ? cpg_factor_ordering(f) : ctx->set->ordering;
     ctx->rec->factor_supernodal = f->L ? f->supernodal : 0;
 }

@@ -300,11 +300,14 @@ static void test_bad_bundles(void)
  * ignore refused with exit 2. */
 static void test_solve(void)
 {
-    static const char *const methods[] = {"corepcg", "upcg", "direct", "mpcg", "mpcg-bw"};
+    static const char *const methods[] = {"corepcg", "upcg", "direct", "mpcg",
+                                          "mpcg-bw", "icpcg", "auto"};
     static const char *const keys[] = {
         "method", "status", "n", "r", "iterations", "converged", "fell_back",
         "rel_residual", "constraint_error", "tol", "nnz_reduced", "nnz_factor",
         "ordering", "factor", "nnz_core", "core_blocks", "analysis_reused",
+        "method_used", "auto_reason", "ic_fill", "ic_shift", "ic_retries",
+        "factor_flops", "repeat", "time_warm_median_s", "time_warm_min_s",
         "time_reduce_s", "time_analyze_s", "time_factor_s", "time_iterate_s",
         "time_setup_s", "time_solve_s", "time_total_s"};
     for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
@@ -320,11 +323,19 @@ static void test_solve(void)
         CHECK_NEAR(json_number(out_text, "r"), 6, 0);
         CHECK_LE(json_number(out_text, "constraint_error"), 1e-12);
         CHECK_LE(json_number(out_text, "rel_residual"), 1e-2);
-        int factored = m == 0 || m == 2;
-        CHECK(factored == (json_number(out_text, "nnz_factor") > 0),
+        /* CHOLMOD's factor (ordering, flops): corepcg, direct; an
+         * incomplete one: icpcg and auto, which runs icpcg first */
+        int factored = m == 0 || m == 2, incomplete = m >= 5;
+        CHECK((factored || incomplete) == (json_number(out_text, "nnz_factor") > 0),
               "%s: nnz_factor %g", methods[m], json_number(out_text, "nnz_factor"));
+        CHECK(factored == (json_number(out_text, "factor_flops") > 0),
+              "%s: factor_flops %g", methods[m], json_number(out_text, "factor_flops"));
         CHECK(factored == (strstr(out_text, "\"ordering\": null") == NULL),
               "%s: ordering in %s", methods[m], out_text);
+        CHECK(incomplete == (strstr(out_text, "\"method_used\": \"icpcg\"") != NULL),
+              "%s: method_used in %s", methods[m], out_text);
+        CHECK((m == 6) == (strstr(out_text, "\"auto_reason\": \"first\"") != NULL),
+              "%s: auto_reason in %s", methods[m], out_text);
         CHECK(strchr(out_text, '\n') == out_text + strlen(out_text) - 1,
               "%s: not one line", methods[m]);
     }
@@ -336,6 +347,9 @@ static void test_solve(void)
         {"--method", "direct", "--fallback", "upcg"},
         {"--method", "direct", "--tol", "1e-6"},
         {"--method", "direct", "--max-iter", "10"},
+        {"--method", "mpcg", "--ic-fill", "1"},
+        {"--method", "icpcg", "--core", "auto"},
+        {"--method", "icpcg", "--ordering", "amd"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         int rc = run("solve", tiny, refused[k][0], refused[k][1], NULL);

@@ -227,7 +227,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            "\"core_blocks\": %ld, \"ic_fill\": %d, \"ic_shift\": %.17g, "
            "\"ic_retries\": %d, \"analysis_reused\": %s, "
            "\"time_reduce_s\": %.6g, \"time_analyze_s\": %.6g, "
-           "\"time_factor_s\": %.6g, \"time_iterate_s\": %.6g, "
+           "\"time_factor_s\": %.6g, \"factor_flops\": %.6g, "
+           "\"time_iterate_s\": %.6g, "
            "\"time_setup_s\": %.6g, \"time_solve_s\": %.6g, "
            "\"time_total_s\": %.6g, \"repeat\": %d, "
            "\"time_warm_median_s\": %.6g, \"time_warm_min_s\": %.6g}\n",
@@ -240,7 +241,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            core ? in->nnz_core : 0, core ? in->core_blocks : 0,
            ic ? in->ic_fill : 0, ic ? in->ic_shift : 0, ic ? in->ic_retries : 0,
            in->analysis_reused ? "true" : "false", in->time_reduce_s,
-           in->time_analyze_s, in->time_factor_s, in->time_iterate_s,
+           in->time_analyze_s, in->time_factor_s,
+           factored ? in->factor_flops : 0, in->time_iterate_s,
            in->time_setup_s, in->time_solve_s, in->time_total_s, warm->count,
            warm->count ? warm->median_s : 0, warm->count ? warm->min_s : 0);
 }
@@ -268,8 +270,10 @@ static void print_summary(const corepcg_info *in, const warm_steps *warm)
     printf("rel_residual      %.3e\n", in->rel_residual);
     printf("constraint_error  %.3e\n", in->constraint_error);
     if (is_factored(used))
-        printf("nnz               A~ %ld, core %ld, L %ld\n", in->nnz_reduced,
-               in->nnz_core, in->nnz_factor);
+        printf("nnz               A~ %ld, core %ld, L %ld; factorisation %.3g "
+               "flops (%.2f GFlop/s)\n", in->nnz_reduced, in->nnz_core,
+               in->nnz_factor, in->factor_flops,
+               in->time_factor_s > 0 ? 1e-9 * in->factor_flops / in->time_factor_s : 0);
     else if (used == COREPCG_METHOD_ICPCG)
         printf("nnz               A~ %ld, incomplete factor %ld\n",
                in->nnz_reduced, in->nnz_factor);
