@@ -113,6 +113,8 @@ void cpg_prolong(const cpg_ublocks *u, const double *xt, const double *w,
  * which a caller's corepcg_system enters: setup, update, check and the
  * bundle writer all validate through it, so they refuse the same inputs
  * with the same codes. Everything is copied: the caller's arrays may go. */
+typedef struct cpg_import_map cpg_import_map; /* import_map.c */
+
 typedef struct cpg_sys {
     cpg_bmat A;
     cpg_ublocks u;
@@ -120,6 +122,8 @@ typedef struct cpg_sys {
     double *w;          /* n: (I - S) z                            */
     int num_stretch;
     int *stretch;       /* 2 num_stretch node indices, as given    */
+    cpg_import_map *map; /* how the caller's A maps onto A's blocks, for
+                            the next import (NULL unless asked for) */
 } cpg_sys;
 
 /* Validates and copies in: A (cpg_bmat_from_system), the constraint
@@ -128,6 +132,25 @@ typedef struct cpg_sys {
 int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
                    char *msg);
 void cpg_sys_free(cpg_sys *s);
+
+/* The import of a simulator's next step: as cpg_sys_import, and out gets
+ * a map of the caller's pattern; when prev has one and in has the very
+ * same pattern arrays with finite values, A's values are only scattered
+ * (the rest is imported as always) and prev's map moves to out. spare
+ * (may be NULL) holds an earlier A of the same pattern whose arrays are
+ * then reused (and spare emptied). */
+int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
+                        cpg_bmat *spare, cholmod_common *cm, cpg_sys *out,
+                        char *msg);
+
+/* import_map.c: the map (none for BOTH, whose symmetry each import must
+ * check), and A's values through it into out (0 when the pattern or the
+ * values do not allow it: then nothing is allocated). */
+int cpg_import_map_build(const corepcg_system *in, const cpg_bmat *A,
+                         cpg_import_map **out);
+int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
+                          const cpg_bmat *prev, cpg_bmat *spare, cpg_bmat *out);
+void cpg_import_map_free(cpg_import_map **m);
 
 /* ERR_ARGUMENT for a negative count or NULL pairs, ERR_DIMENSION for a
  * node outside [0, N), ERR_FORMAT for a node joined to itself. */

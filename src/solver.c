@@ -53,6 +53,7 @@ static void clear_system(corepcg_solver *h)
         h->state = NULL;
     }
     cpg_sys_free(&h->sys);
+    cpg_bmat_free(&h->spare_A);
     free(h->x);
     free(h->check_work);
     h->x = h->check_work = NULL;
@@ -153,7 +154,7 @@ int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
     h->set = s;
     h->ops = cpg_method_ops_of(s.method);
     cpg_sys im;
-    rc = cpg_sys_import(sys, &h->cm, &im, h->msg);
+    rc = cpg_sys_import_next(sys, NULL, NULL, &h->cm, &im, h->msg);
     if (rc != COREPCG_OK)
         return rc;
     return full_setup(h, &im, t0, cpg_now() - t0);
@@ -182,7 +183,8 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                                          "update before setup"), info);
     double t0 = cpg_now();
     cpg_sys im;
-    int rc = cpg_sys_import(sys, &h->cm, &im, h->msg);
+    int rc = cpg_sys_import_next(sys, &h->sys, &h->spare_A, &h->cm, &im,
+                                 h->msg);
     if (rc != COREPCG_OK)
         return report_update(h, rc, info); /* the current system stays usable */
     double t_import = cpg_now() - t0;
@@ -190,7 +192,11 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
     if (!h->ops->same_pattern(h->state, &ctx, &im))
         return report_update(h, full_setup(h, &im, t0, t_import), info);
     /* The system moves into the same place, so what the method borrowed
-     * from it (pointers to A and u) stays valid. */
+     * from it (pointers to A and u) stays valid; the old A's arrays wait
+     * for the next step's values. */
+    cpg_bmat_free(&h->spare_A);
+    h->spare_A = h->sys.A;
+    memset(&h->sys.A, 0, sizeof h->sys.A);
     cpg_sys_free(&h->sys);
     h->sys = im;
     record_start(h, 1);

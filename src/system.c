@@ -18,6 +18,7 @@ void cpg_sys_free(cpg_sys *s)
     free(s->z);
     free(s->w);
     free(s->stretch);
+    cpg_import_map_free(&s->map);
     memset(s, 0, sizeof *s);
 }
 
@@ -76,6 +77,20 @@ static int import_z(const corepcg_system *in, cpg_sys *out, char *msg)
     return COREPCG_OK;
 }
 
+/* Everything but A, which out already holds. */
+static int import_rest(const corepcg_system *in, cpg_sys *out, char *msg)
+{
+    int rc = cpg_ublocks_build(in->num_nodes, in->constraints,
+                               in->num_constraints, &out->u, msg);
+    if (rc == COREPCG_OK) /* checked for every method, whether it uses them */
+        rc = import_stretch(in, out, msg);
+    if (rc == COREPCG_OK)
+        rc = import_z(in, out, msg);
+    if (rc != COREPCG_OK)
+        cpg_sys_free(out);
+    return rc;
+}
+
 int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
                    char *msg)
 {
@@ -84,15 +99,30 @@ int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "system is NULL");
     /* A first: it validates num_nodes, which the others rely on. */
     int rc = cpg_bmat_from_system(in, cm, &out->A, msg);
-    if (rc == COREPCG_OK)
-        rc = cpg_ublocks_build(in->num_nodes, in->constraints,
-                               in->num_constraints, &out->u, msg);
-    if (rc == COREPCG_OK) /* checked for every method, whether it uses them */
-        rc = import_stretch(in, out, msg);
-    if (rc == COREPCG_OK)
-        rc = import_z(in, out, msg);
     if (rc != COREPCG_OK)
+        return rc;
+    return import_rest(in, out, msg);
+}
+
+int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
+                        cpg_bmat *spare, cholmod_common *cm, cpg_sys *out,
+                        char *msg)
+{
+    memset(out, 0, sizeof *out);
+    if (in && prev && prev->map &&
+        cpg_import_map_values(prev->map, in, &prev->A, spare, &out->A)) {
+        int rc = import_rest(in, out, msg);
+        if (rc == COREPCG_OK) { /* the same pattern: the same map */
+            out->map = prev->map;
+            prev->map = NULL;
+        }
+        return rc;
+    }
+    int rc = cpg_sys_import(in, cm, out, msg);
+    if (rc == COREPCG_OK && cpg_import_map_build(in, &out->A, &out->map)) {
         cpg_sys_free(out);
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    }
     return rc;
 }
 
