@@ -458,12 +458,13 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
                  "its handle has seen every step as in a simulation; the Runs tables give "
                  "the spacing). Each step's system is assembled "
                  "once and solved by every method in the same process, in turn, the order "
-                 "rotated by one each step; each method keeps its own handle "
-                 "(corepcg_setup at the first measured step, corepcg_update after it) and "
+                 "rotated by one each step; each method keeps its own handle, set up "
+                 "on the step before the first measured one (untimed), so that every "
+                 "measured step is a warm corepcg_update + corepcg_solve, and "
                  "starts from the previous step's answer. The cloth advances with %s's "
                  "answer%s.\n", o->steps, BENCH_HIT_WINDOW_S, advance,
             substitutes ? " (another verified answer where it failed)" : "");
-    fprintf(out, "- time = a monotonic clock around corepcg_update (setup at step 1) + "
+    fprintf(out, "- time = a monotonic clock around corepcg_update + "
                  "corepcg_solve, i.e. everything a simulator waits for, including the "
                  "library's own check of the answer; medians over the steps. Ratios are "
                  "of medians; \"fastest\" is the fastest method other than auto, which "

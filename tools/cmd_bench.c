@@ -35,8 +35,9 @@ static const char usage_text[] =
     "--steps steps spread over the next 0.2 s (auto steps the cloth in\n"
     "between, so that its handle has seen every step, as in a simulation)\n"
     "are each solved by every method in turn (order rotated per step, each\n"
-    "method keeping its own handle: setup, then update) and the cloth\n"
-    "advances with direct's answer (corepcg's when direct is not run).\n"
+    "method keeping its own handle, set up on the step before: every\n"
+    "measured step is a warm update + solve) and the cloth advances with\n"
+    "direct's answer (corepcg's when direct is not run).\n"
     "exit status: 0 done, 1 error (no file written), 2 usage, 3 written but\n"
     "some method failed (shown as failed in every output)\n";
 
