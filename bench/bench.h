@@ -45,6 +45,7 @@ typedef struct bench_options {
     int steps;                         /* measured steps per case        */
     const char *csv, *svg, *markdown;  /* output files, or NULL          */
     int quick, scaling;
+    int whole_steps;                   /* --simulations STEPS, else 0    */
     int progress;                      /* stderr is a terminal           */
     const char *command;               /* the command line, for reports  */
 } bench_options;
@@ -156,6 +157,9 @@ int bench_write_atomic(const char *path, const void *what,
 
 /* bench_svg.c */
 int bench_write_svg(FILE *out, const bench_results *res);
+
+/* bench_whole.c: the --simulations run (CLI exit status). */
+int bench_whole(const bench_options *o);
 
 /* bench_scaling.c: the --scaling run (CLI exit status). */
 int bench_scaling(const bench_options *o);

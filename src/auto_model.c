@@ -5,11 +5,13 @@
  * Each candidate has an estimated cost of a step (update + solve, seconds)
  * and a re-check credit. The measured cheapest runs, except that every
  * step sets aside a fraction of its own time as credit for each other
- * candidate; once a candidate's credit covers what it is expected to cost,
- * it runs instead (a probe if it was never measured, a re-check
- * otherwise) and its estimate is refreshed. So re-checking costs at most
- * that fraction per other candidate, and a method that becomes the fastest
- * (the scene changed) is found within about cost ratio / fraction steps.
+ * candidate; once a candidate's credit covers what it is expected to cost
+ * (its measured cost, or a prior multiple of the best's for one never
+ * measured), it runs instead (a probe if it was never measured, a
+ * re-check otherwise) and its estimate is refreshed. So re-checking costs
+ * at most that fraction per other candidate, and a method that becomes the
+ * fastest (the scene changed) is found within about cost ratio / fraction
+ * steps.
  * Pure arithmetic, no clock: tests feed it fixed measurements. */
 #include "auto_model.h"
 
@@ -54,17 +56,17 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
         return -1;
     }
     /* the candidate whose credit covers its expected cost by the widest
-     * margin; one never measured is probed early, once its credit covers
-     * a fraction of what the best costs (a bad first choice is paid for
-     * every step until the others are measured) */
+     * margin; one never measured is expected to cost a multiple of the
+     * best's step, a fraction of it when the best is in trouble */
+    double prior = m->c[best].iterations > CPG_AUTO_TROUBLE_ITERATIONS
+                       ? CPG_AUTO_URGENT_RATIO : CPG_AUTO_PRIOR_RATIO;
     int pick = -1;
     double margin = 1.0;
     for (int k = 0; k < m->count; k++) {
         const cpg_auto_candidate *c = &m->c[k];
         if (k == best || !available(m, k))
             continue;
-        double expected = c->measured ? c->cost_s
-                                      : CPG_AUTO_PROBE_SHARE * m->c[best].cost_s;
+        double expected = c->measured ? c->cost_s : prior * m->c[best].cost_s;
         double ratio = expected > 0 ? c->credit_s / expected : 0;
         if (ratio >= 1.0 && (pick < 0 || ratio > margin)) {
             margin = ratio;
@@ -79,7 +81,8 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
     return best;
 }
 
-void cpg_auto_measured(cpg_auto_model *m, int k, double seconds)
+void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
+                       int iterations)
 {
     if (k < 0 || k >= m->count || !(seconds >= 0))
         return;
@@ -88,6 +91,7 @@ void cpg_auto_measured(cpg_auto_model *m, int k, double seconds)
      * steps, one noisy step moves the estimate by half its noise */
     c->cost_s = c->measured ? 0.5 * (c->cost_s + seconds) : seconds;
     c->measured++;
+    c->iterations = iterations;
     c->credit_s = 0;
     for (int j = 0; j < m->count; j++)
         if (j != k && m->c[j].usable)

@@ -10,9 +10,18 @@
 /* Share of each step's time set aside to re-check every other candidate:
  * re-checking costs at most this much per other candidate. */
 #define CPG_AUTO_EXPLORE 0.025
-/* A candidate never measured is probed once its credit reaches this share
- * of the best's step time: after PROBE_SHARE / EXPLORE (10) steps. */
-#define CPG_AUTO_PROBE_SHARE 0.25
+/* A candidate never measured is expected to cost this many times the
+ * measured best's step: tried after PRIOR_RATIO / EXPLORE (320) steps.
+ * On every system measured (41x41 to 321x321; ballhit, drape, pinned; k
+ * 60 to 6000) corePCG and MPCG took 2.3x to 20x icpcg's step, and a first
+ * run of corePCG (its analysis included) up to 30x: probing them early
+ * would only cost time. */
+#define CPG_AUTO_PRIOR_RATIO 8.0
+/* ... unless the best needs more iterations than this, a sign that its
+ * preconditioner suits this system badly: then the others are tried once
+ * their credit covers a quarter of its step (within about 10 steps). */
+#define CPG_AUTO_TROUBLE_ITERATIONS 150
+#define CPG_AUTO_URGENT_RATIO 0.25
 
 typedef struct cpg_auto_candidate {
     int possible;      /* the system allows it at all (e.g. stretch pairs) */
@@ -20,6 +29,7 @@ typedef struct cpg_auto_candidate {
     int skipped;       /* not to be chosen again for this step          */
     int measured;      /* steps timed */
     double cost_s;     /* estimated seconds of a step: update + solve */
+    int iterations;    /* of its last timed step */
     double credit_s;   /* time set aside for re-checking it */
 } cpg_auto_candidate;
 
@@ -37,10 +47,11 @@ void cpg_auto_model_init(cpg_auto_model *m, int count);
  * among the usable ones not skipped; -1 (reason NONE) when there is none. */
 int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why);
 
-/* Candidate k took seconds for a step: its estimate moves halfway there,
- * its credit is spent, every other usable candidate earns explore x
- * seconds of credit. */
-void cpg_auto_measured(cpg_auto_model *m, int k, double seconds);
+/* Candidate k took seconds (and iterations) for a step: its estimate
+ * moves halfway there, its credit is spent, every other usable candidate
+ * earns explore x seconds of credit. */
+void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
+                       int iterations);
 
 /* k stopped short on this step (max_iter): chosen again from the next
  * step on, as its cost says; cpg_auto_skip_none clears every skip. */

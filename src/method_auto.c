@@ -200,7 +200,8 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         int rc = ops_of(k)->solve(st->sub[k], &c, b, y, x, iterations);
         double solve_s = cpg_now() - t;
         if (rc >= 0 && st->timing) /* the first solve after an update */
-            cpg_auto_measured(&st->model, k, st->step_s + solve_s);
+            cpg_auto_measured(&st->model, k, st->step_s + solve_s,
+                              *iterations);
         st->timing = 0;
         if (rc >= 0 && rc != COREPCG_NOT_CONVERGED)
             return rc;

@@ -277,6 +277,42 @@ static void check_failed_run(void)
     free(m);
 }
 
+/* --simulations: a whole simulation per method, one CSV row each, the
+ * solver's seconds positive, auto's run listed, the markdown written. */
+static void check_simulations(void)
+{
+    char args[1024], csv[300], md[300];
+    snprintf(csv, sizeof csv, "%s/whole.csv", dir);
+    snprintf(md, sizeof md, "%s/whole.md", dir);
+    snprintf(args, sizeof args, "--simulations 4 --sizes 9 --k 600 --scene pinned "
+             "--csv \"%s\" --markdown \"%s\"", csv, md);
+    CHECK_INT(run(args), 0);
+    char *text = slurp(csv);
+    CHECK(text != NULL, "no CSV");
+    if (text) {
+        CHECK_STR_CONTAINS(text, "scene,tol,size,k_stretch,steps,method,total_s,"
+                                 "iterations,failed\n");
+        static const char *const rows[] = {"icpcg", "corepcg", "mpcg", "auto"};
+        for (int k = 0; k < 4; k++) {
+            char want[96];
+            snprintf(want, sizeof want, "pinned,0.001,9,600,4,%s,", rows[k]);
+            const char *at = strstr(text, want);
+            CHECK(at != NULL, "no row for %s", rows[k]);
+            double seconds = at ? strtod(at + strlen(want), NULL) : 0;
+            CHECK(seconds > 0, "%s: total_s %g", rows[k], seconds);
+        }
+    }
+    free(text);
+    char *m = slurp(md);
+    CHECK(m != NULL, "no markdown");
+    if (m) {
+        CHECK_STR_CONTAINS(m, "auto/fastest");
+        CHECK_STR_CONTAINS(m, "| pinned | 0.001 | 9x9 | 600 |");
+        CHECK_STR_CONTAINS(m, "icpcg x4"); /* auto's first choice, 4 steps */
+    }
+    free(m);
+}
+
 /* Bad options exit 2 before anything runs and leave no file. */
 static void check_refusals(void)
 {
@@ -293,6 +329,8 @@ static void check_refusals(void)
         {"--scene moon", "--scene takes one of"},
         {"--scene drape,drape", "--scene names 'drape' twice"},
         {"--scaling --tol 1e-3,1e-6", "--scaling takes one scene and one tol"},
+        {"--simulations 5 --scaling", "do not go together"},
+        {"--simulations 5 --steps 3", "--simulations writes"},
         {"--scaling --svg", "--svg needs a file name"},
         {"--frobnicate", "unknown option or argument '--frobnicate'"},
     };
@@ -350,6 +388,7 @@ int main(void)
         return 1;
     }
     check_quick_run();
+    check_simulations();
     check_failed_run();
     check_refusals();
     char cmd[400];

@@ -27,6 +27,10 @@ static const char usage_text[] =
     "                   and size (at the first tol)\n"
     "  --markdown FILE  the tables and the machine they came from\n"
     "  --quick          41x41, k 60 and 6000, 2 steps (well under a minute)\n"
+    "  --simulations S  whole simulations of S steps, one per method (default\n"
+    "                   icpcg,corepcg,mpcg,auto; sizes 41,81; k 60,6000; tol\n"
+    "                   1e-3): the solver's seconds summed, auto against the\n"
+    "                   fastest, probes and re-checks included\n"
     "  --scaling        one cold step per size (default 41,81,161,321,577)\n"
     "                   with direct and corepcg: seconds, nnz(L), peak memory;\n"
     "                   each size in its own process, warmed up with upcg\n"
@@ -137,6 +141,8 @@ static int parse(int argc, char **argv, bench_options *o)
         } else if (strcmp(a, "--scaling") == 0) {
             o->scaling = 1;
             takes_value = 0;
+        } else if (strcmp(a, "--simulations") == 0) {
+            rc = cli_parse_int(a, v, 1, 100000, &o->whole_steps);
         } else if (strcmp(a, "--scene") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_scene, o->scenes,
                             &o->num_scenes);
@@ -177,8 +183,13 @@ static int parse(int argc, char **argv, bench_options *o)
             return -1;
         k += takes_value;
     }
-    if (o->quick && o->scaling) {
-        cli_error("bench: --quick and --scaling do not go together");
+    if (o->quick + o->scaling + (o->whole_steps > 0) > 1) {
+        cli_error("bench: --quick, --scaling and --simulations do not go together");
+        return -1;
+    }
+    if (o->whole_steps && (o->svg || given_steps)) {
+        cli_error("bench: --simulations writes --csv and --markdown (not --svg) "
+                  "and takes its step count itself (not --steps)");
         return -1;
     }
     if (o->scaling && o->svg) {
@@ -189,14 +200,15 @@ static int parse(int argc, char **argv, bench_options *o)
         static const int normal[] = {41, 81, 161}, quick[] = {41},
                          scaling[] = {41, 81, 161, 321, 577};
         const int *src = o->scaling ? scaling : o->quick ? quick : normal;
-        o->num_sizes = o->scaling ? 5 : o->quick ? 1 : 3;
+        o->num_sizes = o->scaling ? 5 : o->quick ? 1 : o->whole_steps ? 2 : 3;
         memcpy(o->sizes, src, sizeof(int) * (size_t)o->num_sizes);
     }
     if (!given_ks) {
-        static const double normal[] = {60, 600, 6000}, quick[] = {60, 6000},
+        static const double normal[] = {60, 600, 6000}, two[] = {60, 6000},
                             scaling[] = {6000};
-        const double *src = o->scaling ? scaling : o->quick ? quick : normal;
-        o->num_ks = o->scaling ? 1 : o->quick ? 2 : 3;
+        const double *src = o->scaling ? scaling
+                          : o->quick || o->whole_steps ? two : normal;
+        o->num_ks = o->scaling ? 1 : o->quick || o->whole_steps ? 2 : 3;
         memcpy(o->ks, src, sizeof(double) * (size_t)o->num_ks);
     }
     if (!given_steps)
@@ -210,7 +222,7 @@ static int parse(int argc, char **argv, bench_options *o)
     if (!given_tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
         o->tols[1] = 1e-6;
-        o->num_tols = o->quick || o->scaling ? 1 : 2;
+        o->num_tols = o->quick || o->scaling || o->whole_steps ? 1 : 2;
     }
     if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1)) {
         cli_error("bench: --scaling takes one scene and one tol");
@@ -223,8 +235,11 @@ static int parse(int argc, char **argv, bench_options *o)
                                   COREPCG_METHOD_AUTO};
         static const int scaling[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG,
                                       COREPCG_METHOD_ICPCG};
-        o->num_methods = o->scaling ? 3 : 7;
-        memcpy(o->methods, o->scaling ? scaling : all, sizeof(int) * (size_t)o->num_methods);
+        static const int whole[] = {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG,
+                                    COREPCG_METHOD_MPCG, COREPCG_METHOD_AUTO};
+        o->num_methods = o->scaling ? 3 : o->whole_steps ? 4 : 7;
+        memcpy(o->methods, o->scaling ? scaling : o->whole_steps ? whole : all,
+               sizeof(int) * (size_t)o->num_methods);
     }
     o->progress = isatty(STDERR_FILENO);
     const char *outputs[] = {o->csv, o->svg, o->markdown};
@@ -271,6 +286,8 @@ int cmd_bench(int argc, char **argv)
     o.command = command;
     if (o.scaling)
         return bench_scaling(&o);
+    if (o.whole_steps)
+        return bench_whole(&o);
 
     bench_results res;
     char msg[COREPCG_MSG_SIZE];

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* bench_whole.c -- `corepcg bench --simulations STEPS`: whole simulations,
+ * one per method, timed from the first step to the last.
+ *
+ * The per-step tables time every method on the same systems; this run
+ * answers the question a user of auto asks: over a whole simulation, with
+ * its probes of other methods and its re-checks, how much slower is auto
+ * than the method that would have been fastest had one known it in
+ * advance? Each method steps its own copy of the scene (same start, same
+ * parameters, its own answers: trajectories agree to the tolerance), and
+ * the seconds are the solver's -- setup or update + solve at every step,
+ * cloth_sim's time_solve_s -- summed. */
+#include "bench.h"
+#include "cloth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+
+/* One simulation: the solver's seconds summed over the steps, how often
+ * each method ran (auto), and the first failure. */
+typedef struct whole_run {
+    int method;
+    double seconds;
+    long iterations;
+    int ran[COREPCG_METHOD_COUNT];
+    int steps_done, not_converged;
+    char error[COREPCG_MSG_SIZE];
+} whole_run;
+
+typedef struct whole_case {
+    int scene, size;
+    double tol, k;
+    whole_run runs[COREPCG_METHOD_COUNT]; /* as opt.methods */
+} whole_case;
+
+static void run_one(const bench_options *o, whole_case *wc, whole_run *r)
+{
+    cloth_params par;
+    cloth_params_default(&par, (cloth_scene)wc->scene, wc->size);
+    par.k_stretch = wc->k;
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = (corepcg_method)r->method;
+    set.tol = wc->tol;
+    cloth_sim *sim = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    if (cloth_sim_create(&par, &sim, msg) < 0) {
+        snprintf(r->error, sizeof r->error, "scene: %s", msg);
+        return;
+    }
+    for (int s = 0; s < o->whole_steps; s++) {
+        int rc = cloth_step(sim, &set, msg);
+        if (rc < 0) {
+            snprintf(r->error, sizeof r->error, "step %d: %s", s + 1, msg);
+            break;
+        }
+        r->not_converged += rc == COREPCG_NOT_CONVERGED;
+        r->seconds += sim->time_solve_s;
+        r->iterations += sim->info.iterations;
+        if ((unsigned)sim->info.method_used < COREPCG_METHOD_COUNT)
+            r->ran[sim->info.method_used]++;
+        r->steps_done++;
+    }
+    cloth_sim_free(&sim);
+}
+
+static int failed(const whole_run *r, const bench_options *o)
+{
+    return r->error[0] || r->not_converged || r->steps_done < o->whole_steps;
+}
+
+/* The fastest run other than auto's, or -1. */
+static int fastest(const bench_options *o, const whole_case *wc)
+{
+    int best = -1;
+    for (int j = 0; j < o->num_methods; j++) {
+        const whole_run *r = &wc->runs[j];
+        if (r->method == COREPCG_METHOD_AUTO || failed(r, o))
+            continue;
+        if (best < 0 || r->seconds < wc->runs[best].seconds)
+            best = j;
+    }
+    return best;
+}
+
+static void print_table(FILE *out, const bench_options *o,
+                        const whole_case *cases, int count)
+{
+    fprintf(out, "| scene | tol | size | k_stretch |");
+    for (int j = 0; j < o->num_methods; j++)
+        fprintf(out, " %s |", corepcg_method_name(o->methods[j]));
+    fprintf(out, " fastest | auto/fastest | auto ran |\n|---|---:|---:|---:|");
+    for (int j = 0; j < o->num_methods + 3; j++)
+        fprintf(out, "---:|");
+    fputc('\n', out);
+    int ja = bench_method_index(o, COREPCG_METHOD_AUTO);
+    for (int c = 0; c < count; c++) {
+        const whole_case *wc = &cases[c];
+        fprintf(out, "| %s | %g | %dx%d | %g |", cloth_scene_name(wc->scene),
+                wc->tol, wc->size, wc->size, wc->k);
+        for (int j = 0; j < o->num_methods; j++) {
+            const whole_run *r = &wc->runs[j];
+            if (failed(r, o))
+                fprintf(out, " **FAILED** (%s) |", r->error[0] ? r->error
+                        : "not converged");
+            else
+                fprintf(out, " %.3f s |", r->seconds);
+        }
+        int best = fastest(o, wc);
+        fprintf(out, " %s |", best < 0 ? "n/a" : corepcg_method_name(o->methods[best]));
+        if (ja >= 0 && best >= 0 && !failed(&wc->runs[ja], o))
+            fprintf(out, " %.3f |", wc->runs[ja].seconds / wc->runs[best].seconds);
+        else
+            fprintf(out, " n/a |");
+        char ran[160] = "";
+        size_t used = 0;
+        for (int m = 0; ja >= 0 && m < COREPCG_METHOD_COUNT; m++)
+            if (wc->runs[ja].ran[m] && used < sizeof ran)
+                used += (size_t)snprintf(ran + used, sizeof ran - used, "%s%s x%d",
+                                         used ? ", " : "", corepcg_method_name(m),
+                                         wc->runs[ja].ran[m]);
+        fprintf(out, " %s |\n", used ? ran : "-");
+    }
+}
+
+static int write_markdown(FILE *out, const bench_options *o,
+                          const whole_case *cases, int count, double total_s)
+{
+    fprintf(out, "# corepcg bench --simulations: whole simulations\n\n"
+                 "Reproduce: `%s`\n\n"
+                 "Each method steps its own copy of the scene for %d steps from "
+                 "the same start; the seconds are the solver's (setup or update + "
+                 "solve at every step) summed over the run, so auto's probes of "
+                 "the other methods and its re-checks are included. \"fastest\" is "
+                 "the fastest method other than auto. The run took %.0f s.\n\n",
+            o->command, o->whole_steps, total_s);
+    print_table(out, o, cases, count);
+    return ferror(out) ? -1 : 0;
+}
+
+struct whole_report {
+    const bench_options *o;
+    const whole_case *cases;
+    int count;
+    double total_s;
+};
+
+static int fill_markdown(FILE *out, const void *what)
+{
+    const struct whole_report *w = what;
+    return write_markdown(out, w->o, w->cases, w->count, w->total_s);
+}
+
+static int fill_csv(FILE *out, const void *what)
+{
+    const struct whole_report *w = what;
+    fprintf(out, "scene,tol,size,k_stretch,steps,method,total_s,iterations,failed\n");
+    for (int c = 0; c < w->count; c++)
+        for (int j = 0; j < w->o->num_methods; j++) {
+            const whole_run *r = &w->cases[c].runs[j];
+            fprintf(out, "%s,%.6g,%d,%.17g,%d,%s,%.6e,%ld,%d\n",
+                    cloth_scene_name(w->cases[c].scene), w->cases[c].tol,
+                    w->cases[c].size, w->cases[c].k, r->steps_done,
+                    corepcg_method_name(r->method), r->seconds, r->iterations,
+                    failed(r, w->o));
+        }
+    return ferror(out) ? -1 : 0;
+}
+
+int bench_whole(const bench_options *o)
+{
+    int count = o->num_scenes * o->num_tols * o->num_sizes * o->num_ks;
+    whole_case *cases = calloc((size_t)count, sizeof *cases);
+    if (!cases) {
+        cli_error("bench: out of memory");
+        return CLI_EXIT_ERROR;
+    }
+    double t0 = cloth_now();
+    whole_case *wc = cases;
+    for (int e = 0; e < o->num_scenes; e++)
+        for (int t = 0; t < o->num_tols; t++)
+            for (int a = 0; a < o->num_sizes; a++)
+                for (int b = 0; b < o->num_ks; b++, wc++) {
+                    wc->scene = o->scenes[e];
+                    wc->tol = o->tols[t];
+                    wc->size = o->sizes[a];
+                    wc->k = o->ks[b];
+                    for (int j = 0; j < o->num_methods; j++) {
+                        if (o->progress)
+                            fprintf(stderr, "\r\033[Kbench %s %dx%d k %g: %d "
+                                    "steps with %s", cloth_scene_name(wc->scene),
+                                    wc->size, wc->size, wc->k, o->whole_steps,
+                                    corepcg_method_name(o->methods[j]));
+                        wc->runs[j].method = o->methods[j];
+                        run_one(o, wc, &wc->runs[j]);
+                    }
+                }
+    if (o->progress)
+        fputs("\r\033[K", stderr);
+    struct whole_report w = {o, cases, count, cloth_now() - t0};
+    printf("%s: solver seconds over %d steps per simulation\n\n", o->command,
+           o->whole_steps);
+    print_table(stdout, o, cases, count);
+    int bad = (o->csv && bench_write_atomic(o->csv, &w, fill_csv)) ||
+              (o->markdown && bench_write_atomic(o->markdown, &w, fill_markdown));
+    int any_failed = 0;
+    for (int c = 0; c < count; c++)
+        for (int j = 0; j < o->num_methods; j++)
+            any_failed |= failed(&cases[c].runs[j], o);
+    free(cases);
+    if (bad)
+        return CLI_EXIT_ERROR;
+    return any_failed ? CLI_EXIT_NOT_CONVERGED : CLI_EXIT_OK;
+}
