@@ -184,9 +184,9 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
 }
 
 /* Solves with this step's candidate. One that fails is set aside until
- * the pattern changes; one that stops at max_iter is charged the time it
- * took (so the model avoids it while that lasts) and skipped for this
- * step. Either way the next choice solves from the same guess, and the
+ * the pattern changes; one that stops at max_iter (or, never timed
+ * before, at CPG_AUTO_TROUBLE_ITERATIONS) is charged the time it took (so
+ * the model avoids it while that lasts) and skipped for this step. Either way the next choice solves from the same guess, and the
  * last attempt's status is returned (x is the handle's scratch until it
  * accepts an answer, so a later attempt may overwrite it). */
 static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
@@ -196,9 +196,16 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
     for (;;) {
         int k = st->chosen;
         cpg_ctx c = sub_ctx(st, ctx, k);
+        /* A candidate never timed may suit this system badly: on a single
+         * cold solve nothing else would catch it, so it gets a budget of
+         * iterations, after which the next candidate takes over. */
+        int max_iter = st->set[k].max_iter;
+        if (!st->model.c[k].measured && max_iter > CPG_AUTO_TROUBLE_ITERATIONS)
+            st->set[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
         double t = cpg_now();
         int rc = ops_of(k)->solve(st->sub[k], &c, b, y, x, iterations);
         double solve_s = cpg_now() - t;
+        st->set[k].max_iter = max_iter;
         if (rc >= 0 && st->timing) /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
@@ -209,8 +216,7 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
             cpg_auto_skip(&st->model, k);
         else
             cpg_auto_unusable(&st->model, k);
-        corepcg_info base = *ctx->rec;
-        base.analysis_reused = 1; /* prepare clears it if it analyses */
+        corepcg_info base = *ctx->rec; /* analysis_reused: so far this step */
         t = cpg_now();
         double analyse_s;
         int prc = choose_and_prepare(st, ctx, &base, 1, &analyse_s);
