@@ -4,7 +4,8 @@
  *
  * The input is split at each "@@@\n" into up to seven parts: A.mtx, b.mtx,
  * constraints.txt, stretch.mtx, z.mtx, x0.mtx, and a line of option words
- * (method, precond, ordering, factor or core names, "fallback"). A
+ * (method, precond, ordering, factor or core names -- "auto" is the
+ * method; factor-auto and core-auto the others -- "fallback", "ic1"). A
  * non-empty part becomes its file; an empty or missing one leaves the file
  * absent. The contract checked:
  *   - a failed read returns a negative code, no bundle, and a message;
@@ -88,7 +89,15 @@ static void parse_options(const struct part *p, corepcg_settings *s)
     for (char *w = strtok_r(text, " \t\r\n", &save); w;
          w = strtok_r(NULL, " \t\r\n", &save)) {
         int v;
-        if ((v = corepcg_method_from_name(w)) >= 0)
+        /* "auto" names a method, a factor kind and a core: the latter two
+         * are spelled factor-auto and core-auto here */
+        if (strcmp(w, "factor-auto") == 0)
+            s->factor = COREPCG_FACTOR_AUTO;
+        else if (strcmp(w, "core-auto") == 0)
+            s->core = COREPCG_CORE_AUTO;
+        else if (strcmp(w, "ic1") == 0)
+            s->ic_fill = 1;
+        else if ((v = corepcg_method_from_name(w)) >= 0)
             s->method = (corepcg_method)v;
         else if ((v = corepcg_precond_from_name(w)) >= 0)
             s->precond = (corepcg_precond)v;
