@@ -7,7 +7,8 @@ Which entries are used (`triangle`):
           diagonal and none below: then the upper one. A full matrix is
           not checked for symmetry: its upper triangle is not read.
   "lower" / "upper": that triangle of A; entries outside it are ignored
-          (LAPACK's convention).
+          (LAPACK's convention), but a triangle with no off-diagonal entry
+          while the other has some is refused (FormatError): a mistake.
   "both"  the whole matrix; the library checks that it is symmetric
           (to 1e-12 max|A|).
 
@@ -28,7 +29,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .enums import Format, Triangle
-from .errors import DimensionError, TooLarge
+from .errors import DimensionError, FormatError, TooLarge
 
 INT_MAX = np.iinfo(np.int32).max
 TRIANGLES = ("auto",) + tuple(Triangle.labels())
@@ -57,7 +58,7 @@ def matrix_arrays(A, triangle="auto"):
         raise ValueError(f"triangle must be one of {', '.join(TRIANGLES)};"
                          f" got {triangle!r}")
     n = _size(A)
-    if np.iscomplexobj(A.data):
+    if np.issubdtype(A.dtype, np.complexfloating):
         raise TypeError("A must be real, got complex values")
     copies = []
     if A.format not in ("csc", "csr", "coo"):
@@ -79,7 +80,11 @@ def matrix_arrays(A, triangle="auto"):
         want = Triangle.parse(triangle, "triangle")
         if transposed and want != Triangle.BOTH:
             want = Triangle.UPPER if want == Triangle.LOWER else Triangle.LOWER
+    inside = above if want == Triangle.UPPER else below
     outside = below if want == Triangle.UPPER else above
+    if triangle != "auto" and want != Triangle.BOTH and outside and not inside:
+        raise FormatError(f"triangle={triangle!r}, but A holds entries only "
+                          "on the other side of the diagonal")
     if want != Triangle.BOTH and outside:
         copies.append(f"{want.label} triangle selected")
         ptr, rows, cols, values = _select(want, n, ptr, rows, cols, values)
