@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The solver handle (corepcg_create / setup / update / solve / free) as a
 Python class, and the one-shot solve()."""
-import ctypes
 from ctypes import POINTER, byref, c_double
 
 import numpy as np
