@@ -35,10 +35,11 @@ def constraint_array(constraints):
             return np.ascontiguousarray(constraints.reshape(-1))
         out = np.zeros(constraints.size, CONSTRAINT_DTYPE)
         for name in CONSTRAINT_DTYPE.names:
-            if name not in constraints.dtype.names:
-                raise ConstraintError(f"the constraints array has no field"
-                                      f" {name!r}")
-            out[name] = constraints.reshape(-1)[name]
+            try:
+                out[name] = constraints.reshape(-1)[name]
+            except (ValueError, TypeError, OverflowError) as err:
+                raise ConstraintError(f"the constraints array's field {name!r}"
+                                      f": {err}") from err
         return out
     records = list(constraints)
     out = np.zeros(len(records), CONSTRAINT_DTYPE)
@@ -50,7 +51,7 @@ def constraint_array(constraints):
             out["node"][k], out["ndof"][k] = _index(node), _index(ndof)
             for name, v in zip(("p", "q"), vectors):
                 out[name][k] = np.asarray(v, dtype=np.float64).reshape(3)
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, OverflowError) as err:
             raise ConstraintError(f"constraint {k}: expected (node, ndof[, p"
                                   f"[, q]]) with 3-vectors p, q, got {rec!r}"
                                   ) from err
@@ -58,7 +59,10 @@ def constraint_array(constraints):
 
 
 def _index(v):
-    if isinstance(v, (bool, np.bool_)) or int(v) != v:
+    """A whole number that fits the library's int (numpy 1.x would wrap
+    a larger one silently)."""
+    if isinstance(v, (bool, np.bool_)) or int(v) != v or \
+            not -2**31 <= int(v) < 2**31:
         raise ValueError
     return int(v)
 

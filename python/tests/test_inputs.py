@@ -134,7 +134,10 @@ class OtherInputs(unittest.TestCase):
 
     def test_bad_constraints(self):
         for bad in ([(0,)], [(0, 1, (1, 0))], [("a", 0)], [(0, 2.5)],
-                    [(0, 1, (1, 0, 0), (0, 1, 0), 7)]):
+                    [(2**40, 0)], [(0, 1, (1, 0, 0), (0, 1, 0), 7)],
+                    np.zeros(2, [("node", "i4"), ("ndof", "i4")]),
+                    np.zeros(2, [("node", "i4"), ("ndof", "i4"),
+                                 ("p", "f8", 2), ("q", "f8", 3)])):
             with self.assertRaises(corepcg.ConstraintError, msg=repr(bad)):
                 self.solve(constraints=bad)
         with self.assertRaises(corepcg.ConstraintError) as cm:
