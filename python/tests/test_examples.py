@@ -19,8 +19,8 @@ def run(script, *args):
 
 
 class Examples(unittest.TestCase):
-    def test_cloth_drape(self):
-        p = run("cloth_drape.py")
+    def test_cloth_step_loop(self):
+        p = run("cloth_step_loop.py")
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertIn("80 steps", p.stdout)
         self.assertEqual(p.stderr, "")
