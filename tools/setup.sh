@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tools/setup.sh -- sourced by tools/demo and tools/check: installs the
-# Debian packages the build needs (as root; otherwise prints the apt-get
-# line and stops), then configures and builds into build/.
+# Debian packages the build needs, and Python 3 with NumPy and SciPy for
+# the Python package python/corepcg and its tests (as root; otherwise
+# prints the apt-get line and stops), then configures and builds into
+# build/.
 # Re-running it when nothing changed takes seconds.
 
-COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libsuitesparse-dev libopenblas-dev liblapacke-dev"
+COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libsuitesparse-dev libopenblas-dev liblapacke-dev python3 python3-numpy python3-scipy"
 
 corepcg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

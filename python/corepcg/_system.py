@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A corepcg_system built from Python inputs. The object keeps every array
+it points to alive for as long as it lives; the library copies what it
+keeps, so it is needed only for the duration of one call."""
+import ctypes
+from ctypes import POINTER, c_double, c_int
+
+import numpy as np
+
+from ._cdefs import Constraint, System
+from ._matrix import INT_MAX, matrix_arrays
+from .errors import ConstraintError, DimensionError
+
+# The record layout of corepcg_constraint, taken from the ctypes Structure
+# (its one definition): fields node, ndof, p (3), q (3).
+CONSTRAINT_DTYPE = np.dtype(Constraint)
+
+
+def pointer(array, ctype):
+    """A ctypes pointer to a contiguous array's data, or NULL for None."""
+    if array is None:
+        return None
+    return array.ctypes.data_as(POINTER(ctype))
+
+
+def constraint_array(constraints):
+    """The constraint records as a CONSTRAINT_DTYPE array: given as one
+    (used as it is), as a structured array with the same field names, or
+    as an iterable of (node, ndof[, p[, q]]) with p, q 3-vectors (zero
+    when left out: fixed nodes need neither)."""
+    if constraints is None:
+        return np.zeros(0, CONSTRAINT_DTYPE)
+    if isinstance(constraints, np.ndarray) and constraints.dtype.names:
+        if constraints.dtype == CONSTRAINT_DTYPE:
+            return np.ascontiguousarray(constraints.reshape(-1))
+        out = np.zeros(constraints.size, CONSTRAINT_DTYPE)
+        for name in CONSTRAINT_DTYPE.names:
+            try:
+                out[name] = constraints.reshape(-1)[name]
+            except (ValueError, TypeError, OverflowError) as err:
+                raise ConstraintError(f"the constraints array's field {name!r}"
+                                      f": {err}") from err
+        return out
+    records = list(constraints)
+    out = np.zeros(len(records), CONSTRAINT_DTYPE)
+    for k, rec in enumerate(records):
+        try:
+            node, ndof, *vectors = rec
+            if len(vectors) > 2:
+                raise ValueError
+            out["node"][k], out["ndof"][k] = _index(node), _index(ndof)
+            for name, v in zip(("p", "q"), vectors):
+                out[name][k] = np.asarray(v, dtype=np.float64).reshape(3)
+        except (TypeError, ValueError, OverflowError) as err:
+            raise ConstraintError(f"constraint {k}: expected (node, ndof[, p"
+                                  f"[, q]]) with 3-vectors p, q, got {rec!r}"
+                                  ) from err
+    return out
+
+
+def _index(v):
+    """A whole number that fits the library's int (numpy 1.x would wrap
+    a larger one silently)."""
+    if isinstance(v, (bool, np.bool_)) or int(v) != v or \
+            not -2**31 <= int(v) < 2**31:
+        raise ValueError
+    return int(v)
+
+
+def vector(v, n, what):
+    """A float64 contiguous n-vector (a copy only if v is not one), or
+    None for None."""
+    if v is None:
+        return None
+    a = np.ascontiguousarray(v, dtype=np.float64)
+    if a.shape != (n,):
+        raise DimensionError(f"{what} has shape {np.shape(v)}; the system "
+                             f"needs ({n},)")
+    return a
+
+
+def stretch_array(pairs):
+    """The stretch pairs as a contiguous int32 (k, 2) array."""
+    if pairs is None:
+        return np.zeros((0, 2), np.int32)
+    a = np.asarray(pairs)
+    if a.size == 0:
+        return np.zeros((0, 2), np.int32)
+    if a.ndim != 2 or a.shape[1] != 2 or not np.issubdtype(a.dtype, np.integer):
+        raise DimensionError(f"stretch_pairs must be integer node pairs of "
+                             f"shape (k, 2), got {a.dtype} {a.shape}")
+    if a.max() > INT_MAX or a.min() < -INT_MAX:
+        raise DimensionError("stretch_pairs: a node index overflows int")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
+class CSystem:
+    """corepcg_system over Python inputs (see matrix_arrays for A)."""
+
+    def __init__(self, A, constraints=None, z=None, stretch_pairs=None,
+                 triangle="auto"):
+        self.matrix = m = matrix_arrays(A, triangle)
+        self.n = m.n
+        self.num_nodes = m.n // 3
+        self.constraints = constraint_array(constraints)
+        self.z = vector(z, m.n, "z")
+        self.stretch_pairs = stretch_array(stretch_pairs)
+        self.struct = System(
+            num_nodes=self.num_nodes,
+            A_format=int(m.format),
+            A_triangle=int(m.triangle),
+            A_colptr=pointer(m.colptr, c_int),
+            A_rowidx=pointer(m.rowidx, c_int),
+            A_colidx=pointer(m.colidx, c_int),
+            A_values=pointer(m.values, c_double),
+            A_nnz=len(m.values),
+            num_constraints=len(self.constraints),
+            constraints=(self.constraints.ctypes.data_as(POINTER(Constraint))
+                         if len(self.constraints) else None),
+            z=pointer(self.z, c_double),
+            num_stretch=len(self.stretch_pairs),
+            stretch_pairs=(pointer(self.stretch_pairs, c_int)
+                           if len(self.stretch_pairs) else None))
+
+    def ref(self):
+        return ctypes.byref(self.struct)

@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The enumerations of include/corepcg.h, with the values the C library
+uses. Each choice's `label` is the name the library and the CLI spell it
+("mpcg-bw"); tests/test_layout.py checks values and labels against the
+header and the library's corepcg_*_name functions."""
+import enum
+
+
+class Status(enum.IntEnum):
+    """corepcg_status: 0 OK, > 0 a warning (x usable), < 0 an error."""
+    OK = 0
+    NOT_CONVERGED = 1
+    FELL_BACK = 2
+    ERR_ARGUMENT = -1
+    ERR_NO_MEMORY = -2
+    ERR_IO = -3
+    ERR_FORMAT = -4
+    ERR_DIMENSION = -5
+    ERR_NOT_FINITE = -6
+    ERR_NOT_SYMMETRIC = -7
+    ERR_CONSTRAINT = -8
+    ERR_NOT_SPD = -9
+    ERR_CORE_NOT_SPD = -10
+    ERR_BREAKDOWN = -11
+    ERR_NAN = -12
+    ERR_NO_CORE = -13
+    ERR_STATE = -14
+    ERR_CHOLMOD = -15
+    ERR_TOO_LARGE = -16
+    ERR_IC_BREAKDOWN = -17
+
+
+class Choice(enum.IntEnum):
+    """A setting's value; `label` is the library's name for it."""
+
+    @property
+    def label(self):
+        return self.name.lower().replace("_", "-")
+
+    @classmethod
+    def labels(cls):
+        return [m.label for m in cls]
+
+    @classmethod
+    def parse(cls, value, what):
+        """A member from its label ("mpcg-bw"), its name or the member."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            for m in cls:
+                if value.lower() in (m.label, m.name.lower()):
+                    return m
+            raise ValueError(f"{what} must be one of {', '.join(cls.labels())};"
+                             f" got {value!r}")
+        raise TypeError(f"{what} must be a string ({', '.join(cls.labels())}),"
+                        f" got {type(value).__name__}")
+
+
+class Method(Choice):
+    COREPCG = 0
+    UPCG = 1
+    DIRECT = 2
+    MPCG = 3
+    MPCG_BW = 4
+    ICPCG = 5
+    AUTO = 6
+
+
+class AutoReason(Choice):
+    NONE = 0
+    FIRST = 1
+    FASTEST = 2
+    PROBE = 3
+    RECHECK = 4
+    FALLBACK = 5
+
+
+class Precond(Choice):
+    DIAG = 0
+    BLOCK = 1
+    PROJECTED = 2
+
+
+class Ordering(Choice):
+    BEST = 0
+    AMD = 1
+    METIS = 2
+    NESDIS = 3
+
+
+class Factor(Choice):
+    LDL = 0
+    LL = 1
+    AUTO = 2
+
+
+class Core(Choice):
+    STRETCH = 0
+    AUTO = 1
+
+
+class Format(enum.IntEnum):
+    """corepcg_format: how A's arrays are given."""
+    CSC = 0
+    TRIPLET = 1
+
+
+class Triangle(Choice):
+    """corepcg_triangle: which entries of A are given."""
+    LOWER = 0
+    UPPER = 1
+    BOTH = 2
+
+
+# Each C enum: its Python mirror and the prefix of its constants' names
+# (COREPCG_METHOD_MPCG_BW is Method.MPCG_BW); *_COUNT constants are sizes.
+C_ENUMS = {
+    "corepcg_status": (Status, "COREPCG_"),
+    "corepcg_method": (Method, "COREPCG_METHOD_"),
+    "corepcg_auto_reason": (AutoReason, "COREPCG_AUTO_"),
+    "corepcg_precond": (Precond, "COREPCG_PRECOND_"),
+    "corepcg_ordering": (Ordering, "COREPCG_ORDERING_"),
+    "corepcg_factor": (Factor, "COREPCG_FACTOR_"),
+    "corepcg_core": (Core, "COREPCG_CORE_"),
+    "corepcg_format": (Format, "COREPCG_"),
+    "corepcg_triangle": (Triangle, "COREPCG_"),
+}

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The solver handle (corepcg_create / setup / update / solve / free) as a
+Python class, and the one-shot solve()."""
+from ctypes import POINTER, byref, c_double
+
+import numpy as np
+
+from ._cdefs import Handle, Info
+from ._library import lib, text
+from ._system import CSystem, vector
+from .enums import AutoReason, Method, Ordering
+from . import errors
+from .settings import make_settings, settings_dict
+
+_KEEP = object()  # update(): keep the previous step's value
+
+# corepcg_info fields given as a label or as bool rather than an int.
+_INFO_CHOICES = {"method": Method, "method_used": Method,
+                 "auto_reason": AutoReason, "ordering": Ordering}
+_INFO_FLAGS = ("converged", "fell_back", "factor_supernodal",
+               "analysis_reused")
+
+
+def info_dict(info):
+    """corepcg_info as a dict with every field: status as a Status, the
+    enumerations by their labels ("corepcg"), flags as bool."""
+    out = {}
+    for name, _ in Info._fields_:
+        v = getattr(info, name)
+        if name == "status":
+            v = errors._status(v)
+        elif name in _INFO_CHOICES:
+            v = _INFO_CHOICES[name](v).label
+        elif name in _INFO_FLAGS:
+            v = bool(v)
+        out[name] = v
+    return out
+
+
+class Solver:
+    """A constrained system set up for repeated solves (one corepcg handle).
+
+    Solver(A, constraints=None, z=None, stretch_pairs=None, triangle="auto",
+           method=None, tol=None, max_iter=None, precond=None, ordering=None,
+           factor=None, core=None, core_threshold=None, fallback_upcg=None,
+           ic_fill=None)
+
+    A: symmetric n x n scipy.sparse matrix, n = 3 N (see docs/python.md for
+    which triangle is read and when A is copied). Settings left None take
+    the library's defaults (corepcg.default_settings()). Set-up failures
+    raise the CorepcgError subclass of the library's code. Not for use
+    from two threads at once; two Solvers may run in two threads."""
+
+    def __init__(self, A, *, constraints=None, z=None, stretch_pairs=None,
+                 triangle="auto", method=None, tol=None, max_iter=None,
+                 precond=None, ordering=None, factor=None, core=None,
+                 core_threshold=None, fallback_upcg=None, ic_fill=None):
+        self._h = None
+        self._settings = make_settings(
+            method=method, tol=tol, max_iter=max_iter, precond=precond,
+            ordering=ordering, factor=factor, core=core,
+            core_threshold=core_threshold, fallback_upcg=fallback_upcg,
+            ic_fill=ic_fill)
+        system = CSystem(A, constraints, z, stretch_pairs, triangle)
+        h = POINTER(Handle)()
+        rc = lib.corepcg_create(byref(h))
+        if rc != 0:
+            raise errors.error_for(rc, "corepcg_create failed")
+        self._h = h
+        rc = lib.corepcg_setup(h, system.ref(), byref(self._settings))
+        if rc < 0:
+            message = self.message
+            self.close()
+            raise errors.error_for(rc, message)
+        self._keep(system)
+
+    def _keep(self, system):
+        """What update() reuses when a keyword is left out."""
+        self.n, self.num_nodes = system.n, system.num_nodes
+        self._constraints = system.constraints
+        self._z = system.z
+        self._stretch = system.stretch_pairs
+
+    @property
+    def settings(self):
+        """The settings in force, as a dict (a copy)."""
+        return settings_dict(self._settings)
+
+    @property
+    def message(self):
+        """The library's detail of the last failure on this handle."""
+        return text(lib.corepcg_message(self._h)) if self._h else ""
+
+    @property
+    def closed(self):
+        return self._h is None
+
+    def _handle(self):
+        if self._h is None:
+            raise errors.StateError("the Solver is closed")
+        return self._h
+
+    def update(self, A, *, constraints=_KEEP, z=_KEEP, stretch_pairs=_KEEP,
+               triangle="auto"):
+        """The next step's system. A keyword left out keeps the previous
+        step's value (None means none). When the reduced pattern holds the
+        symbolic analysis is reused (info["analysis_reused"] is True).
+        Returns the info dict of the update (status, analysis_reused, setup
+        times). On an error the previous system stays set up if the new
+        one could not be read, else the handle is empty (solve raises
+        StateError until the next successful update)."""
+        h = self._handle()
+        system = CSystem(
+            A,
+            self._constraints if constraints is _KEEP else constraints,
+            self._z if z is _KEEP else z,
+            self._stretch if stretch_pairs is _KEEP else stretch_pairs,
+            triangle)
+        info = Info()
+        rc = lib.corepcg_update(h, system.ref(), byref(info))
+        errors.check(rc, self.message)
+        self._keep(system)
+        return info_dict(info)
+
+    def solve(self, b, x0=None, *, out=None):
+        """Solves A x = b under the constraints. x0: the initial guess
+        (None: zero). out: a float64 contiguous n-vector to write x into
+        (else a new array). Returns (x, info). Errors raise (x untouched);
+        NOT_CONVERGED and FELL_BACK warn (x written, flagged in info)."""
+        return self._solve(b, x0, out, stacklevel=4)
+
+    def _solve(self, b, x0, out, stacklevel):
+        """solve(); stacklevel makes a warning point at the user's line."""
+        h = self._handle()
+        b = vector(b, self.n, "b")
+        x0 = vector(x0, self.n, "x0")
+        x = self._out(out)
+        info = Info()
+        rc = lib.corepcg_solve(
+            h, b.ctypes.data_as(POINTER(c_double)),
+            None if x0 is None else x0.ctypes.data_as(POINTER(c_double)),
+            x.ctypes.data_as(POINTER(c_double)), byref(info))
+        errors.check(rc, self._solve_message(rc, info), stacklevel)
+        return x, info_dict(info)
+
+    def _out(self, out):
+        if out is None:
+            return np.empty(self.n)
+        if not (isinstance(out, np.ndarray) and out.dtype == np.float64
+                and out.shape == (self.n,) and out.flags.c_contiguous
+                and out.flags.writeable):
+            raise errors.DimensionError(
+                f"out must be a writable contiguous float64 array of shape "
+                f"({self.n},)")
+        return out
+
+    def _solve_message(self, rc, info):
+        message = self.message
+        if rc == errors.Status.NOT_CONVERGED and not message:
+            message = (f"{info.iterations} iterations, relative residual "
+                       f"{info.rel_residual:.3e}")
+        return message
+
+    def close(self):
+        """Frees the handle; safe to call twice."""
+        if self._h is not None:
+            lib.corepcg_free(byref(self._h))
+            self._h = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
+
+    def __repr__(self):
+        state = "closed" if self.closed else f"N={self.num_nodes}"
+        return f"<corepcg.Solver {self.settings['method']} {state}>"
+
+
+def solve(A, b, x0=None, *, constraints=None, z=None, stretch_pairs=None,
+          triangle="auto", **settings):
+    """One shot: Solver(A, ..., **settings).solve(b, x0), then freed.
+    Returns (x, info)."""
+    with Solver(A, constraints=constraints, z=z, stretch_pairs=stretch_pairs,
+                triangle=triangle, **settings) as s:
+        return s._solve(b, x0, None, stacklevel=4)

@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Status codes as exceptions and warnings: each code raised for real where
+it can be, with the library's message (the CLI's, for the same input);
+the class of every code; Python's own type and value checks."""
+import shutil
+import tempfile
+import unittest
+import warnings
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+import support
+from support import corepcg
+from corepcg.errors import error_for, ERRORS
+
+
+def blocks(a):
+    """A = a (x) I3: node i, j coupled by a[i][j] in each coordinate."""
+    return sp.kron(sp.csc_matrix(np.array(a, float)), sp.eye(3), format="csc")
+
+
+INDEFINITE = [[1, 2], [2, 1]]
+# SPD, but its core (diagonal + stretch blocks 0-1, 1-2) has the eigenvalue
+# 1 - 0.8 sqrt 2 < 0 (tests/test_reliability.c works it through).
+CORE_INDEFINITE = [[1, -0.8, 0.6], [-0.8, 1, -0.8], [0.6, -0.8, 1]]
+PAIRS = [[0, 1], [1, 2]]
+
+
+class RaisedByTheLibrary(unittest.TestCase):
+    def test_breakdown_leaves_x_untouched(self):
+        out = np.full(6, -7.0)
+        with corepcg.Solver(blocks(INDEFINITE), method="upcg", tol=1e-12) as s:
+            with self.assertRaises(corepcg.Breakdown) as cm:
+                s.solve(np.eye(6)[0], out=out)
+        e = cm.exception
+        self.assertEqual(e.code, corepcg.Status.ERR_BREAKDOWN)
+        self.assertIn("at iteration 2", e.message)
+        self.assertIn(e.message, str(e))
+        self.assertTrue(np.all(out == -7.0))
+
+    def test_not_positive_definite(self):
+        with self.assertRaises(corepcg.NotPositiveDefinite) as cm:
+            corepcg.Solver(blocks(INDEFINITE), method="direct")
+        self.assertIn("not positive definite", cm.exception.message)
+
+    def test_core_not_positive_definite_and_fallback(self):
+        A = blocks(CORE_INDEFINITE)
+        with self.assertRaises(corepcg.CoreNotPositiveDefinite):
+            corepcg.Solver(A, stretch_pairs=PAIRS, method="corepcg")
+        xt = np.linspace(1, 2, 9)
+        with self.assertWarns(corepcg.FellBackWarning) as cm:
+            x, info = corepcg.solve(A, A @ xt, stretch_pairs=PAIRS,
+                                    method="corepcg", fallback_upcg=True,
+                                    tol=1e-12)
+        self.assertEqual(cm.warning.code, corepcg.Status.FELL_BACK)
+        self.assertEqual(info["status"], corepcg.Status.FELL_BACK)
+        self.assertTrue(info["fell_back"])
+        self.assertTrue(info["converged"])
+        np.testing.assert_allclose(x, xt, atol=1e-9)
+
+    def test_nan_while_iterating(self):
+        d, c = 1.7e308, 1.6e308
+        A = sp.csc_matrix(np.array([[d, -c, 0], [-c, d, 0], [0, 0, 1]]))
+        with corepcg.Solver(A, method="upcg") as s:
+            with self.assertRaises(corepcg.NanError) as cm:
+                s.solve([0.6 * d, -0.6 * d, 0])
+        self.assertIn("NaN or Inf in p^T A p at iteration 1", cm.exception.message)
+
+    def test_not_finite(self):
+        A = blocks([[4]])
+        with corepcg.Solver(A, method="direct") as s:
+            with self.assertRaises(corepcg.NotFinite) as cm:
+                s.solve([1, np.nan, 0])
+        self.assertEqual(cm.exception.message, "b[1] is not finite")
+        A.data[0] = np.inf
+        with self.assertRaises(corepcg.NotFinite):
+            corepcg.Solver(A)
+
+    def test_settings_out_of_range(self):
+        A = blocks([[4]])
+        with self.assertRaises(corepcg.ArgumentError) as cm:
+            corepcg.Solver(A, tol=2)
+        self.assertEqual(cm.exception.message,
+                         "settings: tol must be in (0, 1), got 2")
+        self.assertIsInstance(cm.exception, ValueError)
+        with self.assertRaises(corepcg.ArgumentError) as cm:
+            corepcg.Solver(A, method="mpcg", precond="projected")
+        self.assertIn("projected is for upcg", cm.exception.message)
+        for bad in (dict(max_iter=0), dict(core_threshold=-1), dict(ic_fill=2)):
+            with self.assertRaises(corepcg.ArgumentError, msg=bad):
+                corepcg.Solver(A, **bad)
+
+    def test_constraint_and_dimension(self):
+        A = blocks([[4, -1], [-1, 4]])
+        with self.assertRaises(corepcg.ConstraintError):
+            corepcg.Solver(A, constraints=[(0, 1, (1, 0, 0), (1, 1, 0))])
+        with self.assertRaises(corepcg.ConstraintError):
+            corepcg.Solver(A, constraints=[(5, 0)])
+        with self.assertRaises(corepcg.DimensionError) as cm:
+            corepcg.Solver(A, stretch_pairs=[[0, 2]])
+        self.assertIn("stretch pair 0 (0, 2)", cm.exception.message)
+        with self.assertRaises(corepcg.FormatError) as cm:
+            corepcg.Solver(A, stretch_pairs=[[1, 1]])
+        self.assertIn("joined to itself", cm.exception.message)
+
+    def test_no_core(self):
+        with self.assertRaises(corepcg.NoCore):
+            corepcg.Solver(blocks([[4, -1], [-1, 4]]), method="corepcg")
+
+    def test_state(self):
+        A = blocks([[4, -1], [-1, 4]])
+        s = corepcg.Solver(A, method="direct")
+        # An update that is read but cannot be factorised empties the handle.
+        with self.assertRaises(corepcg.NotPositiveDefinite):
+            s.update(blocks([[1, 2], [2, 1]]))
+        with self.assertRaises(corepcg.StateError) as cm:
+            s.solve(np.ones(6))
+        self.assertEqual(cm.exception.message, "solve before setup")
+        s.close()
+        s.close()  # twice is fine
+        with self.assertRaises(corepcg.StateError):
+            s.solve(np.ones(6))
+
+    def test_file_messages_are_the_clis(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            missing = Path(tmp) / "none"
+            with self.assertRaises(corepcg.FileError) as cm:
+                corepcg.read_bundle(missing)
+            self.assertIsInstance(cm.exception, OSError)
+            self.assertEqual(self.cli_message(missing), cm.exception.message)
+
+            bad = Path(tmp) / "bad"
+            shutil.copytree(support.DATA / "tiny", bad)
+            lines = (bad / "A.mtx").read_text().splitlines()
+            lines[4] = "3 x 1.0"
+            (bad / "A.mtx").write_text("\n".join(lines) + "\n")
+            with self.assertRaises(corepcg.FormatError) as cm:
+                corepcg.read_bundle(bad)
+            self.assertIn("A.mtx:5: column index", cm.exception.message)
+            self.assertEqual(self.cli_message(bad), cm.exception.message)
+
+    @staticmethod
+    def cli_message(bundle):
+        err = support.cli("info", bundle, expect=(1,)).stderr.strip()
+        return err.removeprefix("corepcg: ")
+
+
+class Mapping(unittest.TestCase):
+    def test_every_code_has_its_class(self):
+        for code, cls in ERRORS.items():
+            e = error_for(code, "detail")
+            self.assertIs(type(e), cls)
+            self.assertEqual(e.code, code)
+            self.assertEqual(e.message, "detail")
+            self.assertEqual(str(e), f"{corepcg.strerror(code)} ({code.name}): detail")
+        self.assertEqual(len(ERRORS), sum(1 for s in corepcg.Status if s < 0))
+
+    def test_standard_bases(self):
+        self.assertTrue(issubclass(corepcg.OutOfMemory, MemoryError))
+        self.assertTrue(issubclass(corepcg.FileError, OSError))
+        self.assertTrue(issubclass(corepcg.StateError, RuntimeError))
+        for cls in (corepcg.ArgumentError, corepcg.FormatError,
+                    corepcg.DimensionError, corepcg.NotFinite,
+                    corepcg.NotSymmetric, corepcg.ConstraintError):
+            self.assertTrue(issubclass(cls, ValueError), cls)
+
+    def test_unknown_code(self):
+        e = error_for(-99, "x")
+        self.assertIs(type(e), corepcg.CorepcgError)
+        self.assertEqual(e.code, -99)
+        self.assertIn("unknown error", str(e))
+
+
+class CheckedInPython(unittest.TestCase):
+    def test_types_and_names(self):
+        A = blocks([[4]])
+        for bad, exc in ((dict(tol="small"), TypeError),
+                         (dict(max_iter=1.5), TypeError),
+                         (dict(max_iter=True), TypeError),
+                         (dict(fallback_upcg="yes"), TypeError),
+                         (dict(method=3), TypeError),
+                         (dict(method="fastest"), ValueError),
+                         (dict(ordering="rcm"), ValueError),
+                         (dict(max_iter=2**40), corepcg.ArgumentError)):
+            with self.assertRaises(exc, msg=bad):
+                corepcg.Solver(A, **bad)
+        with self.assertRaises(ValueError) as cm:
+            corepcg.Solver(A, method="fastest")
+        self.assertIn("auto", str(cm.exception))
+        with self.assertRaises(TypeError):
+            corepcg.Solver(A, tolerance=1e-3)
+
+    def test_warnings_can_be_errors(self):
+        A = blocks([[4, -1, 0], [-1, 4, -1], [0, -1, 4]])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", corepcg.CorepcgWarning)
+            with self.assertRaises(corepcg.NotConvergedWarning) as cm:
+                corepcg.solve(A, np.arange(9.0), method="upcg", max_iter=1,
+                              tol=1e-12)
+        self.assertEqual(cm.exception.code, corepcg.Status.NOT_CONVERGED)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Inputs: A in every scipy.sparse format and each triangle gives the same
+answer bit for bit, with a copy exactly where docs/python.md says; the
+constraint, z and stretch-pair forms; bundles and vectors on disk."""
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+import support
+from support import corepcg
+from corepcg._matrix import matrix_arrays
+
+
+class Matrices(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.bundle = b = corepcg.read_bundle(support.DATA / "ballhit41-k6000")
+        cls.system, cls.b, cls.x0 = support.bundle_args(b)
+        cls.ref = cls.answer(b["A"])
+
+    @classmethod
+    def answer(cls, A, triangle="auto"):
+        x, _ = corepcg.solve(A, cls.b, cls.x0, method="corepcg",
+                             triangle=triangle, **cls.system)
+        return x
+
+    def same(self, A, triangle, label):
+        x = self.answer(A, triangle)
+        self.assertEqual(x.tobytes(), self.ref.tobytes(), label)
+
+    def test_every_format_and_triangle(self):
+        A = self.bundle["A"]
+        L, U = sp.tril(A, format="csc"), sp.triu(A, format="csc")
+        full = {"csc": A, "csr": A.tocsr(), "coo": A.tocoo(),
+                "bsr": A.tobsr(blocksize=(3, 3)), "lil": A.tolil(),
+                "dok": A.todok(), "dia": A.todia(), "csc_array": sp.csc_array(A)}
+        for fmt, M in full.items():
+            for triangle in ("auto", "lower", "upper", "both"):
+                self.same(M, triangle, f"full {fmt} {triangle}")
+        for side, half, own in (("lower", L, "lower"), ("upper", U, "upper")):
+            for fmt in ("csc", "csr", "coo"):
+                M = half.asformat(fmt)
+                self.same(M, "auto", f"{side} {fmt} auto")
+                self.same(M, own, f"{side} {fmt} {own}")
+
+    def test_the_other_triangle_alone_is_refused(self):
+        L = sp.tril(self.bundle["A"], format="csr")
+        with self.assertRaises(corepcg.FormatError) as cm:
+            self.answer(L, "upper")
+        self.assertIn("only on the other side", cm.exception.message)
+
+    def test_both_checks_symmetry(self):
+        A = self.bundle["A"].tolil()
+        A[3, 0] += 1.0  # lower only: the upper (0, 3) keeps its value
+        with self.assertRaises(corepcg.NotSymmetric) as cm:
+            self.answer(A.tocsc(), "both")
+        self.assertIn("A is not symmetric", cm.exception.message)
+        self.answer(A.tocsc(), "upper")  # the upper triangle alone is fine
+
+    def test_no_copy_when_the_library_can_read_A(self):
+        A = self.bundle["A"]
+        L = sp.tril(A, format="csc")
+        for M, fmt, tri in ((L, "CSC", "LOWER"), (L.T.tocsr(), "CSC", "LOWER"),
+                            (L.tocoo(), "TRIPLET", "LOWER"),
+                            (sp.triu(A, format="csc"), "CSC", "UPPER"),
+                            (A, "CSC", "BOTH")):
+            m = matrix_arrays(M, "both" if M is A else "auto")
+            self.assertEqual(m.copies, [])
+            self.assertEqual((m.format.name, m.triangle.name), (fmt, tri))
+            self.assertTrue(np.shares_memory(m.values, M.data))
+            self.assertTrue(np.shares_memory(m.rowidx, M.row if fmt == "TRIPLET"
+                                             else M.indices))
+
+    def test_copies_where_documented(self):
+        A = self.bundle["A"]
+        self.assertEqual(matrix_arrays(A).copies, ["lower triangle selected"])
+        self.assertEqual(matrix_arrays(A.tolil(), "both").copies,
+                         ["lil converted to CSC"])
+        L = sp.tril(A, format="csc")
+        L64 = L.copy()  # scipy's constructor would take int32 back
+        L64.indices, L64.indptr = (L.indices.astype(np.int64),
+                                   L.indptr.astype(np.int64))
+        self.assertEqual(matrix_arrays(L64).copies,
+                         ["row indices converted from int64 to int32",
+                          "column pointers converted from int64 to int32"])
+        self.assertEqual(matrix_arrays(L.astype(np.float32)).copies,
+                         ["values converted from float32 to float64"])
+
+    def test_bad_matrices(self):
+        with self.assertRaises(TypeError):
+            corepcg.Solver(np.eye(6))
+        with self.assertRaises(TypeError):
+            corepcg.Solver(sp.eye(6, dtype=complex, format="csc"))
+        with self.assertRaises(corepcg.DimensionError):
+            corepcg.Solver(sp.eye(4, format="csc"))
+        with self.assertRaises(corepcg.DimensionError):
+            corepcg.Solver(sp.csc_matrix((6, 3)))
+        with self.assertRaises(ValueError):
+            corepcg.Solver(sp.eye(6, format="csc"), triangle="left")
+        huge = sp.coo_matrix(([1.0], ([0], [0])), shape=(3 * 2**30, 3 * 2**30))
+        with self.assertRaises(corepcg.TooLarge):
+            corepcg.Solver(huge)
+
+
+class OtherInputs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tiny = corepcg.read_bundle(support.DATA / "tiny")
+        cls.exact = corepcg.read_vector(support.DATA / "tiny" / "x.mtx", 12)
+
+    def solve(self, **system):
+        t = self.tiny
+        x, info = corepcg.solve(t["A"], t["b"], method="direct", **system)
+        return x
+
+    def test_constraint_forms(self):
+        t = self.tiny
+        ref = self.solve(constraints=t["constraints"], z=t["z"])
+        np.testing.assert_allclose(ref, self.exact, atol=1e-13)
+        as_tuples = [(0, 0), (1, 2, (0.6, 0.8, 0)),
+                     (2, 1, [0.36, 0.48, 0.8], np.array([1.6, -1.2, 0]))]
+        self.assertEqual(self.solve(constraints=as_tuples, z=list(t["z"]))
+                         .tobytes(), ref.tobytes())
+        other = np.zeros(3, dtype=[("q", "f4", 3), ("p", "f8", 3),
+                                   ("ndof", "i8"), ("node", "i2")])
+        for name in ("node", "ndof", "p"):
+            other[name] = t["constraints"][name]
+        other["q"] = [(0, 0, 0), (0, 0, 0), (1.6, -1.2, 0)]  # float32: near
+        x = self.solve(constraints=other, z=t["z"])
+        np.testing.assert_allclose(x, self.exact, atol=1e-6)
+
+    def test_bad_constraints(self):
+        for bad in ([(0,)], [(0, 1, (1, 0))], [("a", 0)], [(0, 2.5)],
+                    [(2**40, 0)], [(0, 1, (1, 0, 0), (0, 1, 0), 7)],
+                    np.zeros(2, [("node", "i4"), ("ndof", "i4")]),
+                    np.zeros(2, [("node", "i4"), ("ndof", "i4"),
+                                 ("p", "f8", 2), ("q", "f8", 3)])):
+            with self.assertRaises(corepcg.ConstraintError, msg=repr(bad)):
+                self.solve(constraints=bad)
+        with self.assertRaises(corepcg.ConstraintError) as cm:
+            self.solve(constraints=[(0, 3)])
+        self.assertIn("ndof", cm.exception.message)  # the library's check
+
+    def test_vectors_and_pairs(self):
+        t = self.tiny
+        with self.assertRaises(corepcg.DimensionError):
+            self.solve(z=np.zeros(11))
+        with self.assertRaises(corepcg.DimensionError):
+            self.solve(stretch_pairs=[0, 1, 1, 2])
+        with self.assertRaises(corepcg.DimensionError):
+            self.solve(stretch_pairs=[[0.5, 1]])
+        with self.assertRaises(corepcg.DimensionError) as cm:
+            self.solve(stretch_pairs=[[0, 4]])
+        self.assertIn("out of range", cm.exception.message)
+        with corepcg.Solver(t["A"], method="direct") as s:
+            with self.assertRaises(corepcg.DimensionError):
+                s.solve(t["b"][:6])
+            with self.assertRaises(corepcg.DimensionError):
+                s.solve(t["b"], out=np.zeros(12, np.float32))
+            out = np.zeros(12)
+            x, _ = s.solve(t["b"], out=out)
+            self.assertIs(x, out)
+
+
+class Files(unittest.TestCase):
+    def test_bundle_round_trip(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in support.BUNDLES:
+                src = corepcg.read_bundle(support.DATA / name)
+                corepcg.write_bundle(Path(tmp) / name, **src)
+                back = corepcg.read_bundle(Path(tmp) / name)
+                self.assertEqual(set(back), {"A", "b", "z", "x0", "constraints",
+                                             "stretch_pairs"})
+                self.assertEqual((back["A"] != src["A"]).nnz, 0)
+                for key in ("b", "z", "x0", "constraints", "stretch_pairs"):
+                    self.assertEqual(back[key].tobytes(), src[key].tobytes(), key)
+                for f in ("A.mtx", "b.mtx", "z.mtx", "constraints.txt",
+                          "stretch.mtx", "x0.mtx"):
+                    self.assertTrue((Path(tmp) / name / f).exists(), f)
+
+    def test_bundle_contents(self):
+        t = corepcg.read_bundle(support.DATA / "tiny")
+        A = t["A"]
+        self.assertIsInstance(A, sp.csc_matrix)
+        self.assertEqual(A.nnz, 2 * 42 - 12)  # 42 stored in the lower triangle
+        self.assertEqual(abs(A - A.T).max(), 0)
+        self.assertEqual(A[3, 0], -2)
+        self.assertEqual(t["stretch_pairs"].tolist(), [[0, 1], [1, 2], [2, 3]])
+        self.assertEqual(t["constraints"]["ndof"].tolist(), [0, 2, 1])
+        self.assertEqual(t["z"][0], 0.5)
+        self.assertEqual(t["x0"][3:6].tolist(), [1, 2, 3])
+
+    def test_optional_files_absent(self):
+        t = corepcg.read_bundle(support.DATA / "tiny")
+        with tempfile.TemporaryDirectory() as tmp:
+            corepcg.write_bundle(tmp, t["A"], t["b"])
+            back = corepcg.read_bundle(tmp)
+            self.assertIsNone(back["z"])
+            self.assertIsNone(back["x0"])
+            self.assertEqual(back["constraints"].shape, (0,))
+            self.assertEqual(back["stretch_pairs"].shape, (0, 2))
+            self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()),
+                             ["A.mtx", "b.mtx"])
+
+    def test_vector_round_trip(self):
+        x = np.array([0.1, -1e-300, 1 / 3, 2.5e307, -0.0])
+        with tempfile.TemporaryDirectory() as tmp:
+            corepcg.write_vector(Path(tmp) / "x.mtx", x)
+            self.assertEqual(corepcg.read_vector(Path(tmp) / "x.mtx", 5)
+                             .tobytes(), x.tobytes())
+            with self.assertRaises(corepcg.DimensionError):
+                corepcg.read_vector(Path(tmp) / "x.mtx", 6)
+            with self.assertRaises(corepcg.NotFinite):
+                corepcg.write_vector(Path(tmp) / "y.mtx", [1, np.nan])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The Python mirror of include/corepcg.h against the header itself: every
+struct's fields, offsets and sizes (a program compiled with cc against the
+header prints them), every enum constant's value and the library's names
+for them, every function's prototype. A header change that is not
+mirrored in python/corepcg fails here."""
+import ctypes
+import inspect
+import os
+import unittest
+
+import support
+from support import corepcg
+import cheader
+from corepcg import _cdefs, enums, settings
+from corepcg.errors import ERRORS, WARNINGS
+
+
+def header_text():
+    for d in support.INCLUDE.split(os.pathsep):
+        path = os.path.join(d, "corepcg.h")
+        if os.path.exists(path):
+            with open(path) as f:
+                return f.read()
+    raise AssertionError(f"corepcg.h not found in {support.INCLUDE}")
+
+
+def _c_type(t):
+    """A ctypes type as the header spells it, const and names dropped."""
+    if t is None:
+        return "void"
+    if isinstance(t, type) and issubclass(t, ctypes._Pointer):
+        return _c_type(t._type_) + "*"
+    if isinstance(t, type) and issubclass(t, ctypes.Structure):
+        return t._c_name_
+    return {ctypes.c_int: "int", ctypes.c_long: "long",
+            ctypes.c_double: "double", ctypes.c_char_p: "char*"}[t]
+
+
+def layout_problems(text):
+    """Every difference between the header text and the ctypes mirror."""
+    problems = []
+    sizes, fields, _ = cheader.measure(text, support.INCLUDE.split(os.pathsep),
+                                       support.CC)
+    mirrors = {s._c_name_: s for s in _cdefs.STRUCTURES}
+    for name in sorted(set(sizes) | set(mirrors)):
+        py = mirrors.get(name)
+        if py is None or name not in sizes:
+            problems.append(f"struct {name}: only in "
+                            f"{'the header' if py is None else 'Python'}")
+            continue
+        c_fields = fields.get(name, [])
+        py_fields = [(f, getattr(py, f).offset, getattr(py, f).size)
+                     for f, _ in py._fields_]
+        if [f[0] for f in c_fields] != [f[0] for f in py_fields]:
+            problems.append(f"struct {name}: fields {[f[0] for f in c_fields]}"
+                            f" in C, {[f[0] for f in py_fields]} in Python")
+        for c, p in zip(c_fields, py_fields):
+            if c != p:
+                problems.append(f"{name}.{c[0]}: offset, size {c[1:]} in C, "
+                                f"{p[1:]} in Python")
+        if sizes[name] != ctypes.sizeof(py):
+            problems.append(f"sizeof({name}): {sizes[name]} in C, "
+                            f"{ctypes.sizeof(py)} in Python")
+    return problems
+
+
+class Structures(unittest.TestCase):
+    def test_every_struct_matches_the_header(self):
+        problems = layout_problems(header_text())
+        if problems:
+            self.fail("the ctypes mirror differs from the header:\n"
+                      + "\n".join(problems))
+
+    def test_a_field_added_to_the_header_is_caught(self):
+        # The check itself must be able to fail: a field in the padding
+        # after status (sizeof unchanged) and one at the end.
+        text = header_text()
+        grown = text.replace("    int status;", "    int status;\n    int extra;", 1)
+        self.assertNotEqual(grown, text)
+        self.assertTrue(any("corepcg_info: fields" in p
+                            for p in layout_problems(grown)))
+        grown = text.replace("    int ic_fill;               /* icpcg (and",
+                             "    int ic_fill;  int later; /* icpcg (and", 1)
+        self.assertNotEqual(grown, text)
+        problems = layout_problems(grown)
+        self.assertTrue(any("sizeof(corepcg_settings)" in p for p in problems),
+                        problems)
+
+    def test_constraint_records_are_the_c_struct(self):
+        self.assertEqual(corepcg.CONSTRAINT_DTYPE.itemsize,
+                         ctypes.sizeof(_cdefs.Constraint))
+        self.assertEqual(corepcg.CONSTRAINT_DTYPE.names, ("node", "ndof", "p", "q"))
+
+    def test_msg_size(self):
+        _, _, constants = cheader.measure(header_text(),
+                                          support.INCLUDE.split(os.pathsep),
+                                          support.CC)
+        self.assertEqual(constants["#define"]["COREPCG_MSG_SIZE"],
+                         _cdefs.MSG_SIZE)
+
+
+class Enumerations(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        _, _, cls.constants = cheader.measure(
+            header_text(), support.INCLUDE.split(os.pathsep), support.CC)
+
+    def test_every_enum_has_a_mirror(self):
+        in_c = set(self.constants) - {"#define"}
+        self.assertEqual(in_c, set(enums.C_ENUMS))
+
+    def test_values_match(self):
+        for cname, (py, prefix) in enums.C_ENUMS.items():
+            consts = self.constants[cname]
+            members = {}
+            for const, value in consts.items():
+                self.assertTrue(const.startswith(prefix), const)
+                short = const[len(prefix):]
+                if short.endswith("COUNT"):
+                    self.assertEqual(value, len(py), f"{const} vs {py.__name__}")
+                else:
+                    members[short] = value
+            self.assertEqual(members, {m.name: m.value for m in py},
+                             f"{cname} vs {py.__name__}")
+
+    def test_labels_are_the_library_names(self):
+        lib = corepcg._library.lib
+        for py, what in ((enums.Method, "method"), (enums.Precond, "precond"),
+                         (enums.Ordering, "ordering"), (enums.Factor, "factor"),
+                         (enums.Core, "core"), (enums.AutoReason, "auto_reason")):
+            name_of = getattr(lib, f"corepcg_{what}_name")
+            for m in py:
+                self.assertEqual(name_of(m.value).decode(), m.label)
+            self.assertEqual(name_of(len(py)).decode(), "unknown")
+            from_name = getattr(lib, f"corepcg_{what}_from_name", None)
+            if from_name:
+                for m in py:
+                    self.assertEqual(from_name(m.label.encode()), m.value)
+
+    def test_every_status_has_its_class(self):
+        for s in enums.Status:
+            self.assertNotIn("unknown", corepcg.strerror(s), s)
+            if s < 0:
+                cls = ERRORS[s]
+                self.assertTrue(issubclass(cls, corepcg.CorepcgError))
+                self.assertEqual(cls.code, s)
+            elif s > 0:
+                self.assertEqual(WARNINGS[s].code, s)
+                self.assertTrue(issubclass(WARNINGS[s], corepcg.CorepcgWarning))
+        self.assertEqual(len(set(ERRORS.values())), len(ERRORS))
+
+
+class Functions(unittest.TestCase):
+    def test_prototypes_match_the_header(self):
+        in_c = cheader.functions(header_text())
+        in_py = {name: (_c_type(ret), [_c_type(a) for a in args])
+                 for name, ret, args in _cdefs.PROTOTYPES}
+        self.assertEqual(sorted(in_c), sorted(in_py))
+        for name in in_c:
+            self.assertEqual(in_py[name], in_c[name], name)
+
+    def test_the_loaded_library_has_them_all(self):
+        for name, _, _ in _cdefs.PROTOTYPES:
+            self.assertTrue(hasattr(corepcg._library.lib, name), name)
+
+
+class Keywords(unittest.TestCase):
+    def test_every_setting_is_a_keyword(self):
+        params = inspect.signature(corepcg.Solver).parameters
+        for name in settings.NAMES:
+            self.assertIn(name, params)
+            self.assertEqual(params[name].kind, inspect.Parameter.KEYWORD_ONLY)
+
+    def test_defaults_are_the_library_defaults(self):
+        d = corepcg.default_settings()
+        self.assertEqual(list(d), list(settings.NAMES))
+        with corepcg.Solver(_tiny()["A"], stretch_pairs=_tiny()["stretch_pairs"]) as s:
+            self.assertEqual(s.settings, d)
+        self.assertEqual(d["method"], "auto")
+        self.assertEqual(d["tol"], 1e-3)
+
+    def test_info_has_every_field(self):
+        t = _tiny()
+        _, info = corepcg.solve(t["A"], t["b"], stretch_pairs=t["stretch_pairs"])
+        self.assertEqual(list(info), [f for f, _ in _cdefs.Info._fields_])
+
+
+def _tiny():
+    return corepcg.read_bundle(support.DATA / "tiny")
+
+
+if __name__ == "__main__":
+    unittest.main()

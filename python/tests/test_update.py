@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Solver.update: the analysis is reused exactly when the pattern holds,
+and the answer after an update is that of a new Solver on the same system,
+bit for bit; left-out keywords keep the previous step's values; a failed
+update; the context manager."""
+import unittest
+import warnings
+
+import numpy as np
+
+import support
+from support import corepcg
+
+
+class Update(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.bundle = b = corepcg.read_bundle(support.DATA / "ballhit41-k6000")
+        cls.system, cls.b, cls.x0 = support.bundle_args(b)
+
+    def fresh(self, A, method, **system):
+        kw = dict(self.system, **system)
+        x, _ = corepcg.solve(A, self.b, self.x0, method=method, **kw)
+        return x
+
+    def test_same_and_changed_pattern(self):
+        A = self.bundle["A"]
+        A2 = A * 1.01  # the next step: new values, same pattern
+        cons = self.system["constraints"]
+        free = np.setdiff1d(np.arange(A.shape[0] // 3), cons["node"])[:5]
+        more = np.concatenate([cons, np.array([(i, 0, (0, 0, 0), (0, 0, 0))
+                                               for i in free],
+                                              corepcg.CONSTRAINT_DTYPE)])
+        for method in ("corepcg", "direct", "icpcg", "upcg", "mpcg", "auto"):
+            with self.subTest(method=method), \
+                    corepcg.Solver(A, method=method, **self.system) as s:
+                x, info = s.solve(self.b, self.x0)
+                self.assertFalse(info["analysis_reused"])
+                self.assertEqual(x.tobytes(), self.fresh(A, method).tobytes())
+
+                info = s.update(A2)
+                self.assertTrue(info["analysis_reused"], method)
+                self.assertEqual(info["status"], corepcg.Status.OK)
+                x, info = s.solve(self.b, self.x0)
+                self.assertTrue(info["analysis_reused"])
+                if method != "auto":  # auto may pick another method now
+                    self.assertEqual(x.tobytes(),
+                                     self.fresh(A2, method).tobytes())
+
+                info = s.update(A2, constraints=more)  # 5 more fixed nodes
+                self.assertFalse(info["analysis_reused"], method)
+                x, info = s.solve(self.b, self.x0)
+                self.assertEqual(info["r"], self.r_of(more))
+                if method != "auto":
+                    self.assertEqual(x.tobytes(), self.fresh(
+                        A2, method, constraints=more).tobytes())
+
+    def r_of(self, cons):
+        N = self.bundle["A"].shape[0] // 3
+        return 3 * N - int(np.sum(3 - cons["ndof"]))
+
+    def test_a_new_block_pattern_is_analysed(self):
+        A = self.bundle["A"].tolil()
+        with corepcg.Solver(A.tocsc(), method="corepcg", **self.system) as s:
+            A[30, 0] = A[0, 30] = -1e-9  # couples nodes 0 and 10
+            info = s.update(A.tocsc())
+            self.assertFalse(info["analysis_reused"])
+            x, _ = s.solve(self.b, self.x0)
+            self.assertEqual(x.tobytes(),
+                             self.fresh(A.tocsc(), "corepcg").tobytes())
+
+    def test_left_out_keywords_keep_their_values(self):
+        A = self.bundle["A"]
+        with corepcg.Solver(A, method="direct", **self.system) as s:
+            s.update(A)
+            x, info = s.solve(self.b, self.x0)
+            self.assertEqual(x.tobytes(), self.fresh(A, "direct").tobytes())
+            n = A.shape[0]
+            s.update(A, constraints=None, z=None)  # None: none
+            x, info = s.solve(self.b)
+            self.assertEqual(info["r"], n)
+            self.assertEqual(x.tobytes(), self.fresh(
+                A, "direct", constraints=None, z=None).tobytes())
+
+    def test_an_unreadable_update_keeps_the_previous_system(self):
+        A = self.bundle["A"]
+        with corepcg.Solver(A, method="corepcg", **self.system) as s:
+            x1, _ = s.solve(self.b, self.x0)
+            bad = A.copy()
+            bad.data[0] = np.nan
+            with self.assertRaises(corepcg.NotFinite):
+                s.update(bad)
+            with self.assertRaises(corepcg.DimensionError):
+                s.update(A, z=np.zeros(3))
+            x2, _ = s.solve(self.b, self.x0)
+            self.assertEqual(x1.tobytes(), x2.tobytes())
+
+    def test_context_manager_and_repr(self):
+        with corepcg.Solver(self.bundle["A"], **self.system) as s:
+            self.assertFalse(s.closed)
+            self.assertIn("auto", repr(s))
+            self.assertEqual(s.n, self.bundle["A"].shape[0])
+        self.assertTrue(s.closed)
+        self.assertIn("closed", repr(s))
+
+    def test_auto_over_steps(self):
+        A = self.bundle["A"]
+        with corepcg.Solver(A, **self.system) as s, warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for step in range(8):
+                s.update(A * (1 + 1e-3 * step))
+                x, info = s.solve(self.b, self.x0)
+                self.assertEqual(info["method"], "auto")
+                self.assertIn(info["method_used"], ("icpcg", "corepcg", "mpcg"))
+                self.assertIn(info["auto_reason"],
+                              [r.label for r in corepcg.AutoReason][1:])
+                self.assertLessEqual(info["rel_residual"], 1e-2)
+
+
+if __name__ == "__main__":
+    unittest.main()
