@@ -201,6 +201,11 @@ typedef void (*cpg_apply_fn)(void *ctx, const double *in, double *out);
  * run out of memory), which stops the iteration. */
 typedef int (*cpg_precond_fn)(void *ctx, const double *in, double *out);
 typedef void (*cpg_filter_fn)(void *ctx, double *v); /* in place */
+/* out1 = M^-1 in1 and out2 = M^-1 in2 at once (a factor's two-column
+ * solve), or a failure's code. */
+typedef int (*cpg_precond2_fn)(void *ctx, const double *in1,
+                               const double *in2, double *out1,
+                               double *out2);
 
 /* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
  * Stops when delta <= tol^2 delta0 with delta0 = bd^T M^-1 bd, or the
@@ -209,6 +214,9 @@ typedef struct cpg_pcg_problem {
     int n;
     cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
     cpg_precond_fn precond; void *precond_ctx; /* out = M^-1 in         */
+    cpg_precond2_fn precond2; /* or NULL: with bdelta, the first two
+                                 applications (delta0's and the initial
+                                 residual's) as one; same precond_ctx   */
     cpg_filter_fn filter; void *filter_ctx;    /* v = S v; NULL if none */
     const double *b;       /* right-hand side                            */
     const double *bdelta;  /* vector defining delta0 (b or b^), or NULL  */
