@@ -260,6 +260,11 @@ void cpg_precond_free(cpg_precond *pc);
 typedef struct cpg_factor {
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E;  /* solve2 workspace, kept across calls */
+    cholmod_dense *B2, *X2, *Y2, *E2; /* the same for two columns */
+    int *perm;                     /* n, or NULL: the matrix factorised is
+                                      stored in this order (row k is
+                                      unknown perm[k]) and L is its natural
+                                      factor; solves gather and scatter */
     int supernodal;
     int node_ordering;             /* 1: ordered by nodes (ordering_used) */
     corepcg_ordering ordering_used;
@@ -280,14 +285,32 @@ int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
 int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
                              int N, corepcg_ordering ord, corepcg_factor kind,
                              cholmod_common *cm, char *msg);
+/* Analyse a matrix M that is already stored in its factor's order
+ * (perm[k] = the unknown of row k, as an earlier analysis chose it, its
+ * postorder included) with CHOLMOD's natural order: cholmod_factorize then
+ * uses M as it is, without the two permuted transposes (and their fresh
+ * memory) that it makes of a lower matrix on every call otherwise. perm
+ * is copied; ordering_used records the order perm came from. The storage
+ * of L is allocated now, with a transparent-huge-page hint, so that the
+ * first factorisation does not fault on every 4 KiB page. */
+int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
+                               const int *perm, corepcg_ordering ordering_used,
+                               corepcg_factor kind, cholmod_common *cm,
+                               char *msg);
 /* Numeric factorisation with the kept analysis; not_spd_code is returned
  * when M is not positive definite (CHOLMOD's status or a D <= 0), with
  * f->bad_column set and msg naming the column. */
 int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                        cholmod_common *cm, char *msg);
-/* out = M^-1 in, without allocating after the first call. */
+/* out = M^-1 in, without allocating after the first call (in and out in
+ * the unknowns' order, also with f->perm). */
 int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
                      cholmod_common *cm);
+/* out1 = M^-1 in1 and out2 = M^-1 in2 as one two-column solve: each
+ * triangular solve then streams L once for both (measured 1.6x one
+ * column's time). Allocates nothing after its first call. */
+int cpg_factor_solve2(cpg_factor *f, const double *in1, const double *in2,
+                      double *out1, double *out2, cholmod_common *cm);
 long cpg_factor_nnz(const cpg_factor *f);
 corepcg_ordering cpg_factor_ordering(const cpg_factor *f);
 void cpg_factor_free(cpg_factor *f, cholmod_common *cm);
