@@ -252,6 +252,11 @@ int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
                         const cpg_rmat *At, char *msg);
 int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
                      char *msg);
+/* Per node U_i (U_i^T A_ii U_i)^-1 U_i^T, applied in the full space: on
+ * range(S) the node-block preconditioner of A~ (upcg's block), for the
+ * loop with the filter. */
+int cpg_precond_projected_blocks(cpg_precond *pc, const cpg_bmat *A,
+                                 const cpg_ublocks *u, char *msg);
 int cpg_precond_apply(void *pc, const double *in, double *out);
 void cpg_precond_free(cpg_precond *pc);
 
