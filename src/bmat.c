@@ -272,8 +272,13 @@ no_memory:
  * they arrive in increasing row order; its own lower blocks follow them.
  */
 static int blocks_from_lower_csc(const corepcg_system *sys, int N,
-                                 cpg_bmat *out, char *msg)
+                                 cpg_bmat *out, cpg_bmat *spare, char *msg)
 {
+    cpg_bmat none = {0};
+    if (!spare)
+        spare = &none;
+    size_t spare_nodes = spare->p ? (size_t)spare->nb : 0;
+    size_t spare_blocks = spare->p ? (size_t)spare->p[spare->nb] : 0;
     const int *Ap = sys->A_colptr, *Ai = sys->A_rowidx;
     const double *Ax = sys->A_values;
     int *mark = malloc(sizeof(int) * (size_t)N);
@@ -282,10 +287,12 @@ static int blocks_from_lower_csc(const corepcg_system *sys, int N,
     int *pos = malloc(sizeof(int) * (size_t)N);    /* slot of block (I, J) */
     int *mirror = malloc(sizeof(int) * (size_t)N); /* slot of block (J, I) */
     out->nb = N;
-    out->p = calloc((size_t)N + 1, sizeof(int));
+    out->p = cpg_reuse((void **)&spare->p, spare_nodes + 1, (size_t)N + 1,
+                       sizeof(int));
     int rc = COREPCG_ERR_NO_MEMORY;
     if (!mark || !lower || !next || !pos || !mirror || !out->p)
         goto done;
+    out->p[0] = 0;
     for (int I = 0; I < N; I++) {
         mark[I] = -1;
         lower[I] = next[I] = 0; /* next counts upper blocks in this pass */
@@ -309,10 +316,13 @@ static int blocks_from_lower_csc(const corepcg_system *sys, int N,
     for (int J = 0; J < N; J++)
         out->p[J + 1] = out->p[J] + next[J] + lower[J];
     rc = COREPCG_ERR_NO_MEMORY;
-    out->i = malloc(sizeof(int) * (size_t)(total ? total : 1));
-    out->x = calloc(9 * (size_t)(total ? total : 1), sizeof(double));
+    out->i = cpg_reuse((void **)&spare->i, spare_blocks, (size_t)total,
+                       sizeof(int));
+    out->x = cpg_reuse((void **)&spare->x, 9 * spare_blocks,
+                       9 * (size_t)total, sizeof(double));
     if (!out->i || !out->x)
         goto done;
+    memset(out->x, 0, 9 * (size_t)total * sizeof(double));
     for (int I = 0; I < N; I++) {
         mark[I] = -1;
         next[I] = out->p[I];
@@ -354,6 +364,7 @@ done:
     free(next);
     free(pos);
     free(mirror);
+    cpg_bmat_free(spare); /* what was not taken */
     if (rc == COREPCG_ERR_NO_MEMORY)
         cpg_fail(msg, rc, "A: out of memory");
     else if (rc == COREPCG_ERR_TOO_LARGE)
@@ -366,7 +377,11 @@ done:
 int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
                          cpg_bmat *out, char *msg)
 {
-    memset(out, 0, sizeof *out);
+    return cpg_bmat_import(sys, cm, out, NULL, msg);
+}
+
+static int check_header(const corepcg_system *sys, char *msg)
+{
     if (!sys)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "system is NULL");
     if (sys->num_nodes < 1 || sys->num_nodes > INT_MAX / 3 - 1)
@@ -376,13 +391,28 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
     if ((unsigned)sys->A_triangle > COREPCG_BOTH)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "A: unknown triangle %d",
                         (int)sys->A_triangle);
-    int n = 3 * sys->num_nodes;
-    if (sys->A_format == COREPCG_CSC && sys->A_triangle == COREPCG_LOWER) {
-        int rc = validate_csc(sys, n, msg);
-        return rc ? rc : blocks_from_lower_csc(sys, sys->num_nodes, out, msg);
+    return COREPCG_OK;
+}
+
+int cpg_bmat_import(const corepcg_system *sys, cholmod_common *cm,
+                    cpg_bmat *out, cpg_bmat *spare, char *msg)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_header(sys, msg);
+    int lower_csc = rc == COREPCG_OK && sys->A_format == COREPCG_CSC &&
+                    sys->A_triangle == COREPCG_LOWER;
+    if (lower_csc) {
+        rc = validate_csc(sys, 3 * sys->num_nodes, msg);
+        if (rc == COREPCG_OK)
+            return blocks_from_lower_csc(sys, sys->num_nodes, out, spare, msg);
     }
+    cpg_bmat_free(spare);
+    if (rc != COREPCG_OK)
+        return rc;
+    /* any other form: through CHOLMOD's triplets */
+    int n = 3 * sys->num_nodes;
     cholmod_sparse *A = NULL, *F = NULL;
-    int rc = scalar_from_system(sys, n, cm, &A, msg);
+    rc = scalar_from_system(sys, n, cm, &A, msg);
     if (rc == COREPCG_OK)
         rc = full_storage(A, cm, &F, msg);
     cholmod_free_sparse(&A, cm);

@@ -16,6 +16,8 @@ struct corepcg_solver {
     void *state;             /* the method's: ops->state_size bytes */
     int ready;               /* a system is set up */
     cpg_sys sys;             /* the system set up (the methods borrow it) */
+    cpg_sys spare;           /* the one before: update imports into its
+                                arrays, already touched */
     double *x;               /* n: the answer before it is handed out */
     double *check_work;      /* 2n: the measures of the answer */
     corepcg_info setup_info; /* what the last setup/update measured */

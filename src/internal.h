@@ -32,6 +32,12 @@ int cpg_cholmod_start(cholmod_common *cm);
 /* Maps a CHOLMOD status after a call to a corepcg code (OK when fine). */
 int cpg_cholmod_code(const cholmod_common *cm);
 
+/* An array of want elements of size bytes: *spare when it holds at least
+ * that many (have), else a new one (NULL when out of memory). *spare is
+ * taken either way (freed when not used) and set to NULL; spare may be
+ * NULL. The contents are undefined. */
+void *cpg_reuse(void **spare, size_t have, size_t want, size_t size);
+
 /* ------------------------------------------------------ block matrices */
 
 /* A symmetric matrix of 3x3 blocks stored with BOTH triangles, by block
@@ -50,6 +56,10 @@ void cpg_bmat_free(cpg_bmat *m);
  * BOTH) and converts it to a block matrix with both triangles. */
 int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
                          cpg_bmat *out, char *msg);
+/* The same, into spare's arrays where they are large enough (spare may be
+ * NULL; it is left empty either way). */
+int cpg_bmat_import(const corepcg_system *sys, cholmod_common *cm,
+                    cpg_bmat *out, cpg_bmat *spare, char *msg);
 
 /* y = A x over n = 3 nb unknowns. */
 void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
@@ -86,6 +96,10 @@ int cpg_constraint_check(const corepcg_constraint *c, int N, char *why);
  * builds U. */
 int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
                       cpg_ublocks *out, char *msg);
+/* The same, into spare's arrays when it has N nodes (spare may be NULL;
+ * it is left empty either way). */
+int cpg_ublocks_build_reusing(int N, const corepcg_constraint *c, int count,
+                              cpg_ublocks *out, cpg_ublocks *spare, char *msg);
 
 /* One node's U block from the normalised directions. Exposed for tests. */
 void cpg_ublock_plane(const double p[3], double U[9]);
@@ -127,6 +141,11 @@ typedef struct cpg_sys {
  * (finite). On failure *out is empty. */
 int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
                    char *msg);
+/* The same, into the arrays of spare (an earlier step's system, left
+ * empty) where their sizes allow: a simulator's next step then touches no
+ * fresh memory. */
+int cpg_sys_import_reusing(const corepcg_system *in, cholmod_common *cm,
+                           cpg_sys *out, cpg_sys *spare, char *msg);
 void cpg_sys_free(cpg_sys *s);
 
 /* ERR_ARGUMENT for a negative count or NULL pairs, ERR_DIMENSION for a

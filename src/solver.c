@@ -53,6 +53,7 @@ static void clear_system(corepcg_solver *h)
         h->state = NULL;
     }
     cpg_sys_free(&h->sys);
+    cpg_sys_free(&h->spare);
     free(h->x);
     free(h->check_work);
     h->x = h->check_work = NULL;
@@ -182,7 +183,7 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                                          "update before setup"), info);
     double t0 = cpg_now();
     cpg_sys im;
-    int rc = cpg_sys_import(sys, &h->cm, &im, h->msg);
+    int rc = cpg_sys_import_reusing(sys, &h->cm, &im, &h->spare, h->msg);
     if (rc != COREPCG_OK)
         return report_update(h, rc, info); /* the current system stays usable */
     double t_import = cpg_now() - t0;
@@ -190,8 +191,9 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
     if (!h->ops->same_pattern(h->state, &ctx, &im))
         return report_update(h, full_setup(h, &im, t0, t_import), info);
     /* The system moves into the same place, so what the method borrowed
-     * from it (pointers to A and u) stays valid. */
-    cpg_sys_free(&h->sys);
+     * from it (pointers to A and u) stays valid; the old one's arrays
+     * serve the next update. */
+    h->spare = h->sys;
     h->sys = im;
     record_start(h, 1);
     rc = h->ops->factorise(h->state, &ctx);

@@ -41,14 +41,16 @@ int cpg_stretch_check(int num_stretch, const int *pairs, int N, char *msg)
     return COREPCG_OK;
 }
 
-static int import_stretch(const corepcg_system *in, cpg_sys *out, char *msg)
+static int import_stretch(const corepcg_system *in, cpg_sys *out,
+                          cpg_sys *spare, char *msg)
 {
     int rc = cpg_stretch_check(in->num_stretch, in->stretch_pairs,
                                in->num_nodes, msg);
     if (rc != COREPCG_OK || in->num_stretch == 0)
         return rc;
     size_t len = 2 * (size_t)in->num_stretch;
-    out->stretch = malloc(len * sizeof(int));
+    out->stretch = cpg_reuse((void **)&spare->stretch,
+                             2 * (size_t)spare->num_stretch, len, sizeof(int));
     if (!out->stretch)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY,
                         "out of memory copying %d stretch pairs",
@@ -58,13 +60,16 @@ static int import_stretch(const corepcg_system *in, cpg_sys *out, char *msg)
     return COREPCG_OK;
 }
 
-static int import_z(const corepcg_system *in, cpg_sys *out, char *msg)
+/* spare_n: the length of spare's z and w. */
+static int import_z(const corepcg_system *in, cpg_sys *out, cpg_sys *spare,
+                    size_t spare_n, char *msg)
 {
     size_t n = 3 * (size_t)in->num_nodes;
-    out->z = calloc(n, sizeof(double));
-    out->w = malloc(n * sizeof(double));
+    out->z = cpg_reuse((void **)&spare->z, spare_n, n, sizeof(double));
+    out->w = cpg_reuse((void **)&spare->w, spare_n, n, sizeof(double));
     if (!out->z || !out->w)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    memset(out->z, 0, n * sizeof(double));
     if (in->z) {
         for (size_t k = 0; k < n; k++)
             if (!isfinite(in->z[k]))
@@ -79,18 +84,33 @@ static int import_z(const corepcg_system *in, cpg_sys *out, char *msg)
 int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
                    char *msg)
 {
+    return cpg_sys_import_reusing(in, cm, out, NULL, msg);
+}
+
+int cpg_sys_import_reusing(const corepcg_system *in, cholmod_common *cm,
+                           cpg_sys *out, cpg_sys *spare, char *msg)
+{
     memset(out, 0, sizeof *out);
+    cpg_sys none;
+    memset(&none, 0, sizeof none);
+    if (!spare)
+        spare = &none;
+    size_t spare_n = 3 * (size_t)spare->A.nb; /* before A is taken */
+    int rc = COREPCG_OK;
     if (!in)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "system is NULL");
+        rc = cpg_fail(msg, COREPCG_ERR_ARGUMENT, "system is NULL");
     /* A first: it validates num_nodes, which the others rely on. */
-    int rc = cpg_bmat_from_system(in, cm, &out->A, msg);
     if (rc == COREPCG_OK)
-        rc = cpg_ublocks_build(in->num_nodes, in->constraints,
-                               in->num_constraints, &out->u, msg);
+        rc = cpg_bmat_import(in, cm, &out->A, &spare->A, msg);
+    if (rc == COREPCG_OK)
+        rc = cpg_ublocks_build_reusing(in->num_nodes, in->constraints,
+                                       in->num_constraints, &out->u,
+                                       &spare->u, msg);
     if (rc == COREPCG_OK) /* checked for every method, whether it uses them */
-        rc = import_stretch(in, out, msg);
+        rc = import_stretch(in, out, spare, msg);
     if (rc == COREPCG_OK)
-        rc = import_z(in, out, msg);
+        rc = import_z(in, out, spare, spare_n, msg);
+    cpg_sys_free(spare);
     if (rc != COREPCG_OK)
         cpg_sys_free(out);
     return rc;

@@ -146,19 +146,35 @@ void cpg_ublocks_free(cpg_ublocks *u)
 int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
                       cpg_ublocks *out, char *msg)
 {
+    return cpg_ublocks_build_reusing(N, c, count, out, NULL, msg);
+}
+
+int cpg_ublocks_build_reusing(int N, const corepcg_constraint *c, int count,
+                              cpg_ublocks *out, cpg_ublocks *spare, char *msg)
+{
     memset(out, 0, sizeof *out);
-    if (count < 0 || (count > 0 && !c))
+    cpg_ublocks none = {0};
+    if (!spare)
+        spare = &none;
+    if (count < 0 || (count > 0 && !c)) {
+        cpg_ublocks_free(spare);
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "constraints: count %d with %s records", count,
                         c ? "some" : "NULL");
+    }
+    size_t have = spare->ndof ? (size_t)spare->N : 0;
     out->N = N;
-    out->ndof = malloc(sizeof(int) * (size_t)N);
-    out->off = malloc(sizeof(int) * ((size_t)N + 1));
-    out->U = calloc(9 * (size_t)N, sizeof(double));
+    out->ndof = cpg_reuse((void **)&spare->ndof, have, (size_t)N, sizeof(int));
+    out->off = cpg_reuse((void **)&spare->off, have + 1, (size_t)N + 1,
+                         sizeof(int));
+    out->U = cpg_reuse((void **)&spare->U, 9 * have, 9 * (size_t)N,
+                       sizeof(double));
+    cpg_ublocks_free(spare);
     if (!out->ndof || !out->off || !out->U) {
         cpg_ublocks_free(out);
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "constraints: out of memory");
     }
+    memset(out->U, 0, 9 * (size_t)N * sizeof(double));
     for (int i = 0; i < N; i++) {
         out->ndof[i] = 3;
         out->U[9L * i] = out->U[9L * i + 4] = out->U[9L * i + 8] = 1;
