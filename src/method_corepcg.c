@@ -20,7 +20,7 @@
 
 typedef struct core_state {
     unsigned char *keep;    /* the blocks of A in the core */
-    unsigned char *next;    /* same_pattern's scratch for core auto */
+    unsigned char *next;    /* same_pattern's scratch */
     long core_blocks;
     cpg_proj core;          /* S C S + D (I - S), analysed once per mesh */
     cholmod_common *cm;     /* for the preconditioner */
@@ -86,17 +86,19 @@ static int core_analyse(void *state, const cpg_ctx *ctx)
     return rc;
 }
 
-/* The analysis holds while A's block pattern and the core's blocks do:
- * with core stretch those follow from the stretch pairs; with core auto
- * they follow the values. Which nodes are constrained does not matter. */
+/* The analysis holds while A's block pattern and the core's blocks do
+ * (with core stretch they follow from the stretch pairs, which a
+ * simulator hands over unchanged: compared first; with core auto they
+ * follow the values). Which nodes are constrained does not matter. */
 static int core_same_pattern(void *state, const cpg_ctx *ctx,
                              const cpg_sys *next)
 {
     core_state *st = state;
     if (!cpg_sys_same_blocks(ctx->sys, next))
         return 0;
-    if (ctx->set->core == COREPCG_CORE_STRETCH)
-        return cpg_sys_same_stretch(ctx->sys, next);
+    if (ctx->set->core == COREPCG_CORE_STRETCH &&
+        cpg_sys_same_stretch(ctx->sys, next))
+        return 1;
     long kept = 0;
     char why[COREPCG_MSG_SIZE];
     return mark_core(ctx, next, st->next, &kept, why) == COREPCG_OK &&
