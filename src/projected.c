@@ -129,6 +129,37 @@ static int node_order(const cpg_proj *p, cholmod_sparse *M0,
     return COREPCG_OK;
 }
 
+/* A simplicial factorisation reads the upper triangle: stored lower, the
+ * matrix would be transposed on every call (a copy of it per step). The
+ * supernodal one reads the lower triangle as it is. */
+static int store_upper(cpg_proj *p, cholmod_common *cm, char *msg)
+{
+    double *Mx = p->M->x;
+    long nnz = cpg_proj_nnz(p);
+    for (long t = 0; t < nnz; t++)
+        Mx[t] = (double)t; /* each entry named by its position */
+    cholmod_sparse *U = cholmod_transpose(p->M, 1, cm);
+    int *moved = malloc(sizeof(int) * (nnz > 0 ? (size_t)nnz : 1));
+    if (!U || !moved) {
+        cholmod_free_sparse(&U, cm);
+        free(moved);
+        int rc = cpg_cholmod_code(cm);
+        return cpg_fail(msg, rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY,
+                        "out of memory");
+    }
+    const double *Ux = U->x;
+    for (long t = 0; t < nnz; t++)
+        moved[(long)Ux[t]] = (int)t;
+    long entries = 9L * p->bp[p->N];
+    for (long e = 0; e < entries; e++)
+        if (p->map[e] >= 0)
+            p->map[e] = moved[p->map[e]];
+    free(moved);
+    cholmod_free_sparse(&p->M, cm);
+    p->M = U;
+    return COREPCG_OK;
+}
+
 int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
                      corepcg_ordering ord, corepcg_factor kind,
                      cholmod_common *cm, char *msg)
@@ -161,11 +192,15 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
         goto done;
     }
     double *Mx = p->M->x;
+    for (long e = 0; e < 9L * p->bp[p->N]; e++)
+        p->map[e] = -1; /* the diagonal blocks' upper entries */
     for (long t = 0; t < nnz; t++) {
         p->map[(long)Mx[t]] = (int)t;
         Mx[t] = 0;
     }
     rc = cpg_factor_analyze_natural(&p->fac, p->M, perm, used, kind, cm, msg);
+    if (rc == COREPCG_OK && !p->fac.L->is_super)
+        rc = store_upper(p, cm, msg);
 done:
     cholmod_free_sparse(&M0, cm);
     cholmod_free_sparse(&upper, cm);

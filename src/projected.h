@@ -26,7 +26,9 @@ typedef struct cpg_proj {
                              M->x[map[9b + 3c + a]] (a >= c on the
                              diagonal) */
     double *S;            /* 9 N: S_i = U_i U_i^T of the last refresh */
-    cholmod_sparse *M;    /* Bp in its factor's order (fac.perm), lower */
+    cholmod_sparse *M;    /* Bp in its factor's order (fac.perm): its
+                             lower triangle for a supernodal factor, its
+                             upper one for a simplicial one */
     cpg_factor fac;       /* analysed once, refactorised in place */
 } cpg_proj;
 
