@@ -67,11 +67,6 @@ void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
 /* 1 when the two matrices have the same block pattern. */
 int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b);
 
-/* Copies into out the blocks of A that keep[k] != 0 marks (k indexes
- * A's blocks); the diagonal blocks must be among them. */
-int cpg_bmat_select(const cpg_bmat *A, const unsigned char *keep,
-                    cpg_bmat *out);
-
 /* ------------------------------------------------- constraints, U blocks */
 
 /* U_i (3 x ndof_i, orthonormal columns, U_i U_i^T = S_i) for every node. */
@@ -193,14 +188,6 @@ void cpg_rmat_free(cpg_rmat *rm);
 /* yt (r) = A~ xt (r); cpg_rmat_apply is the same as a cpg_apply_fn. */
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
 void cpg_rmat_apply(void *rm, const double *xt, double *yt);
-
-/* A~ in CSC, its lower triangle (stype -1), for factorisation. cpg_reduce_pattern allocates it with
- * the pattern and the values; cpg_reduce_values refreshes the numbers
- * (same A pattern, same ndof). NULL when out of memory or too large. */
-cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
-                                   cholmod_common *cm);
-void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
-                       cholmod_sparse *At);
 
 /* ------------------------------------------------------------ the core */
 

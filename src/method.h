@@ -115,14 +115,6 @@ int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
 /* x = U w->xt + (I - S) z. */
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x);
 
-/* After cpg_factor_numeric failed with not_spd_code on a reduced matrix
- * (columns grouped by node as s->u.off): rewrites ctx->msg to say which
- * node, e.g. "the matrix core is not positive definite at node 7 (free
- * direction 2 of 3): pivot -3 at column 20 (pivot 5 of 60)". Returns
- * code. */
-int cpg_not_spd_at_node(const cpg_ctx *ctx, const cpg_factor *f,
-                        const char *what, int code);
-
 /* Stored entries of A~'s lower triangle (U keeps A's block pattern). */
 long cpg_reduced_nnz(const cpg_sys *s);
 
