@@ -2,15 +2,12 @@
 /* factor.c -- the CHOLMOD wrapper shared by the direct solver and corePCG:
  * a quiet common, analyse once, factorise many times, solve without
  * allocating (the preconditioner inside the PCG loop). */
-#define _DEFAULT_SOURCE /* madvise */
 #include "internal.h"
 
 #include <math.h>
 #include <omp.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 int cpg_cholmod_start(cholmod_common *cm)
 {
@@ -373,19 +370,6 @@ static void restore_relax(cholmod_common *cm, const relax_saved *saved)
     }
 }
 
-/* Asks for transparent huge pages on the 2 MiB-aligned interior of a
- * buffer that nothing has touched yet: its first touch then costs one
- * fault per 2 MiB instead of one per 4 KiB (about 12 us each on the
- * measured VM). A hint on this mapping only; ignored where unsupported. */
-static void huge_page_hint(void *p, size_t bytes)
-{
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (b > a)
-        (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-}
-
 int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
                                const int *perm, corepcg_ordering ordering_used,
                                corepcg_factor kind, cholmod_common *cm,
@@ -429,7 +413,7 @@ int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
     /* The numeric storage now, untouched, so that the hint comes first. */
     if (f->L->is_super &&
         cholmod_change_factor(CHOLMOD_REAL, 1, 1, 1, 1, f->L, cm))
-        huge_page_hint(f->L->x, f->L->xsize * sizeof(double));
+        cpg_huge_pages(f->L->x, f->L->xsize * sizeof(double));
     rc = cpg_cholmod_code(cm);
     if (rc != COREPCG_OK) {
         cpg_factor_free(f, cm);
