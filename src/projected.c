@@ -74,59 +74,163 @@ static int select_blocks(cpg_proj *p, const cpg_bmat *A,
     return COREPCG_OK;
 }
 
-/* The lower triangle of the 3N pattern in the nodes' own order, each entry
- * holding its name 9b + 3c + a (exact in a double) so that the permuted
- * copy below says where every entry went. */
-static cholmod_sparse *named_pattern(const cpg_proj *p, const cpg_bmat *A,
-                                     long nnz, cholmod_common *cm)
+/* The node graph of the selection: its lower triangle (A's rows are
+ * sorted, so are these), real ones as values, as cpg_factor_analyze_nodes
+ * takes a matrix. */
+static cholmod_sparse *node_graph(const cpg_proj *p, const cpg_bmat *A,
+                                  cholmod_common *cm)
 {
-    int N = p->N;
-    cholmod_sparse *M = cholmod_allocate_sparse(3 * (size_t)N, 3 * (size_t)N,
-                                                (size_t)nnz, 1, 1, -1,
+    int N = p->N, nblk = p->bp[N];
+    cholmod_sparse *G = cholmod_allocate_sparse((size_t)N, (size_t)N,
+                                                (size_t)nblk, 1, 1, -1,
                                                 CHOLMOD_REAL, cm);
-    if (!M)
+    if (!G)
         return NULL;
-    int *Mp = M->p, *Mi = M->i, t = 0;
-    double *Mx = M->x;
-    for (int J = 0; J < N; J++)
-        for (int c = 0; c < 3; c++) {
-            Mp[3 * J + c] = t;
-            for (int b = p->bp[J]; b < p->bp[J + 1]; b++) {
-                int I = A->i[p->src[b]];
-                for (int a = I == J ? c : 0; a < 3; a++) {
-                    Mi[t] = 3 * I + a;
-                    Mx[t++] = 9.0 * b + 3 * c + a;
-                }
-            }
-        }
-    Mp[3 * N] = t;
-    return M;
+    int *Gp = G->p, *Gi = G->i;
+    double *Gx = G->x;
+    for (int J = 0; J <= N; J++)
+        Gp[J] = p->bp[J];
+    for (int b = 0; b < nblk; b++) {
+        Gi[b] = A->i[p->src[b]];
+        Gx[b] = 1;
+    }
+    return G;
 }
 
-/* The fill-reducing order of the node graph (its postorder included), as
- * the analysis of the nodes' own order finds it. A simplicial analysis is
- * enough: only L->Perm is kept. */
-static int node_order(const cpg_proj *p, cholmod_sparse *M0,
-                      corepcg_ordering ord, int *perm,
+/* A fill-reducing order of the node graph with its elimination tree's
+ * postorder: Pnode[q] is the node at position q. Every selected block is
+ * a full 3x3 block, so the scalar matrix's elimination tree is the node
+ * graph's with each node a chain of its 3 unknowns: this order, each node
+ * expanded to its 3 unknowns, has the scalar matrix's fill, at a ninth
+ * of the cost of analysing the scalar matrix. Only L->Perm is kept, so a
+ * simplicial analysis is enough. */
+static int node_order(const cpg_proj *p, const cpg_bmat *A,
+                      corepcg_ordering ord, int *Pnode,
                       corepcg_ordering *used, cholmod_common *cm, char *msg)
 {
     int N = p->N;
-    int *off3 = malloc(sizeof(int) * ((size_t)N + 1));
-    if (!off3)
+    int *off = malloc(sizeof(int) * ((size_t)N + 1));
+    cholmod_sparse *G = node_graph(p, A, cm);
+    if (!off || !G) {
+        free(off);
+        cholmod_free_sparse(&G, cm);
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    }
     for (int i = 0; i <= N; i++)
-        off3[i] = 3 * i;
+        off[i] = i;
     cpg_factor f0;
     memset(&f0, 0, sizeof f0);
-    int rc = cpg_factor_analyze_nodes(&f0, M0, off3, N, ord,
-                                      COREPCG_FACTOR_LDL, cm, msg);
-    free(off3);
+    int rc = cpg_factor_analyze_nodes(&f0, G, off, N, ord, COREPCG_FACTOR_LDL,
+                                      cm, msg);
+    free(off);
+    cholmod_free_sparse(&G, cm);
     if (rc != COREPCG_OK)
         return rc;
-    memcpy(perm, f0.L->Perm, sizeof(int) * 3 * (size_t)N);
+    memcpy(Pnode, f0.L->Perm, sizeof(int) * (size_t)N);
     *used = f0.ordering_used;
     cpg_factor_free(&f0, cm);
     return COREPCG_OK;
+}
+
+/* The selection's lower triangle in the order Pnode (node positions
+ * expanded to their 3 unknowns), built in one pass, and where each block
+ * entry went (map). Node position q's column c holds the diagonal block's
+ * rows 3q + c .. 3q + 2, then 3 rows for each neighbour at a later
+ * position, in increasing position. */
+static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
+                          long nnz, cholmod_common *cm, char *msg)
+{
+    int N = p->N, nblk = p->bp[N];
+    int *pos = malloc(sizeof(int) * (size_t)N);
+    int *start = calloc((size_t)N + 1, sizeof(int));
+    int *nb_pos = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    int *nb_blk = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    int *rank = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    int rc = COREPCG_OK;
+    if (!pos || !start || !nb_pos || !nb_blk || !rank) {
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    for (int q = 0; q < N; q++)
+        pos[Pnode[q]] = q;
+    /* each off-diagonal block goes to the earlier of its two positions */
+    for (int J = 0; J < N; J++)
+        for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
+            int qi = pos[A->i[p->src[b]]], qj = pos[J];
+            start[(qi < qj ? qi : qj) + 1]++;
+        }
+    for (int q = 0; q < N; q++)
+        start[q + 1] += start[q];
+    for (int J = 0; J < N; J++)
+        for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
+            int qi = pos[A->i[p->src[b]]], qj = pos[J];
+            int q = qi < qj ? qi : qj, t = start[q]++;
+            nb_pos[t] = qi < qj ? qj : qi;
+            nb_blk[t] = b;
+        }
+    for (int q = N; q > 0; q--) /* the fill moved each start to the next */
+        start[q] = start[q - 1];
+    start[0] = 0;
+    for (int q = 0; q < N; q++) /* short lists: insertion sort */
+        for (int t = start[q] + 1; t < start[q + 1]; t++) {
+            int v = nb_pos[t], w = nb_blk[t], u = t;
+            for (; u > start[q] && nb_pos[u - 1] > v; u--) {
+                nb_pos[u] = nb_pos[u - 1];
+                nb_blk[u] = nb_blk[u - 1];
+            }
+            nb_pos[u] = v;
+            nb_blk[u] = w;
+        }
+    for (int t = 0; t < start[N]; t++)
+        rank[nb_blk[t]] = t;
+
+    p->M = cholmod_allocate_sparse(3 * (size_t)N, 3 * (size_t)N, (size_t)nnz,
+                                   1, 1, -1, CHOLMOD_REAL, cm);
+    if (!p->M) {
+        rc = cpg_cholmod_code(cm);
+        rc = cpg_fail(msg, rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY,
+                      "out of memory");
+        goto done;
+    }
+    int *Mp = p->M->p, *Mi = p->M->i, t = 0;
+    cpg_huge_pages(Mi, (size_t)nnz * sizeof(int));
+    cpg_huge_pages(p->M->x, (size_t)nnz * sizeof(double));
+    for (int q = 0; q < N; q++)
+        for (int c = 0; c < 3; c++) {
+            Mp[3 * q + c] = t;
+            for (int a = c; a < 3; a++)
+                Mi[t++] = 3 * q + a;
+            for (int k = start[q]; k < start[q + 1]; k++)
+                for (int a = 0; a < 3; a++)
+                    Mi[t++] = 3 * nb_pos[k] + a;
+        }
+    Mp[3 * N] = t;
+    memset(p->M->x, 0, (size_t)nnz * sizeof(double));
+    for (int J = 0; J < N; J++) {
+        int qj = pos[J];
+        int *m = p->map + 9L * p->bp[J]; /* the diagonal block */
+        for (int c = 0; c < 3; c++)
+            for (int a = 0; a < 3; a++)
+                m[3 * c + a] = a >= c ? Mp[3 * qj + c] + a - c : -1;
+        for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
+            int qi = pos[A->i[p->src[b]]];
+            int first = qi < qj ? qi : qj, r = rank[b] - start[first];
+            m = p->map + 9L * b;
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++)
+                    /* entry (I a, J c): in column J c below, or as its
+                     * mirror (J c, I a) in column I a */
+                    m[3 * c + a] = qi > qj ? Mp[3 * qj + c] + 3 - c + 3 * r + a
+                                           : Mp[3 * qi + a] + 3 - a + 3 * r + c;
+        }
+    }
+done:
+    free(pos);
+    free(start);
+    free(nb_pos);
+    free(nb_blk);
+    free(rank);
+    return rc;
 }
 
 /* A simplicial factorisation reads the upper triangle: stored lower, the
@@ -168,42 +272,29 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
     p->N = A->nb;
     long nnz = 0;
     int rc = select_blocks(p, A, keep, &nnz, msg);
-    cholmod_sparse *M0 = NULL, *upper = NULL;
-    int *perm = NULL;
+    int *Pnode = NULL, *perm = NULL;
+    corepcg_ordering used = ord;
     if (rc != COREPCG_OK)
         goto done;
-    M0 = named_pattern(p, A, nnz, cm);
+    Pnode = malloc(sizeof(int) * (size_t)p->N);
     perm = malloc(sizeof(int) * 3 * (size_t)p->N);
-    if (!M0 || !perm) {
+    if (!Pnode || !perm) {
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
-    corepcg_ordering used = ord;
-    rc = node_order(p, M0, ord, perm, &used, cm, msg);
+    rc = node_order(p, A, ord, Pnode, &used, cm, msg);
+    if (rc == COREPCG_OK)
+        rc = store_permuted(p, A, Pnode, nnz, cm, msg);
     if (rc != COREPCG_OK)
         goto done;
-    /* P M0 P^T: its upper triangle, then the lower one (both sorted) */
-    upper = cholmod_ptranspose(M0, 1, perm, NULL, 0, cm);
-    p->M = upper ? cholmod_transpose(upper, 1, cm) : NULL;
-    if (!p->M) {
-        rc = cpg_cholmod_code(cm);
-        rc = cpg_fail(msg, rc != COREPCG_OK ? rc : COREPCG_ERR_CHOLMOD,
-                      "CHOLMOD: cannot permute the projected matrix");
-        goto done;
-    }
-    double *Mx = p->M->x;
-    for (long e = 0; e < 9L * p->bp[p->N]; e++)
-        p->map[e] = -1; /* the diagonal blocks' upper entries */
-    for (long t = 0; t < nnz; t++) {
-        p->map[(long)Mx[t]] = (int)t;
-        Mx[t] = 0;
-    }
+    for (int q = 0; q < p->N; q++)
+        for (int c = 0; c < 3; c++)
+            perm[3 * q + c] = 3 * Pnode[q] + c;
     rc = cpg_factor_analyze_natural(&p->fac, p->M, perm, used, kind, cm, msg);
     if (rc == COREPCG_OK && !p->fac.L->is_super)
         rc = store_upper(p, cm, msg);
 done:
-    cholmod_free_sparse(&M0, cm);
-    cholmod_free_sparse(&upper, cm);
+    free(Pnode);
     free(perm);
     if (rc != COREPCG_OK)
         cpg_proj_free(p, cm);
