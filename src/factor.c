@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,6 +202,15 @@ static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *off,
     return Gm;
 }
 
+/* METIS's support library (GKlib) keeps its random generator in static
+ * variables and reseeds it at the start of each call: two METIS-based
+ * orderings at once on two threads race on it, and came out different
+ * from the same orderings made one after the other (test_api's two
+ * handles on two threads, nested dissection: the answers differed in the
+ * last bits). Made one at a time, each is what it is alone, so that two
+ * handles on two threads stay independent. This lock holds no data. */
+static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* A fill-reducing order of the node graph, by one method: OK or a code. */
 static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
                        cholmod_common *cm)
@@ -210,7 +220,9 @@ static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
     if (ord == COREPCG_ORDERING_AMD) {
         ok = cholmod_amd(Gm, NULL, 0, Pnode, cm);
     } else if (ord == COREPCG_ORDERING_METIS) {
+        pthread_mutex_lock(&metis_lock);
         ok = cholmod_metis(Gm, NULL, 0, 1, Pnode, cm);
+        pthread_mutex_unlock(&metis_lock);
     } else {
         int *parent = malloc(sizeof(int) * (G ? G : 1));
         int *member = malloc(sizeof(int) * (G ? G : 1));
@@ -219,7 +231,9 @@ static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
             free(member);
             return COREPCG_ERR_NO_MEMORY;
         }
+        pthread_mutex_lock(&metis_lock);
         ok = cholmod_nested_dissection(Gm, NULL, 0, Pnode, parent, member, cm) >= 0;
+        pthread_mutex_unlock(&metis_lock);
         free(parent);
         free(member);
     }
