@@ -165,8 +165,10 @@ typedef struct corepcg_settings {
     double tol;                /* stop when delta <= tol^2 delta0; (0, 1)    */
     int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
     corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
-    corepcg_ordering ordering; /* direct/corepcg; default AMD (README,
-                                  "Ordering"); computed on the node graph */
+    corepcg_ordering ordering; /* direct/corepcg; default NESDIS (nested
+                                  dissection: README, "Ordering");
+                                  computed on the node graph, once per
+                                  mesh                                  */
     corepcg_factor factor;     /* direct/corepcg; default AUTO: measured
                                   fastest with LL (README, "Factor kind") */
     corepcg_core core;         /* corepcg; default STRETCH                   */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bmat.c -- the system matrix as 3x3 node blocks: import from the caller's
- * arrays (CSC or triplets, one triangle or both), block products, pattern
- * comparison and block selection (for the matrix core). */
+ * arrays (CSC or triplets, one triangle or both), block products and
+ * pattern comparison. */
 #include "internal.h"
 
 #include <limits.h>
@@ -417,33 +417,4 @@ int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b)
     return a->nb == b->nb &&
            memcmp(a->p, b->p, sizeof(int) * ((size_t)a->nb + 1)) == 0 &&
            memcmp(a->i, b->i, sizeof(int) * (size_t)a->p[a->nb]) == 0;
-}
-
-int cpg_bmat_select(const cpg_bmat *A, const unsigned char *keep,
-                    cpg_bmat *out)
-{
-    memset(out, 0, sizeof *out);
-    long count = 0;
-    for (int k = 0; k < A->p[A->nb]; k++)
-        count += keep[k] != 0;
-    out->nb = A->nb;
-    out->p = malloc(sizeof(int) * ((size_t)A->nb + 1));
-    out->i = malloc(sizeof(int) * (size_t)(count ? count : 1));
-    out->x = malloc(sizeof(double) * 9 * (size_t)(count ? count : 1));
-    if (!out->p || !out->i || !out->x) {
-        cpg_bmat_free(out);
-        return COREPCG_ERR_NO_MEMORY;
-    }
-    int t = 0;
-    out->p[0] = 0;
-    for (int J = 0; J < A->nb; J++) {
-        for (int k = A->p[J]; k < A->p[J + 1]; k++)
-            if (keep[k]) {
-                out->i[t] = A->i[k];
-                memcpy(out->x + 9L * t, A->x + 9L * k, 9 * sizeof(double));
-                t++;
-            }
-        out->p[J + 1] = t;
-    }
-    return COREPCG_OK;
 }

@@ -5,6 +5,8 @@
 #include "internal.h"
 
 #include <math.h>
+#include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +66,12 @@ void cpg_factor_free(cpg_factor *f, cholmod_common *cm)
         cholmod_free_dense(&f->X, cm);
         cholmod_free_dense(&f->Y, cm);
         cholmod_free_dense(&f->E, cm);
+        cholmod_free_dense(&f->B2, cm);
+        cholmod_free_dense(&f->X2, cm);
+        cholmod_free_dense(&f->Y2, cm);
+        cholmod_free_dense(&f->E2, cm);
     }
+    free(f->perm);
     memset(f, 0, sizeof *f);
 }
 
@@ -195,6 +202,15 @@ static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *off,
     return Gm;
 }
 
+/* METIS's support library (GKlib) keeps its random generator in static
+ * variables and reseeds it at the start of each call: two METIS-based
+ * orderings at once on two threads race on it, and came out different
+ * from the same orderings made one after the other (test_api's two
+ * handles on two threads, nested dissection: the answers differed in the
+ * last bits). Made one at a time, each is what it is alone, so that two
+ * handles on two threads stay independent. This lock holds no data. */
+static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* A fill-reducing order of the node graph, by one method: OK or a code. */
 static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
                        cholmod_common *cm)
@@ -204,7 +220,9 @@ static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
     if (ord == COREPCG_ORDERING_AMD) {
         ok = cholmod_amd(Gm, NULL, 0, Pnode, cm);
     } else if (ord == COREPCG_ORDERING_METIS) {
+        pthread_mutex_lock(&metis_lock);
         ok = cholmod_metis(Gm, NULL, 0, 1, Pnode, cm);
+        pthread_mutex_unlock(&metis_lock);
     } else {
         int *parent = malloc(sizeof(int) * (G ? G : 1));
         int *member = malloc(sizeof(int) * (G ? G : 1));
@@ -213,7 +231,9 @@ static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
             free(member);
             return COREPCG_ERR_NO_MEMORY;
         }
+        pthread_mutex_lock(&metis_lock);
         ok = cholmod_nested_dissection(Gm, NULL, 0, Pnode, parent, member, cm) >= 0;
+        pthread_mutex_unlock(&metis_lock);
         free(parent);
         free(member);
     }
@@ -331,6 +351,91 @@ done:
     return rc;
 }
 
+/* Supernode amalgamation for the natural analysis (CHOLMOD's defaults
+ * are nrelax 4, 16, 48 and zrelax 0.8, 0.1, 0.05). The matrix core's
+ * supernodes are narrow (its node graph is the stretch grid: no diagonal
+ * or two-apart couplings), and wider relaxed supernodes keep the dense
+ * kernels busy longer: the 161x161 core's factorisation took 0.131 s
+ * instead of 0.19 s (nested dissection, one thread), its solves no
+ * longer; wider still (16, 64, 128) factorised no faster and solved
+ * slower. */
+typedef struct relax_saved {
+    size_t nrelax[3];
+    double zrelax[3];
+} relax_saved;
+
+static void set_relax(cholmod_common *cm, relax_saved *saved)
+{
+    static const size_t nrelax[3] = {8, 32, 96};
+    static const double zrelax[3] = {0.8, 0.2, 0.1};
+    for (int k = 0; k < 3; k++) {
+        saved->nrelax[k] = cm->nrelax[k];
+        saved->zrelax[k] = cm->zrelax[k];
+        cm->nrelax[k] = nrelax[k];
+        cm->zrelax[k] = zrelax[k];
+    }
+}
+
+static void restore_relax(cholmod_common *cm, const relax_saved *saved)
+{
+    for (int k = 0; k < 3; k++) {
+        cm->nrelax[k] = saved->nrelax[k];
+        cm->zrelax[k] = saved->zrelax[k];
+    }
+}
+
+int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
+                               const int *perm, corepcg_ordering ordering_used,
+                               corepcg_factor kind, cholmod_common *cm,
+                               char *msg)
+{
+    int rc = check_analyze_args(f, M, ordering_used, kind, cm, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    if (!perm)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor analyse: no order for the natural analysis");
+    cpg_factor_free(f, cm);
+    size_t n = M->ncol;
+    f->perm = malloc(sizeof(int) * (n ? n : 1));
+    if (!f->perm)
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    memcpy(f->perm, perm, sizeof(int) * n);
+    set_kind(cm, kind);
+    relax_saved saved;
+    set_relax(cm, &saved);
+    int nmethods = cm->nmethods, ordering = cm->method[0].ordering;
+    int postorder = cm->postorder;
+    cm->nmethods = 1;
+    cm->method[0].ordering = CHOLMOD_NATURAL;
+    cm->postorder = 0; /* perm already holds the postorder */
+    f->L = cholmod_analyze(M, cm);
+    cm->nmethods = nmethods;
+    cm->method[0].ordering = ordering;
+    cm->postorder = postorder;
+    restore_relax(cm, &saved);
+    int *keep_perm = f->perm;
+    f->perm = NULL; /* finish_analyze frees f whole on failure */
+    rc = finish_analyze(f, M, cm, msg);
+    if (rc != COREPCG_OK) {
+        free(keep_perm);
+        return rc;
+    }
+    f->perm = keep_perm;
+    f->node_ordering = 1;
+    f->ordering_used = ordering_used;
+    /* The numeric storage now, untouched, so that the hint comes first. */
+    if (f->L->is_super &&
+        cholmod_change_factor(CHOLMOD_REAL, 1, 1, 1, 1, f->L, cm))
+        cpg_huge_pages(f->L->x, f->L->xsize * sizeof(double));
+    rc = cpg_cholmod_code(cm);
+    if (rc != COREPCG_OK) {
+        cpg_factor_free(f, cm);
+        return cpg_fail(msg, rc, "CHOLMOD: cannot allocate the factor");
+    }
+    return COREPCG_OK;
+}
+
 /* The diagonal of L in column j (permuted order): D(j,j) for a simplicial
  * LDL^T, L(j,j) otherwise; NaN when L holds no numbers. */
 static double factor_pivot(const cholmod_factor *L, size_t j)
@@ -384,6 +489,15 @@ static size_t first_bad_pivot(const cholmod_factor *L)
     return L->n;
 }
 
+/* The unknown of factor column k: through the matrix's own order (f->perm)
+ * and CHOLMOD's (L->Perm, the identity after a natural analysis). */
+static int original_column(const cpg_factor *f, size_t k)
+{
+    const int *Lperm = f->L->Perm;
+    int j = Lperm ? Lperm[k] : (int)k;
+    return f->perm ? f->perm[j] : j;
+}
+
 int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                        cholmod_common *cm, char *msg)
 {
@@ -403,17 +517,28 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
     cm->final_ll = 0;
     cm->final_asis = 1;
 
+    /* CHOLMOD 3.0.14 opens the OpenMP regions of its supernodal
+     * factorisation with num_threads(4), hard-wired, whatever the machine
+     * (and OMP_NUM_THREADS) says, while OpenBLAS runs its own threads
+     * inside them: on the 2 measured cores that made the 161x161 core's
+     * factorisation 0.28 s instead of 0.13 s (60 us per region against
+     * 13 us on one thread, 28,000 context switches per solve against 50).
+     * With max-active-levels 0 on this thread the regions run on it alone;
+     * libgomp keeps the setting per thread, so other threads of the
+     * caller are unaffected, and it is restored at once. */
+    int levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(0);
     int ok = cholmod_factorize(M, f->L, cm);
+    omp_set_max_active_levels(levels);
     int status = cm->status;
     cholmod_factor *L = f->L;
-    const int *perm = L->Perm;
 
     /* TRUE comes back on a matrix that is not positive definite: the
      * status and L->minor say so (supernodal and simplicial LL^T). */
     f->bad_column = -1;
     if (status == CHOLMOD_NOT_POSDEF || (ok && L->minor < L->n)) {
         size_t k = L->minor < L->n ? L->minor : 0;
-        f->bad_column = perm ? perm[k] : (int)k;
+        f->bad_column = original_column(f, k);
         return cpg_fail(msg, not_spd_code,
                         "not positive definite: the factorisation failed at "
                         "column %d (pivot %d of %zu)", f->bad_column, (int)k,
@@ -430,7 +555,7 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
      * word (and nothing catches NaN): check the whole diagonal. */
     size_t bad = first_bad_pivot(L);
     if (bad < L->n) {
-        f->bad_column = perm ? perm[bad] : (int)bad;
+        f->bad_column = original_column(f, bad);
         return cpg_fail(msg, not_spd_code,
                         "not positive definite: pivot %g at column %d "
                         "(pivot %zu of %zu)", factor_pivot(L, bad),
@@ -439,44 +564,104 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
     return COREPCG_OK;
 }
 
-int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
-                     cholmod_common *cm)
+/* cholmod_solve2 into the kept X (B's columns), with the kept Y and E. */
+static int solve_kept(cpg_factor *f, cholmod_dense *B, cholmod_dense **X,
+                      cholmod_dense **Y, cholmod_dense **E, cholmod_common *cm)
 {
-    if (!f || !in || !out || !cm)
-        return COREPCG_ERR_ARGUMENT;
-    if (!f->L || !f->B || !f->X || f->L->xtype == CHOLMOD_PATTERN)
-        return COREPCG_ERR_STATE;
-    size_t n = f->L->n;
-    /* Copies of n doubles cost little beside two triangular solves, and keep
-     * CHOLMOD's objects owning their own memory. */
-    memcpy(f->B->x, in, n * sizeof(double));
-    /* CHOLMOD 3's simplicial solve works in a 4 x n Y but leaves it
-     * reshaped to 1 x n, so the next call would free and reallocate it.
-     * Its buffer still holds 4 n entries: restore the shape it expects. */
-    if (f->Y && !f->L->is_super && f->Y->nzmax >= 4 * n) {
-        f->Y->nrow = 4;
-        f->Y->d = 4;
-        f->Y->ncol = n;
+    size_t n = f->L->n, ncol = B->ncol;
+    /* CHOLMOD 3's simplicial solve works in a 4 x n Y (up to 4 columns at
+     * a time) but leaves it reshaped, so the next call would free and
+     * reallocate it. Its buffer still holds 4 n entries: restore the shape
+     * it expects. */
+    if (*Y && !f->L->is_super && (*Y)->nzmax >= 4 * n) {
+        (*Y)->nrow = 4;
+        (*Y)->d = 4;
+        (*Y)->ncol = n;
     }
     /* CHOLMOD 3.0.14's supernodal solve allocates Y, then E, and reads the
      * status only after both: when Y's allocation fails and E's succeeds
      * the status says OK and it solves into a NULL Y (a crash found by
      * tests/test_oom.c). Hand it both at the sizes it asks for. */
     if (f->L->is_super &&
-        (!cholmod_ensure_dense(&f->Y, n, 1, n, CHOLMOD_REAL, cm) ||
-         !cholmod_ensure_dense(&f->E, 1, f->L->maxesize, 1, CHOLMOD_REAL, cm))) {
+        (!cholmod_ensure_dense(Y, n, ncol, n, CHOLMOD_REAL, cm) ||
+         !cholmod_ensure_dense(E, ncol, f->L->maxesize, ncol, CHOLMOD_REAL,
+                               cm))) {
         int code = cpg_cholmod_code(cm);
         return code != COREPCG_OK ? code : COREPCG_ERR_NO_MEMORY;
     }
-    int ok = cholmod_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y,
-                            &f->E, cm);
+    int ok = cholmod_solve2(CHOLMOD_A, f->L, B, NULL, X, NULL, Y, E, cm);
     int code = cpg_cholmod_code(cm);
     if (code != COREPCG_OK)
         return code;
-    if (!ok || !f->X)
-        return COREPCG_ERR_CHOLMOD;
-    memcpy(out, f->X->x, n * sizeof(double));
-    return COREPCG_OK;
+    return ok && *X ? COREPCG_OK : COREPCG_ERR_CHOLMOD;
+}
+
+/* Column c of B (n rows) = in, in the matrix's order. Copies of n doubles
+ * cost little beside two triangular solves, and keep CHOLMOD's objects
+ * owning their own memory. */
+static void gather(const cpg_factor *f, const double *in, double *col)
+{
+    size_t n = f->L->n;
+    if (!f->perm) {
+        memcpy(col, in, n * sizeof(double));
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        col[k] = in[f->perm[k]];
+}
+
+static void scatter(const cpg_factor *f, const double *col, double *out)
+{
+    size_t n = f->L->n;
+    if (!f->perm) {
+        memcpy(out, col, n * sizeof(double));
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        out[f->perm[k]] = col[k];
+}
+
+static int solvable(const cpg_factor *f)
+{
+    return f->L && f->B && f->X && f->L->xtype != CHOLMOD_PATTERN;
+}
+
+int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
+                     cholmod_common *cm)
+{
+    if (!f || !in || !out || !cm)
+        return COREPCG_ERR_ARGUMENT;
+    if (!solvable(f))
+        return COREPCG_ERR_STATE;
+    gather(f, in, f->B->x);
+    int code = solve_kept(f, f->B, &f->X, &f->Y, &f->E, cm);
+    if (code == COREPCG_OK)
+        scatter(f, f->X->x, out);
+    return code;
+}
+
+int cpg_factor_solve2(cpg_factor *f, const double *in1, const double *in2,
+                      double *out1, double *out2, cholmod_common *cm)
+{
+    if (!f || !in1 || !in2 || !out1 || !out2 || !cm)
+        return COREPCG_ERR_ARGUMENT;
+    if (!solvable(f))
+        return COREPCG_ERR_STATE;
+    size_t n = f->L->n;
+    if (!cholmod_ensure_dense(&f->B2, n, 2, n, CHOLMOD_REAL, cm)) {
+        int code = cpg_cholmod_code(cm);
+        return code != COREPCG_OK ? code : COREPCG_ERR_NO_MEMORY;
+    }
+    double *B = f->B2->x;
+    gather(f, in1, B);
+    gather(f, in2, B + n);
+    int code = solve_kept(f, f->B2, &f->X2, &f->Y2, &f->E2, cm);
+    if (code == COREPCG_OK) {
+        const double *X = f->X2->x;
+        scatter(f, X, out1);
+        scatter(f, X + n, out2);
+    }
+    return code;
 }
 
 long cpg_factor_nnz(const cpg_factor *f)

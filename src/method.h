@@ -55,6 +55,37 @@ const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
 int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,
                              const cpg_sys *next);
 
+/* --------------------------------------- solving on A with the filter */
+
+/* What a method that solves the full system with the filter S needs at
+ * solve time (Ascher & Boxerman's corrected MPCG, and the methods whose
+ * preconditioner is S Bp^-1 S, projected.h): b^, and the PCG work on n
+ * unknowns. */
+typedef struct cpg_fwork {
+    double *bd;        /* n: b^ = S (b - A (I - S) z) */
+    cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
+} cpg_fwork;
+
+int cpg_fwork_alloc(cpg_fwork *w, int n, int iterate, char *msg);
+void cpg_fwork_free(cpg_fwork *w);
+
+/* w->bd = b^. Returns 1 when b^ = 0, having set x = (I - S) z: the free
+ * part of the answer is exactly zero (PCG would chase it to underflow). */
+int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x);
+
+/* After cpg_fwork_rhs returned 0: the PCG loop with the filter from
+ * x0 = S y + (I - S) z (y NULL: zero) with delta0 = b^T M^-1 b^, ctx's tol
+ * and max_iter, and the given preconditioner (precond2, if not NULL, makes
+ * the first two applications one); then x = S x + (I - S) z, so that the
+ * answer meets the constraints to its own round-off. */
+int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+                  cpg_precond2_fn precond2, void *precond_ctx,
+                  const double *b, const double *y, double *x,
+                  int *iterations);
+
+/* x = S x + (I - S) z. */
+void cpg_fwork_finish(const cpg_sys *s, double *x);
+
 /* ------------------------------------------------ solving on A~ */
 
 /* What a method that solves the reduced system needs at solve time: the
@@ -83,14 +114,6 @@ int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
 
 /* x = U w->xt + (I - S) z. */
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x);
-
-/* After cpg_factor_numeric failed with not_spd_code on a reduced matrix
- * (columns grouped by node as s->u.off): rewrites ctx->msg to say which
- * node, e.g. "the matrix core is not positive definite at node 7 (free
- * direction 2 of 3): pivot -3 at column 20 (pivot 5 of 60)". Returns
- * code. */
-int cpg_not_spd_at_node(const cpg_ctx *ctx, const cpg_factor *f,
-                        const char *what, int code);
 
 /* Stored entries of A~'s lower triangle (U keeps A's block pattern). */
 long cpg_reduced_nnz(const cpg_sys *s);

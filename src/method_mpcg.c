@@ -10,8 +10,7 @@
 
 typedef struct mpcg_state {
     cpg_precond pc;
-    cpg_pcg_work work;  /* n */
-    double *bd;         /* n: the vector that defines delta0 */
+    cpg_fwork work;     /* n; bd is the vector that defines delta0 */
 } mpcg_state;
 
 static void apply_full(void *A, const double *in, double *out)
@@ -29,19 +28,14 @@ static void mpcg_clear(void *state, cholmod_common *cm)
     (void)cm;
     mpcg_state *st = state;
     cpg_precond_free(&st->pc);
-    cpg_pcg_work_free(&st->work);
-    free(st->bd);
+    cpg_fwork_free(&st->work);
     memset(st, 0, sizeof *st);
 }
 
 static int mpcg_analyse(void *state, const cpg_ctx *ctx)
 {
     mpcg_state *st = state;
-    int n = 3 * ctx->sys->A.nb;
-    st->bd = malloc((size_t)n * sizeof(double));
-    if (!st->bd || cpg_pcg_work_alloc(&st->work, n) != COREPCG_OK)
-        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    return COREPCG_OK;
+    return cpg_fwork_alloc(&st->work, 3 * ctx->sys->A.nb, 1, ctx->msg);
 }
 
 static int mpcg_factorise(void *state, const cpg_ctx *ctx)
@@ -71,60 +65,46 @@ static double forward_dot(const cpg_bmat *A, corepcg_precond kind,
     return s;
 }
 
-/* The corrected form starts from x0 = S y + (I - S) z with delta0 =
- * b^T P^-1 b^, b^ = S(b - A(I - S)z). The original starts from z with
- * delta0 = (S b)^T P (S b) (Ascher & Boxerman sec. 5): P, not P^-1, so
- * its tolerance depends on the units of A. z means its constrained part
- * only (docs/format.md), so "z" is (I - S) z. */
-static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
-                      const double *y, double *x, int *iterations)
+/* Baraff & Witkin's original starts from z with delta0 = (S b)^T P (S b)
+ * (Ascher & Boxerman sec. 5): P, not P^-1, so its tolerance depends on the
+ * units of A. z means its constrained part only (docs/format.md), so "z"
+ * is (I - S) z. */
+static int bw_solve(mpcg_state *st, const cpg_ctx *ctx, const double *b,
+                    double *x, int *iterations)
 {
-    mpcg_state *st = state;
     const cpg_sys *s = ctx->sys;
     int n = 3 * s->A.nb;
-    double *bd = st->bd, delta0 = 0;
-    *iterations = 0;
-    if (ctx->set->method == COREPCG_METHOD_MPCG) {
-        for (int k = 0; k < n; k++)
-            x[k] = y ? y[k] : 0;
-        cpg_filter(&s->u, x);
-        for (int k = 0; k < n; k++)
-            x[k] += s->w[k];
-        cpg_bmat_mult(&s->A, s->w, bd);
-        for (int k = 0; k < n; k++)
-            bd[k] = b[k] - bd[k];
-        cpg_filter(&s->u, bd);
-        if (cpg_all_zero(bd, n)) {
-            /* b^ = 0: the free part of the answer is exactly zero */
-            memcpy(x, s->w, (size_t)n * sizeof(double));
-            return COREPCG_OK;
-        }
-    } else {
-        memcpy(x, s->w, (size_t)n * sizeof(double));
-        memcpy(bd, b, (size_t)n * sizeof(double));
-        cpg_filter(&s->u, bd);
-        delta0 = forward_dot(&s->A, ctx->set->precond, bd);
-        bd = NULL;
-    }
+    double *bd = st->work.bd;
+    memcpy(x, s->w, (size_t)n * sizeof(double));
+    memcpy(bd, b, (size_t)n * sizeof(double));
+    cpg_filter(&s->u, bd);
     cpg_pcg_problem pb = {
         .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
         .precond = cpg_precond_apply, .precond_ctx = &st->pc,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
-        .b = b, .bdelta = bd, .delta0 = delta0, .tol = ctx->set->tol,
-        .max_iter = ctx->set->max_iter,
+        .b = b, .bdelta = NULL,
+        .delta0 = forward_dot(&s->A, ctx->set->precond, bd),
+        .tol = ctx->set->tol, .max_iter = ctx->set->max_iter,
     };
-    int rc = cpg_pcg(&pb, &st->work, x, iterations, ctx->msg);
-    if (rc >= 0) {
-        /* Each filtered update leaves round-off along the constrained
-         * directions, relative to the size of that update (or of the guess),
-         * not of the answer: a large x0 or large intermediate steps would
-         * show in the constraint error. Projecting once more puts the
-         * answer back on the constraints to round-off of its own size. */
-        cpg_filter(&s->u, x);
-        for (int k = 0; k < n; k++)
-            x[k] += s->w[k];
-    }
+    int rc = cpg_pcg(&pb, &st->work.pcg, x, iterations, ctx->msg);
+    if (rc >= 0)
+        cpg_fwork_finish(s, x);
     return rc;
+}
+
+/* The corrected form starts from x0 = S y + (I - S) z with delta0 =
+ * b^T P^-1 b^, b^ = S(b - A(I - S)z). */
+static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
+                      const double *y, double *x, int *iterations)
+{
+    mpcg_state *st = state;
+    *iterations = 0;
+    if (ctx->set->method != COREPCG_METHOD_MPCG)
+        return bw_solve(st, ctx, b, x, iterations);
+    if (cpg_fwork_rhs(&st->work, ctx->sys, b, x))
+        return COREPCG_OK;
+    return cpg_fwork_pcg(&st->work, ctx, cpg_precond_apply, NULL, &st->pc, b,
+                         y, x, iterations);
 }
 
 const cpg_method_ops cpg_mpcg_ops = {

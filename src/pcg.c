@@ -48,26 +48,28 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     *iterations = 0;
 
-    /* delta0 = bd^T M^-1 bd (s is free scratch here), or given */
-    int rc;
-    double delta0 = pb->delta0;
-    if (pb->bdelta) {
-        rc = pb->precond(pb->precond_ctx, pb->bdelta, s);
-        if (rc != COREPCG_OK)
-            return cpg_fail(msg, rc, "the preconditioner failed: %s",
-                            corepcg_strerror(rc));
-        delta0 = dot(n, pb->bdelta, s);
-    }
-
+    /* delta0 = bd^T M^-1 bd (s is free scratch here), or given; and the
+     * initial residual r with c = M^-1 r */
     pb->matvec(pb->matvec_ctx, x, q);
     for (int k = 0; k < n; k++)
         r[k] = pb->b[k] - q[k];
     if (pb->filter)
         pb->filter(pb->filter_ctx, r);
-    rc = pb->precond(pb->precond_ctx, r, c);
+    int rc = COREPCG_OK;
+    double delta0 = pb->delta0;
+    if (pb->bdelta && pb->precond2) {
+        rc = pb->precond2(pb->precond_ctx, pb->bdelta, r, s, c);
+    } else {
+        if (pb->bdelta)
+            rc = pb->precond(pb->precond_ctx, pb->bdelta, s);
+        if (rc == COREPCG_OK)
+            rc = pb->precond(pb->precond_ctx, r, c);
+    }
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "the preconditioner failed: %s",
                         corepcg_strerror(rc));
+    if (pb->bdelta)
+        delta0 = dot(n, pb->bdelta, s);
     if (pb->filter)
         pb->filter(pb->filter_ctx, c);
     double delta = dot(n, r, c);

@@ -159,6 +159,43 @@ int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
     return COREPCG_OK;
 }
 
+int cpg_precond_projected_blocks(cpg_precond *pc, const cpg_bmat *A,
+                                 const cpg_ublocks *u, char *msg)
+{
+    memset(pc, 0, sizeof *pc);
+    pc->n = 3 * A->nb;
+    pc->kind = COREPCG_PRECOND_BLOCK;
+    if (alloc_inv(pc, 9 * (size_t)A->nb))
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    for (int i = 0; i < A->nb; i++) {
+        int d = u->ndof[i];
+        const double *B = A->x + 9 * diagonal_index(A, i), *U = u->U + 9L * i;
+        double V[9], T[9]; /* V = U^T B U (d x d), T = B U (3 x d) */
+        for (int c = 0; c < d; c++)
+            for (int a = 0; a < 3; a++)
+                T[3 * c + a] = B[a] * U[3 * c] + B[3 + a] * U[3 * c + 1] +
+                               B[6 + a] * U[3 * c + 2];
+        for (int c = 0; c < d; c++)
+            for (int a = 0; a < d; a++)
+                V[d * c + a] = U[3 * a] * T[3 * c] + U[3 * a + 1] * T[3 * c + 1] +
+                               U[3 * a + 2] * T[3 * c + 2];
+        if (d > 0 && invert_spd(V, d)) {
+            cpg_precond_free(pc);
+            return not_spd(msg, i);
+        }
+        double *M = pc->inv + 9L * i; /* U V^-1 U^T; zero for a fixed node */
+        for (int c = 0; c < 3; c++)
+            for (int a = 0; a < 3; a++) {
+                double sum = 0;
+                for (int e = 0; e < d; e++)
+                    for (int f = 0; f < d; f++)
+                        sum += U[3 * e + a] * V[d * f + e] * U[3 * f + c];
+                M[3 * c + a] = sum;
+            }
+    }
+    return COREPCG_OK;
+}
+
 int cpg_precond_apply(void *ctx, const double *in, double *out)
 {
     const cpg_precond *pc = ctx;

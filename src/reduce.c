@@ -1,50 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* reduce.c -- the reduced system A~ = U^T A U built block by block straight
- * into compressed columns (Ye, Webber & Wang eq. 9a). U adds no nonzero
+/* reduce.c -- the reduced system A~ = U^T A U by node blocks (Ye, Webber &
+ * Wang eq. 9a), the product upcg and icpcg iterate with. U adds no nonzero
  * blocks: A~ has A's block pattern without the fixed nodes, each block
  * (I, J) becoming ndof_I x ndof_J. Cost is linear in the blocks of A. */
 #include "internal.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-cholmod_sparse *cpg_reduce_pattern(const cpg_bmat *A, const cpg_ublocks *u,
-                                   cholmod_common *cm)
-{
-    /* The lower triangle only (stype -1): block (I, J) with I > J whole,
-     * the diagonal block from its diagonal down. */
-    const int *ndof = u->ndof, *off = u->off;
-    long nnz = 0;
-    for (int J = 0; J < A->nb; J++) {
-        long dJ = ndof[J], below = 0;
-        for (int k = A->p[J]; k < A->p[J + 1]; k++)
-            if (A->i[k] > J)
-                below += ndof[A->i[k]];
-        nnz += dJ * (dJ + 1) / 2 + below * dJ;
-    }
-    if (nnz > INT_MAX)
-        return NULL;
-    cholmod_sparse *At = cholmod_allocate_sparse(u->r, u->r, (size_t)nnz, 1, 1,
-                                                 -1, CHOLMOD_REAL, cm);
-    if (!At)
-        return NULL;
-    int *Ap = At->p, *Ai = At->i, t = 0;
-    for (int J = 0; J < A->nb; J++)
-        for (int c = 0; c < ndof[J]; c++) {
-            Ap[off[J] + c] = t;
-            for (int k = A->p[J]; k < A->p[J + 1]; k++) {
-                int I = A->i[k];
-                if (I < J)
-                    continue;
-                for (int a = I == J ? c : 0; a < ndof[I]; a++)
-                    Ai[t++] = off[I] + a;
-            }
-        }
-    Ap[u->r] = t;
-    cpg_reduce_values(A, u, At);
-    return At;
-}
 
 /* V (dI x dJ, column-major with leading dimension dI) = U_I^T B U_J. */
 static void reduce_block(const double *B, const double *UI, int dI,
@@ -63,34 +25,6 @@ static void reduce_block(const double *B, const double *UI, int dI,
         for (int a = 0; a < dI; a++)
             V[dI * c + a] = UI[3 * a] * T[3 * c] + UI[3 * a + 1] * T[3 * c + 1] +
                             UI[3 * a + 2] * T[3 * c + 2];
-}
-
-void cpg_reduce_values(const cpg_bmat *A, const cpg_ublocks *u,
-                       cholmod_sparse *At)
-{
-    const int *ndof = u->ndof, *off = u->off, *Ap = At->p;
-    double *Ax = At->x;
-    for (int J = 0; J < A->nb; J++) {
-        int dJ = ndof[J];
-        if (dJ == 0)
-            continue;
-        int pos[3]; /* next entry of each of node J's columns */
-        for (int c = 0; c < dJ; c++)
-            pos[c] = Ap[off[J] + c];
-        for (int k = A->p[J]; k < A->p[J + 1]; k++) {
-            int I = A->i[k], dI = ndof[I];
-            if (I < J || dI == 0)
-                continue;
-            double V[9];
-            reduce_block(A->x + 9L * k, u->U + 9L * I, dI, u->U + 9L * J, dJ, V);
-            for (int c = 0; c < dJ; c++) {
-                int first = I == J ? c : 0; /* the diagonal block: a >= c */
-                memcpy(Ax + pos[c], V + dI * c + first,
-                       sizeof(double) * (size_t)(dI - first));
-                pos[c] += dI - first;
-            }
-        }
-    }
 }
 
 /* i, d and all3 from u's ndof (the blocks themselves -- p, src -- depend

@@ -4,7 +4,6 @@
  * from x~0 = U^T y, and x = U x~ + (I - S) z. */
 #include "method.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,32 +76,6 @@ int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x)
 {
     cpg_prolong(&s->u, w->xt, s->w, x);
-}
-
-int cpg_not_spd_at_node(const cpg_ctx *ctx, const cpg_factor *f,
-                        const char *what, int code)
-{
-    const cpg_ublocks *u = &ctx->sys->u;
-    int col = f->bad_column;
-    if (col < 0 || col >= u->r)
-        return code;
-    int lo = 0, hi = u->N; /* the node i with off[i] <= col < off[i+1] */
-    while (hi - lo > 1) {
-        int mid = (lo + hi) / 2;
-        if (u->off[mid] <= col)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    while (lo < u->N - 1 && u->off[lo + 1] <= col) /* skip fixed nodes */
-        lo++;
-    /* the factor's own words, without their "not positive definite: " */
-    char detail[COREPCG_MSG_SIZE];
-    const char *colon = strstr(ctx->msg, ": ");
-    snprintf(detail, sizeof detail, "%s", colon ? colon + 2 : ctx->msg);
-    return cpg_fail(ctx->msg, code, "%s is not positive definite at node %d "
-                    "(free direction %d of %d): %s", what, lo,
-                    col - u->off[lo] + 1, u->ndof[lo], detail);
 }
 
 long cpg_reduced_nnz(const cpg_sys *s)

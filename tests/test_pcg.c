@@ -5,7 +5,10 @@
  * and reports a preconditioner that is not positive definite -- before the
  * first iteration (delta0 < 0) and inside the loop (r^T M^-1 r < 0) -- as a
  * breakdown with its message. Setup refuses such preconditioners, so only
- * this test reaches those checks. */
+ * this test reaches those checks. The optional two-at-once preconditioner
+ * (delta0's and the initial residual's application as one call) gives the
+ * same iterates as two calls, is called once, and its failure stops the
+ * loop before the first iteration. */
 #include "internal.h"
 #include "test.h"
 
@@ -33,6 +36,43 @@ static void filter(void *ctx, double *v)
 {
     (void)ctx;
     v[1] = 0;
+}
+
+/* Both at once, counted; a non-positive m[0] says "fail". */
+static int precond_calls, precond2_calls;
+
+static int counted_precond(void *ctx, const double *in, double *out)
+{
+    precond_calls++;
+    return precond(ctx, in, out);
+}
+
+static int precond2(void *ctx, const double *in1, const double *in2,
+                    double *out1, double *out2)
+{
+    precond2_calls++;
+    const double *m = ctx;
+    if (!(m[0] > 0))
+        return COREPCG_ERR_CHOLMOD;
+    precond(ctx, in1, out1);
+    return precond(ctx, in2, out2);
+}
+
+static int run2(const double *m, const double *b, int two, int max_iter,
+                double *x, int *iterations, char *msg)
+{
+    cpg_pcg_work w;
+    CHECK_INT(cpg_pcg_work_alloc(&w, 2), COREPCG_OK);
+    cpg_pcg_problem pb = {
+        .n = 2, .matvec = matvec, .precond = counted_precond,
+        .precond_ctx = (void *)m, .precond2 = two ? precond2 : NULL,
+        .b = b, .bdelta = b, .tol = 1e-12, .max_iter = max_iter,
+    };
+    precond_calls = precond2_calls = 0;
+    msg[0] = '\0';
+    int rc = cpg_pcg(&pb, &w, x, iterations, msg);
+    cpg_pcg_work_free(&w);
+    return rc;
 }
 
 static int run(const double *m, const double *b, int use_filter, int max_iter,
@@ -90,5 +130,24 @@ int main(void)
     CHECK_INT(run(indefinite, e1, 0, 10, x, &it, msg), COREPCG_ERR_BREAKDOWN);
     CHECK_INT(it, 1);
     CHECK_STR_CONTAINS(msg, "< 0 at iteration 1");
+    /* two at once: the same iterates from a nonzero guess, one call for
+     * the first two applications */
+    const double jacobi[2] = {0.25, 1.0 / 3};
+    double x1[2] = {0.3, -0.2}, x2[2] = {0.3, -0.2};
+    int it1 = -1, it2 = -1;
+    CHECK_INT(run2(jacobi, b, 0, 1, x1, &it1, msg), COREPCG_NOT_CONVERGED);
+    CHECK_INT(precond_calls, 3);
+    CHECK_INT(run2(jacobi, b, 1, 1, x2, &it2, msg), COREPCG_NOT_CONVERGED);
+    CHECK(precond2_calls == 1 && precond_calls == 1,
+          "precond2 %d calls, precond %d", precond2_calls, precond_calls);
+    CHECK(it1 == it2 && x1[0] == x2[0] && x1[1] == x2[1],
+          "one or two calls: x (%g, %g) vs (%g, %g)", x1[0], x1[1], x2[0],
+          x2[1]);
+    /* its failure stops before the first iteration */
+    const double failing[2] = {-1, 1};
+    x[0] = x[1] = 0;
+    CHECK_INT(run2(failing, b, 1, 10, x, &it, msg), COREPCG_ERR_CHOLMOD);
+    CHECK_INT(it, 0);
+    CHECK_STR_CONTAINS(msg, "the preconditioner failed");
     return test_summary("test_pcg");
 }

@@ -48,7 +48,12 @@ class Update(unittest.TestCase):
                                      self.fresh(A2, method).tobytes())
 
                 info = s.update(A2, constraints=more)  # 5 more fixed nodes
-                self.assertFalse(info["analysis_reused"], method)
+                # corepcg and direct factorise on a pattern that contacts do
+                # not change; the reduced system's methods analyse afresh
+                # (auto: whichever its measurements chose)
+                if method != "auto":
+                    self.assertEqual(info["analysis_reused"],
+                                     method in ("corepcg", "direct"), method)
                 x, info = s.solve(self.b, self.x0)
                 self.assertEqual(info["r"], self.r_of(more))
                 if method != "auto":

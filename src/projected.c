@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* projected.c -- S B S + D (I - S) on the fixed 3N pattern of a selection
+ * of A's blocks, kept in its factor's order (see projected.h). */
+#include "projected.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cpg_proj_free(cpg_proj *p, cholmod_common *cm)
+{
+    if (!p)
+        return;
+    free(p->bp);
+    free(p->src);
+    free(p->map);
+    free(p->S);
+    if (cm) {
+        cholmod_free_sparse(&p->M, cm);
+        cpg_factor_free(&p->fac, cm);
+    }
+    memset(p, 0, sizeof *p);
+}
+
+long cpg_proj_nnz(const cpg_proj *p)
+{
+    return p->M ? (long)((const int *)p->M->p)[p->M->ncol] : 0;
+}
+
+static int selected(const cpg_bmat *A, const unsigned char *keep, int J,
+                    int k)
+{
+    return A->i[k] >= J && (!keep || keep[k]);
+}
+
+/* bp and src for the selected lower blocks; A's rows are sorted, so each
+ * column's diagonal block comes first. *nnz: the scalar entries they
+ * give the lower triangle. */
+static int select_blocks(cpg_proj *p, const cpg_bmat *A,
+                         const unsigned char *keep, long *nnz, char *msg)
+{
+    int N = A->nb;
+    long count = 0, entries = 0;
+    for (int J = 0; J < N; J++)
+        for (int k = A->p[J]; k < A->p[J + 1]; k++)
+            if (selected(A, keep, J, k)) {
+                count++;
+                entries += A->i[k] == J ? 6 : 9;
+            }
+    if (9 * count > INT_MAX || entries > INT_MAX)
+        return cpg_fail(msg, COREPCG_ERR_TOO_LARGE,
+                        "%ld node blocks are too many to factorise", count);
+    size_t len = (size_t)(count ? count : 1);
+    p->bp = malloc(sizeof(int) * ((size_t)N + 1));
+    p->src = malloc(sizeof(int) * len);
+    p->map = malloc(sizeof(int) * 9 * len);
+    p->S = malloc(sizeof(double) * 9 * (size_t)N);
+    if (!p->bp || !p->src || !p->map || !p->S)
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    int b = 0;
+    for (int J = 0; J < N; J++) {
+        p->bp[J] = b;
+        for (int k = A->p[J]; k < A->p[J + 1]; k++)
+            if (selected(A, keep, J, k))
+                p->src[b++] = k;
+        if (b == p->bp[J] || A->i[p->src[p->bp[J]]] != J)
+            return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                            "node %d's diagonal block is not selected", J);
+    }
+    p->bp[N] = b;
+    *nnz = entries;
+    return COREPCG_OK;
+}
+
+/* The node graph of the selection: its lower triangle (A's rows are
+ * sorted, so are these), real ones as values, as cpg_factor_analyze_nodes
+ * takes a matrix. */
+static cholmod_sparse *node_graph(const cpg_proj *p, const cpg_bmat *A,
+                                  cholmod_common *cm)
+{
+    int N = p->N, nblk = p->bp[N];
+    cholmod_sparse *G = cholmod_allocate_sparse((size_t)N, (size_t)N,
+                                                (size_t)nblk, 1, 1, -1,
+                                                CHOLMOD_REAL, cm);
+    if (!G)
+        return NULL;
+    int *Gp = G->p, *Gi = G->i;
+    double *Gx = G->x;
+    for (int J = 0; J <= N; J++)
+        Gp[J] = p->bp[J];
+    for (int b = 0; b < nblk; b++) {
+        Gi[b] = A->i[p->src[b]];
+        Gx[b] = 1;
+    }
+    return G;
+}
+
+/* A fill-reducing order of the node graph with its elimination tree's
+ * postorder: Pnode[q] is the node at position q. Every selected block is
+ * a full 3x3 block, so the scalar matrix's elimination tree is the node
+ * graph's with each node a chain of its 3 unknowns: this order, each node
+ * expanded to its 3 unknowns, has the scalar matrix's fill, at a ninth
+ * of the cost of analysing the scalar matrix. Only L->Perm is kept, so a
+ * simplicial analysis is enough. */
+static int node_order(const cpg_proj *p, const cpg_bmat *A,
+                      corepcg_ordering ord, int *Pnode,
+                      corepcg_ordering *used, cholmod_common *cm, char *msg)
+{
+    int N = p->N;
+    int *off = malloc(sizeof(int) * ((size_t)N + 1));
+    cholmod_sparse *G = node_graph(p, A, cm);
+    if (!off || !G) {
+        free(off);
+        cholmod_free_sparse(&G, cm);
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    }
+    for (int i = 0; i <= N; i++)
+        off[i] = i;
+    cpg_factor f0;
+    memset(&f0, 0, sizeof f0);
+    int rc = cpg_factor_analyze_nodes(&f0, G, off, N, ord, COREPCG_FACTOR_LDL,
+                                      cm, msg);
+    free(off);
+    cholmod_free_sparse(&G, cm);
+    if (rc != COREPCG_OK)
+        return rc;
+    memcpy(Pnode, f0.L->Perm, sizeof(int) * (size_t)N);
+    *used = f0.ordering_used;
+    cpg_factor_free(&f0, cm);
+    return COREPCG_OK;
+}
+
+/* The selection's lower triangle in the order Pnode (node positions
+ * expanded to their 3 unknowns), built in one pass, and where each block
+ * entry went (map). Node position q's column c holds the diagonal block's
+ * rows 3q + c .. 3q + 2, then 3 rows for each neighbour at a later
+ * position, in increasing position. */
+static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
+                          long nnz, cholmod_common *cm, char *msg)
+{
+    int N = p->N, nblk = p->bp[N];
+    int *pos = malloc(sizeof(int) * (size_t)N);
+    int *start = calloc((size_t)N + 1, sizeof(int));
+    int *nb_pos = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    int *nb_blk = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    int *rank = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    int rc = COREPCG_OK;
+    if (!pos || !start || !nb_pos || !nb_blk || !rank) {
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    for (int q = 0; q < N; q++)
+        pos[Pnode[q]] = q;
+    /* each off-diagonal block goes to the earlier of its two positions */
+    for (int J = 0; J < N; J++)
+        for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
+            int qi = pos[A->i[p->src[b]]], qj = pos[J];
+            start[(qi < qj ? qi : qj) + 1]++;
+        }
+    for (int q = 0; q < N; q++)
+        start[q + 1] += start[q];
+    for (int J = 0; J < N; J++)
+        for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
+            int qi = pos[A->i[p->src[b]]], qj = pos[J];
+            int q = qi < qj ? qi : qj, t = start[q]++;
+            nb_pos[t] = qi < qj ? qj : qi;
+            nb_blk[t] = b;
+        }
+    for (int q = N; q > 0; q--) /* the fill moved each start to the next */
+        start[q] = start[q - 1];
+    start[0] = 0;
+    for (int q = 0; q < N; q++) /* short lists: insertion sort */
+        for (int t = start[q] + 1; t < start[q + 1]; t++) {
+            int v = nb_pos[t], w = nb_blk[t], u = t;
+            for (; u > start[q] && nb_pos[u - 1] > v; u--) {
+                nb_pos[u] = nb_pos[u - 1];
+                nb_blk[u] = nb_blk[u - 1];
+            }
+            nb_pos[u] = v;
+            nb_blk[u] = w;
+        }
+    for (int t = 0; t < start[N]; t++)
+        rank[nb_blk[t]] = t;
+
+    p->M = cholmod_allocate_sparse(3 * (size_t)N, 3 * (size_t)N, (size_t)nnz,
+                                   1, 1, -1, CHOLMOD_REAL, cm);
+    if (!p->M) {
+        rc = cpg_cholmod_code(cm);
+        rc = cpg_fail(msg, rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY,
+                      "out of memory");
+        goto done;
+    }
+    int *Mp = p->M->p, *Mi = p->M->i, t = 0;
+    cpg_huge_pages(Mi, (size_t)nnz * sizeof(int));
+    cpg_huge_pages(p->M->x, (size_t)nnz * sizeof(double));
+    for (int q = 0; q < N; q++)
+        for (int c = 0; c < 3; c++) {
+            Mp[3 * q + c] = t;
+            for (int a = c; a < 3; a++)
+                Mi[t++] = 3 * q + a;
+            for (int k = start[q]; k < start[q + 1]; k++)
+                for (int a = 0; a < 3; a++)
+                    Mi[t++] = 3 * nb_pos[k] + a;
+        }
+    Mp[3 * N] = t;
+    memset(p->M->x, 0, (size_t)nnz * sizeof(double));
+    for (int J = 0; J < N; J++) {
+        int qj = pos[J];
+        int *m = p->map + 9L * p->bp[J]; /* the diagonal block */
+        for (int c = 0; c < 3; c++)
+            for (int a = 0; a < 3; a++)
+                m[3 * c + a] = a >= c ? Mp[3 * qj + c] + a - c : -1;
+        for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
+            int qi = pos[A->i[p->src[b]]];
+            int first = qi < qj ? qi : qj, r = rank[b] - start[first];
+            m = p->map + 9L * b;
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++)
+                    /* entry (I a, J c): in column J c below, or as its
+                     * mirror (J c, I a) in column I a */
+                    m[3 * c + a] = qi > qj ? Mp[3 * qj + c] + 3 - c + 3 * r + a
+                                           : Mp[3 * qi + a] + 3 - a + 3 * r + c;
+        }
+    }
+done:
+    free(pos);
+    free(start);
+    free(nb_pos);
+    free(nb_blk);
+    free(rank);
+    return rc;
+}
+
+/* A simplicial factorisation reads the upper triangle: stored lower, the
+ * matrix would be transposed on every call (a copy of it per step). The
+ * supernodal one reads the lower triangle as it is. */
+static int store_upper(cpg_proj *p, cholmod_common *cm, char *msg)
+{
+    double *Mx = p->M->x;
+    long nnz = cpg_proj_nnz(p);
+    for (long t = 0; t < nnz; t++)
+        Mx[t] = (double)t; /* each entry named by its position */
+    cholmod_sparse *U = cholmod_transpose(p->M, 1, cm);
+    int *moved = malloc(sizeof(int) * (nnz > 0 ? (size_t)nnz : 1));
+    if (!U || !moved) {
+        cholmod_free_sparse(&U, cm);
+        free(moved);
+        int rc = cpg_cholmod_code(cm);
+        return cpg_fail(msg, rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY,
+                        "out of memory");
+    }
+    const double *Ux = U->x;
+    for (long t = 0; t < nnz; t++)
+        moved[(long)Ux[t]] = (int)t;
+    long entries = 9L * p->bp[p->N];
+    for (long e = 0; e < entries; e++)
+        if (p->map[e] >= 0)
+            p->map[e] = moved[p->map[e]];
+    free(moved);
+    cholmod_free_sparse(&p->M, cm);
+    p->M = U;
+    return COREPCG_OK;
+}
+
+int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
+                     corepcg_ordering ord, corepcg_factor kind,
+                     cholmod_common *cm, char *msg)
+{
+    memset(p, 0, sizeof *p);
+    p->N = A->nb;
+    long nnz = 0;
+    int rc = select_blocks(p, A, keep, &nnz, msg);
+    int *Pnode = NULL, *perm = NULL;
+    corepcg_ordering used = ord;
+    if (rc != COREPCG_OK)
+        goto done;
+    Pnode = malloc(sizeof(int) * (size_t)p->N);
+    perm = malloc(sizeof(int) * 3 * (size_t)p->N);
+    if (!Pnode || !perm) {
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    rc = node_order(p, A, ord, Pnode, &used, cm, msg);
+    if (rc == COREPCG_OK)
+        rc = store_permuted(p, A, Pnode, nnz, cm, msg);
+    if (rc != COREPCG_OK)
+        goto done;
+    for (int q = 0; q < p->N; q++)
+        for (int c = 0; c < 3; c++)
+            perm[3 * q + c] = 3 * Pnode[q] + c;
+    rc = cpg_factor_analyze_natural(&p->fac, p->M, perm, used, kind, cm, msg);
+    if (rc == COREPCG_OK && !p->fac.L->is_super)
+        rc = store_upper(p, cm, msg);
+done:
+    free(Pnode);
+    free(perm);
+    if (rc != COREPCG_OK)
+        cpg_proj_free(p, cm);
+    return rc;
+}
+
+/* S_i = U_i U_i^T per node; exactly I and 0 for ndof 3 and 0. */
+static void node_projectors(const cpg_ublocks *u, double *S)
+{
+    for (int i = 0; i < u->N; i++) {
+        double *Si = S + 9L * i;
+        const double *U = u->U + 9L * i;
+        int d = u->ndof[i];
+        for (int c = 0; c < 3; c++)
+            for (int a = 0; a < 3; a++) {
+                double s = d == 3 && a == c ? 1 : 0;
+                for (int e = 0; d < 3 && e < d; e++)
+                    s += U[3 * e + a] * U[3 * e + c];
+                Si[3 * c + a] = s;
+            }
+    }
+}
+
+/* C = X Y, 3x3 column-major. */
+static void mul3(const double *X, const double *Y, double *C)
+{
+    for (int c = 0; c < 3; c++)
+        for (int a = 0; a < 3; a++)
+            C[3 * c + a] = X[a] * Y[3 * c] + X[3 + a] * Y[3 * c + 1] +
+                           X[6 + a] * Y[3 * c + 2];
+}
+
+/* V = S_I B S_J, plus d (I - S_J) on the diagonal. */
+static void project_block(const double *B, int I, int J,
+                          const cpg_ublocks *u, const double *S, double *V)
+{
+    int nI = u->ndof[I], nJ = u->ndof[J];
+    if (nI == 3 && nJ == 3) {
+        memcpy(V, B, 9 * sizeof(double));
+        return;
+    }
+    if (nI == 0 || nJ == 0) {
+        memset(V, 0, 9 * sizeof(double));
+    } else {
+        double T[9];
+        mul3(B, S + 9L * J, T);
+        mul3(S + 9L * I, T, V);
+    }
+    if (I == J) {
+        /* any d > 0 gives the same inverse on range(S); the diagonal's
+         * mean keeps the pivots of the constrained directions in scale */
+        double d = (B[0] + B[4] + B[8]) / 3;
+        if (!(d > 0) || !isfinite(d))
+            d = 1;
+        const double *Sj = S + 9L * J;
+        for (int e = 0; e < 9; e++)
+            V[e] += d * ((e % 4 == 0 ? 1.0 : 0.0) - Sj[e]);
+    }
+}
+
+void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u)
+{
+    node_projectors(u, p->S);
+    double *Mx = p->M->x;
+    for (int J = 0; J < p->N; J++)
+        for (int b = p->bp[J]; b < p->bp[J + 1]; b++) {
+            int k = p->src[b], I = A->i[k];
+            double V[9];
+            project_block(A->x + 9L * k, I, J, u, p->S, V);
+            const int *m = p->map + 9L * b;
+            for (int c = 0; c < 3; c++)
+                for (int a = I == J ? c : 0; a < 3; a++)
+                    Mx[m[3 * c + a]] = V[3 * c + a];
+        }
+}
+
+/* Rewrites msg (the factor's "not positive definite: ...") to name the
+ * node of the failed column. */
+static int not_spd_at_node(const cpg_proj *p, const cpg_ublocks *u,
+                           const char *what, int code, char *msg)
+{
+    int col = p->fac.bad_column;
+    if (col < 0 || col >= 3 * u->N || !msg)
+        return code;
+    int node = col / 3, ndof = u->ndof[node];
+    char where[64];
+    if (ndof == 3 || ndof == 1) /* a free node's U is I; one direction */
+        snprintf(where, sizeof where, "free direction %d of %d",
+                 ndof == 3 ? col % 3 + 1 : 1, ndof);
+    else
+        snprintf(where, sizeof where, "in its %d free directions", ndof);
+    char detail[COREPCG_MSG_SIZE];
+    const char *colon = strstr(msg, ": ");
+    snprintf(detail, sizeof detail, "%s", colon ? colon + 2 : msg);
+    return cpg_fail(msg, code, "%s is not positive definite at node %d (%s): "
+                    "%s", what, node, where, detail);
+}
+
+int cpg_proj_factorise(cpg_proj *p, const cpg_ublocks *u, const char *what,
+                       int not_spd_code, cholmod_common *cm, char *msg)
+{
+    int rc = cpg_factor_numeric(&p->fac, p->M, not_spd_code, cm, msg);
+    if (rc == not_spd_code)
+        rc = not_spd_at_node(p, u, what, not_spd_code, msg);
+    return rc;
+}
