@@ -65,6 +65,7 @@ typedef struct bench_sample {
     int auto_reason;           /* auto: why                              */
     int r;                     /* reduced unknowns                       */
     long nnz_factor;
+    double factor_flops;       /* CHOLMOD's count for the factorisation  */
 } bench_sample;
 
 /* One (size, k, method): its samples and their summary. */
@@ -81,6 +82,8 @@ typedef struct bench_cell {
     long nnz_factor;                    /* largest over the steps        */
     double reduce_median_s, analyze_median_s, factor_median_s,
         iterate_median_s;
+    double factor_gflops_median;        /* flops / factor time per step;
+                                           NAN without a factorisation   */
     int reused_steps;                   /* updates that kept the analysis */
     int fell_back_steps;
 } bench_cell;

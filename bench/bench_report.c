@@ -246,18 +246,21 @@ int bench_write_csv(FILE *out, const bench_results *res)
     const bench_options *o = res->opt;
     fprintf(out, "scene,tol,size,k_stretch,dt,method,steps,iterations_median,"
                  "time_median_s,time_min_s,time_max_s,rel_residual_max,"
-                 "constraint_error_max,nnz_factor\n");
+                 "constraint_error_max,nnz_factor,factor_gflops_median\n");
     for (int c = 0; c < res->num_cases; c++) {
         const bench_case *cs = &res->cases[c];
         for (int j = 0; j < o->num_methods; j++) {
             const bench_cell *cl = &cs->cells[j];
             /* a failed cell is flagged by iterations_median = -1 */
-            fprintf(out, "%s,%.6g,%d,%.17g,%.6g,%s,%d,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%ld\n",
+            /* factor_gflops_median is nan for a method that does not
+             * factorise with CHOLMOD */
+            fprintf(out, "%s,%.6g,%d,%.17g,%.6g,%s,%d,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%ld,"
+                         "%.4g\n",
                     cloth_scene_name(cs->scene), cs->tol, cs->size, cs->k, cs->dt,
                     corepcg_method_name(cl->method), cl->steps,
                     cl->failed ? -1.0 : cl->iterations_median, cl->time_median_s,
                     cl->time_min_s, cl->time_max_s, cl->rel_residual_max,
-                    cl->constraint_error_max, cl->nnz_factor);
+                    cl->constraint_error_max, cl->nnz_factor, cl->factor_gflops_median);
         }
     }
     return ferror(out) ? -1 : 0;
@@ -307,9 +310,9 @@ static void print_iteration_table(FILE *out, const bench_results *res,
 static void print_profile_table(FILE *out, const bench_results *res, int first,
                                 int count)
 {
-    fprintf(out, "| size | k_stretch | method | reduce | analyse | factor | iterate | "
-                 "update + solve | nnz(L) | analysis reused |\n"
-                 "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(out, "| size | k_stretch | method | reduce | analyse | factor | factor GFlop/s | "
+                 "iterate | update + solve | nnz(L) | analysis reused |\n"
+                 "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     static const int shown[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG,
                                 COREPCG_METHOD_ICPCG};
     for (int c = first; c < first + count; c++)
@@ -317,16 +320,20 @@ static void print_profile_table(FILE *out, const bench_results *res, int first,
             const bench_cell *cl = cell_of(res, c, shown[m]);
             if (!cl)
                 continue;
-            char a[32], b[32], d[32], e[32], f[32];
-            fprintf(out, "| %dx%d | %g | %s | %s | %s | %s | %s | %s | %ld | %d of %d |\n",
+            char a[32], b[32], d[32], e[32], f[32], g[32] = "-";
+            if (!isnan(cl->factor_gflops_median))
+                snprintf(g, sizeof g, "%.1f", cl->factor_gflops_median);
+            /* every measured step is an update: the handles are set up
+             * on the step before the first */
+            fprintf(out, "| %dx%d | %g | %s | %s | %s | %s | %s | %s | %s | %ld | %d of %d |\n",
                     res->cases[c].size, res->cases[c].size, res->cases[c].k,
                     corepcg_method_name(shown[m]),
                     format_time(cl->reduce_median_s, a, sizeof a),
                     format_time(cl->analyze_median_s, b, sizeof b),
-                    format_time(cl->factor_median_s, d, sizeof d),
+                    format_time(cl->factor_median_s, d, sizeof d), g,
                     format_time(cl->iterate_median_s, e, sizeof e),
                     format_time(cl->time_median_s, f, sizeof f), cl->nnz_factor,
-                    cl->reused_steps, cl->steps > 0 ? cl->steps - 1 : 0);
+                    cl->reused_steps, cl->steps);
         }
 }
 

@@ -120,6 +120,7 @@ static void measure(double tol, int method, corepcg_solver *h, int *ready,
     s->auto_reason = info.auto_reason;
     s->r = info.r;
     s->nnz_factor = info.nnz_factor;
+    s->factor_flops = info.factor_flops;
 }
 
 static void summarise(bench_cell *c)
@@ -160,6 +161,13 @@ static void summarise(bench_cell *c)
     MEDIAN_OF(factor_s, factor_median_s);
     MEDIAN_OF(iterate_s, iterate_median_s);
 #undef MEDIAN_OF
+    /* the rate of the steps that factorised (direct, corepcg; never icpcg,
+     * whose incomplete factor CHOLMOD does not count) */
+    int f = 0;
+    for (int k = 0; k < n; k++)
+        if (c->samples[k].factor_flops > 0 && c->samples[k].factor_s > 0)
+            v[f++] = 1e-9 * c->samples[k].factor_flops / c->samples[k].factor_s;
+    c->factor_gflops_median = f ? cli_median(v, f) : NAN;
 }
 
 /* Steps the scene (with the default method, auto) until contacts appear

@@ -3,7 +3,9 @@
  * with the mesh. Per size (and k), a child process builds the scene and
  * steps it with corepcg until the cloth touches the ball; then each method
  * runs in its own grandchild, forked from that state, doing a cold
- * corepcg_setup + corepcg_solve. Peak memory is the grandchild's
+ * corepcg_setup + corepcg_solve, then, after the simulator takes that
+ * answer, the next step warm: corepcg_update + corepcg_solve on the same
+ * handle, as a simulator's every step after its first. Peak memory is the grandchild's
  * getrusage ru_maxrss: it starts at the resident size it inherits (the
  * simulator) and adds the solver's own peak, and separate processes keep
  * one size's or method's peak out of the next one's.
@@ -36,6 +38,10 @@ typedef struct scaling_record {
         iterate_s;
     double rel_residual, constraint_error;
     long nnz_factor;
+    double factor_flops;       /* of the cold step's factorisation       */
+    /* the next step, warm (status 0 and the rest 0 when not reached) */
+    int warm_status, warm_iterations, warm_reused;
+    double warm_s, warm_factor_s, warm_rel_residual, warm_constraint_error;
     long peak_kb, sim_kb;      /* ru_maxrss; resident size before setup  */
     char error[256];
 } scaling_record;
@@ -60,8 +66,37 @@ static long resident_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Grandchild: one cold setup + solve of the assembled step. */
-static void run_method(const bench_options *o, const cloth_sim *sim, int method,
+/* Grandchild, after the cold step: the simulator takes the answer x and
+ * assembles the next step, which the same handle solves warm. */
+static void warm_step(corepcg_solver *h, cloth_sim *sim, double *x,
+                      scaling_record *rec)
+{
+    memcpy(sim->dv_next, x, sizeof(double) * (size_t)rec->n);
+    cloth_advance(sim);
+    cloth_assemble(sim);
+    corepcg_system sys;
+    cloth_system(sim, &sys);
+    corepcg_info info;
+    memset(&info, 0, sizeof info);
+    double t0 = cloth_now();
+    int rc = corepcg_update(h, &sys, &info);
+    rec->warm_reused = rc >= 0 && info.analysis_reused;
+    if (rc >= 0)
+        rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
+    rec->warm_s = cloth_now() - t0;
+    rec->warm_status = rc;
+    rec->warm_iterations = info.iterations;
+    rec->warm_factor_s = info.time_factor_s;
+    rec->warm_rel_residual = rc >= 0 ? info.rel_residual : NAN;
+    rec->warm_constraint_error = rc >= 0 ? info.constraint_error : NAN;
+    if (rc < 0 && !rec->error[0])
+        snprintf(rec->error, sizeof rec->error, "warm step: %s",
+                 corepcg_message(h)[0] ? corepcg_message(h) : corepcg_strerror(rc));
+}
+
+/* Grandchild: one cold setup + solve of the assembled step, then the
+ * next one warm. */
+static void run_method(const bench_options *o, cloth_sim *sim, int method,
                        scaling_record *rec)
 {
     rec->method = method;
@@ -104,6 +139,9 @@ static void run_method(const bench_options *o, const cloth_sim *sim, int method,
     rec->rel_residual = rc >= 0 ? info.rel_residual : NAN;
     rec->constraint_error = rc >= 0 ? info.constraint_error : NAN;
     rec->nnz_factor = info.nnz_factor;
+    rec->factor_flops = info.factor_flops;
+    if (rc >= 0)
+        warm_step(h, sim, x, rec);
     corepcg_free(&h);
     free(x);
 }
@@ -199,27 +237,39 @@ static void run_size(const bench_options *o, int size, double k, int fd)
 
 static void print_header(FILE *out)
 {
-    fprintf(out, "| size | k_stretch | unknowns n | method | warm-up steps | contacts | seconds "
-                 "(setup + solve) | analyse | factor | iterate | iterations | nnz(L) | "
-                 "peak memory | of which simulator | rel. residual | status |\n"
-                 "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    fprintf(out, "| size | k_stretch | unknowns n | method | warm-up steps | contacts | cold step "
+                 "(setup + solve) | analyse | factor | factor GFlop/s | iterate | iterations | "
+                 "warm step (update + solve) | its | analysis kept | nnz(L) | peak memory | "
+                 "of which simulator | rel. residual | status |\n"
+                 "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+                 "---:|---:|---:|---:|---|\n");
 }
 
 static void print_row(FILE *out, const scaling_record *r)
 {
     if (r->method < 0) {
-        fprintf(out, "| %dx%d | %g | %d | - | %d | - | - | - | - | - | - | - | - | - | - | "
-                     "**FAILED**: %s |\n", r->size, r->size, r->k, r->n, r->warmup_steps,
-                r->error);
+        fprintf(out, "| %dx%d | %g | %d | - | %d | - | - | - | - | - | - | - | - | - | - | - | "
+                     "- | - | - | **FAILED**: %s |\n", r->size, r->size, r->k, r->n,
+                r->warmup_steps, r->error);
         return;
     }
-        fprintf(out, "| %dx%d | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %.3f s | %d | "
-                     "%ld | %.0f MB | %.0f MB | %.2e | %s%s%s |\n",
-                r->size, r->size, r->k, r->n, corepcg_method_name(r->method), r->warmup_steps,
-                r->contacts, r->seconds, r->analyze_s, r->factor_s, r->iterate_s,
-                r->iterations, r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0,
-                r->rel_residual, r->status < 0 || r->error[0] ? "**FAILED**: " : "",
-                r->status < 0 || r->error[0] ? r->error : corepcg_strerror(r->status), "");
+    char gflops[32] = "-", warm[32] = "-", warm_its[16] = "-";
+    if (r->factor_flops > 0 && r->factor_s > 0)
+        snprintf(gflops, sizeof gflops, "%.1f", 1e-9 * r->factor_flops / r->factor_s);
+    if (r->warm_s > 0 && r->warm_status >= 0) {
+        snprintf(warm, sizeof warm, "%.3f s", r->warm_s);
+        snprintf(warm_its, sizeof warm_its, "%d", r->warm_iterations);
+    }
+    int failed = r->status < 0 || r->warm_status < 0 || r->error[0];
+    fprintf(out, "| %dx%d | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %s | %.3f s | %d | "
+                 "%s | %s | %s | %ld | %.0f MB | %.0f MB | %.2e | %s%s |\n",
+            r->size, r->size, r->k, r->n, corepcg_method_name(r->method), r->warmup_steps,
+            r->contacts, r->seconds, r->analyze_s, r->factor_s, gflops, r->iterate_s,
+            r->iterations, warm, warm_its, r->warm_s > 0 ? (r->warm_reused ? "yes" : "no") : "-",
+            r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0, r->rel_residual,
+            failed ? "**FAILED**: " : "",
+            failed ? (r->error[0] ? r->error : corepcg_strerror(r->status))
+                   : corepcg_strerror(r->status));
 }
 
 static void print_table(FILE *out, const scaling_record *recs, int count)
@@ -242,15 +292,24 @@ static int fill_csv(FILE *out, const void *what)
 {
     const struct scaling_report *sr = what;
     fprintf(out, "scene,size,k_stretch,dt,n,method,seconds,setup_s,solve_s,iterations,"
-                 "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status\n");
+                 "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status,"
+                 "factor_gflops,warm_s,warm_iterations,warm_analysis_reused\n");
     for (int i = 0; i < sr->count; i++) {
         const scaling_record *r = &sr->recs[i];
-        fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s\n",
+        double gflops = r->factor_flops > 0 && r->factor_s > 0
+                            ? 1e-9 * r->factor_flops / r->factor_s : NAN;
+        int failed = r->method < 0 || r->error[0];
+        /* status: of the cold step, "failed" when either step failed;
+         * rel_residual/constraint_error: the larger of the two steps' */
+        fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s,"
+                     "%.4g,%.6e,%d,%d\n",
                 cloth_scene_name(sr->o->scenes[0]), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
-                r->sim_kb / 1024.0, r->rel_residual, r->constraint_error,
-                r->method < 0 || r->error[0] ? "failed" : corepcg_strerror(r->status));
+                r->sim_kb / 1024.0, fmax(r->rel_residual, r->warm_rel_residual),
+                fmax(r->constraint_error, r->warm_constraint_error),
+                failed ? "failed" : corepcg_strerror(r->status), gflops, r->warm_s,
+                r->warm_iterations, r->warm_reused);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -266,8 +325,11 @@ static int fill_markdown(FILE *out, const void *what)
     fprintf(out, "- per size: a child process steps the scene (with upcg, so that the process that "
                  "forks never runs CHOLMOD's OpenMP regions, which GNU libgomp cannot fork) until the cloth "
                  "touches the ball, then each method runs in its own grandchild: one cold "
-                 "corepcg_setup + corepcg_solve (tol %g) of the next step, timed with a "
-                 "monotonic clock. Peak memory = the grandchild's getrusage ru_maxrss "
+                 "corepcg_setup + corepcg_solve (tol %g) of the next step, then the step "
+                 "after it warm (corepcg_update + corepcg_solve on the same handle, as every "
+                 "step after a simulator's first), each timed with a monotonic clock. "
+                 "GFlop/s: CHOLMOD's flop count of the cold factorisation over its time. "
+                 "Peak memory = the grandchild's getrusage ru_maxrss "
                  "(simulator state inherited + the solver's peak); \"of which simulator\" "
                  "is its resident size before setup.\n", sr->o->tols[0]);
     fprintf(out, "- whole run: %.0f s; load average (1, 5, 15 min) %s at the start, %s "

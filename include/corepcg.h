@@ -296,10 +296,13 @@ COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
 COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
                                  const corepcg_settings *settings);
 
-/* The next step's system. When the reduced pattern is unchanged (same
- * nodes with the same ndof, same block pattern of A, same core blocks)
+/* The next step's system. When what the method analysed is unchanged,
  * only the numbers are recomputed and the symbolic analysis is reused;
- * otherwise it is a full setup. info (may be NULL) gets status,
+ * otherwise it is a full setup. corepcg and direct analyse a pattern
+ * that constraints do not change (the same N, block pattern of A and, for
+ * corepcg, stretch pairs keep it while contacts come and go); icpcg
+ * needs the same block pattern and the same set of fully free nodes;
+ * upcg and mpcg the same block pattern and every node's ndof. info (may be NULL) gets status,
  * analysis_reused and the setup times.
  * Returns setup's codes, and ERR_STATE before a successful setup. If the
  * new system cannot be read (a code from the checks above), the previous

@@ -17,9 +17,10 @@ static char dir[256];
 
 static const char header[] =
     "scene,tol,size,k_stretch,dt,method,steps,iterations_median,time_median_s,"
-    "time_min_s,time_max_s,rel_residual_max,constraint_error_max,nnz_factor";
+    "time_min_s,time_max_s,rel_residual_max,constraint_error_max,nnz_factor,"
+    "factor_gflops_median";
 
-enum { NMETHODS = 7, FIELDS = 14 };
+enum { NMETHODS = 7, FIELDS = 15 };
 static const char *const methods[NMETHODS] = {"mpcg-bw", "mpcg", "upcg", "direct",
                                               "corepcg", "icpcg", "auto"};
 enum { M_MPCG = 1, M_DIRECT = 3, M_COREPCG = 4, M_ICPCG = 5, M_AUTO = 6 };
@@ -106,7 +107,7 @@ static int parse_row(char *line, struct row *r)
 }
 
 enum { TOL = 1, SIZE = 2, K = 3, DT = 4, STEPS = 6, ITER = 7, TMED = 8, TMIN = 9,
-       TMAX = 10, RRES = 11, CERR = 12, NNZ = 13 };
+       TMAX = 10, RRES = 11, CERR = 12, NNZ = 13, GFLOPS = 14 };
 
 static void check_quick_run(void)
 {
@@ -185,6 +186,11 @@ static void check_quick_run(void)
             CHECK(factored ? r.v[NNZ] > 0 : r.v[NNZ] == 0,
                   "row %d (%s): nnz_factor %g, expected %s", rows, r.method,
                   r.v[NNZ], factored ? "> 0" : "0");
+        /* a rate only for CHOLMOD's factorisations: a positive one */
+        int cholmod = m == M_DIRECT || m == M_COREPCG;
+        if (m != M_AUTO && !failed)
+            CHECK(cholmod ? r.v[GFLOPS] > 0 && isfinite(r.v[GFLOPS]) : isnan(r.v[GFLOPS]),
+                  "row %d (%s): factor_gflops_median %g", rows, r.method, r.v[GFLOPS]);
     }
     fclose(f);
     CHECK_INT(rows, 2 * NMETHODS);
@@ -315,6 +321,56 @@ static void check_simulations(void)
     free(m);
 }
 
+/* --scaling: per method a cold step and the next one warm on the same
+ * handle, both verified; corepcg and direct keep their analysis through
+ * the contact change and report a factorisation rate, mpcg none. */
+static void check_scaling(void)
+{
+    char args[1024], csv[300];
+    snprintf(csv, sizeof csv, "%s/scaling.csv", dir);
+    snprintf(args, sizeof args, "--scaling --sizes 9 --k 600 --tol 1e-3 "
+             "--methods corepcg,direct,mpcg --csv \"%s\"", csv);
+    CHECK_INT(run(args), 0);
+    FILE *f = fopen(csv, "r");
+    CHECK(f != NULL, "no CSV");
+    if (!f)
+        return;
+    char line[1024];
+    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
+    CHECK_STR_CONTAINS(line, ",status,factor_gflops,warm_s,warm_iterations,"
+                             "warm_analysis_reused\n");
+    static const char *const names[3] = {"corepcg", "direct", "mpcg"};
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        char method[32], status[32];
+        int size, n, its, warm_its, reused;
+        double k, dt, sec, setup, solve, rres, cerr, peak, sim, gflops, warm_s;
+        long nnz;
+        int got = sscanf(line, "ballhit,%d,%lf,%lf,%d,%31[^,],%lf,%lf,%lf,%d,%ld,%lf,%lf,"
+                         "%lf,%lf,%31[^,],%lf,%lf,%d,%d", &size, &k, &dt, &n, method,
+                         &sec, &setup, &solve, &its, &nnz, &peak, &sim, &rres, &cerr,
+                         status, &gflops, &warm_s, &warm_its, &reused);
+        CHECK(got == 19, "row %d: %d fields parsed: %s", rows + 1, got, line);
+        if (got != 19 || rows >= 3)
+            continue;
+        CHECK(strcmp(method, names[rows]) == 0, "row %d: %s", rows + 1, method);
+        CHECK(strcmp(status, "ok") == 0, "%s: status %s", method, status);
+        CHECK(rres <= 10 * 1e-3 && cerr <= 1e-12, "%s: residual %g, constraints %g",
+              method, rres, cerr);
+        CHECK(warm_s > 0 && warm_its >= 0, "%s: warm step %g s, %d iterations", method,
+              warm_s, warm_its);
+        if (rows < 2) { /* corepcg, direct */
+            CHECK_INT(reused, 1);
+            CHECK(gflops > 0 && isfinite(gflops), "%s: %g GFlop/s", method, gflops);
+        } else {
+            CHECK(isnan(gflops), "mpcg: %g GFlop/s", gflops);
+        }
+        rows++;
+    }
+    fclose(f);
+    CHECK_INT(rows, 3);
+}
+
 /* Bad options exit 2 before anything runs and leave no file. */
 static void check_refusals(void)
 {
@@ -391,6 +447,7 @@ int main(void)
     }
     check_quick_run();
     check_simulations();
+    check_scaling();
     check_failed_run();
     check_refusals();
     char cmd[400];
