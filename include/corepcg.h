@@ -166,16 +166,18 @@ typedef struct corepcg_settings {
     int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
     corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
     corepcg_ordering ordering; /* direct/corepcg; default NESDIS (nested
-                                  dissection: README, "Ordering");
-                                  computed on the node graph, once per
-                                  mesh                                  */
+                                  dissection), computed on the node graph
+                                  once per mesh (docs/benchmark.md,
+                                  "Ordering")                           */
     corepcg_factor factor;     /* direct/corepcg; default AUTO: measured
-                                  fastest with LL (README, "Factor kind") */
+                                  fastest with LL (docs/benchmark.md,
+                                  "CHOLMOD's factor kind")              */
     corepcg_core core;         /* corepcg; default STRETCH                   */
     double core_threshold;     /* core AUTO: keep block (i,j) when
                                   |A_ij|_F >= t * sqrt(|A_ii|_F |A_jj|_F)     */
     int fallback_upcg;         /* corepcg: if the core is not SPD, solve with
-                                  block-preconditioned upcg (FELL_BACK)      */
+                                  upcg's node-block preconditioner instead
+                                  (FELL_BACK)                                */
     int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0) in the
                                   nodes' own order (default, measured
                                   fastest to 161x161), 1 = one level of
