@@ -85,9 +85,9 @@ COREPCG_EXPORT const char *corepcg_strerror(int code);
 /* -------------------------------------------------------------- choices */
 
 typedef enum corepcg_method {
-    COREPCG_METHOD_COREPCG = 0, /* PCG on A~, core factorisation as precond */
+    COREPCG_METHOD_COREPCG = 0, /* PCG with the matrix core's factor       */
     COREPCG_METHOD_UPCG,        /* PCG on A~ with a cheap preconditioner    */
-    COREPCG_METHOD_DIRECT,      /* CHOLMOD on A~                            */
+    COREPCG_METHOD_DIRECT,      /* CHOLMOD's Cholesky (S A S + D (I - S))   */
     COREPCG_METHOD_MPCG,        /* Ascher & Boxerman's corrected MPCG on A  */
     COREPCG_METHOD_MPCG_BW,     /* Baraff & Witkin's original MPCG on A     */
     COREPCG_METHOD_ICPCG,       /* PCG on A~, incomplete Cholesky precond   */
@@ -117,8 +117,7 @@ typedef enum corepcg_precond {
 } corepcg_precond;
 
 typedef enum corepcg_ordering {
-    COREPCG_ORDERING_BEST = 0,  /* AMD, and METIS too when AMD's fill is high
-                                   (CHOLMOD's rule); keeps the sparser     */
+    COREPCG_ORDERING_BEST = 0,  /* AMD and METIS; keeps the sparser factor */
     COREPCG_ORDERING_AMD,
     COREPCG_ORDERING_METIS,
     COREPCG_ORDERING_NESDIS,
@@ -243,11 +242,13 @@ typedef struct corepcg_info {
     int r;                     /* unknowns of the reduced system            */
     int iterations;            /* 0 for direct                              */
     int converged;             /* 1 when the stopping rule was met          */
-    int fell_back;             /* 1 when corepcg fell back to block upcg    */
+    int fell_back;             /* 1 when corepcg fell back to upcg's block
+                                  preconditioner (core not SPD)          */
     double rel_residual;       /* |S(b - A x)| / |S(b - A(I-S)z)|           */
     double constraint_error;   /* max |(I - S)(x - z)|                      */
     long nnz_reduced;          /* stored entries of A~ (one triangle)       */
-    long nnz_core;             /* stored entries of the reduced core (ditto)*/
+    long nnz_core;             /* stored entries of the projected core
+                                  S C S + D (I - S) (lower triangle)    */
     long nnz_factor;           /* entries of L (CHOLMOD-backed methods)     */
     long core_blocks;          /* off-diagonal node blocks kept in the core */
     corepcg_ordering ordering; /* ordering CHOLMOD actually used            */

@@ -303,10 +303,15 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
     if (!f->L)
         goto cholmod_failed;
     f->ordering_used = first;
-    /* CHOLMOD's own rule for trying METIS after AMD: much fill and many
-     * flops per entry of L. */
-    double lnz = cm->lnz, fl = cm->fl, anz = (double)cholmod_nnz(M, cm);
-    if (ord == COREPCG_ORDERING_BEST && fl / lnz >= 500 && lnz / anz >= 5) {
+    /* best: METIS too, and the factor with fewer nonzeros. Always, not by
+     * CHOLMOD's rule (METIS only when fl/lnz >= 500 and lnz/anz >= 5):
+     * on a node graph that stands for 3x3 blocks fl/lnz is a third of the
+     * scalar matrix's, so the rule would rarely fire; one more ordering of
+     * the node graph is cheap beside the factorisations it serves, and
+     * with full blocks the scalar nnz(L) is 9 lnz - 3 N, so comparing the
+     * node graph's counts picks what the scalar ones would. */
+    double lnz = cm->lnz, fl = cm->fl;
+    if (ord == COREPCG_ORDERING_BEST) {
         if (order_nodes(Gm, COREPCG_ORDERING_METIS, Pnode, cm) == COREPCG_OK) {
             cholmod_factor *L2 = analyze_given(M, off, gnode, Pnode, G, Perm, cm);
             if (L2 && cm->lnz < lnz) {
@@ -384,6 +389,27 @@ static void restore_relax(cholmod_common *cm, const relax_saved *saved)
     }
 }
 
+/* Every workspace of the one- and two-column solves, at the sizes
+ * cholmod_solve2 asks for, so that no solve allocates (corepcg_solve's
+ * promise): the right-hand sides and answers, and Y and E (supernodal:
+ * n x ncol and ncol x maxesize; simplicial: 4 x n, see solve_kept). */
+static int alloc_solve_work(cpg_factor *f, cholmod_common *cm)
+{
+    size_t n = f->L->n;
+    int ok = (f->B2 = cholmod_zeros(n, 2, CHOLMOD_REAL, cm)) != NULL &&
+             (f->X2 = cholmod_zeros(n, 2, CHOLMOD_REAL, cm)) != NULL;
+    if (ok && f->L->is_super)
+        ok = cholmod_ensure_dense(&f->Y, n, 1, n, CHOLMOD_REAL, cm) &&
+             cholmod_ensure_dense(&f->E, 1, f->L->maxesize, 1, CHOLMOD_REAL, cm) &&
+             cholmod_ensure_dense(&f->Y2, n, 2, n, CHOLMOD_REAL, cm) &&
+             cholmod_ensure_dense(&f->E2, 2, f->L->maxesize, 2, CHOLMOD_REAL, cm);
+    else if (ok)
+        ok = cholmod_ensure_dense(&f->Y, 4, n, 4, CHOLMOD_REAL, cm) &&
+             cholmod_ensure_dense(&f->Y2, 4, n, 4, CHOLMOD_REAL, cm);
+    int code = cpg_cholmod_code(cm);
+    return code != COREPCG_OK ? code : ok ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+}
+
 int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
                                const int *perm, corepcg_ordering ordering_used,
                                corepcg_factor kind, cholmod_common *cm,
@@ -429,6 +455,8 @@ int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
         cholmod_change_factor(CHOLMOD_REAL, 1, 1, 1, 1, f->L, cm))
         cpg_huge_pages(f->L->x, f->L->xsize * sizeof(double));
     rc = cpg_cholmod_code(cm);
+    if (rc == COREPCG_OK)
+        rc = alloc_solve_work(f, cm);
     if (rc != COREPCG_OK) {
         cpg_factor_free(f, cm);
         return cpg_fail(msg, rc, "CHOLMOD: cannot allocate the factor");
@@ -541,7 +569,7 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
         f->bad_column = original_column(f, k);
         return cpg_fail(msg, not_spd_code,
                         "not positive definite: the factorisation failed at "
-                        "column %d (pivot %d of %zu)", f->bad_column, (int)k,
+                        "column %d (pivot %zu of %zu)", f->bad_column, k + 1,
                         L->n);
     }
     int code = cpg_cholmod_code(cm);
@@ -559,7 +587,7 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
         return cpg_fail(msg, not_spd_code,
                         "not positive definite: pivot %g at column %d "
                         "(pivot %zu of %zu)", factor_pivot(L, bad),
-                        f->bad_column, bad, L->n);
+                        f->bad_column, bad + 1, L->n);
     }
     return COREPCG_OK;
 }

@@ -311,9 +311,11 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
  * postorder included) with CHOLMOD's natural order: cholmod_factorize then
  * uses M as it is, without the two permuted transposes (and their fresh
  * memory) that it makes of a lower matrix on every call otherwise. perm
- * is copied; ordering_used records the order perm came from. The storage
- * of L is allocated now, with a transparent-huge-page hint, so that the
- * first factorisation does not fault on every 4 KiB page. */
+ * is copied; ordering_used records the order perm came from. A
+ * supernodal L's storage is allocated now, with a transparent-huge-page
+ * hint, so that the first factorisation does not fault on every 4 KiB
+ * page (a simplicial one, for small systems, at the first
+ * factorisation); so is every workspace of the solves. */
 int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
                                const int *perm, corepcg_ordering ordering_used,
                                corepcg_factor kind, cholmod_common *cm,

@@ -78,7 +78,6 @@ static int core_analyse(void *state, const cpg_ctx *ctx)
     if (rc != COREPCG_OK)
         return rc;
     ctx->rec->time_reduce_s = cpg_now() - t;
-    ctx->rec->nnz_reduced = cpg_reduced_nnz(s);
     t = cpg_now();
     rc = cpg_proj_analyse(&st->core, &s->A, st->keep, ctx->set->ordering,
                           ctx->set->factor, ctx->cm, ctx->msg);
@@ -107,6 +106,8 @@ static int core_same_pattern(void *state, const cpg_ctx *ctx,
 
 static int core_factorise(void *state, const cpg_ctx *ctx)
 {
+    /* A~'s size changes with the ndof even when the analysis holds */
+    ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     core_state *st = state;
     const cpg_sys *s = ctx->sys;
     st->cm = ctx->cm;

@@ -27,7 +27,6 @@ static int direct_analyse(void *state, const cpg_ctx *ctx)
 {
     direct_state *st = state;
     const cpg_sys *s = ctx->sys;
-    ctx->rec->nnz_reduced = cpg_reduced_nnz(s);
     int rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 0, ctx->msg);
     if (rc != COREPCG_OK)
         return rc;
@@ -48,13 +47,15 @@ static int direct_same_pattern(void *state, const cpg_ctx *ctx,
 
 static int direct_factorise(void *state, const cpg_ctx *ctx)
 {
+    /* A~'s size changes with the ndof even when the analysis holds */
+    ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     direct_state *st = state;
     const cpg_sys *s = ctx->sys;
     double t = cpg_now();
     cpg_proj_values(&st->full, &s->A, &s->u);
     ctx->rec->time_reduce_s += cpg_now() - t;
     t = cpg_now();
-    int rc = cpg_proj_factorise(&st->full, &s->u, "the reduced matrix A~",
+    int rc = cpg_proj_factorise(&st->full, &s->u, "A on the free directions",
                                 COREPCG_ERR_NOT_SPD, ctx->cm, ctx->msg);
     ctx->rec->time_factor_s = cpg_now() - t;
     const cpg_factor *f = &st->full.fac;

@@ -49,7 +49,6 @@ static int icpcg_analyse(void *state, const cpg_ctx *ctx)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     st->values_fresh = 1;
     ctx->rec->time_reduce_s = cpg_now() - t;
-    ctx->rec->nnz_reduced = cpg_reduced_nnz(s);
     cpg_ichol_opts o;
     ichol_options(ctx->set, &o);
     t = cpg_now();
@@ -74,6 +73,8 @@ static int icpcg_same_pattern(void *state, const cpg_ctx *ctx,
 
 static int icpcg_factorise(void *state, const cpg_ctx *ctx)
 {
+    /* A~'s size changes with the ndof even when the analysis holds */
+    ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     icpcg_state *st = state;
     if (!st->values_fresh) {
         double t = cpg_now();

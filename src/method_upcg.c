@@ -31,12 +31,13 @@ static int upcg_analyse(void *state, const cpg_ctx *ctx)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     st->values_fresh = 1;
     ctx->rec->time_reduce_s = cpg_now() - t;
-    ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     return cpg_rwork_alloc(&st->work, 3 * ctx->sys->A.nb, ctx->sys->u.r, 1, ctx->msg);
 }
 
 static int upcg_factorise(void *state, const cpg_ctx *ctx)
 {
+    /* A~'s size changes with the ndof even when the analysis holds */
+    ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     upcg_state *st = state;
     if (!st->values_fresh) {
         double t = cpg_now();

@@ -188,8 +188,8 @@ static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
                                    1, 1, -1, CHOLMOD_REAL, cm);
     if (!p->M) {
         rc = cpg_cholmod_code(cm);
-        rc = cpg_fail(msg, rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY,
-                      "out of memory");
+        rc = rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY;
+        rc = cpg_fail(msg, rc, "the projected matrix: %s", corepcg_strerror(rc));
         goto done;
     }
     int *Mp = p->M->p, *Mi = p->M->i, t = 0;
@@ -248,8 +248,8 @@ static int store_upper(cpg_proj *p, cholmod_common *cm, char *msg)
         cholmod_free_sparse(&U, cm);
         free(moved);
         int rc = cpg_cholmod_code(cm);
-        return cpg_fail(msg, rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY,
-                        "out of memory");
+        rc = rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY;
+        return cpg_fail(msg, rc, "the projected matrix: %s", corepcg_strerror(rc));
     }
     const double *Ux = U->x;
     for (long t = 0; t < nnz; t++)

@@ -416,7 +416,7 @@ static void test_conventions(void)
     memcpy(at, "\n10 7 -40 \n", 11);
     spoiled_copy("indefinite", "A.mtx", A, dir);
     static const char *const what[2][2] = {
-        {"direct", "the reduced matrix A~ is not positive definite at node 2 "
+        {"direct", "A on the free directions is not positive definite at node 2 "
                    "(free direction 1 of 1)"},
         {"corepcg", "the matrix core is not positive definite at node 2 "
                     "(free direction 1 of 1)"}};

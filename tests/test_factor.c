@@ -179,8 +179,8 @@ static void test_combination(corepcg_ordering ord, corepcg_factor kind)
         CHECK(f.supernodal && f.L->is_super, "%s: LL gives supernodal", name);
     CHECK_INT(f.supernodal, f.L->is_super);
 
-    /* the ordering used is the one asked for (best: AMD, or METIS when
-     * AMD's fill is high; never nested dissection) */
+    /* the ordering used is the one asked for (best: AMD or METIS, the
+     * sparser; never nested dissection) */
     corepcg_ordering used = cpg_factor_ordering(&f);
     if (ord == COREPCG_ORDERING_BEST)
         CHECK(used == COREPCG_ORDERING_AMD || used == COREPCG_ORDERING_METIS,

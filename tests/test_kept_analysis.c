@@ -13,7 +13,8 @@
  *    every answer converged with constraint error <= 1e-12 and relative
  *    residual <= 10 tol; corepcg's answer (tol 1e-8) agrees with
  *    direct's to 1e-6 relative, and every update's answer equals a fresh
- *    setup's of the same system to 1e-12 with the same iterations;
+ *    setup's of the same system to 1e-12 with the same iterations, r
+ *    and nnz_reduced;
  *  - a changed mesh re-analyses and says so (analysis_reused 0, analysis
  *    time > 0): another N, another block pattern of A (no bend springs),
  *    another stretch graph (corepcg only: direct keeps it); the next
@@ -135,6 +136,11 @@ static void test_ballhit_steps(void)
                   "%s step %d: kept vs fresh analysis differ by %.3g, "
                   "iterations %d vs %d", name, step, rel_diff(n, x[m], xf),
                   info.iterations, finfo.iterations);
+            /* and describes this step's system as a fresh one does */
+            CHECK(info.r == finfo.r && info.nnz_reduced == finfo.nnz_reduced &&
+                      info.nnz_reduced > 0,
+                  "%s step %d: r %d, nnz_reduced %ld; fresh: %d, %ld", name,
+                  step, info.r, info.nnz_reduced, finfo.r, finfo.nnz_reduced);
             corepcg_free(&fresh);
         }
         double d = rel_diff(n, x[0], x[1]);
