@@ -239,9 +239,9 @@ static void print_header(FILE *out)
 {
     fprintf(out, "| size | k_stretch | unknowns n | method | warm-up steps | contacts | cold step "
                  "(setup + solve) | analyse | factor | factor GFlop/s | iterate | iterations | "
-                 "warm step (update + solve) | its | analysis kept | nnz(L) | peak memory | "
-                 "of which simulator | rel. residual | status |\n"
-                 "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+                 "warm step (update + solve) | its factor | its | analysis kept | nnz(L) | "
+                 "peak memory | of which simulator | rel. residual | status |\n"
+                 "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
                  "---:|---:|---:|---:|---|\n");
 }
 
@@ -249,23 +249,24 @@ static void print_row(FILE *out, const scaling_record *r)
 {
     if (r->method < 0) {
         fprintf(out, "| %dx%d | %g | %d | - | %d | - | - | - | - | - | - | - | - | - | - | - | "
-                     "- | - | - | **FAILED**: %s |\n", r->size, r->size, r->k, r->n,
+                     "- | - | - | - | **FAILED**: %s |\n", r->size, r->size, r->k, r->n,
                 r->warmup_steps, r->error);
         return;
     }
-    char gflops[32] = "-", warm[32] = "-", warm_its[16] = "-";
+    char gflops[32] = "-", warm[32] = "-", warm_its[16] = "-", warm_factor[32] = "-";
     if (r->factor_flops > 0 && r->factor_s > 0)
         snprintf(gflops, sizeof gflops, "%.1f", 1e-9 * r->factor_flops / r->factor_s);
     if (r->warm_s > 0 && r->warm_status >= 0) {
         snprintf(warm, sizeof warm, "%.3f s", r->warm_s);
         snprintf(warm_its, sizeof warm_its, "%d", r->warm_iterations);
+        snprintf(warm_factor, sizeof warm_factor, "%.3f s", r->warm_factor_s);
     }
     int failed = r->status < 0 || r->warm_status < 0 || r->error[0];
     fprintf(out, "| %dx%d | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %s | %.3f s | %d | "
-                 "%s | %s | %s | %ld | %.0f MB | %.0f MB | %.2e | %s%s |\n",
+                 "%s | %s | %s | %s | %ld | %.0f MB | %.0f MB | %.2e | %s%s |\n",
             r->size, r->size, r->k, r->n, corepcg_method_name(r->method), r->warmup_steps,
             r->contacts, r->seconds, r->analyze_s, r->factor_s, gflops, r->iterate_s,
-            r->iterations, warm, warm_its, r->warm_s > 0 ? (r->warm_reused ? "yes" : "no") : "-",
+            r->iterations, warm, warm_factor, warm_its, r->warm_s > 0 ? (r->warm_reused ? "yes" : "no") : "-",
             r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0, r->rel_residual,
             failed ? "**FAILED**: " : "",
             failed ? (r->error[0] ? r->error : corepcg_strerror(r->status))
@@ -293,7 +294,7 @@ static int fill_csv(FILE *out, const void *what)
     const struct scaling_report *sr = what;
     fprintf(out, "scene,size,k_stretch,dt,n,method,seconds,setup_s,solve_s,iterations,"
                  "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status,"
-                 "factor_gflops,warm_s,warm_iterations,warm_analysis_reused\n");
+                 "factor_gflops,warm_s,warm_iterations,warm_analysis_reused,warm_factor_s\n");
     for (int i = 0; i < sr->count; i++) {
         const scaling_record *r = &sr->recs[i];
         double gflops = r->factor_flops > 0 && r->factor_s > 0
@@ -302,14 +303,14 @@ static int fill_csv(FILE *out, const void *what)
         /* status: of the cold step, "failed" when either step failed;
          * rel_residual/constraint_error: the larger of the two steps' */
         fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s,"
-                     "%.4g,%.6e,%d,%d\n",
+                     "%.4g,%.6e,%d,%d,%.6e\n",
                 cloth_scene_name(sr->o->scenes[0]), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
                 r->sim_kb / 1024.0, fmax(r->rel_residual, r->warm_rel_residual),
                 fmax(r->constraint_error, r->warm_constraint_error),
                 failed ? "failed" : corepcg_strerror(r->status), gflops, r->warm_s,
-                r->warm_iterations, r->warm_reused);
+                r->warm_iterations, r->warm_reused, r->warm_factor_s);
     }
     return ferror(out) ? -1 : 0;
 }

@@ -224,7 +224,7 @@ static int compress_blocks(const cholmod_sparse *F, int N, cpg_bmat *out,
         out->p[J + 1] = (int)nblocks;
     }
     out->i = malloc(sizeof(int) * (size_t)(nblocks ? nblocks : 1));
-    out->x = calloc((size_t)(nblocks ? nblocks : 1) * 9, sizeof(double));
+    out->x = cpg_zeroed_huge(9 * (size_t)nblocks, sizeof(double));
     if (!out->i || !out->x)
         goto no_memory;
     for (int I = 0; I < N; I++)
@@ -310,7 +310,7 @@ static int blocks_from_lower_csc(const corepcg_system *sys, int N,
         out->p[J + 1] = out->p[J] + next[J] + lower[J];
     rc = COREPCG_ERR_NO_MEMORY;
     out->i = malloc(sizeof(int) * (size_t)(total ? total : 1));
-    out->x = calloc(9 * (size_t)(total ? total : 1), sizeof(double));
+    out->x = cpg_zeroed_huge(9 * (size_t)total, sizeof(double));
     if (!out->i || !out->x)
         goto done;
     for (int I = 0; I < N; I++) {

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 void cpg_huge_pages(void *p, size_t bytes)
@@ -18,4 +19,18 @@ void cpg_huge_pages(void *p, size_t bytes)
     uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
     if (p && b > a)
         (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+}
+
+void *cpg_zeroed_huge(size_t count, size_t size)
+{
+    if (count == 0)
+        count = 1;
+    if (count > SIZE_MAX / size)
+        return NULL;
+    void *p = malloc(count * size);
+    if (p) {
+        cpg_huge_pages(p, count * size);
+        memset(p, 0, count * size);
+    }
+    return p;
 }

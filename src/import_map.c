@@ -152,7 +152,7 @@ int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
         out->nb = prev->nb;
         out->p = copy_ints(prev->p, prev->nb + 1L);
         out->i = copy_ints(prev->i, blocks);
-        out->x = calloc(9 * (size_t)(blocks > 0 ? blocks : 1), sizeof(double));
+        out->x = cpg_zeroed_huge(9 * (size_t)blocks, sizeof(double));
         if (!out->p || !out->i || !out->x) {
             cpg_bmat_free(out);
             return 0; /* the full import reports the memory */

@@ -37,6 +37,9 @@ int cpg_cholmod_code(const cholmod_common *cm);
  * touch then costs one fault per 2 MiB instead of one per 4 KiB. A hint
  * on this mapping only (madvise), ignored where unsupported. */
 void cpg_huge_pages(void *p, size_t bytes);
+/* calloc(count, size) for a large array, with cpg_huge_pages before the
+ * zeros are written (calloc's fresh pages would fault one per 4 KiB). */
+void *cpg_zeroed_huge(size_t count, size_t size);
 
 /* ------------------------------------------------------ block matrices */
 

@@ -338,20 +338,20 @@ static void check_scaling(void)
     char line[1024];
     CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     CHECK_STR_CONTAINS(line, ",status,factor_gflops,warm_s,warm_iterations,"
-                             "warm_analysis_reused\n");
+                             "warm_analysis_reused,warm_factor_s\n");
     static const char *const names[3] = {"corepcg", "direct", "mpcg"};
     int rows = 0;
     while (fgets(line, sizeof line, f)) {
         char method[32], status[32];
         int size, n, its, warm_its, reused;
-        double k, dt, sec, setup, solve, rres, cerr, peak, sim, gflops, warm_s;
+        double k, dt, sec, setup, solve, rres, cerr, peak, sim, gflops, warm_s, warm_f;
         long nnz;
         int got = sscanf(line, "ballhit,%d,%lf,%lf,%d,%31[^,],%lf,%lf,%lf,%d,%ld,%lf,%lf,"
-                         "%lf,%lf,%31[^,],%lf,%lf,%d,%d", &size, &k, &dt, &n, method,
+                         "%lf,%lf,%31[^,],%lf,%lf,%d,%d,%lf", &size, &k, &dt, &n, method,
                          &sec, &setup, &solve, &its, &nnz, &peak, &sim, &rres, &cerr,
-                         status, &gflops, &warm_s, &warm_its, &reused);
-        CHECK(got == 19, "row %d: %d fields parsed: %s", rows + 1, got, line);
-        if (got != 19 || rows >= 3)
+                         status, &gflops, &warm_s, &warm_its, &reused, &warm_f);
+        CHECK(got == 20, "row %d: %d fields parsed: %s", rows + 1, got, line);
+        if (got != 20 || rows >= 3)
             continue;
         CHECK(strcmp(method, names[rows]) == 0, "row %d: %s", rows + 1, method);
         CHECK(strcmp(status, "ok") == 0, "%s: status %s", method, status);
@@ -362,6 +362,8 @@ static void check_scaling(void)
         if (rows < 2) { /* corepcg, direct */
             CHECK_INT(reused, 1);
             CHECK(gflops > 0 && isfinite(gflops), "%s: %g GFlop/s", method, gflops);
+            CHECK(warm_f > 0 && warm_f < warm_s, "%s: warm factorisation %g s of %g",
+                  method, warm_f, warm_s);
         } else {
             CHECK(isnan(gflops), "mpcg: %g GFlop/s", gflops);
         }
