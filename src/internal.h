@@ -201,6 +201,10 @@ void cpg_rmat_free(cpg_rmat *rm);
 /* yt (r) = A~ xt (r); cpg_rmat_apply is the same as a cpg_apply_fn. */
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
 void cpg_rmat_apply(void *rm, const double *xt, double *yt);
+/* V (dI x dJ, column-major with leading dimension dI) = U_I^T B U_J for
+ * one 3x3 block B (column-major) of A. */
+void cpg_reduce_block(const double *B, const double *UI, int dI,
+                      const double *UJ, int dJ, double *V);
 
 /* ------------------------------------------------------------ the core */
 

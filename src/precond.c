@@ -170,15 +170,8 @@ int cpg_precond_projected_blocks(cpg_precond *pc, const cpg_bmat *A,
     for (int i = 0; i < A->nb; i++) {
         int d = u->ndof[i];
         const double *B = A->x + 9 * diagonal_index(A, i), *U = u->U + 9L * i;
-        double V[9], T[9]; /* V = U^T B U (d x d), T = B U (3 x d) */
-        for (int c = 0; c < d; c++)
-            for (int a = 0; a < 3; a++)
-                T[3 * c + a] = B[a] * U[3 * c] + B[3 + a] * U[3 * c + 1] +
-                               B[6 + a] * U[3 * c + 2];
-        for (int c = 0; c < d; c++)
-            for (int a = 0; a < d; a++)
-                V[d * c + a] = U[3 * a] * T[3 * c] + U[3 * a + 1] * T[3 * c + 1] +
-                               U[3 * a + 2] * T[3 * c + 2];
+        double V[9]; /* U^T B U, d x d */
+        cpg_reduce_block(B, U, d, U, d, V);
         if (d > 0 && invert_spd(V, d)) {
             cpg_precond_free(pc);
             return not_spd(msg, i);

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* V (dI x dJ, column-major with leading dimension dI) = U_I^T B U_J. */
-static void reduce_block(const double *B, const double *UI, int dI,
+void cpg_reduce_block(const double *B, const double *UI, int dI,
                          const double *UJ, int dJ, double *V)
 {
     if (dI == 3 && dJ == 3) {
@@ -106,7 +105,7 @@ void cpg_rmat_values(cpg_rmat *rm)
     for (int J = 0; J < A->nb; J++)
         for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
             int k = rm->src[t], I = A->i[k];
-            reduce_block(A->x + 9L * k, rm->u->U + 9L * I, ndof[I],
+            cpg_reduce_block(A->x + 9L * k, rm->u->U + 9L * I, ndof[I],
                          rm->u->U + 9L * J, ndof[J], rm->x + 9L * t);
         }
 }
