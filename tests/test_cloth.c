@@ -5,7 +5,7 @@
  * SPD-ness of every scene's A (CHOLMOD), free fall against the closed
  * form, settling, the contact conditions, and each method on a cloth
  * system checked by corepcg_check. */
-#include "cloth.h"
+#include "cloth_fixture.h"
 #include "internal.h"
 #include "test.h"
 
@@ -15,18 +15,6 @@
 #include <unistd.h>
 
 /* ---------------------------------------------------------- helpers */
-
-static cloth_sim *make_sim(cloth_scene scene, int m, double k_stretch)
-{
-    cloth_params p;
-    cloth_params_default(&p, scene, m);
-    p.k_stretch = k_stretch;
-    cloth_sim *s = NULL;
-    char msg[COREPCG_MSG_SIZE];
-    int rc = cloth_sim_create(&p, &s, msg);
-    CHECK(rc == COREPCG_OK, "cloth_sim_create: %s", msg);
-    return s;
-}
 
 /* Steps once with the default settings; reports a failed step. */
 static int step_ok(cloth_sim *s)
@@ -367,7 +355,7 @@ static void test_spd(void)
 {
     const int checks_at[] = {1, 12, 40, 80};
     for (int scene = 0; scene < CLOTH_SCENE_COUNT; scene++) {
-        cloth_sim *s = make_sim(scene, 21, 6000.0);
+        cloth_sim *s = fixture_cloth(scene, 21, 6000.0);
         if (!s)
             continue;
         int checked = 0, contact_steps = 0;
@@ -446,7 +434,7 @@ static void test_free_fall(void)
  * 1e-10 J (it peaks near 1e-3 J while the cloth first sags). */
 static void test_settles(void)
 {
-    cloth_sim *s = make_sim(CLOTH_SCENE_PINNED, 21, 600.0);
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_PINNED, 21, 600.0);
     if (!s)
         return;
     double window_peak[10] = {0}, first_peak = 0;
@@ -481,7 +469,7 @@ static void test_settles(void)
  * velocity is the ball's, and no node is inside the ball. */
 static void test_ballhit_contacts(void)
 {
-    cloth_sim *s = make_sim(CLOTH_SCENE_BALLHIT, 41, 6000.0);
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_BALLHIT, 41, 6000.0);
     if (!s)
         return;
     int first_contact = 0, contact_steps = 0, max_contacts = 0;
@@ -527,7 +515,7 @@ static void test_ballhit_contacts(void)
 /* drape: stuck nodes stop dead; rail: the rail nodes stay on the x axis. */
 static void test_drape_and_rail(void)
 {
-    cloth_sim *s = make_sim(CLOTH_SCENE_DRAPE, 21, 600.0);
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_DRAPE, 21, 600.0);
     if (s) {
         int stuck_steps = 0;
         double worst = 0;
@@ -542,7 +530,7 @@ static void test_drape_and_rail(void)
         CHECK_INT(s->ndof_count[0], s->contacts);
         cloth_sim_free(&s);
     }
-    s = make_sim(CLOTH_SCENE_RAIL, 21, 600.0);
+    s = fixture_cloth(CLOTH_SCENE_RAIL, 21, 600.0);
     if (s) {
         for (int k = 0; k < 40 && step_ok(s); k++)
             ;
@@ -562,7 +550,7 @@ static void test_drape_and_rail(void)
  * corepcg_check measures it, with the constraints exact. */
 static void test_methods_on_cloth(void)
 {
-    cloth_sim *s = make_sim(CLOTH_SCENE_BALLHIT, 41, 600.0);
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_BALLHIT, 41, 600.0);
     if (!s)
         return;
     while (s->step < 40 && step_ok(s))

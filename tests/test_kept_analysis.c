@@ -23,7 +23,7 @@
  *    the iteration counts of the reduced corePCG it replaced (7 and 15,
  *    5 and 11 at tol 1e-3 and 1e-6, with amd and nested dissection),
  *    and its answer agrees with direct's to 10 tol. */
-#include "cloth.h"
+#include "cloth_fixture.h"
 #include "corepcg.h"
 #include "fixture.h"
 #include "test.h"
@@ -57,15 +57,10 @@ static void ndof_of(const cloth_sim *sim, int *ndof)
 
 static void test_ballhit_steps(void)
 {
-    cloth_params par;
-    cloth_params_default(&par, CLOTH_SCENE_BALLHIT, 29);
-    par.k_stretch = 6000;
-    cloth_sim *sim = NULL;
-    char msg[COREPCG_MSG_SIZE] = "";
-    if (cloth_sim_create(&par, &sim, msg) != COREPCG_OK) {
-        CHECK(0, "scene: %s", msg);
+    cloth_sim *sim = fixture_cloth(CLOTH_SCENE_BALLHIT, 29, 6000);
+    if (!sim)
         return;
-    }
+    char msg[COREPCG_MSG_SIZE] = "";
     const corepcg_method methods[2] = {COREPCG_METHOD_COREPCG,
                                        COREPCG_METHOD_DIRECT};
     const double tol = 1e-8;

@@ -25,7 +25,7 @@
  *    much as mpcg and upcg differ, so no bound holds there for any two
  *    implementations.
  */
-#include "cloth.h"
+#include "cloth_fixture.h"
 #include "corepcg.h"
 #include "test.h"
 
@@ -203,18 +203,6 @@ static void test_tiny_delta0(void)
 
 /* ---------------------------------------------------------- ballhit */
 
-static cloth_sim *ballhit(int m, double k)
-{
-    cloth_params p;
-    cloth_params_default(&p, CLOTH_SCENE_BALLHIT, m);
-    p.k_stretch = k;
-    cloth_sim *s = NULL;
-    char msg[COREPCG_MSG_SIZE];
-    int rc = cloth_sim_create(&p, &s, msg);
-    CHECK(rc == COREPCG_OK, "cloth_sim_create: %s", msg);
-    return s;
-}
-
 /* Steps the simulation until step `step` is assembled (not solved). */
 static int advance_to(cloth_sim *s, int step)
 {
@@ -237,7 +225,7 @@ static int advance_to(cloth_sim *s, int step)
 
 static void test_units(void)
 {
-    cloth_sim *s = ballhit(41, 6000);
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_BALLHIT, 41, 6000);
     if (!s || advance_to(s, 24))
         goto done;
     CHECK(s->ndof_count[2] > 0, "no sliding contacts at step 24");
@@ -274,7 +262,7 @@ done:
 /* mpcg vs upcg --precond projected at the given steps of one scene. */
 static void equivalence(int m, double k, const int *steps, int count)
 {
-    cloth_sim *s = ballhit(m, k);
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_BALLHIT, m, k);
     if (!s)
         return;
     int n = s->grid.n;
