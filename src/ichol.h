@@ -130,6 +130,14 @@ void cpg_ichol_matvec(void *ic, const double *in, double *out);
 
 void cpg_ichol_free(cpg_ichol *ic);
 
+/* Reverse Cuthill-McKee of the graph gp (G + 1), gi (no self loops): per
+ * connected component from a pseudo-peripheral vertex, neighbours by
+ * increasing degree; order[k] = the vertex placed k-th. O(G + edges)
+ * however many components: *visits counts the vertex and edge visits, so
+ * that tests can check it. Returns OK or ERR_NO_MEMORY. */
+int cpg_order_rcm(const int *gp, const int *gi, int G, int *order,
+                  long *visits);
+
 const char *cpg_ichol_ordering_name(cpg_ichol_ordering o);
 
 #endif /* COREPCG_ICHOL_H */
