@@ -177,12 +177,12 @@ typedef struct corepcg_settings {
     int fallback_upcg;         /* corepcg: if the core is not SPD, solve with
                                   upcg's node-block preconditioner instead
                                   (FELL_BACK)                                */
-    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0) in the
-                                  nodes' own order (default, measured
-                                  fastest to 161x161), 1 = one level of
-                                  block fill in reverse Cuthill-McKee order
+    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0)
+                                  (default), 1 = one level of block fill
                                   (fewer iterations; pays from ~321x321 at
-                                  tight tolerances)                        */
+                                  tight tolerances); both in reverse
+                                  Cuthill-McKee order of the free nodes,
+                                  whatever order they come in            */
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);

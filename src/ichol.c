@@ -13,7 +13,7 @@
 void cpg_ichol_default_opts(cpg_ichol_opts *o)
 {
     o->fill = 0;
-    o->ordering = CPG_ICHOL_NATURAL;
+    o->ordering = CPG_ICHOL_RCM;
     o->single = 1;
     o->keep_matrix = 1;
     o->pivot_tol = 1e-8;

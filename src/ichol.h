@@ -47,7 +47,7 @@ typedef struct cpg_ichol_opts {
     int max_retries;
 } cpg_ichol_opts;
 
-/* The measured default (exp/README.md): fill 0, natural order, F in
+/* The defaults (measurements in docs/benchmark.md): fill 0, RCM order, F in
  * float, A~'s lower triangle kept, pivot_tol 1e-8, shifts 1e-3 * 4^k for
  * at most 6 retries (alpha <= 1.024; beyond that PCG needs more than ~150
  * iterations and corePCG is the better fallback). */

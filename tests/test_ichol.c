@@ -653,14 +653,14 @@ static void test_arguments(void)
     tsys_free(&t);
 }
 
-/* The defaults as measured (exp/README.md), and PCG with them: the kept
+/* The defaults (docs/benchmark.md), and PCG with them: the kept
  * lower triangle as the product, the float factor as the preconditioner. */
 static void test_defaults(void)
 {
     cpg_ichol_opts o;
     cpg_ichol_default_opts(&o);
     CHECK_INT(o.fill, 0);
-    CHECK_INT(o.ordering, CPG_ICHOL_NATURAL);
+    CHECK_INT(o.ordering, CPG_ICHOL_RCM);
     CHECK_INT(o.single, 1);
     CHECK_INT(o.keep_matrix, 1);
     CHECK_INT(o.max_retries, 6);
