@@ -116,6 +116,16 @@ typedef enum corepcg_precond {
     COREPCG_PRECOND_COUNT
 } corepcg_precond;
 
+/* When an iterative method stops (settings.stop). */
+typedef enum corepcg_stop {
+    COREPCG_STOP_RESIDUAL = 0,  /* |S(b - A x)| <= tol |S(b - A(I-S)z)|: the
+                                   true filtered residual, the same measure
+                                   for every method (default)              */
+    COREPCG_STOP_PRECONDITIONED, /* r^T M^-1 r <= tol^2 delta0, the papers'
+                                   rule: what tol means depends on M        */
+    COREPCG_STOP_COUNT
+} corepcg_stop;
+
 typedef enum corepcg_ordering {
     COREPCG_ORDERING_BEST = 0,  /* AMD and METIS; keeps the sparser factor */
     COREPCG_ORDERING_AMD,
@@ -146,11 +156,13 @@ COREPCG_EXPORT const char *corepcg_ordering_name(int ordering);
 COREPCG_EXPORT const char *corepcg_factor_name(int factor);
 COREPCG_EXPORT const char *corepcg_core_name(int core);
 COREPCG_EXPORT const char *corepcg_auto_reason_name(int reason);
+COREPCG_EXPORT const char *corepcg_stop_name(int stop);
 COREPCG_EXPORT int corepcg_method_from_name(const char *name);
 COREPCG_EXPORT int corepcg_precond_from_name(const char *name);
 COREPCG_EXPORT int corepcg_ordering_from_name(const char *name);
 COREPCG_EXPORT int corepcg_factor_from_name(const char *name);
 COREPCG_EXPORT int corepcg_core_from_name(const char *name);
+COREPCG_EXPORT int corepcg_stop_from_name(const char *name);
 
 /* ------------------------------------------------------------- settings */
 
@@ -161,7 +173,8 @@ COREPCG_EXPORT int corepcg_core_from_name(const char *name);
 
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
-    double tol;                /* stop when delta <= tol^2 delta0; (0, 1)    */
+    double tol;                /* iterative methods' tolerance, (0, 1): see
+                                  stop                                     */
     int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
     corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
     corepcg_ordering ordering; /* direct/corepcg; default NESDIS (nested
@@ -183,6 +196,11 @@ typedef struct corepcg_settings {
                                   tight tolerances); both in reverse
                                   Cuthill-McKee order of the free nodes,
                                   whatever order they come in            */
+    corepcg_stop stop;         /* iterative methods' stopping rule; default
+                                  RESIDUAL: every method stops at the same
+                                  true accuracy, so that they compare at
+                                  equal accuracy and tol means the same
+                                  for all (docs/design.md, "Stopping")    */
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);

@@ -78,6 +78,7 @@ int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         .precond = precond, .precond_ctx = precond_ctx, .precond2 = precond2,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
         .b = b, .bdelta = w->bd, .tol = ctx->set->tol,
+        .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
     };
     int rc = cpg_pcg(&pb, &w->pcg, x, iterations, ctx->msg);

@@ -244,6 +244,8 @@ typedef struct cpg_pcg_problem {
     const double *b;       /* right-hand side                            */
     const double *bdelta;  /* vector defining delta0 (b or b^), or NULL  */
     double delta0;         /* used when bdelta is NULL                   */
+    int stop_residual;     /* COREPCG_STOP_RESIDUAL: stop on |r| <= tol
+                              |bdelta| (|r0| when bdelta is NULL) instead */
     double tol;
     int max_iter;
 } cpg_pcg_problem;

@@ -93,6 +93,7 @@ static int bw_solve(mpcg_state *st, const cpg_ctx *ctx, const double *b,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
         .b = b, .bdelta = NULL,
         .delta0 = forward_dot(&s->A, ctx->set->precond, bd),
+        .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .tol = ctx->set->tol, .max_iter = ctx->set->max_iter,
     };
     int rc = cpg_pcg(&pb, &st->work.pcg, x, iterations, ctx->msg);

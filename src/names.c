@@ -12,6 +12,7 @@ static const char *const precond_names[] = {"diag", "block", "projected"};
 static const char *const ordering_names[] = {"best", "amd", "metis", "nesdis"};
 static const char *const factor_names[] = {"ldl", "ll", "auto"};
 static const char *const core_names[] = {"stretch", "auto"};
+static const char *const stop_names[] = {"residual", "preconditioned"};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -45,3 +46,5 @@ int corepcg_precond_from_name(const char *s) { return value_of(precond_names, CO
 int corepcg_ordering_from_name(const char *s) { return value_of(ordering_names, COUNT(ordering_names), s); }
 int corepcg_factor_from_name(const char *s) { return value_of(factor_names, COUNT(factor_names), s); }
 int corepcg_core_from_name(const char *s) { return value_of(core_names, COUNT(core_names), s); }
+const char *corepcg_stop_name(int v) { return name_of(stop_names, COUNT(stop_names), v); }
+int corepcg_stop_from_name(const char *s) { return value_of(stop_names, COUNT(stop_names), s); }

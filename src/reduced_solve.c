@@ -68,6 +68,7 @@ int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
         .n = s->u.r, .matvec = matvec, .matvec_ctx = matvec_ctx,
         .precond = precond, .precond_ctx = precond_ctx,
         .b = w->bt, .bdelta = w->bt, .tol = ctx->set->tol,
+        .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
     };
     return cpg_pcg(&pb, &w->pcg, w->xt, iterations, ctx->msg);

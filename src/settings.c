@@ -24,6 +24,7 @@ void corepcg_settings_default(corepcg_settings *s)
     s->core_threshold = COREPCG_DEFAULT_CORE_THRESHOLD;
     s->fallback_upcg = 0;
     s->ic_fill = 0;
+    s->stop = COREPCG_STOP_RESIDUAL;
 }
 
 int cpg_settings_check(const corepcg_settings *s, char *msg)
@@ -48,6 +49,8 @@ int cpg_settings_check(const corepcg_settings *s, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: fallback_upcg must be 0 or 1");
     if (s->ic_fill != 0 && s->ic_fill != 1)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: ic_fill must be 0 or 1, got %d", s->ic_fill);
+    if ((unsigned)s->stop >= COREPCG_STOP_COUNT)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown stop %d", (int)s->stop);
     if (s->precond == COREPCG_PRECOND_PROJECTED && s->method != COREPCG_METHOD_UPCG)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "settings: precond projected is for upcg (mpcg applies it in effect with diag)");

@@ -12,9 +12,12 @@ static const char usage_text[] =
     "  --method M          auto (default: per step the fastest of icpcg, corepcg\n"
     "                      and mpcg, as the handle measured them) | icpcg |\n"
     "                      corepcg | upcg | direct | mpcg | mpcg-bw\n"
-    "  --tol T             iterative methods: stop when r^T M^-1 r <= T^2 delta0,\n"
-    "                      delta0 = b^T M^-1 b (mpcg-bw: (S b)^T P (S b), P\n"
-    "                      itself, as Baraff & Witkin publish it) (default 1e-3)\n"
+    "  --tol T             iterative methods' tolerance (default 1e-3)\n"
+    "  --stop R            iterative methods' rule: residual (default: the true\n"
+    "                      |S(b - A x)| <= T |S(b - A(I-S)z)|, the same for every\n"
+    "                      method) | preconditioned (the papers': r^T M^-1 r <=\n"
+    "                      T^2 delta0, delta0 = b^T M^-1 b; mpcg-bw: (S b)^T P\n"
+    "                      (S b), P itself, as Baraff & Witkin publish it)\n"
     "  --max-iter K        iterative methods: iteration limit (default 10000);\n"
     "                      reaching it exits 3\n"
     "  --precond P         upcg/mpcg/auto: diag (default) | block | projected\n"
@@ -100,7 +103,7 @@ static int check_combination(const struct solve_options *o)
     else if (o->gave_ic_fill && !uses(m, COREPCG_METHOD_ICPCG))
         bad = "--ic-fill (it is for icpcg and auto's icpcg)";
     else if (o->gave_iteration && m == COREPCG_METHOD_DIRECT)
-        bad = "--tol/--max-iter (direct does not iterate)";
+        bad = "--tol/--max-iter/--stop (direct does not iterate)";
     if (!bad && o->gave_threshold && o->set.core != COREPCG_CORE_AUTO) {
         cli_error("solve: --core-threshold is for --core auto");
         return -1;
@@ -155,6 +158,11 @@ static int parse(int argc, char **argv, struct solve_options *o)
             }
             o->set.fallback_upcg = 1;
             o->gave_fallback = 1;
+        } else if (strcmp(a, "--stop") == 0) {
+            rc = cli_parse_choice(a, v, corepcg_stop_from_name,
+                                  "residual, preconditioned", &m);
+            o->set.stop = (corepcg_stop)m;
+            o->gave_iteration = 1;
         } else if (strcmp(a, "--tol") == 0) {
             rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
             o->gave_iteration = 1;

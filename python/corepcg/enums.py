@@ -99,6 +99,11 @@ class Core(Choice):
     AUTO = 1
 
 
+class Stop(Choice):
+    RESIDUAL = 0
+    PRECONDITIONED = 1
+
+
 class Format(enum.IntEnum):
     """corepcg_format: how A's arrays are given."""
     CSC = 0
@@ -122,6 +127,7 @@ C_ENUMS = {
     "corepcg_ordering": (Ordering, "COREPCG_ORDERING_"),
     "corepcg_factor": (Factor, "COREPCG_FACTOR_"),
     "corepcg_core": (Core, "COREPCG_CORE_"),
+    "corepcg_stop": (Stop, "COREPCG_STOP_"),
     "corepcg_format": (Format, "COREPCG_"),
     "corepcg_triangle": (Triangle, "COREPCG_"),
 }

@@ -7,13 +7,13 @@ import numbers
 
 from ._cdefs import Settings
 from ._library import lib
-from .enums import Core, Factor, Method, Ordering, Precond
+from .enums import Core, Factor, Method, Ordering, Precond, Stop
 from .errors import ArgumentError
 
 # The keywords, one per field of corepcg_settings, in its order.
 NAMES = tuple(name for name, _ in Settings._fields_)
 CHOICES = {"method": Method, "precond": Precond, "ordering": Ordering,
-           "factor": Factor, "core": Core}
+           "factor": Factor, "core": Core, "stop": Stop}
 FLAGS = ("fallback_upcg",)
 
 

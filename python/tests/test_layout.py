@@ -80,8 +80,8 @@ class Structures(unittest.TestCase):
         self.assertNotEqual(grown, text)
         self.assertTrue(any("corepcg_info: fields" in p
                             for p in layout_problems(grown)))
-        grown = text.replace("    int ic_fill;               /* icpcg (and",
-                             "    int ic_fill;  int later; /* icpcg (and", 1)
+        grown = text.replace("} corepcg_settings;",
+                             "    double later;\n} corepcg_settings;", 1)
         self.assertNotEqual(grown, text)
         problems = layout_problems(grown)
         self.assertTrue(any("sizeof(corepcg_settings)" in p for p in problems),
