@@ -167,7 +167,7 @@ COREPCG_EXPORT int corepcg_stop_from_name(const char *name);
 /* ------------------------------------------------------------- settings */
 
 /* Defaults (corepcg_settings_default fills these in). */
-#define COREPCG_DEFAULT_TOL 1e-3
+#define COREPCG_DEFAULT_TOL 1e-5
 #define COREPCG_DEFAULT_MAX_ITER 10000
 #define COREPCG_DEFAULT_CORE_THRESHOLD 1e-2
 

@@ -212,10 +212,13 @@ static int advance_to(cloth_sim *s, int step)
     char msg[COREPCG_MSG_SIZE];
     while (s->step + 1 < step) {
         cloth_assemble(s);
-        /* the trajectory the steps were picked on: stepped with corepcg */
+        /* the trajectory the steps were picked on: stepped with corepcg
+         * at the papers' tol 1e-3 */
         corepcg_settings set;
         corepcg_settings_default(&set);
         set.method = COREPCG_METHOD_COREPCG;
+        set.tol = 1e-3;
+        set.stop = COREPCG_STOP_PRECONDITIONED;
         int rc = cloth_solve(s, &set, msg);
         CHECK(rc >= 0, "step %d: %s", s->step + 1, msg);
         if (rc < 0)

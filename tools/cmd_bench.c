@@ -21,7 +21,7 @@ static const char usage_text[] =
     "                   (default: all)\n"
     "  --steps K        measured steps per case (default 5)\n"
     "  --tol LIST       every iterative method's tolerance, a table each\n"
-    "                   (default 1e-3,1e-6; --quick, --scaling: 1e-3)\n"
+    "                   (default 1e-5,1e-3; --quick, --scaling: 1e-5)\n"
     "  --csv FILE       one row per scene, tol, size, k and method\n"
     "  --svg FILE       seconds per step against k_stretch, a panel per scene\n"
     "                   and size (at the first tol)\n"
@@ -222,7 +222,7 @@ static int parse(int argc, char **argv, bench_options *o)
     }
     if (!given_tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
-        o->tols[1] = 1e-6;
+        o->tols[1] = 1e-3;
         o->num_tols = o->quick || o->scaling || o->whole_steps ? 1 : 2;
     }
     if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1)) {

@@ -12,7 +12,7 @@ static const char usage_text[] =
     "  --method M          auto (default: per step the fastest of icpcg, corepcg\n"
     "                      and mpcg, as the handle measured them) | icpcg |\n"
     "                      corepcg | upcg | direct | mpcg | mpcg-bw\n"
-    "  --tol T             iterative methods' tolerance (default 1e-3)\n"
+    "  --tol T             iterative methods' tolerance (default 1e-5)\n"
     "  --stop R            iterative methods' rule: residual (default: the true\n"
     "                      |S(b - A x)| <= T |S(b - A(I-S)z)|, the same for every\n"
     "                      method) | preconditioned (the papers': r^T M^-1 r <=\n"

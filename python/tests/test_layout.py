@@ -178,7 +178,7 @@ class Keywords(unittest.TestCase):
         with corepcg.Solver(_tiny()["A"], stretch_pairs=_tiny()["stretch_pairs"]) as s:
             self.assertEqual(s.settings, d)
         self.assertEqual(d["method"], "auto")
-        self.assertEqual(d["tol"], 1e-3)
+        self.assertEqual(d["tol"], 1e-5)
 
     def test_info_has_every_field(self):
         t = _tiny()
