@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* names.c -- the names of the enumerated choices, as the CLI spells them. */
-#include "internal.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* error.c -- the table of status texts and the message helper. */
-#include "internal.h"
+#include "base.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1 bd (or, when
  * that is zero, the initial delta); Baraff & Witkin's original MPCG
  * hands in its own delta0. */
-#include "internal.h"
+#include "kernels.h"
 
 #include <math.h>
 #include <stdlib.h>

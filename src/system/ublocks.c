@@ -2,7 +2,7 @@
 /* ublocks.c -- the constraints as explicit bases U_i (3 x ndof_i) with
  * U_i^T U_i = I and U_i U_i^T = S_i (Ye, Webber & Wang sec. 3), and the
  * products with U and S that the reducer, MPCG and the checks share. */
-#include "internal.h"
+#include "system.h"
 
 #include <math.h>
 #include <stdio.h>

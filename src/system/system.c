@@ -3,7 +3,7 @@
  * corepcg_setup, corepcg_update, corepcg_check and corepcg_bundle_write
  * all import through cpg_sys_import, so they accept and refuse exactly the
  * same systems, with the same codes and messages. */
-#include "internal.h"
+#include "system.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -33,14 +33,6 @@ void cpg_rwork_free(cpg_rwork *w)
     memset(w, 0, sizeof *w);
 }
 
-int cpg_all_zero(const double *v, int n)
-{
-    for (int k = 0; k < n; k++)
-        if (v[k] != 0)
-            return 0;
-    return 1;
-}
-
 int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b)
 {
     int n = 3 * s->A.nb, r = s->u.r;

@@ -11,7 +11,7 @@
  * a value that is not finite, both triangles given (whose symmetry must
  * be checked entry by entry) -- takes the full import, which reports
  * errors exactly as always. */
-#include "internal.h"
+#include "system.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * A~ (upcg) or of A (mpcg), and the "projected" one, U_i^T P_i^-1 U_i with
  * P = diag(A), which is what MPCG's P^-1 amounts to on range(S) (Ascher &
  * Boxerman sec. 4), so that upcg with it and mpcg are the same algorithm. */
-#include "internal.h"
+#include "kernels.h"
 
 #include <lapacke.h>
 #include <math.h>

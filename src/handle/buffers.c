@@ -5,7 +5,7 @@
  * So the arrays a handle keeps from step to step (the factor's storage,
  * the projected matrix) ask for huge pages before their first touch. */
 #define _DEFAULT_SOURCE /* madvise */
-#include "internal.h"
+#include "base.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * plus the off-diagonal blocks of stretch springs (core STRETCH) or the
  * off-diagonal blocks that are large beside the diagonal blocks they
  * couple (core AUTO). */
-#include "internal.h"
+#include "factor.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Wang eq. 9a), the product upcg and icpcg iterate with. U adds no nonzero
  * blocks: A~ has A's block pattern without the fixed nodes, each block
  * (I, J) becoming ndof_I x ndof_J. Cost is linear in the blocks of A. */
-#include "internal.h"
+#include "system.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,42 +121,3 @@ void cpg_rmat_free(cpg_rmat *rm)
     memset(rm, 0, sizeof *rm);
 }
 
-void cpg_rmat_apply(void *rm, const double *xt, double *yt)
-{
-    cpg_rmat_mult(rm, xt, yt);
-}
-
-void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
-{
-    /* Gather form, as cpg_bmat_mult: y_J = sum over column J of
-     * A~_IJ^T x_I, since A~ is symmetric and stored whole. Columns whose
-     * nodes all keep 3 dof (nearly all) take the unrolled 3x3 path. */
-    const int *ndof = rm->u->ndof, *off = rm->u->off;
-    for (int J = 0; J < rm->A->nb; J++) {
-        double y0 = 0, y1 = 0, y2 = 0;
-        if (rm->all3[J]) {
-            for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
-                const double *V = rm->x + 9L * t, *xi = xt + rm->i[t];
-                y0 += V[0] * xi[0] + V[1] * xi[1] + V[2] * xi[2];
-                y1 += V[3] * xi[0] + V[4] * xi[1] + V[5] * xi[2];
-                y2 += V[6] * xi[0] + V[7] * xi[1] + V[8] * xi[2];
-            }
-            double *yj = yt + off[J];
-            yj[0] = y0;
-            yj[1] = y1;
-            yj[2] = y2;
-            continue;
-        }
-        int dJ = ndof[J];
-        double y[3] = {0, 0, 0};
-        for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
-            const double *V = rm->x + 9L * t, *xi = xt + rm->i[t];
-            int dI = rm->d[t];
-            for (int c = 0; c < dJ; c++)
-                for (int a = 0; a < dI; a++)
-                    y[c] += V[dI * c + a] * xi[a];
-        }
-        for (int c = 0; c < dJ; c++)
-            yt[off[J] + c] = y[c];
-    }
-}

@@ -2,7 +2,7 @@
 /* bmat.c -- the system matrix as 3x3 node blocks: import from the caller's
  * arrays (CSC or triplets, one triangle or both), block products and
  * pattern comparison. */
-#include "internal.h"
+#include "system.h"
 
 #include <limits.h>
 #include <math.h>
@@ -392,24 +392,6 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
         rc = compress_blocks(F, sys->num_nodes, out, msg);
     cholmod_free_sparse(&F, cm);
     return rc;
-}
-
-void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
-{
-    /* Gather form: A is stored whole, and block (J, I) = block (I, J)^T, so
-     * y_J = sum over column J of A_IJ^T x_I writes y once per node. */
-    for (int J = 0; J < A->nb; J++) {
-        double y0 = 0, y1 = 0, y2 = 0;
-        for (int k = A->p[J]; k < A->p[J + 1]; k++) {
-            const double *B = A->x + 9L * k, *xi = x + 3L * A->i[k];
-            y0 += B[0] * xi[0] + B[1] * xi[1] + B[2] * xi[2];
-            y1 += B[3] * xi[0] + B[4] * xi[1] + B[5] * xi[2];
-            y2 += B[6] * xi[0] + B[7] * xi[1] + B[8] * xi[2];
-        }
-        y[3L * J] = y0;
-        y[3L * J + 1] = y1;
-        y[3L * J + 2] = y2;
-    }
 }
 
 int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b)

@@ -8,7 +8,8 @@
 #ifndef COREPCG_METHOD_H
 #define COREPCG_METHOD_H
 
-#include "internal.h"
+#include "kernels.h"
+#include "factor.h"
 
 /* What every operation is handed. */
 typedef struct cpg_ctx {

@@ -23,7 +23,7 @@
 #ifndef COREPCG_ICHOL_H
 #define COREPCG_ICHOL_H
 
-#include "internal.h"
+#include "kernels.h"
 
 typedef enum cpg_ichol_ordering {
     CPG_ICHOL_NATURAL = 0,  /* node order as given */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.c -- default settings and their validation. */
-#include "internal.h"
+#include "base.h"
 
 #include <math.h>
 

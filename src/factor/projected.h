@@ -15,7 +15,7 @@
 #ifndef COREPCG_PROJECTED_H
 #define COREPCG_PROJECTED_H
 
-#include "internal.h"
+#include "factor.h"
 
 typedef struct cpg_proj {
     int N;
