@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* names.c -- the names of the enumerated choices, as the CLI spells them. */
+/* names.c -- the names of the enumerated choices, as the CLI spells them
+ * (the methods' are in their table, methods/registry.c). */
 #include "base.h"
 
 #include <string.h>
 
-static const char *const method_names[] = {"corepcg", "upcg", "direct", "mpcg",
-                                           "mpcg-bw", "icpcg", "auto"};
 static const char *const auto_reason_names[] = {"none", "first", "fastest",
                                                 "probe", "recheck", "fallback"};
 static const char *const precond_names[] = {"diag", "block", "projected"};
@@ -30,7 +29,6 @@ static int value_of(const char *const *names, int count, const char *name)
     return -1;
 }
 
-const char *corepcg_method_name(int v) { return name_of(method_names, COUNT(method_names), v); }
 const char *corepcg_precond_name(int v) { return name_of(precond_names, COUNT(precond_names), v); }
 const char *corepcg_ordering_name(int v) { return name_of(ordering_names, COUNT(ordering_names), v); }
 const char *corepcg_factor_name(int v) { return name_of(factor_names, COUNT(factor_names), v); }
@@ -40,7 +38,6 @@ const char *corepcg_auto_reason_name(int v)
     return name_of(auto_reason_names, COUNT(auto_reason_names), v);
 }
 
-int corepcg_method_from_name(const char *s) { return value_of(method_names, COUNT(method_names), s); }
 int corepcg_precond_from_name(const char *s) { return value_of(precond_names, COUNT(precond_names), s); }
 int corepcg_ordering_from_name(const char *s) { return value_of(ordering_names, COUNT(ordering_names), s); }
 int corepcg_factor_from_name(const char *s) { return value_of(factor_names, COUNT(factor_names), s); }

@@ -2,26 +2,12 @@
 /* solver.c -- the handle's lifecycle: setup (import the system, then the
  * method's analysis and factorisation), update (same pattern: the
  * factorisation only, the analysis reused), solve, free. The methods are
- * in method_*.c, behind the table of method.h. */
+ * in methods/, found through their table (methods/registry.c). */
 #include "handle.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-const cpg_method_ops *cpg_method_ops_of(corepcg_method m)
-{
-    switch (m) {
-    case COREPCG_METHOD_COREPCG: return &cpg_corepcg_ops;
-    case COREPCG_METHOD_UPCG: return &cpg_upcg_ops;
-    case COREPCG_METHOD_DIRECT: return &cpg_direct_ops;
-    case COREPCG_METHOD_ICPCG: return &cpg_icpcg_ops;
-    case COREPCG_METHOD_AUTO: return &cpg_auto_ops;
-    case COREPCG_METHOD_MPCG:
-    case COREPCG_METHOD_MPCG_BW: return &cpg_mpcg_ops;
-    default: return NULL; /* cpg_settings_check refuses any other */
-    }
-}
 
 /* ------------------------------------------------------------ lifecycle */
 

@@ -61,23 +61,17 @@ static void apply_filter(void *u, double *v)
     cpg_filter(u, v);
 }
 
-int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
-                  const double *b, const double *y, double *x,
-                  int *iterations)
+                  const double *b, const double *bdelta, double delta0,
+                  double *x, int *iterations)
 {
     const cpg_sys *s = ctx->sys;
-    int n = 3 * s->A.nb;
-    for (int k = 0; k < n; k++)
-        x[k] = y ? y[k] : 0;
-    cpg_filter(&s->u, x);
-    for (int k = 0; k < n; k++)
-        x[k] += s->w[k];
     cpg_pcg_problem pb = {
-        .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
+        .n = 3 * s->A.nb, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
         .precond = precond, .precond_ctx = precond_ctx, .precond2 = precond2,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
-        .b = b, .bdelta = w->bd, .tol = ctx->set->tol,
+        .b = b, .bdelta = bdelta, .delta0 = delta0, .tol = ctx->set->tol,
         .max_iter = ctx->set->max_iter,
     };
     int rc = cpg_pcg(&pb, &w->pcg, x, iterations, ctx->msg);
@@ -89,4 +83,18 @@ int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
     if (rc >= 0)
         cpg_fwork_finish(s, x);
     return rc;
+}
+
+int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+                  cpg_precond2_fn precond2, void *precond_ctx,
+                  const double *b, const double *y, double *x,
+                  int *iterations)
+{
+    const cpg_sys *s = ctx->sys;
+    int n = 3 * s->A.nb;
+    for (int k = 0; k < n; k++)
+        x[k] = y ? y[k] : 0;
+    cpg_fwork_finish(s, x); /* x0 = S y + (I - S) z */
+    return cpg_fwork_run(w, ctx, precond, precond2, precond_ctx, b, w->bd, 0,
+                         x, iterations);
 }

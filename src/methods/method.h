@@ -41,16 +41,51 @@ typedef struct cpg_method_ops {
                  const double *y, double *x, int *iterations);
     /* Frees what the state holds and zeroes it (state may be all zero). */
     void (*clear)(void *state, cholmod_common *cm);
+    /* Optional (NULL: always 1): 0 when the method cannot run on s with
+     * ctx's settings at all (its input is missing), so that auto never
+     * chooses it. */
+    int (*possible)(const cpg_ctx *ctx, const cpg_sys *s);
 } cpg_method_ops;
 
-extern const cpg_method_ops cpg_mpcg_ops;    /* mpcg and mpcg-bw */
+/* ------------------------------------------------------ the registry */
+
+/* One row of the table of methods (registry.c): everything the rest of
+ * the library, the CLI and the benchmark know about a method. A new
+ * method is a row here, its ops in its own methods/method_*.c, its enum
+ * value in corepcg.h (appended: the values are ABI) and its Python mirror
+ * (python/corepcg/enums.py). */
+typedef struct cpg_method_entry {
+    corepcg_method method;
+    const char *name;             /* as the CLI spells it               */
+    const cpg_method_ops *ops;
+    unsigned options;             /* CPG_TAKES(...) of every setting read */
+    int auto_rank;                /* auto's candidates: 1, 2, ... in the
+                                     order tried first; 0: not one      */
+    int auto_fallback;            /* 1: the candidate auto prepares
+                                     beside every choice (one of them)  */
+} cpg_method_entry;
+
+#define CPG_TAKES(option) (1u << (option))
+
+/* The rows, COREPCG_METHOD_COUNT of them, in the table's order. */
+extern const cpg_method_entry cpg_methods[];
+
+/* The row of method m, or NULL for a value that is not a method. */
+const cpg_method_entry *cpg_method_entry_of(corepcg_method m);
+const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
+
+/* Auto's candidates in the order tried first (at most max) and the index
+ * of its fallback among them; returns how many. */
+int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
+
+/* Every method's operations (methods/method_*.c). */
+extern const cpg_method_ops cpg_mpcg_ops;
+extern const cpg_method_ops cpg_mpcg_bw_ops;
 extern const cpg_method_ops cpg_upcg_ops;
 extern const cpg_method_ops cpg_direct_ops;
 extern const cpg_method_ops cpg_corepcg_ops;
 extern const cpg_method_ops cpg_icpcg_ops;
 extern const cpg_method_ops cpg_auto_ops;
-
-const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
 
 /* Generic same_pattern for methods on A~ by blocks: A's block pattern and
  * every node's ndof unchanged. */
@@ -84,6 +119,15 @@ int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
                   const double *b, const double *y, double *x,
                   int *iterations);
+
+/* The PCG loop with the filter from the start x holds, delta0 from
+ * bdelta (b^) or, when bdelta is NULL, the delta0 given; then x = S x +
+ * (I - S) z. cpg_fwork_pcg's loop, and Baraff & Witkin's with its own
+ * start and delta0. */
+int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+                  cpg_precond2_fn precond2, void *precond_ctx,
+                  const double *b, const double *bdelta, double delta0,
+                  double *x, int *iterations);
 
 /* x = S x + (I - S) z. */
 void cpg_fwork_finish(const cpg_sys *s, double *x);

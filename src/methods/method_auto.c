@@ -14,16 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The candidates, in the order tried when nothing is measured yet. */
-static const corepcg_method candidates[] = {
-    COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG, COREPCG_METHOD_MPCG};
-enum { NCAND = sizeof candidates / sizeof candidates[0] };
-/* Corrected MPCG is prepared beside any other choice as the fallback a
- * solve can switch to: its factorisation is the diagonal of A (O(n)), its
- * analysis the PCG vectors, and it runs on any SPD system. */
-enum { FALLBACK_K = 2 };
+/* The candidates come from the table of methods (registry.c), in the order
+ * tried when nothing is measured yet. One of them is the fallback,
+ * prepared beside any other choice as the one a solve can switch to:
+ * corrected MPCG, whose factorisation is the diagonal of A (O(n)), whose
+ * analysis is the PCG vectors, and which runs on any SPD system. */
+enum { NCAND = CPG_AUTO_MAX };
 
 typedef struct auto_state {
+    int count;                    /* candidates                           */
+    corepcg_method cand[NCAND];   /* their methods                        */
+    int fallback;                 /* the fallback's index in cand         */
     cpg_auto_model model;
     corepcg_settings set[NCAND];  /* the caller's, with method set        */
     corepcg_settings trial[NCAND]; /* the same, max_iter capped at
@@ -39,9 +40,9 @@ typedef struct auto_state {
     int timing;                   /* the next solve completes the step    */
 } auto_state;
 
-static const cpg_method_ops *ops_of(int k)
+static const cpg_method_ops *ops_of(const auto_state *st, int k)
 {
-    return cpg_method_ops_of(candidates[k]);
+    return cpg_method_ops_of(st->cand[k]);
 }
 
 static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
@@ -58,7 +59,7 @@ static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 {
     cpg_ctx c = sub_ctx(st, ctx, k);
-    if (!st->model.c[k].measured && k != FALLBACK_K && st->ready[FALLBACK_K])
+    if (!st->model.c[k].measured && k != st->fallback && st->ready[st->fallback])
         c.set = &st->trial[k];
     return c;
 }
@@ -66,7 +67,7 @@ static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 static void drop(auto_state *st, int k, cholmod_common *cm)
 {
     if (st->sub[k]) {
-        ops_of(k)->clear(st->sub[k], cm);
+        ops_of(st, k)->clear(st->sub[k], cm);
         free(st->sub[k]);
         st->sub[k] = NULL;
     }
@@ -76,16 +77,19 @@ static void drop(auto_state *st, int k, cholmod_common *cm)
 static void auto_clear(void *state, cholmod_common *cm)
 {
     auto_state *st = state;
-    for (int k = 0; k < NCAND; k++)
+    for (int k = 0; k < st->count; k++)
         drop(st, k, cm);
     memset(st, 0, sizeof *st);
 }
 
-/* corePCG's core needs the stretch pairs (unless it picks its blocks by
- * value). */
-static int corepcg_impossible(const cpg_ctx *ctx, const cpg_sys *s)
+/* 0 when candidate k cannot run on s at all (its ops say so). */
+static int possible(const auto_state *st, const cpg_ctx *ctx, int k,
+                    const cpg_sys *s)
 {
-    return s->num_stretch == 0 && ctx->set->core == COREPCG_CORE_STRETCH;
+    const cpg_method_ops *ops = ops_of(st, k);
+    cpg_ctx c = *ctx;
+    c.set = &st->set[k];
+    return !ops->possible || ops->possible(&c, s);
 }
 
 /* Auto's own analysis is only the bookkeeping: each candidate analyses
@@ -93,16 +97,17 @@ static int corepcg_impossible(const cpg_ctx *ctx, const cpg_sys *s)
 static int auto_analyse(void *state, const cpg_ctx *ctx)
 {
     auto_state *st = state;
-    cpg_auto_model_init(&st->model, NCAND);
-    for (int k = 0; k < NCAND; k++) {
+    for (int k = 0; k < st->count; k++)
         drop(st, k, ctx->cm);
+    st->count = cpg_auto_candidates(st->cand, NCAND, &st->fallback);
+    cpg_auto_model_init(&st->model, st->count);
+    for (int k = 0; k < st->count; k++) {
         st->set[k] = *ctx->set;
-        st->set[k].method = candidates[k];
+        st->set[k].method = st->cand[k];
         st->trial[k] = st->set[k];
         if (st->trial[k].max_iter > CPG_AUTO_TROUBLE_ITERATIONS)
             st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
-        if (candidates[k] == COREPCG_METHOD_COREPCG &&
-            corepcg_impossible(ctx, ctx->sys))
+        if (!possible(st, ctx, k, ctx->sys))
             cpg_auto_impossible(&st->model, k);
     }
     return COREPCG_OK;
@@ -115,15 +120,17 @@ static int auto_same_pattern(void *state, const cpg_ctx *ctx,
                              const cpg_sys *next)
 {
     auto_state *st = state;
-    if (ctx->sys->A.nb != next->A.nb ||
-        corepcg_impossible(ctx, ctx->sys) != corepcg_impossible(ctx, next))
+    if (ctx->sys->A.nb != next->A.nb)
         return 0;
+    for (int k = 0; k < st->count; k++)
+        if (possible(st, ctx, k, ctx->sys) != possible(st, ctx, k, next))
+            return 0;
     int changed = 0;
-    for (int k = 0; k < NCAND; k++) {
+    for (int k = 0; k < st->count; k++) {
         if (!st->analysed[k])
             continue;
         cpg_ctx c = sub_ctx(st, ctx, k);
-        if (!ops_of(k)->same_pattern(st->sub[k], &c, next)) {
+        if (!ops_of(st, k)->same_pattern(st->sub[k], &c, next)) {
             drop(st, k, ctx->cm);
             changed = 1;
         }
@@ -140,7 +147,7 @@ static int auto_same_pattern(void *state, const cpg_ctx *ctx,
 static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
                    double *analyse_s)
 {
-    const cpg_method_ops *ops = ops_of(k);
+    const cpg_method_ops *ops = ops_of(st, k);
     cpg_ctx c = sub_ctx(st, ctx, k);
     int rc = COREPCG_OK;
     double t = cpg_now();
@@ -166,11 +173,11 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
 }
 
 /* Appends "name: why" of a failed candidate to the list in `why`. */
-static void note_failure(char *why, int k, const char *msg)
+static void note_failure(char *why, corepcg_method m, const char *msg)
 {
     size_t len = strlen(why);
     snprintf(why + len, COREPCG_MSG_SIZE - len, "%s%s: %s", len ? "; " : "",
-             corepcg_method_name(candidates[k]), msg);
+             corepcg_method_name(m), msg);
 }
 
 /* Chooses and prepares a candidate, its record starting from base; one
@@ -182,7 +189,7 @@ static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
 {
     int first_rc = COREPCG_OK, fallback = 0;
     char why_failed[COREPCG_MSG_SIZE] = "";
-    for (int tries = 0; tries < NCAND; tries++) {
+    for (int tries = 0; tries < st->count; tries++) {
         corepcg_auto_reason why;
         int k = cpg_auto_choose(&st->model, &why);
         if (k < 0)
@@ -193,11 +200,11 @@ static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
         if (rc >= 0) {
             st->chosen = k;
             st->why = fallback ? COREPCG_AUTO_FALLBACK : why;
-            ctx->rec->method_used = candidates[k];
+            ctx->rec->method_used = st->cand[k];
             ctx->rec->auto_reason = st->why;
             return rc;
         }
-        note_failure(why_failed, k, ctx->msg);
+        note_failure(why_failed, st->cand[k], ctx->msg);
         if (first_rc == COREPCG_OK)
             first_rc = rc;
         cpg_auto_unusable(&st->model, k);
@@ -217,11 +224,11 @@ static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
 static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
 {
     st->fallback_s = 0;
-    if (st->chosen == FALLBACK_K || !st->model.c[FALLBACK_K].usable)
+    if (st->chosen == st->fallback || !st->model.c[st->fallback].usable)
         return;
     double t = cpg_now(), analyse_s;
     corepcg_info kept = *ctx->rec; /* the choice's record */
-    if (prepare(st, ctx, FALLBACK_K, &analyse_s) < 0)
+    if (prepare(st, ctx, st->fallback, &analyse_s) < 0)
         ctx->msg[0] = '\0';
     else
         st->fallback_s = cpg_now() - t - analyse_s;
@@ -235,7 +242,7 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
     auto_state *st = state;
     corepcg_info base = *ctx->rec; /* what the handle recorded */
     cpg_auto_skip_none(&st->model);
-    for (int k = 0; k < NCAND; k++)
+    for (int k = 0; k < st->count; k++)
         st->ready[k] = 0;
     /* every candidate failed on this pattern earlier: try them afresh */
     corepcg_auto_reason why;
@@ -266,34 +273,34 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         int k = st->chosen;
         cpg_ctx c = solve_ctx(st, ctx, k);
         double t = cpg_now();
-        int rc = ops_of(k)->solve(st->sub[k], &c, b, y, x, iterations);
+        int rc = ops_of(st, k)->solve(st->sub[k], &c, b, y, x, iterations);
         double solve_s = cpg_now() - t;
         if (rc >= 0 && st->timing) /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
         st->timing = 0;
-        ctx->rec->method_used = candidates[k];
+        ctx->rec->method_used = st->cand[k];
         ctx->rec->auto_reason = st->why;
         if (rc >= 0 && rc != COREPCG_NOT_CONVERGED) {
             if (why_failed[0])
                 cpg_fail(ctx->msg, rc, "auto: %s; %s ran in its place",
-                         why_failed, corepcg_method_name(candidates[k]));
+                         why_failed, corepcg_method_name(st->cand[k]));
             return rc;
         }
-        note_failure(why_failed, k,
+        note_failure(why_failed, st->cand[k],
                      rc == COREPCG_NOT_CONVERGED ? "no convergence within "
                      "its iteration budget" : ctx->msg);
         if (rc == COREPCG_NOT_CONVERGED)
             cpg_auto_skip(&st->model, k);
         else
             cpg_auto_unusable(&st->model, k);
-        if (k == FALLBACK_K || !st->ready[FALLBACK_K]) {
+        if (k == st->fallback || !st->ready[st->fallback]) {
             cpg_fail(ctx->msg, rc, "auto: %s", why_failed);
             return rc; /* nothing else is prepared: this attempt's result */
         }
         /* the fallback runs now and for the rest of this step; its cost is
          * its factorisation and this solve */
-        st->chosen = FALLBACK_K;
+        st->chosen = st->fallback;
         st->why = COREPCG_AUTO_FALLBACK;
         st->step_s = st->fallback_s;
         st->timing = 1;

@@ -151,6 +151,13 @@ static int core_solve(void *state, const cpg_ctx *ctx, const double *b,
                          y, x, iterations);
 }
 
+/* The core STRETCH needs the stretch pairs (AUTO picks its blocks by
+ * value). */
+static int core_possible(const cpg_ctx *ctx, const cpg_sys *s)
+{
+    return s->num_stretch > 0 || ctx->set->core != COREPCG_CORE_STRETCH;
+}
+
 const cpg_method_ops cpg_corepcg_ops = {
     .state_size = sizeof(core_state),
     .analyse = core_analyse,
@@ -158,4 +165,5 @@ const cpg_method_ops cpg_corepcg_ops = {
     .factorise = core_factorise,
     .solve = core_solve,
     .clear = core_clear,
+    .possible = core_possible,
 };

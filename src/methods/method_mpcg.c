@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* method_mpcg.c -- modified PCG on the full system with the filter S
  * (Ascher & Boxerman's corrected form, and Baraff & Witkin's original): the
- * baseline everything is measured against. Diagonal or 3x3 block
- * preconditioner of A. */
+ * baseline everything is measured against, as two methods with two ops
+ * tables over one state. Diagonal or 3x3 block preconditioner of A. */
 #include "method.h"
 
 #include <stdlib.h>
@@ -12,16 +12,6 @@ typedef struct mpcg_state {
     cpg_precond pc;
     cpg_fwork work;     /* n; bd is the vector that defines delta0 */
 } mpcg_state;
-
-static void apply_full(void *A, const double *in, double *out)
-{
-    cpg_bmat_mult(A, in, out);
-}
-
-static void apply_filter(void *u, double *v)
-{
-    cpg_filter(u, v);
-}
 
 static void mpcg_clear(void *state, cholmod_common *cm)
 {
@@ -78,27 +68,21 @@ static double forward_dot(const cpg_bmat *A, corepcg_precond kind,
  * (Ascher & Boxerman sec. 5): P, not P^-1, so its tolerance depends on the
  * units of A. z means its constrained part only (docs/format.md), so "z"
  * is (I - S) z. */
-static int bw_solve(mpcg_state *st, const cpg_ctx *ctx, const double *b,
-                    double *x, int *iterations)
+static int bw_solve(void *state, const cpg_ctx *ctx, const double *b,
+                    const double *y, double *x, int *iterations)
 {
+    (void)y; /* the published form always starts from z */
+    mpcg_state *st = state;
     const cpg_sys *s = ctx->sys;
-    int n = 3 * s->A.nb;
-    double *bd = st->work.bd;
-    memcpy(x, s->w, (size_t)n * sizeof(double));
-    memcpy(bd, b, (size_t)n * sizeof(double));
-    cpg_filter(&s->u, bd);
-    cpg_pcg_problem pb = {
-        .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
-        .precond = cpg_precond_apply, .precond_ctx = &st->pc,
-        .filter = apply_filter, .filter_ctx = (void *)&s->u,
-        .b = b, .bdelta = NULL,
-        .delta0 = forward_dot(&s->A, ctx->set->precond, bd),
-        .tol = ctx->set->tol, .max_iter = ctx->set->max_iter,
-    };
-    int rc = cpg_pcg(&pb, &st->work.pcg, x, iterations, ctx->msg);
-    if (rc >= 0)
-        cpg_fwork_finish(s, x);
-    return rc;
+    size_t n = 3 * (size_t)s->A.nb;
+    double *sb = st->work.bd;
+    *iterations = 0;
+    memcpy(x, s->w, n * sizeof(double));
+    memcpy(sb, b, n * sizeof(double));
+    cpg_filter(&s->u, sb);
+    return cpg_fwork_run(&st->work, ctx, cpg_precond_apply, NULL, &st->pc, b,
+                         NULL, forward_dot(&s->A, ctx->set->precond, sb), x,
+                         iterations);
 }
 
 /* The corrected form starts from x0 = S y + (I - S) z with delta0 =
@@ -108,19 +92,29 @@ static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
 {
     mpcg_state *st = state;
     *iterations = 0;
-    if (ctx->set->method != COREPCG_METHOD_MPCG)
-        return bw_solve(st, ctx, b, x, iterations);
     if (cpg_fwork_rhs(&st->work, ctx->sys, b, x))
         return COREPCG_OK;
     return cpg_fwork_pcg(&st->work, ctx, cpg_precond_apply, NULL, &st->pc, b,
                          y, x, iterations);
 }
 
+/* Ascher & Boxerman's corrected MPCG. */
 const cpg_method_ops cpg_mpcg_ops = {
     .state_size = sizeof(mpcg_state),
     .analyse = mpcg_analyse,
     .same_pattern = mpcg_same_pattern,
     .factorise = mpcg_factorise,
     .solve = mpcg_solve,
+    .clear = mpcg_clear,
+};
+
+/* Baraff & Witkin's MPCG: the same state, preconditioner and loop; its
+ * own start and stopping rule. */
+const cpg_method_ops cpg_mpcg_bw_ops = {
+    .state_size = sizeof(mpcg_state),
+    .analyse = mpcg_analyse,
+    .same_pattern = mpcg_same_pattern,
+    .factorise = mpcg_factorise,
+    .solve = bw_solve,
     .clear = mpcg_clear,
 };
