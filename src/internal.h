@@ -2,7 +2,8 @@
 /*
  * internal.h -- every internal header at once, for the tests and the bundle
  * files that reach across groups. Inside the library a file includes only
- * its group's header (base.h, system.h, kernels.h, factor.h, method.h).
+ * its group's header (base.h, system.h,
+ * kernels.h, order.h, factor.h, method.h).
  * Not installed.
  */
 #ifndef COREPCG_INTERNAL_H
@@ -11,6 +12,7 @@
 #include "base.h"
 #include "system.h"
 #include "kernels.h"
+#include "order.h"
 #include "factor.h"
 
 #endif /* COREPCG_INTERNAL_H */

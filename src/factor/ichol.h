@@ -13,17 +13,19 @@
  * On a pattern of whole node blocks scalar IC(0) and block IC(0) are the
  * same factorisation, so there is only the block one.
  *
- * Life cycle: analyse (ordering, pattern, every buffer; depends only on
- * A~'s block pattern and which nodes are free), then factorise as often
- * as the values change (allocates nothing), apply inside PCG (allocates
- * nothing), free. cpg_ichol_keeps says whether an analysis still fits a
- * new A~ (ndof 3 <-> 2 or 1 changes no block pattern; a node becoming
+ * Life cycle: analyse (ichol_symbolic.c: ordering, pattern, every
+ * buffer; depends only on
+ * A~'s block pattern and which nodes are free), then factorise
+ * (ichol_numeric.c) as often as the values change (allocates nothing),
+ * apply inside PCG (allocates nothing), free. cpg_ichol_keeps says
+ * whether an analysis still fits a new A~ (ndof 3 <-> 2 or 1 changes no block pattern; a node becoming
  * fixed does).
  */
 #ifndef COREPCG_ICHOL_H
 #define COREPCG_ICHOL_H
 
 #include "kernels.h"
+#include "order.h"
 
 typedef enum cpg_ichol_ordering {
     CPG_ICHOL_NATURAL = 0,  /* node order as given */
@@ -36,7 +38,7 @@ typedef struct cpg_ichol_opts {
     cpg_ichol_ordering ordering;
     int single;                   /* 1: F in float (half the traffic) */
     int keep_matrix;              /* 1: keep A~'s lower triangle by blocks
-                                     for cpg_ichol_matvec */
+                                     (lower, for cpg_lower_apply) */
     /* Breakdown: a scalar pivot <= pivot_tol times its diagonal entry of
      * A~. Then the factorisation is retried on A~ + alpha diag(A~)
      * (Manteuffel), alpha = shift_first, * shift_growth, ..., at most
@@ -47,7 +49,8 @@ typedef struct cpg_ichol_opts {
     int max_retries;
 } cpg_ichol_opts;
 
-/* The measured default (exp/README.md): fill 0, natural order, F in
+/* The measured default (docs/benchmark.md, "icpcg: which incomplete
+ * Cholesky"): fill 0, natural order, F in
  * float, A~'s lower triangle kept, pivot_tol 1e-8, shifts 1e-3 * 4^k for
  * at most 6 retries (alpha <= 1.024; beyond that PCG needs more than ~150
  * iterations and corePCG is the better fallback). */
@@ -89,14 +92,14 @@ typedef struct cpg_ichol {
     double *dinv;             /* 9 per position: D^-1 (symmetric) */
     double *diag;             /* 3 per position: A~'s diagonal entries */
     double *colbuf;           /* 9 * longest column: F of the column */
-    double *w;                /* 3 G: padded work vector */
+    double *w;                /* 3 G: the sweeps' padded work vector */
     /* A~'s strictly lower blocks in position order (a subset of F's
      * pattern): mq is each one's block in F, ms its block in A~ */
     int *mp, *mi, *mq, *ms;
-    double *mx;               /* keep_matrix: 9 per block, padded */
-    double *md;               /* keep_matrix: 9 per position, the diagonal */
-    double *w2;               /* keep_matrix: 3 G, the product's input */
-    int loaded;               /* mx, md hold the last factorise's A~ */
+    cpg_lower lower;          /* keep_matrix: A~ as of the last factorise
+                                 (unshifted), for cpg_lower_apply: each
+                                 block read once, half of what the
+                                 whole-matrix product reads */
 } cpg_ichol;
 
 /* Orders the free nodes of At, builds F's pattern and allocates all the
@@ -122,21 +125,7 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
  * ERR_STATE (nothing written) unless the last factorise succeeded. */
 int cpg_ichol_apply(void *ic, const double *in, double *out);
 
-/* out (r) = A~ in (r) with A~ as of the last factorise (unshifted), from
- * its lower triangle kept by blocks in the factor's order (keep_matrix):
- * each block read once, half of what the whole-matrix product reads. A
- * cpg_apply_fn; out is left alone when nothing is kept. */
-void cpg_ichol_matvec(void *ic, const double *in, double *out);
-
 void cpg_ichol_free(cpg_ichol *ic);
-
-/* Reverse Cuthill-McKee of the graph gp (G + 1), gi (no self loops): per
- * connected component from a pseudo-peripheral vertex, neighbours by
- * increasing degree; order[k] = the vertex placed k-th. O(G + edges)
- * however many components: *visits counts the vertex and edge visits, so
- * that tests can check it. Returns OK or ERR_NO_MEMORY. */
-int cpg_order_rcm(const int *gp, const int *gi, int G, int *order,
-                  long *visits);
 
 const char *cpg_ichol_ordering_name(cpg_ichol_ordering o);
 

@@ -22,6 +22,32 @@ void cpg_rmat_apply(void *rm, const double *xt, double *yt);
  * zero, which PCG would otherwise chase to underflow. */
 int cpg_all_zero(const double *v, int n);
 
+/* A~'s lower triangle kept by blocks in a node order, for a product that
+ * reads each block once (lower_product.c). Position k (0 .. G-1) is the
+ * free node with reduced offset off[k] and ndof dim[k]; block column k
+ * holds the strictly lower blocks p[k] .. p[k+1]-1 with row positions i[],
+ * each padded to 3x3 (x, 9 per block), and the diagonal block in d (9 per
+ * position). The pattern (p, i, off, dim) is borrowed from its owner (the
+ * incomplete factor); the values and two work vectors are its own. */
+typedef struct cpg_lower {
+    int G;
+    const int *p, *i, *off;
+    const unsigned char *dim;
+    double *x, *d;            /* the values, filled by the owner          */
+    double *xin, *yout;       /* 3 G each: the product's padded vectors   */
+    int loaded;               /* 1 when x and d hold A~'s values          */
+} cpg_lower;
+
+/* Allocates the values and work vectors (ERR_NO_MEMORY, m empty, on
+ * failure); not loaded. */
+int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
+                    const int *off, const unsigned char *dim);
+void cpg_lower_free(cpg_lower *m);
+/* out (r) = A~ in (r), a cpg_apply_fn; NaN in out while nothing is
+ * loaded, so that PCG stops with ERR_NAN instead of going on with a
+ * stale or empty product. */
+void cpg_lower_apply(void *m, const double *in, double *out);
+
 /* --------------------------------------------------------- PCG kernel */
 
 typedef void (*cpg_apply_fn)(void *ctx, const double *in, double *out);

@@ -100,7 +100,7 @@ static int icpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
     int rc = COREPCG_OK;
     *iterations = 0;
     if (!cpg_rwork_rhs(&st->work, ctx->sys, b))
-        rc = cpg_rwork_pcg(&st->work, ctx, cpg_ichol_matvec, &st->ic,
+        rc = cpg_rwork_pcg(&st->work, ctx, cpg_lower_apply, &st->ic.lower,
                            cpg_ichol_apply, &st->ic, y, iterations);
     if (rc >= 0)
         cpg_rwork_prolong(&st->work, ctx->sys, x);
