@@ -122,6 +122,15 @@ static int finish_analyze(cpg_factor *f, cholmod_sparse *M, cholmod_common *cm,
     return COREPCG_OK;
 }
 
+/* METIS's support library (GKlib) keeps its random generator in static
+ * variables and reseeds it at the start of each call: two METIS-based
+ * orderings at once on two threads race on it, and came out different
+ * from the same orderings made one after the other (test_api's two
+ * handles on two threads, nested dissection: the answers differed in the
+ * last bits). Made one at a time, each is what it is alone, so that two
+ * handles on two threads stay independent. This lock holds no data. */
+static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
                        corepcg_factor kind, cholmod_common *cm, char *msg)
 {
@@ -132,7 +141,12 @@ int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
     cpg_factor_free(f, cm);
     set_ordering(cm, ord);
     set_kind(cm, kind);
+    /* every ordering but AMD may run METIS (BEST when AMD's fill is high) */
+    if (ord != COREPCG_ORDERING_AMD)
+        pthread_mutex_lock(&metis_lock);
     f->L = cholmod_analyze(M, cm);
+    if (ord != COREPCG_ORDERING_AMD)
+        pthread_mutex_unlock(&metis_lock);
     return finish_analyze(f, M, cm, msg);
 }
 
@@ -170,15 +184,6 @@ static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *off,
     Gp[G] = t;
     return Gm;
 }
-
-/* METIS's support library (GKlib) keeps its random generator in static
- * variables and reseeds it at the start of each call: two METIS-based
- * orderings at once on two threads race on it, and came out different
- * from the same orderings made one after the other (test_api's two
- * handles on two threads, nested dissection: the answers differed in the
- * last bits). Made one at a time, each is what it is alone, so that two
- * handles on two threads stay independent. This lock holds no data. */
-static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A fill-reducing order of the node graph, by one method: OK or a code. */
 static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
@@ -329,10 +334,9 @@ done:
  * are nrelax 4, 16, 48 and zrelax 0.8, 0.1, 0.05). The matrix core's
  * supernodes are narrow (its node graph is the stretch grid: no diagonal
  * or two-apart couplings), and wider relaxed supernodes keep the dense
- * kernels busy longer: the 161x161 core's factorisation took 0.131 s
- * instead of 0.19 s (nested dissection, one thread), its solves no
- * longer; wider still (16, 64, 128) factorised no faster and solved
- * slower. */
+ * kernels busy longer: the core factorises faster with the same solve
+ * cost; wider still factorised no faster and solved slower
+ * (docs/benchmark.md, "corePCG's factorisation"). */
 typedef struct relax_saved {
     size_t nrelax[3];
     double zrelax[3];
@@ -517,10 +521,9 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
     /* CHOLMOD 3.0.14 opens the OpenMP regions of its supernodal
      * factorisation with num_threads(4), hard-wired, whatever the machine
      * (and OMP_NUM_THREADS) says, while OpenBLAS runs its own threads
-     * inside them: on the 2 measured cores that made the 161x161 core's
-     * factorisation 0.28 s instead of 0.13 s (60 us per region against
-     * 13 us on one thread, 28,000 context switches per solve against 50).
-     * With max-active-levels 0 on this thread the regions run on it alone;
+     * inside them: oversubscribed, the factorisation took twice as long
+     * (docs/benchmark.md, "corePCG's factorisation"). With
+     * max-active-levels 0 on this thread the regions run on it alone;
      * libgomp keeps the setting per thread, so other threads of the
      * caller are unaffected, and it is restored at once. */
     int levels = omp_get_max_active_levels();

@@ -12,12 +12,9 @@ void corepcg_settings_default(corepcg_settings *s)
     s->tol = COREPCG_DEFAULT_TOL;
     s->max_iter = COREPCG_DEFAULT_MAX_ITER;
     s->precond = COREPCG_PRECOND_DIAG;
-    /* Measured (release, warm step = update + solve with the analysis
-     * kept, medians of interleaved runs): corepcg 161x161 k 6000 0.226 s
-     * against AMD's 0.243 s, direct 0.349 against 0.389 s, corepcg
-     * 577x577 4.12 against 4.90 s; the cold setup + solve costs the same
-     * either way (161: 0.53 / 0.52 s, 577: 10.8 / 10.4 s): the longer
-     * analysis is paid back by the first factorisation. */
+    /* nested dissection on the node graph: the fastest warm step, its
+     * longer analysis paid back by the first factorisation
+     * (docs/benchmark.md, "Ordering") */
     s->ordering = COREPCG_ORDERING_NESDIS;
     s->factor = COREPCG_FACTOR_AUTO;
     s->core = COREPCG_CORE_STRETCH;
