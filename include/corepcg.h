@@ -164,6 +164,36 @@ COREPCG_EXPORT int corepcg_factor_from_name(const char *name);
 COREPCG_EXPORT int corepcg_core_from_name(const char *name);
 COREPCG_EXPORT int corepcg_stop_from_name(const char *name);
 
+/* The settings a method reads, as corepcg_method_takes asks about them. */
+typedef enum corepcg_option {
+    COREPCG_OPTION_TOL = 0,          /* tol (the method iterates)            */
+    COREPCG_OPTION_MAX_ITER,         /* max_iter                             */
+    COREPCG_OPTION_PRECOND,          /* precond                              */
+    COREPCG_OPTION_ORDERING,         /* ordering (a CHOLMOD factorisation)   */
+    COREPCG_OPTION_FACTOR,           /* factor                               */
+    COREPCG_OPTION_CORE,             /* core                                 */
+    COREPCG_OPTION_CORE_THRESHOLD,   /* core_threshold                       */
+    COREPCG_OPTION_FALLBACK_UPCG,    /* fallback_upcg                        */
+    COREPCG_OPTION_IC_FILL,          /* ic_fill                              */
+    COREPCG_OPTION_STOP,             /* stop                                 */
+    COREPCG_OPTION_COUNT
+} corepcg_option;
+
+/* The library's one table of methods, for tools that offer every method
+ * (a CLI's option checks, a benchmark's list) without a copy of it.
+ *   corepcg_method_at(k): the k-th method of the table, k = 0 ..
+ *     COREPCG_METHOD_COUNT - 1, from the baseline (mpcg-bw) to auto; -1
+ *     for any other k.
+ *   corepcg_method_takes(method, option): 1 when the method reads that
+ *     setting (auto: when one of its candidates does), 0 when it ignores
+ *     it or either argument is out of range.
+ *   corepcg_auto_candidate(k): auto's k-th candidate (k = 0, 1, ...), in
+ *     the order it tries them when nothing is measured yet; -1 past the
+ *     last. */
+COREPCG_EXPORT int corepcg_method_at(int k);
+COREPCG_EXPORT int corepcg_method_takes(int method, int option);
+COREPCG_EXPORT int corepcg_auto_candidate(int k);
+
 /* ------------------------------------------------------------- settings */
 
 /* Defaults (corepcg_settings_default fills these in). */

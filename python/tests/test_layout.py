@@ -151,6 +151,51 @@ class Enumerations(unittest.TestCase):
         self.assertEqual(len(set(ERRORS.values())), len(ERRORS))
 
 
+class Registry(unittest.TestCase):
+    """Python's Method and Option against the library's one table of
+    methods (corepcg_method_at, corepcg_method_takes,
+    corepcg_auto_candidate)."""
+
+    lib = corepcg._library.lib
+
+    def table(self):
+        out, k = [], 0
+        while self.lib.corepcg_method_at(k) >= 0:
+            out.append(self.lib.corepcg_method_at(k))
+            k += 1
+        return out
+
+    def test_every_method_is_in_the_table_once(self):
+        self.assertEqual(sorted(self.table()), sorted(m.value for m in enums.Method))
+        self.assertEqual(self.lib.corepcg_method_at(-1), -1)
+        self.assertEqual(self.table()[-1], enums.Method.AUTO)
+
+    def test_auto_candidates_are_methods(self):
+        cands, k = [], 0
+        while self.lib.corepcg_auto_candidate(k) >= 0:
+            cands.append(enums.Method(self.lib.corepcg_auto_candidate(k)))
+            k += 1
+        self.assertEqual(cands, [enums.Method.ICPCG, enums.Method.COREPCG,
+                                 enums.Method.MPCG])
+
+    def test_takes(self):
+        takes = self.lib.corepcg_method_takes
+        for m in enums.Method:
+            for o in enums.Option:
+                self.assertIn(takes(m, o), (0, 1))
+            self.assertEqual(takes(m, len(enums.Option)), 0)
+            self.assertEqual(takes(m, -1), 0)
+        self.assertEqual(takes(len(enums.Method), enums.Option.TOL), 0)
+        self.assertEqual(takes(enums.Method.DIRECT, enums.Option.TOL), 0)
+        self.assertEqual(takes(enums.Method.ICPCG, enums.Option.IC_FILL), 1)
+        self.assertEqual(takes(enums.Method.UPCG, enums.Option.CORE), 0)
+        # auto reads what any of its candidates reads
+        for o in enums.Option:
+            any_cand = any(takes(self.lib.corepcg_auto_candidate(k), o)
+                           for k in range(3))
+            self.assertEqual(takes(enums.Method.AUTO, o), int(any_cand), o)
+
+
 class Functions(unittest.TestCase):
     def test_prototypes_match_the_header(self):
         in_c = cheader.functions(header_text())
