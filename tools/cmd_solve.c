@@ -375,7 +375,7 @@ int cmd_solve(int argc, char **argv)
     corepcg_bundle *bundle = NULL;
     int rc = corepcg_bundle_read(o.bundle, &bundle, msg);
     if (rc < 0) {
-        cli_error("%s", msg);
+        cli_fail(rc, "%s", msg);
         return CLI_EXIT_ERROR;
     }
     int n = 3 * bundle->system.num_nodes;
@@ -384,8 +384,8 @@ int cmd_solve(int argc, char **argv)
     corepcg_info info;
     memset(&info, 0, sizeof info);
     if (!x || (rc = corepcg_create(&h)) != COREPCG_OK) {
-        cli_error("%s", corepcg_strerror(x ? rc : COREPCG_ERR_NO_MEMORY));
-        rc = COREPCG_ERR_NO_MEMORY;
+        rc = x ? rc : COREPCG_ERR_NO_MEMORY;
+        cli_fail(rc, "%s", corepcg_strerror(rc));
         goto done;
     }
     rc = corepcg_setup(h, &bundle->system, &o.set);
@@ -405,6 +405,13 @@ int cmd_solve(int argc, char **argv)
         rc = wrc;
         goto done;
     }
+    /* written before anything is printed: a failure then prints only its
+     * error (--json: the error object alone on stdout) */
+    if (o.out && (wrc = corepcg_vector_write(o.out, n, x, msg)) < 0) {
+        cli_fail(wrc, "%s", msg);
+        rc = wrc;
+        goto done;
+    }
     if (o.json)
         print_json(&o, &info, &warm);
     else
@@ -413,13 +420,6 @@ int cmd_solve(int argc, char **argv)
         cli_error("%s: not converged in %d iterations (relative residual %.3e)%s",
                   o.bundle, info.iterations, info.rel_residual,
                   o.out ? "; the answer is written but flagged" : "");
-    if (o.out) {
-        int vrc = corepcg_vector_write(o.out, n, x, msg);
-        if (vrc < 0) {
-            cli_error("%s", msg);
-            rc = vrc;
-        }
-    }
 done:
     corepcg_free(&h);
     corepcg_bundle_free(&bundle);

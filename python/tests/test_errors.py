@@ -94,7 +94,8 @@ class RaisedByTheLibrary(unittest.TestCase):
         with self.assertRaises(corepcg.ArgumentError) as cm:
             corepcg.Solver(A, method="mpcg", precond="projected")
         self.assertIn("projected is for upcg", cm.exception.message)
-        for bad in (dict(max_iter=0), dict(core_threshold=-1), dict(ic_fill=2)):
+        for bad in (dict(max_iter=0), dict(core="auto", core_threshold=-1),
+                    dict(ic_fill=2)):
             with self.assertRaises(corepcg.ArgumentError, msg=bad):
                 corepcg.Solver(A, **bad)
 
