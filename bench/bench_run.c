@@ -180,7 +180,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
     set.tol = cs->tol;
     char msg[COREPCG_MSG_SIZE] = "";
     cs->contacts_found = 0;
-    if (!sim->ball.present)
+    if (sim->num_obstacles == 0)
         return 0;
     while (cs->warmup_steps < BENCH_MAX_WARMUP) {
         progress(o, "bench %s %dx%d k %g tol %g: warm-up step %d",
@@ -235,7 +235,7 @@ static void run_case(const bench_options *o, bench_case *cs)
         snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
         goto done;
     }
-    cs->n = sim->grid.n;
+    cs->n = sim->model.n;
     /* The auto method's handle is the simulator's own: it steps the cloth
      * through the warm-up and between the measured steps, so that, as in
      * a simulation, it has seen every step (its choice rests on what it
@@ -272,7 +272,11 @@ static void run_case(const bench_options *o, bench_case *cs)
      * (untimed), so that each measured step is a warm update, as a
      * simulator's are; auto's handle, the simulator's own, has seen every
      * step anyway. */
-    cloth_assemble(sim);
+    rc = cloth_assemble(sim, msg);
+    if (rc < 0) {
+        snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
+        goto done;
+    }
     corepcg_system prime;
     cloth_system(sim, &prime);
     for (int j = 0; j < M; j++) {
@@ -295,7 +299,11 @@ static void run_case(const bench_options *o, bench_case *cs)
                 goto done;
             }
         }
-        cloth_assemble(sim);
+        rc = cloth_assemble(sim, msg);
+        if (rc < 0) {
+            snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
+            goto done;
+        }
         corepcg_system sys;
         cloth_system(sim, &sys);
         if (step == 0) {

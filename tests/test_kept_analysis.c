@@ -49,7 +49,7 @@ static void settings_for(corepcg_settings *s, corepcg_method m, double tol)
 /* The nodes' ndof in this step's records (3 where none). */
 static void ndof_of(const cloth_sim *sim, int *ndof)
 {
-    for (int i = 0; i < sim->grid.N; i++)
+    for (int i = 0; i < sim->model.N; i++)
         ndof[i] = 3;
     for (int k = 0; k < sim->num_cons; k++)
         ndof[sim->cons[k].node] = sim->cons[k].ndof;
@@ -65,7 +65,7 @@ static void test_ballhit_steps(void)
                                        COREPCG_METHOD_DIRECT};
     const double tol = 1e-8;
     corepcg_solver *h[2] = {NULL, NULL};
-    int n = sim->grid.n, N = sim->grid.N;
+    int n = sim->model.n, N = sim->model.N;
     double *x[2], *xf = malloc(sizeof(double) * (size_t)n);
     int *before = malloc(sizeof(int) * (size_t)N), *now = malloc(sizeof(int) * (size_t)N);
     for (int m = 0; m < 2; m++) {
@@ -75,7 +75,7 @@ static void test_ballhit_steps(void)
     int started = 0, updates = 0, reused[2] = {0, 0};
     int began_sliding = 0, stopped_sliding = 0, changed_steps = 0;
     for (int step = 0; step < 60; step++) {
-        cloth_assemble(sim);
+        cloth_assemble(sim, NULL);
         if (sim->contacts == 0 && !started) { /* not there yet */
             corepcg_settings s;
             settings_for(&s, COREPCG_METHOD_DIRECT, tol);
