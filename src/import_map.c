@@ -143,10 +143,15 @@ int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
     long blocks = prev->p[prev->nb];
     if (spare && spare->nb == prev->nb && spare->p &&
         spare->p[spare->nb] == blocks) {
-        /* an earlier step's arrays, of this very pattern: no fresh memory
-         * (which costs page faults on every step for a large A) */
+        /* an earlier step's arrays, of this size: no fresh memory (which
+         * costs page faults on every step for a large A). Their pattern
+         * may be another one with as many blocks (a simulator's contact
+         * springs come and go): the values land by prev's, so it is
+         * prev's pattern they must carry. */
         *out = *spare;
         memset(spare, 0, sizeof *spare);
+        memcpy(out->p, prev->p, sizeof(int) * ((size_t)prev->nb + 1));
+        memcpy(out->i, prev->i, sizeof(int) * (size_t)blocks);
         memset(out->x, 0, 9 * sizeof(double) * (size_t)blocks);
     } else {
         out->nb = prev->nb;
