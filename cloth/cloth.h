@@ -168,7 +168,10 @@ void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3]);
 #define CLOTH_DEFAULT_DAMPING 1e-3    /* s: every spring has kd = 1e-3 s * k */
 #define CLOTH_DEFAULT_GRAVITY 9.81    /* m/s^2 along -z                     */
 #define CLOTH_DEFAULT_MARGIN 0.1      /* contact margin, in spacings        */
-#define CLOTH_DEFAULT_THICKNESS 0.5   /* self-contact distance, in spacings */
+#define CLOTH_DEFAULT_THICKNESS 1.0   /* self-contact distance, in spacings:
+                                         vertex-vertex repulsion must stop
+                                         layers whose vertices are offset by
+                                         up to an edge from passing through */
 
 typedef struct cloth_params {
     cloth_scene scene;

@@ -66,6 +66,16 @@ static const char *triangle_place(const cloth_mesh *mesh, int t, char *buf, size
     return buf;
 }
 
+/* The same in a message that already named the file: "line L". */
+static const char *triangle_again(const cloth_mesh *mesh, int t, char *buf, size_t len)
+{
+    if (mesh->source && mesh->triangle_line)
+        snprintf(buf, len, "line %d", mesh->triangle_line[t]);
+    else
+        snprintf(buf, len, "triangle %d", t + 1);
+    return buf;
+}
+
 static const char *vertex_place(const cloth_mesh *mesh, int i, char *buf, size_t len)
 {
     if (mesh->source && mesh->vertex_line)
@@ -142,12 +152,12 @@ int cloth_mesh_edges(const cloth_mesh *mesh, cloth_edge **edges,
                           "a cloth surface has at most two on an edge",
                           triangle_place(mesh, (int)(he[k + 2].slot / 3), p1, sizeof p1),
                           he[k].a + 1, he[k].b + 1,
-                          triangle_place(mesh, (int)(he[k + 1].slot / 3), p2, sizeof p2));
+                          triangle_again(mesh, (int)(he[k + 1].slot / 3), p2, sizeof p2));
         } else if (same == 2 && he[k].opposite == he[k + 1].opposite) {
             rc = bad_mesh(msg, "%s: the same three vertices %d, %d, %d as %s",
                           triangle_place(mesh, (int)(he[k + 1].slot / 3), p1, sizeof p1),
                           he[k].a + 1, he[k].b + 1, he[k].opposite + 1,
-                          triangle_place(mesh, (int)(he[k].slot / 3), p2, sizeof p2));
+                          triangle_again(mesh, (int)(he[k].slot / 3), p2, sizeof p2));
         } else {
             cloth_edge *e = &out[n++];
             e->a = he[k].a;

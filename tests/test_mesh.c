@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_mesh.c -- the simulator on triangle meshes (cloth/): the OBJ
+ * reader on good files and on each class of bad one (file:line messages),
+ * midpoint subdivision's counts and numbering, the springs and masses of a
+ * hand-made two-triangle mesh entry by entry, physics that does not care
+ * how the vertices are numbered, self-contact springs that appear and
+ * vanish (and A's pattern with them), the committed garments against the
+ * body proxy, every method on every mesh scene, and the CLI's --mesh. */
+#include "cloth_fixture.h"
+#include "fixture.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <sys/wait.h>
+
+/* ---------------------------------------------------------- helpers */
+
+static char tmp_dir[FIXTURE_PATH];
+
+/* Writes text to tmp_dir/name and reads it as a mesh; the status. */
+static int read_text(const char *name, const char *text, cloth_mesh *mesh, char *msg)
+{
+    char path[FIXTURE_PATH];
+    fixture_join(path, tmp_dir, name);
+    if (fixture_write(tmp_dir, name, text) != 0) {
+        CHECK(0, "cannot write %s", path);
+        return -100;
+    }
+    return cloth_mesh_read_obj(path, mesh, msg);
+}
+
+/* data/meshes/NAME read (a failed check when it cannot be). */
+static int read_data_mesh(const char *name, cloth_mesh *mesh)
+{
+    char dir[FIXTURE_PATH], path[FIXTURE_PATH], msg[COREPCG_MSG_SIZE] = "";
+    fixture_join(dir, fixture_data_dir(), "meshes");
+    fixture_join(path, dir, name);
+    int rc = cloth_mesh_read_obj(path, mesh, msg);
+    CHECK(rc == COREPCG_OK, "%s: %s", path, msg);
+    return rc;
+}
+
+/* A mesh scene with default parameters (and self-contact as given, -1:
+ * the scene's default); NULL and a failed check when refused. */
+static cloth_sim *mesh_sim(cloth_scene scene, const cloth_mesh *mesh, int self_contact)
+{
+    cloth_params p;
+    cloth_params_default_mesh(&p, scene, mesh);
+    if (self_contact >= 0)
+        p.self_contact = self_contact;
+    cloth_sim *s = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_sim_create(&p, &s, msg);
+    CHECK(rc == COREPCG_OK, "cloth_sim_create %s: %s", cloth_scene_name(scene), msg);
+    return s;
+}
+
+static int step_with(cloth_sim *s, corepcg_method method, double tol)
+{
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = method;
+    set.tol = tol;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_step(s, &set, msg);
+    CHECK(rc >= 0, "%s step %d: %s", cloth_scene_name(s->par.scene), s->step + 1, msg);
+    return rc >= 0;
+}
+
+/* Runs the CLI with args, output (stdout and stderr) into out; returns
+ * the exit status (-1 if it did not exit normally). */
+static int run_cli(const char *args, char *out, size_t size)
+{
+    const char *env = getenv("COREPCG_CLI");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", env && *env ? env : COREPCG_CLI, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t got = fread(out, 1, size - 1, p);
+    out[got] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Two triangles (0 1 2) and (1 3 2) sharing edge 1-2, not flat. */
+static const double two_x[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0.5};
+static const int two_t[6] = {0, 1, 2, 1, 3, 2};
+
+static cloth_mesh two_triangles(void)
+{
+    cloth_mesh m = {.num_vertices = 4, .num_triangles = 2,
+                    .x = (double *)two_x, .triangles = (int *)two_t};
+    return m;
+}
+
+/* ---------------------------------------------------------- reader */
+
+static void test_read_good(void)
+{
+    /* everything a cloth skips, every corner form, a quad, a negative
+     * index, CRLF line ends, a w and a colour after x y z */
+    const char *text =
+        "# a comment\r\n"
+        "mtllib cloth.mtl\r\n"
+        "o sheet\r\n"
+        "v 0 0 0\r\n"
+        "v 1 0 0 1.0\r\n"
+        "v 1 1 0 0.5 0.5 0.5\r\n"
+        "v 0 1 0.25\r\n"
+        "vt 0 0\n"
+        "vn 0 0 1\n"
+        "g front\n"
+        "s 1\n"
+        "usemtl cotton\n"
+        "f 1/1/1 2/1/1 3//1 4  # a quad\n"
+        "v 2 0 0\n"
+        "f 2 -1 3\n";
+    cloth_mesh m;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = read_text("good.obj", text, &m, msg);
+    CHECK(rc == COREPCG_OK, "good.obj: %s", msg);
+    if (rc != COREPCG_OK)
+        return;
+    CHECK_INT(m.num_vertices, 5);
+    CHECK_INT(m.num_triangles, 3);
+    const int want[9] = {0, 1, 2, 0, 2, 3, 1, 4, 2}; /* the quad fanned from 1 */
+    int diff = 0;
+    for (int k = 0; k < 9; k++)
+        diff += m.triangles[k] != want[k];
+    CHECK_INT(diff, 0);
+    CHECK_NEAR(m.x[3 * 3 + 2], 0.25, 0);
+    CHECK_NEAR(m.x[3 * 4], 2.0, 0);
+    CHECK_INT(m.vertex_line[4], 14);
+    CHECK_INT(m.triangle_line[2], 15);
+    cloth_mesh_free(&m);
+
+    /* the committed garments read and check */
+    const char *names[] = {"tshirt.obj", "tshirt_coarse.obj", "dress.obj", "sheet.obj"};
+    const int vertices[] = {3560, 414, 2792, 2799}, triangles[] = {6994, 788, 5444, 5404};
+    for (int k = 0; k < 4; k++)
+        if (read_data_mesh(names[k], &m) == COREPCG_OK) {
+            CHECK_INT(m.num_vertices, vertices[k]);
+            CHECK_INT(m.num_triangles, triangles[k]);
+            cloth_mesh_free(&m);
+        }
+}
+
+static void test_read_bad(void)
+{
+    static const char square[] = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n";
+    char text[1024];
+    const struct {
+        const char *name, *faces; /* after the square's four vertices */
+        int code;
+        const char *message;
+    } bad[] = {
+        {"range.obj", "f 1 2 9\n", COREPCG_ERR_FORMAT,
+         "range.obj:5: vertex index 9 out of range: 4 vertices defined so far"},
+        {"negative.obj", "f -5 1 2\n", COREPCG_ERR_FORMAT,
+         "negative.obj:5: vertex index -5 out of range"},
+        {"zero.obj", "f 0 1 2\n", COREPCG_ERR_FORMAT,
+         "zero.obj:5: vertex index 0 in '0' (OBJ counts from 1)"},
+        {"few.obj", "f 1 2\n", COREPCG_ERR_FORMAT,
+         "few.obj:5: a face needs at least 3 vertices, got 2"},
+        {"number.obj", "v 1 2x 3\nf 1 2 3\n", COREPCG_ERR_FORMAT,
+         "number.obj:5: bad number '2x'"},
+        {"count.obj", "v 1 2\nf 1 2 3\n", COREPCG_ERR_FORMAT,
+         "count.obj:5: a v line holds x y z (and w, or r g b), got 2 numbers"},
+        {"inf.obj", "v 1 inf 3\nf 1 2 3\n", COREPCG_ERR_FORMAT,
+         "inf.obj:5: number 'inf' is not finite"},
+        {"reference.obj", "f 1 2/x 3\n", COREPCG_ERR_FORMAT,
+         "reference.obj:5: bad vertex reference '2/x'"},
+        {"repeat.obj", "f 1 2 3 2\n", COREPCG_ERR_FORMAT,
+         "repeat.obj:5: the face repeats vertex 2"},
+        {"flat.obj", "v 2 0 0\nf 1 2 5\nf 1 2 3 4\n", COREPCG_ERR_FORMAT,
+         "flat.obj:6: triangle 1 2 5 is degenerate (no area)"},
+        {"line.obj", "l 1 2\n", COREPCG_ERR_FORMAT,
+         "line.obj:5: 'l' is not supported"},
+        {"nofaces.obj", "", COREPCG_ERR_FORMAT, "nofaces.obj: no faces"},
+        {"unused.obj", "v 5 5 5\nf 1 2 3\nf 1 3 4\n", COREPCG_ERR_FORMAT,
+         "unused.obj:5: vertex 5 is on no face"},
+        {"third.obj", "v 0 0 1\nf 1 2 3\nf 1 3 4\nf 1 3 5\n", COREPCG_ERR_FORMAT,
+         "third.obj:8: edge 1-3 is on a third triangle (after line 7)"},
+        {"twice.obj", "f 1 2 3\nf 3 2 1\n", COREPCG_ERR_FORMAT,
+         "twice.obj:6: the same three vertices 1, 2, 3 as line 5"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(text, sizeof text, "%s%s", square, bad[k].faces);
+        cloth_mesh m;
+        char msg[COREPCG_MSG_SIZE] = "";
+        int rc = read_text(bad[k].name, text, &m, msg);
+        CHECK(rc == bad[k].code, "%s: status %d, expected %d (%s)", bad[k].name, rc,
+              bad[k].code, msg);
+        CHECK_STR_CONTAINS(msg, bad[k].message);
+        CHECK(m.x == NULL && m.triangles == NULL && m.num_vertices == 0,
+              "%s: a refused mesh is left empty", bad[k].name);
+    }
+    cloth_mesh m;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_mesh_read_obj("/nonexistent/cloth.obj", &m, msg), COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "/nonexistent/cloth.obj: No such file");
+
+    /* a mesh made in memory: the same checks, named by triangle */
+    int bad_t[6] = {0, 1, 2, 1, 3, 7};
+    cloth_mesh mem = two_triangles();
+    mem.triangles = bad_t;
+    CHECK_INT(cloth_mesh_check(&mem, msg), COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "triangle 2: vertex 8 out of range (1..4)");
+}
+
+/* ------------------------------------------------------- subdivision */
+
+static void test_subdivide(void)
+{
+    cloth_mesh two = two_triangles(), once, twice;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_mesh_subdivide(&two, 1, &once, msg), COREPCG_OK);
+    /* V + E vertices, 4 T triangles */
+    CHECK_INT(once.num_vertices, 4 + 5);
+    CHECK_INT(once.num_triangles, 8);
+    /* the old vertices keep their numbers and places; the midpoints
+     * follow in the order the edges first appear: 0-1, 1-2, 2-0 of the
+     * first triangle, then 1-3, 3-2 of the second */
+    int moved = 0;
+    for (int k = 0; k < 12; k++)
+        moved += once.x[k] != two_x[k];
+    CHECK_INT(moved, 0);
+    const int ends[5][2] = {{0, 1}, {1, 2}, {2, 0}, {1, 3}, {3, 2}};
+    double worst = 0;
+    for (int e = 0; e < 5; e++)
+        for (int c = 0; c < 3; c++)
+            worst = fmax(worst, fabs(once.x[3 * (4 + e) + c] -
+                                     0.5 * (two_x[3 * ends[e][0] + c] + two_x[3 * ends[e][1] + c])));
+    CHECK_LE(worst, 0);
+    /* triangle 0 1 2 with midpoints 4 (0-1), 5 (1-2), 6 (2-0) */
+    const int want[12] = {0, 4, 6, 4, 1, 5, 6, 5, 2, 4, 5, 6};
+    int diff = 0;
+    for (int k = 0; k < 12; k++)
+        diff += once.triangles[k] != want[k];
+    CHECK_INT(diff, 0);
+    CHECK_INT(cloth_mesh_check(&once, msg), COREPCG_OK);
+
+    /* twice: 9 + 16 vertices (E = 2 * 5 + 3 * 2), 32 triangles */
+    CHECK_INT(cloth_mesh_subdivide(&two, 2, &twice, msg), COREPCG_OK);
+    CHECK_INT(twice.num_vertices, 25);
+    CHECK_INT(twice.num_triangles, 32);
+    cloth_mesh_free(&once);
+    cloth_mesh_free(&twice);
+
+    /* a garment: V + E new vertices, 4 T faces, and the model's masses
+     * add up to the same area */
+    cloth_mesh coarse;
+    if (read_data_mesh("tshirt_coarse.obj", &coarse) == COREPCG_OK) {
+        cloth_mesh fine;
+        CHECK_INT(cloth_mesh_subdivide(&coarse, 1, &fine, msg), COREPCG_OK);
+        CHECK_INT(fine.num_vertices, 414 + 1204);
+        CHECK_INT(fine.num_triangles, 4 * 788);
+        cloth_model a, b;
+        CHECK_INT(cloth_mesh_build(&coarse, 1.0, &a, msg), COREPCG_OK);
+        CHECK_INT(cloth_mesh_build(&fine, 1.0, &b, msg), COREPCG_OK);
+        double ma = 0, mb = 0;
+        for (int i = 0; i < a.N; i++)
+            ma += a.mass[i];
+        for (int i = 0; i < b.N; i++)
+            mb += b.mass[i];
+        CHECK_NEAR(mb, ma, 1e-12 * ma);
+        CHECK_INT(a.num_stretch, 1204);
+        CHECK_INT(b.num_stretch, 2 * 1204 + 3 * 788);
+        cloth_model_free(&a);
+        cloth_model_free(&b);
+        cloth_mesh_free(&fine);
+        cloth_mesh_free(&coarse);
+    }
+    CHECK_INT(cloth_mesh_subdivide(&two, CLOTH_MAX_SUBDIVIDE + 1, &once, msg),
+              COREPCG_ERR_ARGUMENT);
+}
+
+/* ------------------------------------------------- springs and masses */
+
+static void test_two_triangles(void)
+{
+    cloth_mesh two = two_triangles();
+    cloth_model g;
+    char msg[COREPCG_MSG_SIZE] = "";
+    const double rho = 0.15;
+    int rc = cloth_mesh_build(&two, rho, &g, msg);
+    CHECK(rc == COREPCG_OK, "%s", msg);
+    if (rc != COREPCG_OK)
+        return;
+    CHECK_INT(g.N, 4);
+    /* stretch pairs: the 5 edges by (a, b) */
+    CHECK_INT(g.num_stretch, 5);
+    const int pairs[10] = {0, 1, 0, 2, 1, 2, 1, 3, 2, 3};
+    int diff = 0;
+    for (int k = 0; k < 10; k++)
+        diff += g.stretch_pairs[k] != pairs[k];
+    CHECK_INT(diff, 0);
+    /* springs by (a, b): the 5 stretch and one bending spring 0-3 across
+     * the interior edge 1-2 */
+    const struct { int a, b, kind; double rest; } want[6] = {
+        {0, 1, CLOTH_STRETCH, 1.0},          {0, 2, CLOTH_STRETCH, 1.0},
+        {0, 3, CLOTH_BEND, 1.5},             {1, 2, CLOTH_STRETCH, sqrt(2.0)},
+        {1, 3, CLOTH_STRETCH, sqrt(1.25)},   {2, 3, CLOTH_STRETCH, sqrt(1.25)},
+    };
+    CHECK_INT(g.num_springs, 6);
+    CHECK_INT(g.num_fixed, 6);
+    for (int k = 0; k < 6 && k < g.num_springs; k++) {
+        const cloth_spring *sp = &g.springs[k];
+        CHECK(sp->a == want[k].a && sp->b == want[k].b && sp->kind == want[k].kind,
+              "spring %d: %d-%d kind %d, expected %d-%d kind %d", k, sp->a, sp->b,
+              sp->kind, want[k].a, want[k].b, want[k].kind);
+        CHECK_NEAR(sp->rest, want[k].rest, 1e-15);
+        /* its block sits at rows 3b.. of columns 3a + c */
+        for (int c = 0; c < 3; c++)
+            CHECK(g.rowidx[sp->pos[c]] == 3 * sp->b && sp->pos[c] >= g.colptr[3 * sp->a + c] &&
+                      sp->pos[c] + 2 < g.colptr[3 * sp->a + c + 1],
+                  "spring %d column %d: pos %d", k, c, sp->pos[c]);
+    }
+    /* the pattern: 4 diagonal blocks (6 stored each) and 6 off-diagonal */
+    CHECK_INT(g.nnz, 4 * 6 + 6 * 9);
+    /* masses: a third of each triangle's area times the density */
+    double a1 = 0.5, a2 = 0.5 * sqrt(1.5);
+    CHECK_NEAR(g.mass[0], rho * a1 / 3, 1e-17);
+    CHECK_NEAR(g.mass[1], rho * (a1 + a2) / 3, 1e-17);
+    CHECK_NEAR(g.mass[2], rho * (a1 + a2) / 3, 1e-17);
+    CHECK_NEAR(g.mass[3], rho * a2 / 3, 1e-17);
+    CHECK_NEAR(g.spacing, (2.0 + sqrt(2.0) + 2 * sqrt(1.25)) / 5, 1e-15);
+    CHECK_INT(g.face_size, 3);
+    CHECK_INT(g.num_faces, 2);
+    cloth_model_free(&g);
+
+    /* A at rest and at rest speed: M + sum over springs of
+     * (h kd + h^2 k) d d^T on the diagonal blocks; node 0's block, x-x */
+    cloth_params p;
+    cloth_params_default_mesh(&p, CLOTH_SCENE_FREE, &two);
+    p.density = rho;
+    p.k_bend = 0.0;
+    cloth_sim *s = NULL;
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    if (!s)
+        return;
+    CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
+    double h = s->h, k = p.k_stretch, kd = p.damping * p.k_stretch;
+    /* node 0: springs 0-1 (d = x) and 0-2 (d = y): x-x gets one of them */
+    CHECK_NEAR(s->values[s->model.colptr[0]], rho * a1 / 3 + h * kd + h * h * k, 1e-15);
+    /* and b: gravity only (every spring at rest, nothing moving) */
+    CHECK_NEAR(s->b[2], -h * rho * a1 / 3 * p.gravity, 1e-18);
+    CHECK_NEAR(s->b[0], 0.0, 0);
+    cloth_sim_free(&s);
+}
+
+/* ------------------------------------------------ numbering invariance */
+
+/* A scene on a mesh and on the same mesh renumbered by a random
+ * permutation: after a few steps each vertex is where its image is. */
+static void test_renumbering(void)
+{
+    cloth_mesh mesh;
+    if (read_data_mesh("tshirt_coarse.obj", &mesh) != COREPCG_OK)
+        return;
+    int V = mesh.num_vertices;
+    int *perm = malloc((size_t)V * sizeof *perm);
+    for (int i = 0; i < V; i++)
+        perm[i] = i;
+    unsigned seed = 12345;
+    for (int i = V - 1; i > 0; i--) {
+        seed = seed * 1103515245u + 12345u;
+        int j = (int)((seed >> 8) % (unsigned)(i + 1));
+        int t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    cloth_mesh other;
+    char msg[COREPCG_MSG_SIZE];
+    CHECK_INT(cloth_mesh_copy(&mesh, &other, msg), COREPCG_OK);
+    for (int i = 0; i < V; i++)
+        memcpy(&other.x[3 * perm[i]], &mesh.x[3 * i], 3 * sizeof(double));
+    for (int k = 0; k < 3 * mesh.num_triangles; k++)
+        other.triangles[k] = perm[mesh.triangles[k]];
+
+    const cloth_scene scenes[] = {CLOTH_SCENE_HANG, CLOTH_SCENE_GARMENT};
+    for (int sc = 0; sc < 2; sc++) {
+        cloth_sim *a = mesh_sim(scenes[sc], &mesh, -1), *b = mesh_sim(scenes[sc], &other, -1);
+        if (!a || !b) {
+            cloth_sim_free(&a);
+            cloth_sim_free(&b);
+            continue;
+        }
+        CHECK_INT(b->num_cons, a->num_cons);
+        for (int k = 0; k < 25 && step_with(a, COREPCG_METHOD_DIRECT, 1e-10) &&
+                        step_with(b, COREPCG_METHOD_DIRECT, 1e-10);
+             k++)
+            ;
+        double diff = 0, moved = 0;
+        for (int i = 0; i < V; i++)
+            for (int c = 0; c < 3; c++) {
+                diff = fmax(diff, fabs(a->x[3 * i + c] - b->x[3 * perm[i] + c]));
+                moved = fmax(moved, fabs(a->x[3 * i + c] - mesh.x[3 * i + c]));
+            }
+        CHECK(moved > 1e-3, "%s: the cloth moved %g m", cloth_scene_name(scenes[sc]), moved);
+        CHECK(diff <= 1e-9 * moved, "%s: renumbered positions differ by %g (moved %g)",
+              cloth_scene_name(scenes[sc]), diff, moved);
+        CHECK_INT(b->contacts, a->contacts);
+        printf("renumbered %s: %d steps, %d contacts, moved %.3g m, differ by %.3g m\n",
+               cloth_scene_name(scenes[sc]), a->step, a->contacts, moved, diff);
+        cloth_sim_free(&a);
+        cloth_sim_free(&b);
+    }
+    free(perm);
+    cloth_mesh_free(&other);
+    cloth_mesh_free(&mesh);
+}
+
+static void timed(const char *name, void (*test)(void))
+{
+    double start = cloth_now();
+    test();
+    printf("%-24s %.2f s\n", name, cloth_now() - start);
+}
+
+int main(void)
+{
+    fixture_temp_dir(tmp_dir, "mesh");
+    timed("read_good", test_read_good);
+    timed("read_bad", test_read_bad);
+    timed("subdivide", test_subdivide);
+    timed("two_triangles", test_two_triangles);
+    timed("renumbering", test_renumbering);
+    char cmd[FIXTURE_PATH + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
+    CHECK_INT(system(cmd), 0);
+    return test_summary("test_mesh");
+}
