@@ -412,6 +412,275 @@ static void test_renumbering(void)
     cloth_mesh_free(&mesh);
 }
 
+/* ------------------------------------------------------ self-contact */
+
+/* This step's self-contact pairs by brute force (all N^2 pairs): closer
+ * than the thickness now, not closer at the start, no fixed spring. */
+static long brute_force_pairs(const cloth_sim *s, int *pairs, long capacity)
+{
+    const cloth_model *g = &s->model;
+    double t = s->par.thickness * g->spacing;
+    long count = 0;
+    for (int a = 0; a < g->N; a++)
+        for (int b = a + 1; b < g->N; b++) {
+            double now = 0, rest = 0;
+            for (int c = 0; c < 3; c++) {
+                now += pow(s->x[3 * a + c] - s->x[3 * b + c], 2);
+                rest += pow(s->x_rest[3 * a + c] - s->x_rest[3 * b + c], 2);
+            }
+            int joined = 0;
+            for (int k = g->near_ptr[a]; k < g->near_ptr[a + 1]; k++)
+                joined |= g->near[k] == b;
+            if (now < t * t && !(rest < t * t) && !joined) {
+                if (count < capacity) {
+                    pairs[2 * count] = a;
+                    pairs[2 * count + 1] = b;
+                }
+                count++;
+            }
+        }
+    return count;
+}
+
+/* The coarse T-shirt in the garment scene: self-contact springs appear
+ * and vanish, A's pattern changes with them (and the solver follows),
+ * and the spatial hash finds exactly the pairs a brute-force search finds. */
+static void test_self_contact(void)
+{
+    cloth_mesh mesh;
+    if (read_data_mesh("tshirt_coarse.obj", &mesh) != COREPCG_OK)
+        return;
+    cloth_sim *s = mesh_sim(CLOTH_SCENE_GARMENT, &mesh, -1);
+    cloth_mesh_free(&mesh);
+    if (!s)
+        return;
+    CHECK_INT(s->par.self_contact, 1);
+    int steps_with = 0, appeared = 0, vanished = 0, pattern_changes = 0, mismatches = 0;
+    int most = 0, previous = 0, previous_nnz = s->model.nnz, reanalysed = 0;
+    enum { CAPACITY = 4096 };
+    int *want = malloc(2 * CAPACITY * sizeof *want);
+    for (int k = 0; k < 90; k++) {
+        char msg[COREPCG_MSG_SIZE] = "";
+        int rc = cloth_assemble(s, msg);
+        CHECK(rc == COREPCG_OK, "step %d: %s", s->step + 1, msg);
+        long count = brute_force_pairs(s, want, CAPACITY);
+        int same = count == s->self_contacts && count <= CAPACITY;
+        for (long q = 0; same && q < count; q++) {
+            const cloth_spring *sp = &s->model.springs[s->model.num_fixed + q];
+            same = sp->a == want[2 * q] && sp->b == want[2 * q + 1] &&
+                   sp->kind == CLOTH_CONTACT;
+        }
+        mismatches += !same;
+        steps_with += s->self_contacts > 0;
+        appeared += s->self_contacts > 0 && previous == 0;
+        vanished += s->self_contacts == 0 && previous > 0;
+        most = s->self_contacts > most ? s->self_contacts : most;
+        pattern_changes += s->model.nnz != previous_nnz;
+        CHECK_INT(s->model.nnz, 6 * s->model.N + 9 * (s->model.colptr[s->model.n] - 6 * s->model.N) / 9);
+        previous = s->self_contacts;
+        previous_nnz = s->model.nnz;
+        rc = cloth_solve(s, NULL, msg);
+        CHECK(rc >= 0, "step %d: %s", s->step + 1, msg);
+        if (rc < 0)
+            break;
+        reanalysed += s->step > 0 && !s->analysis_reused;
+        cloth_advance(s);
+    }
+    printf("self-contact, coarse T-shirt: %d of %d steps with springs (at most %d), "
+           "appeared %d times, vanished %d times, pattern changed %d times, "
+           "%d updates re-analysed\n", steps_with, s->step, most, appeared, vanished,
+           pattern_changes, reanalysed);
+    CHECK_INT(s->step, 90);
+    CHECK_INT(mismatches, 0);
+    CHECK(appeared >= 2 && vanished >= 2, "self-contact appeared %d and vanished %d times",
+          appeared, vanished);
+    CHECK(pattern_changes >= 4, "A's pattern changed %d times", pattern_changes);
+    CHECK(reanalysed >= 1, "%d updates re-analysed", reanalysed);
+    free(want);
+    cloth_sim_free(&s);
+}
+
+/* ------------------------------------------------- the garments' fit */
+
+/* Every vertex of the committed garments clears the simulator's body
+ * proxy by 1 cm (tools/make_garments.py places them with its own copy). */
+static void test_garments_fit(void)
+{
+    cloth_obstacle body[CLOTH_MAX_OBSTACLES];
+    int parts = cloth_body_proxy(body);
+    CHECK_INT(parts, 7);
+    const char *names[] = {"tshirt.obj", "tshirt_coarse.obj", "dress.obj"};
+    for (int k = 0; k < 3; k++) {
+        cloth_mesh m;
+        if (read_data_mesh(names[k], &m) != COREPCG_OK)
+            continue;
+        double gap = INFINITY;
+        for (int i = 0; i < m.num_vertices; i++)
+            for (int o = 0; o < parts; o++)
+                gap = fmin(gap, cloth_obstacle_distance(&body[o], 0.0, &m.x[3 * i], NULL));
+        CHECK(gap >= 0.01, "%s: a vertex %g m from the body", names[k], gap);
+        cloth_mesh_free(&m);
+    }
+    /* a capsule's distance and normal by hand: the right arm */
+    double x[3] = {0.4, 0.0, 1.36 + 0.08}, normal[3];
+    CHECK_NEAR(cloth_obstacle_distance(&body[2], 0.0, x, normal), 0.03, 1e-15);
+    CHECK_NEAR(normal[2], 1.0, 0);
+    double beyond[3] = {0.70 + 0.06, 0.0, 1.36};
+    CHECK_NEAR(cloth_obstacle_distance(&body[2], 0.0, beyond, normal), 0.01, 1e-15);
+    CHECK_NEAR(normal[0], 1.0, 0);
+}
+
+/* ------------------------------------------- every method, every scene */
+
+/* Steps scene s with auto until the cloth touches an obstacle (or for
+ * `steps` steps without one), then every method solves that system. */
+static void methods_on(cloth_sim *s, int steps, double tol, const char *what)
+{
+    while (step_with(s, COREPCG_METHOD_AUTO, 1e-3) &&
+           (s->num_obstacles ? s->contacts == 0 && s->step < 200 : s->step < steps))
+        ;
+    /* and `steps` more after the first contact */
+    for (int k = 0; s->num_obstacles && k < steps && step_with(s, COREPCG_METHOD_AUTO, 1e-3); k++)
+        ;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
+    CHECK(s->num_obstacles == 0 || s->contacts > 0, "%s: no contact", what);
+    corepcg_system sys;
+    cloth_system(s, &sys);
+    double *x = calloc((size_t)s->model.n, sizeof *x);
+    printf("%s, step %d, %d contacts, %d self-contacts, tol %g: iterations", what,
+           s->step + 1, s->contacts, s->self_contacts, tol);
+    for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.method = method;
+        set.tol = tol;
+        corepcg_solver *h = NULL;
+        corepcg_info info;
+        memset(&info, 0, sizeof info);
+        int rc = corepcg_create(&h);
+        if (rc == COREPCG_OK)
+            rc = corepcg_setup(h, &sys, &set);
+        if (rc == COREPCG_OK)
+            rc = corepcg_solve(h, s->b, s->dv, x, &info);
+        CHECK(rc == COREPCG_OK, "%s %s: %s (%s)", what, corepcg_method_name(method),
+              corepcg_strerror(rc), h ? corepcg_message(h) : "");
+        double cerr = 1, res = 1;
+        CHECK_INT(corepcg_check(&sys, s->b, x, &cerr, &res, msg), COREPCG_OK);
+        CHECK(cerr <= 1e-12, "%s %s: constraint error %g", what, corepcg_method_name(method),
+              cerr);
+        /* the preconditioned stopping rule bounds the 2-norm only up to
+         * the preconditioner's conditioning: 10 tol, as for the grid */
+        CHECK(res <= 10 * tol, "%s %s: relative residual %g after %d iterations", what,
+              corepcg_method_name(method), res, info.iterations);
+        printf(" %s %d", corepcg_method_name(method), info.iterations);
+        corepcg_free(&h);
+    }
+    printf("\n");
+    free(x);
+}
+
+static void test_methods_on_meshes(void)
+{
+    cloth_mesh mesh;
+    if (read_data_mesh("tshirt_coarse.obj", &mesh) != COREPCG_OK)
+        return;
+    for (int scene = 0; scene < CLOTH_SCENE_COUNT; scene++) {
+        if (!cloth_scene_on_mesh(scene))
+            continue;
+        cloth_sim *s = mesh_sim(scene, &mesh, -1);
+        if (!s)
+            continue;
+        char what[64];
+        snprintf(what, sizeof what, "coarse T-shirt %s", cloth_scene_name(scene));
+        methods_on(s, 5, 1e-8, what);
+        cloth_sim_free(&s);
+    }
+    cloth_mesh_free(&mesh);
+    /* the T-shirt on the body, at the default tol */
+    if (read_data_mesh("tshirt.obj", &mesh) != COREPCG_OK)
+        return;
+    cloth_sim *s = mesh_sim(CLOTH_SCENE_GARMENT, &mesh, -1);
+    if (s)
+        methods_on(s, 20, COREPCG_DEFAULT_TOL, "T-shirt garment");
+    cloth_sim_free(&s);
+    cloth_mesh_free(&mesh);
+}
+
+/* ------------------------------------------------------------ the CLI */
+
+static int count_lines(const char *path, const char *prefix)
+{
+    char *text = fixture_read(path);
+    int count = 0;
+    size_t len = strlen(prefix);
+    for (char *line = text; line && *line;) {
+        count += strncmp(line, prefix, len) == 0;
+        char *end = strchr(line, '\n');
+        line = end ? end + 1 : NULL;
+    }
+    free(text);
+    return count;
+}
+
+static void test_cli(void)
+{
+    char args[4096], out[8192], path[2 * FIXTURE_PATH], dir[FIXTURE_PATH], mesh[FIXTURE_PATH];
+    fixture_join(dir, fixture_data_dir(), "meshes");
+    fixture_join(mesh, dir, "tshirt_coarse.obj");
+
+    /* gen: the bundle's stretch pairs are the mesh's edges */
+    snprintf(args, sizeof args, "gen garment --mesh '%s' --out '%s/g'", mesh, tmp_dir);
+    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "garment on tshirt_coarse.obj (414 vertices)");
+    CHECK_STR_CONTAINS(out, "n = 1242");
+    corepcg_bundle *bundle = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    snprintf(path, sizeof path, "%s/g", tmp_dir);
+    CHECK_INT(corepcg_bundle_read(path, &bundle, msg), COREPCG_OK);
+    if (bundle) {
+        CHECK_INT(bundle->system.num_nodes, 414);
+        CHECK_INT(bundle->system.num_stretch, 1204);
+        CHECK(bundle->system.num_constraints > 0, "%d constraints",
+              bundle->system.num_constraints);
+        corepcg_bundle_free(&bundle);
+    }
+
+    /* simulate a subdivided mesh: the frames hold its vertices and faces */
+    snprintf(args, sizeof args, "simulate hang --mesh '%s' --subdivide 1 --steps 2 "
+             "--obj '%s/frames' --csv '%s/run.csv'", mesh, tmp_dir, tmp_dir);
+    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "hang on tshirt_coarse.obj, subdivided once (1618 vertices)");
+    snprintf(path, sizeof path, "%s/frames/frame_00002.obj", tmp_dir);
+    CHECK_INT(count_lines(path, "v "), 1618);
+    CHECK_INT(count_lines(path, "f "), 4 * 788);
+    snprintf(path, sizeof path, "%s/run.csv", tmp_dir);
+    CHECK_INT(count_lines(path, "2,0,"), 1); /* step 2, no obstacle contact */
+
+    /* a bad mesh: exit 1, the file and line named, nothing written */
+    fixture_write(tmp_dir, "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n");
+    snprintf(args, sizeof args, "gen hang --mesh '%s/bad.obj' --out '%s/none'", tmp_dir,
+             tmp_dir);
+    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_STR_CONTAINS(out, "bad.obj:4: vertex index 4 out of range: 3 vertices defined so far");
+    snprintf(path, sizeof path, "%s/none", tmp_dir);
+    CHECK(access(path, F_OK) != 0, "%s was created", path);
+
+    const struct { const char *args; const char *message; } usage[] = {
+        {"gen hang --size 5 --out X", "scene hang needs --mesh FILE.obj"},
+        {"gen pinned --mesh M --out X", "scene pinned runs on a grid"},
+        {"gen hang --mesh M --size 5 --out X", "--size and --mesh do not go together"},
+        {"gen ballhit --size 5 --subdivide 1 --out X", "--subdivide and --density need --mesh"},
+        {"gen hang --mesh M --subdivide 7 --out X", "--subdivide needs a whole number in [0, 6]"},
+        {"simulate garment --mesh M --self-contact maybe", "--self-contact takes one of"},
+    };
+    for (size_t k = 0; k < sizeof usage / sizeof usage[0]; k++) {
+        int status = run_cli(usage[k].args, out, sizeof out);
+        CHECK(status == 2, "'%s' exited %d, expected 2", usage[k].args, status);
+        CHECK_STR_CONTAINS(out, usage[k].message);
+    }
+}
+
 static void timed(const char *name, void (*test)(void))
 {
     double start = cloth_now();
@@ -427,6 +696,10 @@ int main(void)
     timed("subdivide", test_subdivide);
     timed("two_triangles", test_two_triangles);
     timed("renumbering", test_renumbering);
+    timed("self_contact", test_self_contact);
+    timed("garments_fit", test_garments_fit);
+    timed("methods_on_meshes", test_methods_on_meshes);
+    timed("cli", test_cli);
     char cmd[FIXTURE_PATH + 16];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
     CHECK_INT(system(cmd), 0);

@@ -167,8 +167,14 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
         return;
     }
     const char *slash = strrchr(o->mesh_path, '/');
+    char rounds[48] = "";
+    if (o->subdivide)
+        snprintf(rounds, sizeof rounds, ", subdivided %s", o->subdivide == 1 ? "once"
+                 : o->subdivide == 2 ? "twice" : "");
+    if (o->subdivide > 2)
+        snprintf(rounds, sizeof rounds, ", subdivided %d times", o->subdivide);
     snprintf(buf, len, "%s on %s%s (%d vertices)", name, slash ? slash + 1 : o->mesh_path,
-             o->subdivide ? ", subdivided" : "", nodes);
+             rounds, nodes);
 }
 
 void cloth_cli_free(struct cloth_cli *o)

@@ -44,10 +44,8 @@ int cmd_gen(int argc, char **argv)
     int prc = cloth_cli_parse(argc, argv, "gen", usage_text, 1, 0, &o);
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_outputs_ready("gen", NULL, 0, &o.out, 1))
-        return CLI_EXIT_ERROR;
-
-    if (cloth_cli_load(&o)) {
+    /* the mesh first: a bad one leaves no output directory behind */
+    if (cloth_cli_load(&o) || cli_outputs_ready("gen", NULL, 0, &o.out, 1)) {
         cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
     }

@@ -50,9 +50,8 @@ int cmd_simulate(int argc, char **argv)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     int steps = o.steps ? o.steps : SIMULATE_DEFAULT_STEPS;
     char msg[COREPCG_MSG_SIZE], obj_path[4096];
-    if (cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1))
-        return CLI_EXIT_ERROR;
-    if (cloth_cli_load(&o)) {
+    /* the mesh first: a bad one leaves no output directory behind */
+    if (cloth_cli_load(&o) || cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1)) {
         cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
     }
