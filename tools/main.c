@@ -17,8 +17,8 @@ static const struct command commands[] = {
     {"info", cmd_info, "info BUNDLE [--json]            sizes and constraint counts"},
     {"check", cmd_check, "check BUNDLE X.mtx [--json]     constraint error and relative residual"},
     {"solve", cmd_solve, "solve BUNDLE [--method M] ...   solve; --help lists the options"},
-    {"gen", cmd_gen, "gen SCENE --size m --out DIR    a cloth step's system as a bundle"},
-    {"simulate", cmd_simulate, "simulate SCENE --size m ...     time-step a cloth, solver in the loop"},
+    {"gen", cmd_gen, "gen SCENE --size m|--mesh F ...  a cloth step's system as a bundle"},
+    {"simulate", cmd_simulate, "simulate SCENE --size m|--mesh F  time-step a cloth, solver in the loop"},
     {"bench", cmd_bench, "bench [--quick] [--scaling] ...  every method side by side: table, CSV, SVG"},
 };
 
