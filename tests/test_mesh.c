@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <zlib.h>
 
 /* ---------------------------------------------------------- helpers */
 
@@ -681,6 +682,106 @@ static void test_cli(void)
     }
 }
 
+/* ---------------------------------------------------------- render */
+
+/* The RGB pixels of a PNG that corepcg render wrote (one IDAT stream,
+ * filter 0 on every row), malloc'ed; NULL if it is not that. */
+static unsigned char *read_png(const char *path, int *width, int *height)
+{
+    char *data = NULL;
+    FILE *f = fopen(path, "rb");
+    long size = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 8 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)size)) && fread(data, 1, (size_t)size, f) != (size_t)size) {
+        free(data);
+        data = NULL;
+    }
+    if (f)
+        fclose(f);
+    if (!data || memcmp(data, "\x89PNG\r\n\x1a\n", 8) != 0) {
+        free(data);
+        return NULL;
+    }
+    unsigned char *idat = malloc((size_t)size), *rgb = NULL;
+    size_t idat_len = 0;
+    for (long at = 8; at + 12 <= size;) {
+        const unsigned char *c = (const unsigned char *)data + at;
+        unsigned long len = (unsigned long)c[0] << 24 | c[1] << 16 | c[2] << 8 | c[3];
+        if (memcmp(c + 4, "IHDR", 4) == 0) {
+            *width = c[8] << 24 | c[9] << 16 | c[10] << 8 | c[11];
+            *height = c[12] << 24 | c[13] << 16 | c[14] << 8 | c[15];
+        } else if (memcmp(c + 4, "IDAT", 4) == 0) {
+            memcpy(idat + idat_len, c + 8, len);
+            idat_len += len;
+        }
+        at += 12 + (long)len;
+    }
+    uLongf raw_len = (uLongf)(3 * *width + 1) * (uLongf)*height;
+    unsigned char *raw = malloc(raw_len);
+    if (raw && uncompress(raw, &raw_len, idat, (uLong)idat_len) == Z_OK) {
+        rgb = malloc(3 * (size_t)*width * (size_t)*height);
+        for (int y = 0; rgb && y < *height; y++)
+            memcpy(rgb + 3 * (size_t)y * *width, raw + (size_t)y * (3 * *width + 1) + 1,
+                   3 * (size_t)*width);
+    }
+    free(raw);
+    free(idat);
+    free(data);
+    return rgb;
+}
+
+/* 'o' orange (the cloth), 'b' blue (an obstacle), 'w' white, '?' else:
+ * the pixel over point (x, z) of the unit square, front view, 64 x 64
+ * (the square is framed at scale 48, offset 8). */
+static char colour_at(const unsigned char *rgb, double x, double z)
+{
+    int px = (int)(8 + 48 * x), py = (int)(64 - (8 + 48 * z));
+    const unsigned char *p = rgb + 3 * (64 * py + px);
+    if (p[0] == 255 && p[1] == 255 && p[2] == 255)
+        return 'w';
+    return p[0] > p[2] + 40 ? 'o' : p[2] > p[0] + 40 ? 'b' : '?';
+}
+
+/* Two overlapping triangles in two objects: the nearer one shows where
+ * they overlap, each shows alone where the other is not. */
+static void test_render(void)
+{
+    for (int front = 0; front < 2; front++) {
+        /* the obstacle at y = -0.1 is nearer a viewer at -y than the cloth
+         * at y = 0; at y = +0.1 it is behind */
+        char text[512], args[3 * FIXTURE_PATH], out[4096], path[2 * FIXTURE_PATH];
+        snprintf(text, sizeof text,
+                 "o cloth\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n"
+                 "o ball\nv 0 %g 0\nv 1 %g 0\nv 1 %g 1\nf 4 5 6\n",
+                 front ? -0.1 : 0.1, front ? -0.1 : 0.1, front ? -0.1 : 0.1);
+        fixture_write(tmp_dir, "two.obj", text);
+        snprintf(args, sizeof args, "render --width 64 --height 64 --out '%s/pictures' "
+                 "'%s/two.obj'", tmp_dir, tmp_dir);
+        CHECK_INT(run_cli(args, out, sizeof out), 0);
+        snprintf(path, sizeof path, "%s/pictures/two.png", tmp_dir);
+        int width = 0, height = 0;
+        unsigned char *rgb = read_png(path, &width, &height);
+        CHECK(rgb != NULL, "%s: not a PNG corepcg wrote", path);
+        if (!rgb)
+            continue;
+        CHECK(width == 64 && height == 64, "%d x %d", width, height);
+        CHECK(colour_at(rgb, 0.5, 0.2) == (front ? 'b' : 'o'), "overlap: '%c'",
+              colour_at(rgb, 0.5, 0.2));
+        CHECK(colour_at(rgb, 0.2, 0.5) == 'o', "cloth alone: '%c'", colour_at(rgb, 0.2, 0.5));
+        CHECK(colour_at(rgb, 0.8, 0.5) == 'b', "obstacle alone: '%c'",
+              colour_at(rgb, 0.8, 0.5));
+        CHECK(colour_at(rgb, 0.2, 0.9) == 'w', "background: '%c'", colour_at(rgb, 0.2, 0.9));
+        free(rgb);
+    }
+    char args[3 * FIXTURE_PATH], out[4096];
+    fixture_write(tmp_dir, "bad.obj", "v 0 0 0\nf 1 2 3\n");
+    snprintf(args, sizeof args, "render --out '%s/none' '%s/bad.obj'", tmp_dir, tmp_dir);
+    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_STR_CONTAINS(out, "bad.obj:2: vertex index 2 out of range");
+    CHECK_INT(run_cli("render --view oblique --out X a.obj", out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "--view takes one of");
+}
+
 static void timed(const char *name, void (*test)(void))
 {
     double start = cloth_now();
@@ -700,6 +801,7 @@ int main(void)
     timed("garments_fit", test_garments_fit);
     timed("methods_on_meshes", test_methods_on_meshes);
     timed("cli", test_cli);
+    timed("render", test_render);
     char cmd[FIXTURE_PATH + 16];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
     CHECK_INT(system(cmd), 0);

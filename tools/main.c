@@ -19,6 +19,7 @@ static const struct command commands[] = {
     {"solve", cmd_solve, "solve BUNDLE [--method M] ...   solve; --help lists the options"},
     {"gen", cmd_gen, "gen SCENE --size m|--mesh F ...  a cloth step's system as a bundle"},
     {"simulate", cmd_simulate, "simulate SCENE --size m|--mesh F  time-step a cloth, solver in the loop"},
+    {"render", cmd_render, "render --out DIR FRAME.obj ...  OBJ frames as PNG pictures"},
     {"bench", cmd_bench, "bench [--quick] [--scaling] ...  every method side by side: table, CSV, SVG"},
 };
 

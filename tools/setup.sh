@@ -6,7 +6,7 @@
 # build/.
 # Re-running it when nothing changed takes seconds.
 
-COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libsuitesparse-dev libopenblas-dev liblapacke-dev python3 python3-numpy python3-scipy"
+COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libsuitesparse-dev libopenblas-dev liblapacke-dev zlib1g-dev python3 python3-numpy python3-scipy"
 
 corepcg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
