@@ -148,6 +148,10 @@ typedef struct cloth_edge {
 int cloth_mesh_edges(const cloth_mesh *mesh, cloth_edge **edges,
                      int *num_edges, int *side_edge, char *msg);
 
+/* Area of triangle t; longest2 (may be NULL) gets its longest side
+ * squared. */
+double cloth_mesh_triangle_area(const cloth_mesh *mesh, int t, double *longest2);
+
 /* Bounding box of the vertices. */
 void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3]);
 

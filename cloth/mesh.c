@@ -179,9 +179,7 @@ int cloth_mesh_edges(const cloth_mesh *mesh, cloth_edge **edges,
     return COREPCG_OK;
 }
 
-/* |(b - a) x (c - a)| and the longest side squared of triangle t. */
-static void triangle_shape(const cloth_mesh *mesh, int t, double *twice_area,
-                           double *longest2)
+double cloth_mesh_triangle_area(const cloth_mesh *mesh, int t, double *longest2)
 {
     const int *v = &mesh->triangles[3 * t];
     const double *a = &mesh->x[3 * v[0]], *b = &mesh->x[3 * v[1]], *c = &mesh->x[3 * v[2]];
@@ -193,11 +191,13 @@ static void triangle_shape(const cloth_mesh *mesh, int t, double *twice_area,
     }
     double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                    e1[0] * e2[1] - e1[1] * e2[0]};
-    *twice_area = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    double l1 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
-    double l2 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
-    double l3 = e3[0] * e3[0] + e3[1] * e3[1] + e3[2] * e3[2];
-    *longest2 = fmax(l1, fmax(l2, l3));
+    if (longest2) {
+        double l1 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
+        double l2 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
+        double l3 = e3[0] * e3[0] + e3[1] * e3[1] + e3[2] * e3[2];
+        *longest2 = fmax(l1, fmax(l2, l3));
+    }
+    return 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
 }
 
 int cloth_mesh_check(const cloth_mesh *mesh, char *msg)
@@ -223,10 +223,9 @@ int cloth_mesh_check(const cloth_mesh *mesh, char *msg)
             return bad_mesh(msg, "%s: triangle %d %d %d repeats a vertex",
                             triangle_place(mesh, t, where, sizeof where), v[0] + 1,
                             v[1] + 1, v[2] + 1);
-        double twice_area, longest2;
-        triangle_shape(mesh, t, &twice_area, &longest2);
+        double longest2, area = cloth_mesh_triangle_area(mesh, t, &longest2);
         /* relative to its size: a sliver of zero area in floating point */
-        if (!(twice_area > 1e-12 * longest2))
+        if (!(2.0 * area > 1e-12 * longest2))
             return bad_mesh(msg, "%s: triangle %d %d %d is degenerate (no area)",
                             triangle_place(mesh, t, where, sizeof where), v[0] + 1,
                             v[1] + 1, v[2] + 1);

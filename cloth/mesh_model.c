@@ -39,15 +39,9 @@ static void add_spring(cloth_spring *sp, int u, int w, int kind, const double *x
 static void lump_masses(const cloth_mesh *mesh, double density, double *mass)
 {
     for (int t = 0; t < mesh->num_triangles; t++) {
-        const int *v = &mesh->triangles[3 * t];
-        const double *a = &mesh->x[3 * v[0]], *b = &mesh->x[3 * v[1]], *c = &mesh->x[3 * v[2]];
-        double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        double e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-        double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                       e1[0] * e2[1] - e1[1] * e2[0]};
-        double area = 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        double area = cloth_mesh_triangle_area(mesh, t, NULL);
         for (int k = 0; k < 3; k++)
-            mass[v[k]] += density * area / 3.0;
+            mass[mesh->triangles[3 * t + k]] += density * area / 3.0;
     }
 }
 

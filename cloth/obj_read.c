@@ -57,39 +57,24 @@ static long next_capacity(long capacity, long count, long more)
     return wanted;
 }
 
-/* Room for one more vertex (its position and its line). */
-static int grow_vertices(reader *r)
+/* Room for `more` items in *data (`width` values of `size` bytes each)
+ * and *line (one int each), count held of *capacity: both arrays grow
+ * together, so that each item keeps its line. */
+static int grow_with_lines(void **data, size_t width, size_t size, int **line,
+                           long *capacity, long count, long more)
 {
-    if (r->num_vertices < r->vertex_capacity)
+    if (count + more <= *capacity)
         return 0;
-    long cap = next_capacity(r->vertex_capacity, r->num_vertices, 1);
-    double *x = realloc(r->x, 3 * (size_t)cap * sizeof *x);
-    if (x)
-        r->x = x;
-    int *line = realloc(r->vertex_line, (size_t)cap * sizeof *line);
-    if (line)
-        r->vertex_line = line;
-    if (!x || !line)
+    long cap = next_capacity(*capacity, count, more);
+    void *grown = realloc(*data, width * (size_t)cap * size);
+    if (grown)
+        *data = grown;
+    int *lines = realloc(*line, (size_t)cap * sizeof *lines);
+    if (lines)
+        *line = lines;
+    if (!grown || !lines)
         return -1;
-    r->vertex_capacity = cap;
-    return 0;
-}
-
-/* Room for `more` triangles (vertices and lines). */
-static int grow_triangles(reader *r, long more)
-{
-    if (r->num_triangles + more <= r->triangle_capacity)
-        return 0;
-    long cap = next_capacity(r->triangle_capacity, r->num_triangles, more);
-    int *t = realloc(r->triangles, 3 * (size_t)cap * sizeof *t);
-    if (t)
-        r->triangles = t;
-    int *line = realloc(r->triangle_line, (size_t)cap * sizeof *line);
-    if (line)
-        r->triangle_line = line;
-    if (!t || !line)
-        return -1;
-    r->triangle_capacity = cap;
+    *capacity = cap;
     return 0;
 }
 
@@ -129,7 +114,8 @@ static int read_vertex(reader *r, char **save)
                       "got %d number%s", count, count == 1 ? "" : "s");
     if (r->num_vertices == INT_MAX / 3)
         return refuse(r, COREPCG_ERR_TOO_LARGE, "more vertices than an int counts");
-    if (grow_vertices(r))
+    if (grow_with_lines((void **)&r->x, 3, sizeof *r->x, &r->vertex_line,
+                        &r->vertex_capacity, r->num_vertices, 1))
         return refuse(r, COREPCG_ERR_NO_MEMORY, "out of memory");
     memcpy(&r->x[3 * r->num_vertices], value, 3 * sizeof *value);
     r->vertex_line[r->num_vertices++] = r->line;
@@ -179,7 +165,8 @@ static int read_face(reader *r, char **save)
     long fan = count - 2;
     if (r->num_triangles + fan > INT_MAX / 3)
         return refuse(r, COREPCG_ERR_TOO_LARGE, "more triangles than an int counts");
-    if (grow_triangles(r, fan))
+    if (grow_with_lines((void **)&r->triangles, 3, sizeof *r->triangles, &r->triangle_line,
+                        &r->triangle_capacity, r->num_triangles, fan))
         return refuse(r, COREPCG_ERR_NO_MEMORY, "out of memory");
     /* a polygon becomes a fan of triangles around its first vertex */
     for (long k = 1; k + 1 < count; k++) {

@@ -593,31 +593,10 @@ static void test_methods_on_cloth(void)
 
 /* ------------------------------------------------- the CLI and data */
 
-static const char *cli_path(void)
-{
-    const char *env = getenv("COREPCG_CLI");
-    return env && *env ? env : COREPCG_CLI;
-}
-
 static const char *data_dir(void)
 {
     const char *env = getenv("COREPCG_DATA_DIR");
     return env && *env ? env : COREPCG_DATA_DIR;
-}
-
-/* Runs the CLI with args, output (stdout and stderr) into out; returns
- * the exit status (-1 if it did not exit normally). */
-static int run_cli(const char *args, char *out, size_t size)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", cli_path(), args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t got = fread(out, 1, size - 1, p);
-    out[got] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* max |a - b| / max |b| (0 when both are zero). */
@@ -695,7 +674,7 @@ static void test_data(void)
         snprintf(args, sizeof args,
                  "gen ballhit --size 41 --k-stretch %d --steps 40 --method direct --out %s/k%d",
                  stiffness[t], tmp, stiffness[t]);
-        CHECK_INT(run_cli(args, out, sizeof out), 0);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
         CHECK_STR_CONTAINS(out, "step 40");
         snprintf(args, sizeof args, "%s/k%d", tmp, stiffness[t]);
         rc = corepcg_bundle_read(args, &got, msg);
@@ -748,7 +727,7 @@ static void test_cli(void)
     }
     snprintf(args, sizeof args,
              "simulate ballhit --size 11 --steps 12 --csv %s/run.csv --obj %s/frames", tmp, tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "12 steps, method auto");
     snprintf(path, sizeof path, "%s/run.csv", tmp);
     FILE *f = fopen(path, "r");
@@ -805,7 +784,7 @@ static void test_cli(void)
 
     /* gen with the defaults: the first step with contacts */
     snprintf(args, sizeof args, "gen ballhit --size 11 --out %s/b", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "ndof 0/1/2: 2/0/");
     snprintf(path, sizeof path, "%s/b/constraints.txt", tmp);
     CHECK(access(path, R_OK) == 0, "%s was written", path);
@@ -824,7 +803,7 @@ static void test_cli(void)
         {"simulate pinned --size 5 --tol", 2, "--tol needs a number"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        int status = run_cli(bad[k].args, out, sizeof out);
+        int status = fixture_run_cli(bad[k].args, out, sizeof out);
         CHECK(status == bad[k].status, "'%s' exited %d, expected %d", bad[k].args,
               status, bad[k].status);
         CHECK_STR_CONTAINS(out, bad[k].message);
@@ -832,18 +811,18 @@ static void test_cli(void)
 
     /* A CSV under new directories: they are created. */
     snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/missing/deeper/run.csv", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     snprintf(path, sizeof path, "%s/missing/deeper/run.csv", tmp);
     CHECK(access(path, R_OK) == 0, "%s not written", path);
     /* An unwritable CSV (a file where its directory should be): exit 1
      * before simulating (no summary line), nothing left behind. */
     snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/run.csv/sub.csv", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
     CHECK_STR_CONTAINS(out, "not a directory");
     CHECK(!strstr(out, "steps, method"), "simulated before refusing: %s", out);
     /* --obj naming a file: exit 1. */
     snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --obj %s/run.csv", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
     CHECK_STR_CONTAINS(out, "is not a directory");
 
     snprintf(args, sizeof args, "rm -rf '%s'", tmp);

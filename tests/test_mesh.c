@@ -68,22 +68,6 @@ static int step_with(cloth_sim *s, corepcg_method method, double tol)
     return rc >= 0;
 }
 
-/* Runs the CLI with args, output (stdout and stderr) into out; returns
- * the exit status (-1 if it did not exit normally). */
-static int run_cli(const char *args, char *out, size_t size)
-{
-    const char *env = getenv("COREPCG_CLI");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", env && *env ? env : COREPCG_CLI, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t got = fread(out, 1, size - 1, p);
-    out[got] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Two triangles (0 1 2) and (1 3 2) sharing edge 1-2, not flat. */
 static const double two_x[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0.5};
 static const int two_t[6] = {0, 1, 2, 1, 3, 2};
@@ -632,7 +616,7 @@ static void test_cli(void)
 
     /* gen: the bundle's stretch pairs are the mesh's edges */
     snprintf(args, sizeof args, "gen garment --mesh '%s' --out '%s/g'", mesh, tmp_dir);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "garment on tshirt_coarse.obj (414 vertices)");
     CHECK_STR_CONTAINS(out, "n = 1242");
     corepcg_bundle *bundle = NULL;
@@ -650,7 +634,7 @@ static void test_cli(void)
     /* simulate a subdivided mesh: the frames hold its vertices and faces */
     snprintf(args, sizeof args, "simulate hang --mesh '%s' --subdivide 1 --steps 2 "
              "--obj '%s/frames' --csv '%s/run.csv'", mesh, tmp_dir, tmp_dir);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "hang on tshirt_coarse.obj, subdivided once (1618 vertices)");
     snprintf(path, sizeof path, "%s/frames/frame_00002.obj", tmp_dir);
     CHECK_INT(count_lines(path, "v "), 1618);
@@ -662,7 +646,7 @@ static void test_cli(void)
     fixture_write(tmp_dir, "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n");
     snprintf(args, sizeof args, "gen hang --mesh '%s/bad.obj' --out '%s/none'", tmp_dir,
              tmp_dir);
-    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
     CHECK_STR_CONTAINS(out, "bad.obj:4: vertex index 4 out of range: 3 vertices defined so far");
     snprintf(path, sizeof path, "%s/none", tmp_dir);
     CHECK(access(path, F_OK) != 0, "%s was created", path);
@@ -676,7 +660,7 @@ static void test_cli(void)
         {"simulate garment --mesh M --self-contact maybe", "--self-contact takes one of"},
     };
     for (size_t k = 0; k < sizeof usage / sizeof usage[0]; k++) {
-        int status = run_cli(usage[k].args, out, sizeof out);
+        int status = fixture_run_cli(usage[k].args, out, sizeof out);
         CHECK(status == 2, "'%s' exited %d, expected 2", usage[k].args, status);
         CHECK_STR_CONTAINS(out, usage[k].message);
     }
@@ -757,7 +741,7 @@ static void test_render(void)
         fixture_write(tmp_dir, "two.obj", text);
         snprintf(args, sizeof args, "render --width 64 --height 64 --out '%s/pictures' "
                  "'%s/two.obj'", tmp_dir, tmp_dir);
-        CHECK_INT(run_cli(args, out, sizeof out), 0);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
         snprintf(path, sizeof path, "%s/pictures/two.png", tmp_dir);
         int width = 0, height = 0;
         unsigned char *rgb = read_png(path, &width, &height);
@@ -776,9 +760,9 @@ static void test_render(void)
     char args[3 * FIXTURE_PATH], out[4096];
     fixture_write(tmp_dir, "bad.obj", "v 0 0 0\nf 1 2 3\n");
     snprintf(args, sizeof args, "render --out '%s/none' '%s/bad.obj'", tmp_dir, tmp_dir);
-    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
     CHECK_STR_CONTAINS(out, "bad.obj:2: vertex index 2 out of range");
-    CHECK_INT(run_cli("render --view oblique --out X a.obj", out, sizeof out), 2);
+    CHECK_INT(fixture_run_cli("render --view oblique --out X a.obj", out, sizeof out), 2);
     CHECK_STR_CONTAINS(out, "--view takes one of");
 }
 
