@@ -20,9 +20,11 @@
  *     file's positions, which are also the starting ones.
  *
  *   The stretch springs are the system's stretch pairs (stretch.mtx).
- *   With self-contact on, close vertices that are not neighbours push
- *   each other apart through repulsion springs found afresh every step
- *   (so A's pattern changes with them; self_contact.c).
+ *   With self-contact on, two vertices closer than the thickness that no
+ *   fixed spring joins, and that were not that close at the start, push
+ *   each other apart through a repulsion spring (rest length the
+ *   thickness, stiffness k_contact) found afresh every step, so A's
+ *   pattern changes with them (self_contact.c).
  *
  *   A spring a-b with rest length L, stiffness k and damping
  *   kd = damping * k pulls node a with
