@@ -214,26 +214,9 @@ def dress_outline():
 def sheet():
     """A 1 m square, vertical in the x-z plane (x -0.5..0.5, z 0.5..1.5),
     meshed unstructured; no seams."""
-    gmsh.model.add("sheet")
-    geo = gmsh.model.geo
-    size = 0.021
-    p = [geo.addPoint(u, v, 0, size) for (u, v) in
-         [(-0.5, 0.5), (0.5, 0.5), (0.5, 1.5), (-0.5, 1.5)]]
-    c = [geo.addLine(p[k], p[(k + 1) % 4]) for k in range(4)]
-    geo.addPlaneSurface([geo.addCurveLoop(c)])
-    geo.synchronize()
-    gmsh.option.setNumber("Mesh.Algorithm", 6)
-    gmsh.model.mesh.generate(2)
-    node_tags, coords, _ = gmsh.model.mesh.getNodes()
-    index = {int(t): i for i, t in enumerate(node_tags)}
-    pts = np.asarray(coords).reshape(-1, 3)
-    types, _, elem_nodes = gmsh.model.mesh.getElements(2)
-    tri = np.asarray(elem_nodes[list(types).index(2)], dtype=np.int64).reshape(-1, 3)
-    tri = np.vectorize(lambda t: index[int(t)])(tri)
-    gmsh.model.remove()
-    pts, tri = drop_unused(pts, tri)
-    vertices = np.column_stack([pts[:, 0], np.zeros(len(pts)), pts[:, 1]])
-    return vertices, tri
+    square = [(-0.5, 0.5, False), (0.5, 0.5, False), (0.5, 1.5, False), (-0.5, 1.5, False)]
+    points, tri, _ = mesh_panel(square, 0.021, [])
+    return np.column_stack([points[:, 0], np.zeros(len(points)), points[:, 1]]), tri
 
 
 def garment(outline, curved, size):
