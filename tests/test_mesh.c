@@ -374,7 +374,9 @@ static void test_renumbering(void)
             continue;
         }
         CHECK_INT(b->num_cons, a->num_cons);
-        for (int k = 0; k < 20 && step_with(a, COREPCG_METHOD_DIRECT, 1e-10) &&
+        /* the garment falls for 15 steps before it touches the body */
+        int steps = scenes[sc] == CLOTH_SCENE_GARMENT ? 18 : 10;
+        for (int k = 0; k < steps && step_with(a, COREPCG_METHOD_DIRECT, 1e-10) &&
                         step_with(b, COREPCG_METHOD_DIRECT, 1e-10);
              k++)
             ;
@@ -600,7 +602,7 @@ static void test_methods_on_meshes(void)
         return;
     cloth_sim *s = mesh_sim(CLOTH_SCENE_GARMENT, &mesh, -1);
     if (s)
-        methods_on(s, 5, COREPCG_DEFAULT_TOL, "T-shirt garment");
+        methods_on(s, 0, COREPCG_DEFAULT_TOL, "T-shirt garment");
     cloth_sim_free(&s);
     cloth_mesh_free(&mesh);
 }
