@@ -42,11 +42,22 @@ static int cheapest(const cpg_auto_model *m)
     return best;
 }
 
+void cpg_auto_prefer(cpg_auto_model *m, int k)
+{
+    if (k >= 0 && k < m->count)
+        m->first = k;
+}
+
 int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
 {
     int best = cheapest(m);
     if (best < 0) {
-        /* nothing measured yet: the first usable in the prior order */
+        /* nothing measured yet: the preferred one, else the first usable
+         * in the prior order */
+        if (available(m, m->first)) {
+            *why = COREPCG_AUTO_FIRST;
+            return m->first;
+        }
         for (int k = 0; k < m->count; k++)
             if (available(m, k)) {
                 *why = COREPCG_AUTO_FIRST;
@@ -58,7 +69,7 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
     /* the candidate whose credit covers its expected cost by the widest
      * margin; one never measured is expected to cost a multiple of the
      * best's step, a fraction of it when the best is in trouble */
-    double prior = m->c[best].iterations > CPG_AUTO_TROUBLE_ITERATIONS
+    double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS
                        ? CPG_AUTO_URGENT_RATIO : CPG_AUTO_PRIOR_RATIO;
     int pick = -1;
     double margin = 1.0;
