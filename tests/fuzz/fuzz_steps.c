@@ -35,7 +35,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_STEPS 16
+#define FUZZ_STEPS 12
 #define FUZZ_MAX_ITER 1000
 #define FUZZ_TOL 1e-8
 
