@@ -177,12 +177,12 @@ typedef struct corepcg_settings {
     int fallback_upcg;         /* corepcg: if the core is not SPD, solve with
                                   upcg's node-block preconditioner instead
                                   (FELL_BACK)                                */
-    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0) in the
-                                  nodes' own order (default, measured
-                                  fastest to 161x161), 1 = one level of
-                                  block fill in reverse Cuthill-McKee order
+    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0)
+                                  (default), 1 = one level of block fill
                                   (fewer iterations; pays from ~321x321 at
-                                  tight tolerances)                        */
+                                  tight tolerances); both in reverse
+                                  Cuthill-McKee order of the free nodes,
+                                  whatever order they come in            */
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
@@ -300,13 +300,22 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
                                  const corepcg_settings *settings);
 
 /* The next step's system. When what the method analysed is unchanged,
- * only the numbers are recomputed and the symbolic analysis is reused;
- * otherwise it is a full setup. corepcg and direct analyse a pattern
- * that constraints do not change (the same N, block pattern of A and, for
- * corepcg, stretch pairs keep it while contacts come and go); icpcg
- * needs the same block pattern and the same set of fully free nodes;
- * upcg and mpcg the same block pattern and every node's ndof. info (may be NULL) gets status,
- * analysis_reused and the setup times.
+ * only the numbers are recomputed and the symbolic analysis is reused
+ * (info.analysis_reused = 1); otherwise it is a full setup. What each
+ * method's analysis depends on -- compared entry by entry, never by counts:
+ *   corepcg   N, A's block pattern and the stretch pairs (core stretch; with
+ *             core auto, the core's blocks): constraints may change freely;
+ *   direct    N and A's block pattern: constraints may change freely;
+ *   icpcg     A's block pattern and which nodes are fixed (ndof 0): a
+ *             node's ndof may change among 3, 2 and 1;
+ *   upcg      A's block pattern and every node's ndof;
+ *   mpcg, mpcg-bw  N only (the preconditioner is rebuilt from the values);
+ *   auto      N and whether the stretch pairs are given; within that each
+ *             candidate keeps its own analysis as above and re-analyses on
+ *             the first step it runs on a new pattern (analysis_reused 0).
+ * Whatever is kept (the analysis, A's import map and arrays) is reused
+ * only for the very pattern it was made for. info (may be NULL) gets
+ * status, analysis_reused and the setup times.
  * Returns setup's codes, and ERR_STATE before a successful setup. If the
  * new system cannot be read (a code from the checks above), the previous
  * one stays set up; if it is read but its factorisation fails, the handle

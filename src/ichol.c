@@ -13,7 +13,7 @@
 void cpg_ichol_default_opts(cpg_ichol_opts *o)
 {
     o->fill = 0;
-    o->ordering = CPG_ICHOL_NATURAL;
+    o->ordering = CPG_ICHOL_RCM;
     o->single = 1;
     o->keep_matrix = 1;
     o->pivot_tol = 1e-8;
@@ -101,10 +101,13 @@ static int node_graph(const cpg_ichol *ic, const int *nat_of_node,
     return COREPCG_OK;
 }
 
-/* Breadth-first levels from root over unvisited (mark != stamp) vertices;
- * fills queue, returns its length; *depth = number of levels. */
-static int bfs(const int *gp, const int *gi, int root, int *mark, int stamp,
-               int *queue, int *level, int *depth)
+/* Breadth-first levels from root over the vertices not yet placed
+ * (done[v] == 0) and not yet visited by this search (mark[v] != stamp);
+ * fills queue, returns its length; *depth = number of levels. Touches
+ * only root's component: O(its vertices + edges). */
+static int bfs(const int *gp, const int *gi, const char *done, int root,
+               int *mark, int stamp, int *queue, int *level, int *depth,
+               long *visits)
 {
     int head = 0, tail = 0;
     queue[tail++] = root;
@@ -113,9 +116,10 @@ static int bfs(const int *gp, const int *gi, int root, int *mark, int stamp,
     int maxl = 0;
     while (head < tail) {
         int v = queue[head++];
+        *visits += 1 + gp[v + 1] - gp[v];
         for (int k = gp[v]; k < gp[v + 1]; k++) {
             int h = gi[k];
-            if (mark[h] != stamp) {
+            if (mark[h] != stamp && !done[h]) {
                 mark[h] = stamp;
                 level[h] = level[v] + 1;
                 if (level[h] > maxl)
@@ -128,35 +132,67 @@ static int bfs(const int *gp, const int *gi, int root, int *mark, int stamp,
     return tail;
 }
 
-/* Reverse Cuthill-McKee: per connected component, from a pseudo-peripheral
- * vertex (George & Liu), neighbours by increasing degree; then reversed. */
-static int order_rcm(const int *gp, const int *gi, int G, int *order)
+static int by_key(const void *a, const void *b)
+{
+    long u = *(const long *)a, v = *(const long *)b;
+    return (u > v) - (u < v);
+}
+
+/* order[first..last) by increasing degree, ties in their current order.
+ * keys: scratch of last - first. */
+static void sort_by_degree(const int *gp, int *order, int first, int last,
+                           long *keys)
+{
+    int len = last - first;
+    if (len > 16) { /* a hub: O(d log d), not O(d^2) */
+        for (int a = 0; a < len; a++) { /* degree, then vertex: stable */
+            int v = order[first + a];
+            keys[a] = (long)(gp[v + 1] - gp[v]) << 32 | (unsigned)v;
+        }
+        qsort(keys, (size_t)len, sizeof(long), by_key);
+        for (int a = 0; a < len; a++)
+            order[first + a] = (int)(keys[a] & 0xffffffffL);
+        return;
+    }
+    for (int a = first + 1; a < last; a++) {
+        int v = order[a], dv = gp[v + 1] - gp[v], b = a;
+        while (b > first && gp[order[b - 1] + 1] - gp[order[b - 1]] > dv) {
+            order[b] = order[b - 1];
+            b--;
+        }
+        order[b] = v;
+    }
+}
+
+int cpg_order_rcm(const int *gp, const int *gi, int G, int *order,
+                  long *visits)
 {
     int *mark = calloc((size_t)G + 1, sizeof(int));
-    int *done = calloc((size_t)G + 1, sizeof(int));
+    char *done = calloc((size_t)G + 1, 1);
     int *queue = xmalloc((size_t)G, sizeof(int));
     int *level = xmalloc((size_t)G, sizeof(int));
-    if (!mark || !done || !queue || !level) {
+    long *keys = xmalloc((size_t)G, sizeof(long));
+    if (!mark || !done || !queue || !level || !keys) {
         free(mark);
         free(done);
         free(queue);
         free(level);
+        free(keys);
         return COREPCG_ERR_NO_MEMORY;
     }
     int stamp = 0, count = 0;
+    *visits = 0;
     for (int s = 0; s < G; s++) {
         if (done[s])
             continue;
-        /* pseudo-peripheral root: restart from the thinnest vertex of the
-         * last level while the eccentricity grows */
+        /* pseudo-peripheral root (George & Liu): restart from the
+         * thinnest vertex of the last level while the eccentricity grows,
+         * at most 8 searches of this component */
         int root = s, depth = 0;
         for (int iter = 0; iter < 8; iter++) {
             int d;
-            stamp++;
-            for (int k = 0; k < G; k++) /* mark done vertices as visited */
-                if (done[k])
-                    mark[k] = stamp;
-            int len = bfs(gp, gi, root, mark, stamp, queue, level, &d);
+            int len = bfs(gp, gi, done, root, mark, ++stamp, queue, level,
+                          &d, visits);
             if (iter > 0 && d <= depth)
                 break;
             depth = d;
@@ -172,12 +208,13 @@ static int order_rcm(const int *gp, const int *gi, int G, int *order)
                 break;
             root = best;
         }
-        /* Cuthill-McKee from root */
+        /* Cuthill-McKee from root: neighbours by increasing degree */
         int head = count;
         order[count++] = root;
         done[root] = 1;
         while (head < count) {
             int v = order[head++], first = count;
+            *visits += 1 + gp[v + 1] - gp[v];
             for (int k = gp[v]; k < gp[v + 1]; k++) {
                 int h = gi[k];
                 if (!done[h]) {
@@ -185,15 +222,7 @@ static int order_rcm(const int *gp, const int *gi, int G, int *order)
                     order[count++] = h;
                 }
             }
-            /* insertion sort of the new ones by degree (few per vertex) */
-            for (int a = first + 1; a < count; a++) {
-                int v2 = order[a], dv = gp[v2 + 1] - gp[v2], b = a;
-                while (b > first && gp[order[b - 1] + 1] - gp[order[b - 1]] > dv) {
-                    order[b] = order[b - 1];
-                    b--;
-                }
-                order[b] = v2;
-            }
+            sort_by_degree(gp, order, first, count, keys);
         }
     }
     for (int a = 0, b = G - 1; a < b; a++, b--) {
@@ -205,6 +234,7 @@ static int order_rcm(const int *gp, const int *gi, int G, int *order)
     free(done);
     free(queue);
     free(level);
+    free(keys);
     return COREPCG_OK;
 }
 
@@ -232,7 +262,10 @@ static int make_ordering(cpg_ichol *ic)
     } else {
         rc = node_graph(ic, nat_of_node, node_of_nat, &gp, &gi);
         if (rc == COREPCG_OK)
-            rc = order_rcm(gp, gi, G, order);
+        {
+            long visits;
+            rc = cpg_order_rcm(gp, gi, G, order, &visits);
+        }
         if (rc != COREPCG_OK)
             goto done;
     }

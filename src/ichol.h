@@ -47,7 +47,7 @@ typedef struct cpg_ichol_opts {
     int max_retries;
 } cpg_ichol_opts;
 
-/* The measured default (exp/README.md): fill 0, natural order, F in
+/* The defaults (measurements in docs/benchmark.md): fill 0, RCM order, F in
  * float, A~'s lower triangle kept, pivot_tol 1e-8, shifts 1e-3 * 4^k for
  * at most 6 retries (alpha <= 1.024; beyond that PCG needs more than ~150
  * iterations and corePCG is the better fallback). */
@@ -129,6 +129,14 @@ int cpg_ichol_apply(void *ic, const double *in, double *out);
 void cpg_ichol_matvec(void *ic, const double *in, double *out);
 
 void cpg_ichol_free(cpg_ichol *ic);
+
+/* Reverse Cuthill-McKee of the graph gp (G + 1), gi (no self loops): per
+ * connected component from a pseudo-peripheral vertex, neighbours by
+ * increasing degree; order[k] = the vertex placed k-th. O(G + edges)
+ * however many components: *visits counts the vertex and edge visits, so
+ * that tests can check it. Returns OK or ERR_NO_MEMORY. */
+int cpg_order_rcm(const int *gp, const int *gi, int G, int *order,
+                  long *visits);
 
 const char *cpg_ichol_ordering_name(cpg_ichol_ordering o);
 

@@ -141,10 +141,11 @@ int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
         if (!isfinite(v[k]))
             return 0; /* the full import names the entry */
     long blocks = prev->p[prev->nb];
-    if (spare && spare->nb == prev->nb && spare->p &&
-        spare->p[spare->nb] == blocks) {
-        /* an earlier step's arrays, of this very pattern: no fresh memory
-         * (which costs page faults on every step for a large A) */
+    if (spare && spare->p && cpg_bmat_same_pattern(spare, prev)) {
+        /* an earlier step's arrays whose block pattern is prev's, entry
+         * for entry (a count that matches is not enough: the positions in
+         * the map are prev's): no fresh memory, which costs page faults on
+         * every step for a large A */
         *out = *spare;
         memset(spare, 0, sizeof *spare);
         memset(out->x, 0, 9 * sizeof(double) * (size_t)blocks);

@@ -34,7 +34,8 @@ typedef struct cpg_method_ops {
      * time_reduce_s for the values it refreshes). */
     int (*factorise)(void *state, const cpg_ctx *ctx);
     /* The answer x (n) for right-hand side b and guess y (n, or NULL for
-     * zero); *iterations set. Allocates nothing. */
+     * zero); *iterations set. Allocates nothing; ctx->rec is this solve's
+     * own record (a copy of the setup's), where a method may say what ran. */
     int (*solve)(void *state, const cpg_ctx *ctx, const double *b,
                  const double *y, double *x, int *iterations);
     /* Frees what the state holds and zeroes it (state may be all zero). */

@@ -10,6 +10,7 @@
 #include "auto_model.h"
 #include "method.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,15 +18,24 @@
 static const corepcg_method candidates[] = {
     COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG, COREPCG_METHOD_MPCG};
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
+/* Corrected MPCG is prepared beside any other choice as the fallback a
+ * solve can switch to: its factorisation is the diagonal of A (O(n)), its
+ * analysis the PCG vectors, and it runs on any SPD system. */
+enum { FALLBACK_K = 2 };
 
 typedef struct auto_state {
     cpg_auto_model model;
     corepcg_settings set[NCAND];  /* the caller's, with method set        */
+    corepcg_settings trial[NCAND]; /* the same, max_iter capped at
+                                     CPG_AUTO_TROUBLE_ITERATIONS: for a
+                                     candidate never timed               */
     void *sub[NCAND];             /* each candidate's state, or NULL      */
     int analysed[NCAND];          /* sub[k] is analysed for this pattern  */
+    int ready[NCAND];             /* sub[k] is factorised for this step   */
     int chosen;                   /* this step's candidate                */
     corepcg_auto_reason why;
     double step_s;                /* this step's update time so far       */
+    double fallback_s;            /* the fallback's factorisation time    */
     int timing;                   /* the next solve completes the step    */
 } auto_state;
 
@@ -41,6 +51,18 @@ static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
     return c;
 }
 
+/* A candidate never timed may suit this system badly: on a single cold
+ * solve nothing else would catch it, so while the fallback is prepared it
+ * solves within a budget of iterations, after which the fallback takes
+ * over. The fallback itself has the caller's max_iter. */
+static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
+{
+    cpg_ctx c = sub_ctx(st, ctx, k);
+    if (!st->model.c[k].measured && k != FALLBACK_K && st->ready[FALLBACK_K])
+        c.set = &st->trial[k];
+    return c;
+}
+
 static void drop(auto_state *st, int k, cholmod_common *cm)
 {
     if (st->sub[k]) {
@@ -48,7 +70,7 @@ static void drop(auto_state *st, int k, cholmod_common *cm)
         free(st->sub[k]);
         st->sub[k] = NULL;
     }
-    st->analysed[k] = 0;
+    st->analysed[k] = st->ready[k] = 0;
 }
 
 static void auto_clear(void *state, cholmod_common *cm)
@@ -59,36 +81,42 @@ static void auto_clear(void *state, cholmod_common *cm)
     memset(st, 0, sizeof *st);
 }
 
+/* corePCG's core needs the stretch pairs (unless it picks its blocks by
+ * value). */
+static int corepcg_impossible(const cpg_ctx *ctx, const cpg_sys *s)
+{
+    return s->num_stretch == 0 && ctx->set->core == COREPCG_CORE_STRETCH;
+}
+
 /* Auto's own analysis is only the bookkeeping: each candidate analyses
  * the first time it runs on this pattern. */
 static int auto_analyse(void *state, const cpg_ctx *ctx)
 {
     auto_state *st = state;
-    int fresh = st->model.count == 0;
-    if (fresh)
-        cpg_auto_model_init(&st->model, NCAND);
+    cpg_auto_model_init(&st->model, NCAND);
     for (int k = 0; k < NCAND; k++) {
         drop(st, k, ctx->cm);
         st->set[k] = *ctx->set;
         st->set[k].method = candidates[k];
+        st->trial[k] = st->set[k];
+        if (st->trial[k].max_iter > CPG_AUTO_TROUBLE_ITERATIONS)
+            st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
+        if (candidates[k] == COREPCG_METHOD_COREPCG &&
+            corepcg_impossible(ctx, ctx->sys))
+            cpg_auto_impossible(&st->model, k);
     }
-    cpg_auto_usable_again(&st->model);
-    /* corePCG's core needs the stretch pairs (unless it picks its blocks
-     * by value) */
-    if (ctx->sys->num_stretch == 0 && ctx->set->core == COREPCG_CORE_STRETCH)
-        for (int k = 0; k < NCAND; k++)
-            if (candidates[k] == COREPCG_METHOD_COREPCG)
-                cpg_auto_impossible(&st->model, k);
     return COREPCG_OK;
 }
 
 /* Candidates whose analysis does not hold for next are dropped; auto
- * itself keeps its measurements for as long as the size holds. */
+ * itself keeps its measurements for as long as the size holds and the
+ * same candidates are possible. */
 static int auto_same_pattern(void *state, const cpg_ctx *ctx,
                              const cpg_sys *next)
 {
     auto_state *st = state;
-    if (ctx->sys->A.nb != next->A.nb)
+    if (ctx->sys->A.nb != next->A.nb ||
+        corepcg_impossible(ctx, ctx->sys) != corepcg_impossible(ctx, next))
         return 0;
     int changed = 0;
     for (int k = 0; k < NCAND; k++) {
@@ -132,24 +160,36 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
     rc = ops->factorise(st->sub[k], &c);
     if (rc < 0)
         drop(st, k, ctx->cm); /* what it holds is of no further use */
+    else
+        st->ready[k] = 1;
     return rc;
 }
 
-/* Chooses and prepares a candidate, its record starting from base; one
- * that fails is set aside and the next choice runs (FALLBACK). The last
- * failure's code when none works (the record is then base). */
-static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
-                              const corepcg_info *base, int fallback,
-                              double *analyse_s)
+/* Appends "name: why" of a failed candidate to the list in `why`. */
+static void note_failure(char *why, int k, const char *msg)
 {
-    int rc = COREPCG_ERR_STATE;
+    size_t len = strlen(why);
+    snprintf(why + len, COREPCG_MSG_SIZE - len, "%s%s: %s", len ? "; " : "",
+             corepcg_method_name(candidates[k]), msg);
+}
+
+/* Chooses and prepares a candidate, its record starting from base; one
+ * that fails is set aside and the next choice runs (FALLBACK). When none
+ * works: the first failure's code, every failure's message, and the
+ * record base. */
+static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
+                              const corepcg_info *base, double *analyse_s)
+{
+    int first_rc = COREPCG_OK, fallback = 0;
+    char why_failed[COREPCG_MSG_SIZE] = "";
     for (int tries = 0; tries < NCAND; tries++) {
         corepcg_auto_reason why;
         int k = cpg_auto_choose(&st->model, &why);
         if (k < 0)
             break;
         *ctx->rec = *base;
-        rc = prepare(st, ctx, k, analyse_s);
+        ctx->msg[0] = '\0';
+        int rc = prepare(st, ctx, k, analyse_s);
         if (rc >= 0) {
             st->chosen = k;
             st->why = fallback ? COREPCG_AUTO_FALLBACK : why;
@@ -157,14 +197,37 @@ static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
             ctx->rec->auto_reason = st->why;
             return rc;
         }
+        note_failure(why_failed, k, ctx->msg);
+        if (first_rc == COREPCG_OK)
+            first_rc = rc;
         cpg_auto_unusable(&st->model, k);
         fallback = 1;
     }
     *ctx->rec = *base;
-    if (rc == COREPCG_ERR_STATE) /* nothing could even be tried */
-        rc = cpg_fail(ctx->msg, rc, "auto: no candidate method can run on "
-                      "this system");
-    return rc;
+    if (first_rc == COREPCG_OK) /* nothing could even be tried */
+        return cpg_fail(ctx->msg, COREPCG_ERR_STATE,
+                        "auto: no candidate method can run on this system");
+    return cpg_fail(ctx->msg, first_rc, "auto: no candidate could run: %s",
+                    why_failed);
+}
+
+/* The fallback prepared beside this step's choice (not when it is the
+ * choice). A fallback that cannot be prepared is left out: the update
+ * itself succeeded. */
+static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
+{
+    st->fallback_s = 0;
+    if (st->chosen == FALLBACK_K || !st->model.c[FALLBACK_K].usable)
+        return;
+    double t = cpg_now(), analyse_s;
+    corepcg_info kept = *ctx->rec; /* the choice's record */
+    if (prepare(st, ctx, FALLBACK_K, &analyse_s) < 0)
+        ctx->msg[0] = '\0';
+    else
+        st->fallback_s = cpg_now() - t - analyse_s;
+    int reused = ctx->rec->analysis_reused;
+    *ctx->rec = kept;
+    ctx->rec->analysis_reused = reused;
 }
 
 static int auto_factorise(void *state, const cpg_ctx *ctx)
@@ -172,57 +235,67 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
     auto_state *st = state;
     corepcg_info base = *ctx->rec; /* what the handle recorded */
     cpg_auto_skip_none(&st->model);
+    for (int k = 0; k < NCAND; k++)
+        st->ready[k] = 0;
     /* every candidate failed on this pattern earlier: try them afresh */
     corepcg_auto_reason why;
     if (cpg_auto_choose(&st->model, &why) < 0)
         cpg_auto_usable_again(&st->model);
     double t = cpg_now(), analyse_s;
-    int rc = choose_and_prepare(st, ctx, &base, 0, &analyse_s);
+    int rc = choose_and_prepare(st, ctx, &base, &analyse_s);
     st->step_s = cpg_now() - t - analyse_s;
     st->timing = rc >= 0;
+    if (rc >= 0)
+        prepare_fallback(st, ctx);
     return rc;
 }
 
 /* Solves with this step's candidate. One that fails is set aside until
  * the pattern changes; one that stops at max_iter (or, never timed
  * before, at CPG_AUTO_TROUBLE_ITERATIONS) is charged the time it took (so
- * the model avoids it while that lasts) and skipped for this step. Either way the next choice solves from the same guess, and the
- * last attempt's status is returned (x is the handle's scratch until it
- * accepts an answer, so a later attempt may overwrite it). */
+ * the model avoids it while that lasts) and skipped for this step. Either
+ * way the fallback prepared at the update solves from the same guess (x
+ * is the handle's scratch until it accepts an answer), and ctx->rec -- the
+ * solve's own record -- names it. Allocates nothing. */
 static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
                       const double *y, double *x, int *iterations)
 {
     auto_state *st = state;
+    char why_failed[COREPCG_MSG_SIZE] = "";
     for (;;) {
         int k = st->chosen;
-        cpg_ctx c = sub_ctx(st, ctx, k);
-        /* A candidate never timed may suit this system badly: on a single
-         * cold solve nothing else would catch it, so it gets a budget of
-         * iterations, after which the next candidate takes over. */
-        int max_iter = st->set[k].max_iter;
-        if (!st->model.c[k].measured && max_iter > CPG_AUTO_TROUBLE_ITERATIONS)
-            st->set[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
+        cpg_ctx c = solve_ctx(st, ctx, k);
         double t = cpg_now();
         int rc = ops_of(k)->solve(st->sub[k], &c, b, y, x, iterations);
         double solve_s = cpg_now() - t;
-        st->set[k].max_iter = max_iter;
         if (rc >= 0 && st->timing) /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
         st->timing = 0;
-        if (rc >= 0 && rc != COREPCG_NOT_CONVERGED)
+        ctx->rec->method_used = candidates[k];
+        ctx->rec->auto_reason = st->why;
+        if (rc >= 0 && rc != COREPCG_NOT_CONVERGED) {
+            if (why_failed[0])
+                cpg_fail(ctx->msg, rc, "auto: %s; %s ran in its place",
+                         why_failed, corepcg_method_name(candidates[k]));
             return rc;
+        }
+        note_failure(why_failed, k,
+                     rc == COREPCG_NOT_CONVERGED ? "no convergence within "
+                     "its iteration budget" : ctx->msg);
         if (rc == COREPCG_NOT_CONVERGED)
             cpg_auto_skip(&st->model, k);
         else
             cpg_auto_unusable(&st->model, k);
-        corepcg_info base = *ctx->rec; /* analysis_reused: so far this step */
-        t = cpg_now();
-        double analyse_s;
-        int prc = choose_and_prepare(st, ctx, &base, 1, &analyse_s);
-        if (prc < 0)
-            return rc; /* nothing else can run: this attempt's result */
-        st->step_s = cpg_now() - t - analyse_s; /* the wasted solve was k's */
+        if (k == FALLBACK_K || !st->ready[FALLBACK_K]) {
+            cpg_fail(ctx->msg, rc, "auto: %s", why_failed);
+            return rc; /* nothing else is prepared: this attempt's result */
+        }
+        /* the fallback runs now and for the rest of this step; its cost is
+         * its factorisation and this solve */
+        st->chosen = FALLBACK_K;
+        st->why = COREPCG_AUTO_FALLBACK;
+        st->step_s = st->fallback_s;
         st->timing = 1;
     }
 }

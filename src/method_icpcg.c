@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* method_icpcg.c -- PCG on the reduced system A~ (Ye et al.'s uPCG loop)
  * preconditioned by a block incomplete Cholesky factor of A~ (ichol.c):
- * zero fill in the nodes' own order by default, or one level of fill in
- * reverse Cuthill-McKee order (settings.ic_fill). A factorisation that
+ * zero fill by default, or one level of fill (settings.ic_fill), in
+ * reverse Cuthill-McKee order of the free nodes, whatever order the
+ * caller's nodes come in. A factorisation that
  * meets a pivot <= 0 is retried on A~ + alpha diag(A~) with growing alpha
  * (Manteuffel's shift; info says which alpha); when even the largest
  * shift breaks down the method fails with ERR_IC_BREAKDOWN, never with a
@@ -37,7 +38,10 @@ static void ichol_options(const corepcg_settings *set, cpg_ichol_opts *o)
 {
     cpg_ichol_default_opts(o);
     o->fill = set->ic_fill;
-    o->ordering = set->ic_fill ? CPG_ICHOL_RCM : CPG_ICHOL_NATURAL;
+    /* the nodes' own order only when the caller's file happened to be
+     * numbered well: a 161x161 grid renumbered at random took 29
+     * iterations in it against 5 in row order; RCM gives 5 in both */
+    o->ordering = CPG_ICHOL_RCM;
 }
 
 static int icpcg_analyse(void *state, const cpg_ctx *ctx)

@@ -38,6 +38,15 @@ static int mpcg_analyse(void *state, const cpg_ctx *ctx)
     return cpg_fwork_alloc(&st->work, 3 * ctx->sys->A.nb, 1, ctx->msg);
 }
 
+/* What the analysis made -- vectors of n -- holds while N does: the
+ * preconditioner is rebuilt from A's values by every factorise. */
+static int mpcg_same_pattern(void *state, const cpg_ctx *ctx,
+                             const cpg_sys *next)
+{
+    (void)state;
+    return ctx->sys->A.nb == next->A.nb;
+}
+
 static int mpcg_factorise(void *state, const cpg_ctx *ctx)
 {
     mpcg_state *st = state;
@@ -110,7 +119,7 @@ static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
 const cpg_method_ops cpg_mpcg_ops = {
     .state_size = sizeof(mpcg_state),
     .analyse = mpcg_analyse,
-    .same_pattern = cpg_same_reduced_pattern,
+    .same_pattern = mpcg_same_pattern,
     .factorise = mpcg_factorise,
     .solve = mpcg_solve,
     .clear = mpcg_clear,

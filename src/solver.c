@@ -17,7 +17,9 @@ const cpg_method_ops *cpg_method_ops_of(corepcg_method m)
     case COREPCG_METHOD_DIRECT: return &cpg_direct_ops;
     case COREPCG_METHOD_ICPCG: return &cpg_icpcg_ops;
     case COREPCG_METHOD_AUTO: return &cpg_auto_ops;
-    default: return &cpg_mpcg_ops; /* mpcg and mpcg-bw */
+    case COREPCG_METHOD_MPCG:
+    case COREPCG_METHOD_MPCG_BW: return &cpg_mpcg_ops;
+    default: return NULL; /* cpg_settings_check refuses any other */
     }
 }
 
@@ -242,7 +244,11 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
     size_t n = 3 * (size_t)h->sys.A.nb;
     double t0 = cpg_now();
     int iterations = 0;
+    /* the solve's own record, from the setup's: a method may say in it
+     * what ran (auto's fallback); the setup's record stays as it was */
+    corepcg_info run = h->setup_info;
     cpg_ctx ctx = context(h);
+    ctx.rec = &run;
     rc = h->ops->solve(h->state, &ctx, b, x0, h->x, &iterations);
     double t_iterate = cpg_now() - t0;
 
@@ -257,7 +263,7 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
             memcpy(x, h->x, sizeof(double) * n);
     }
     if (info) {
-        *info = h->setup_info;
+        *info = run;
         info->status = rc;
         info->iterations = iterations;
         info->converged = rc == COREPCG_OK || rc == COREPCG_FELL_BACK;

@@ -49,11 +49,13 @@ class Update(unittest.TestCase):
 
                 info = s.update(A2, constraints=more)  # 5 more fixed nodes
                 # corepcg and direct factorise on a pattern that contacts do
-                # not change; the reduced system's methods analyse afresh
-                # (auto: whichever its measurements chose)
+                # not change, mpcg's analysis (its vectors) holds while N
+                # does; the reduced system's methods analyse afresh (auto:
+                # whichever its measurements chose)
                 if method != "auto":
                     self.assertEqual(info["analysis_reused"],
-                                     method in ("corepcg", "direct"), method)
+                                     method in ("corepcg", "direct", "mpcg"),
+                                     method)
                 x, info = s.solve(self.b, self.x0)
                 self.assertEqual(info["r"], self.r_of(more))
                 if method != "auto":
