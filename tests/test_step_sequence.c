@@ -32,14 +32,17 @@
  *    the same iterations (the same computation: reusing an analysis must
  *    not change the answer), auto (which may choose another candidate
  *    than a fresh handle) within 2 X_ITER;
- *  - info.analysis_reused follows each method's rule (src/method_*.c
- *    same_pattern): direct keeps its analysis while A's block pattern
- *    holds; corepcg while the block pattern and the set of stretch pairs
- *    (unordered, unoriented) hold; icpcg while the block pattern and the
- *    set of fixed (ndof 0) nodes hold; upcg, mpcg and mpcg-bw while the
- *    block pattern and every node's ndof hold. auto keeps measurements
- *    and per-candidate analyses, so which analysis its step reuses depends
- *    on its timings: asserted only that a changed block pattern gives 0.
+ *  - info.analysis_reused follows each method's rule (corepcg_update's
+ *    comment, src/method_*.c same_pattern; testsys_steps.c has them):
+ *    direct keeps its analysis while N and A's block pattern hold;
+ *    corepcg while these and the set of stretch pairs (unordered,
+ *    unoriented: they arrive shuffled) hold; icpcg while the block
+ *    pattern and the set of fixed (ndof 0) nodes hold; upcg while the
+ *    block pattern and every node's ndof hold; mpcg and mpcg-bw while N
+ *    holds. auto: 0 on a new N, and 0 whenever the rule of the candidate
+ *    it chose (info.method_used) says that candidate must analyse (else
+ *    it may be either: a candidate analyses on its first step on a
+ *    pattern).
  */
 #include "corepcg.h"
 #include "test.h"
@@ -115,6 +118,8 @@ static struct {
     unsigned forms;    /* bit 3 format + triangle: each form seen */
     int icpcg_full_only; /* icpcg kept its analysis while only the set of
                             fully free nodes changed (see main) */
+    int auto_must_analyse; /* auto updates whose chosen candidate's rule
+                              says its analysis does not hold */
 } seen;
 
 /* ------------------------------------------------------------ scenes */
@@ -246,10 +251,14 @@ static void check_method(int c, corepcg_solver *kept, const struct step *st,
               "%s, %s: update %d (info %d) on an SPD system: %s", st->where,
               mc->label, rc, up.status, corepcg_message(kept));
         int want = steps_expected_reuse(mc->method, &st->change);
+        if (want < 0 && !steps_auto_reuse_allowed(up.method_used, &st->change))
+            want = 0;
+        seen.auto_must_analyse += mc->method == COREPCG_METHOD_AUTO && want == 0;
         CHECK(rc < 0 || want < 0 || up.analysis_reused == want,
-              "%s, %s: analysis_reused %d, expected %d (blocks %s, ndof %s, "
-              "fixed nodes %s, stretch set %s)", st->where, mc->label,
-              up.analysis_reused, want, st->change.blocks ? "changed" : "kept",
+              "%s, %s (%s ran): analysis_reused %d, expected %d (blocks %s, "
+              "ndof %s, fixed nodes %s, stretch set %s)", st->where, mc->label,
+              corepcg_method_name(up.method_used), up.analysis_reused, want,
+              st->change.blocks ? "changed" : "kept",
               st->change.ndof ? "changed" : "kept",
               st->change.fixed ? "changed" : "kept",
               st->change.stretch ? "changed" : "kept");
@@ -395,10 +404,13 @@ int main(void)
     printf("exercised: %d pattern changes with the block count kept (%d "
            "with every column's), %d with it changed, %d back to two steps "
            "ago, %d new sizes, %d stretch sets; nodes 3->2 %d, 2->0 %d, "
-           "0->1 %d, 1->3 %d; forms 0x%x\n", seen.same_count,
+           "0->1 %d, 1->3 %d; forms 0x%x; icpcg kept its analysis across "
+           "ndof changes among 3, 2, 1 on %d steps; auto's candidate had to "
+           "analyse on %d\n", seen.same_count,
            seen.rows_only, seen.other_count, seen.came_back,
            seen.new_N, seen.stretch, seen.ndof_moves[0], seen.ndof_moves[1],
-           seen.ndof_moves[2], seen.ndof_moves[3], seen.forms);
+           seen.ndof_moves[2], seen.ndof_moves[3], seen.forms,
+           seen.icpcg_full_only, seen.auto_must_analyse);
     /* the run exercised what it claims to */
     CHECK(seen.same_count >= 40 && seen.rows_only >= 10 &&
               seen.other_count >= 30 &&
@@ -408,10 +420,8 @@ int main(void)
         CHECK(seen.ndof_moves[k] >= 25, "ndof move %d seen %d times", k,
               seen.ndof_moves[k]);
     CHECK_INT(seen.forms, 0x3f);
-    /* The header says icpcg needs "the same set of fully free nodes";
-     * its same_pattern (cpg_rmat_same_free) compares the set of nodes
-     * with ndof > 0, which the rule above asserts. Shown, not asserted. */
-    printf("icpcg kept its analysis on %d steps where only the set of fully "
-           "free nodes changed\n", seen.icpcg_full_only);
+    CHECK(seen.icpcg_full_only >= 10 && seen.auto_must_analyse >= 10,
+          "icpcg across ndof 3, 2, 1: %d steps; auto analysing: %d",
+          seen.icpcg_full_only, seen.auto_must_analyse);
     return test_summary("test_step_sequence");
 }

@@ -292,9 +292,21 @@ int steps_expected_reuse(corepcg_method m, const steps_change *c)
         return !c->blocks && !c->stretch;
     case COREPCG_METHOD_ICPCG: /* cpg_rmat_same_free: nodes with ndof > 0 */
         return !c->blocks && !c->fixed;
-    case COREPCG_METHOD_AUTO: /* candidates that change pattern analyse */
-        return c->blocks ? 0 : -1;
-    default: /* upcg, mpcg, mpcg-bw: cpg_same_reduced_pattern */
+    case COREPCG_METHOD_UPCG: /* cpg_same_reduced_pattern */
         return !c->blocks && !c->ndof;
+    case COREPCG_METHOD_MPCG:
+    case COREPCG_METHOD_MPCG_BW: /* vectors of n: the preconditioner is
+                                    rebuilt from the values */
+        return !c->N;
+    default: /* auto: steps_auto_reuse_allowed */
+        return c->N ? 0 : -1;
     }
+}
+
+int steps_auto_reuse_allowed(corepcg_method used, const steps_change *c)
+{
+    /* the candidate that ran keeps its analysis by its own rule (corrected
+     * MPCG, prepared beside it as the fallback, keeps its own while N
+     * holds, which every rule asks too) */
+    return steps_expected_reuse(used, c) != 0;
 }

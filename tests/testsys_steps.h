@@ -102,9 +102,14 @@ typedef struct steps_change {
 steps_change steps_change_of(const steps_shape *a, const steps_shape *b);
 
 /* The analysis_reused an update across change c must report, from each
- * method's same_pattern (src/method_*.c): 1, 0, or -1 where no rule is
- * well defined (auto with A's blocks kept: which analysis its step reuses
- * depends on which candidate its timings choose). */
+ * method's same_pattern (src/method_*.c, and corepcg_update's comment):
+ * 1, 0, or -1 where it is not determined by c alone (auto with N kept:
+ * its candidates keep their analyses while their patterns hold, but one
+ * that never ran on this pattern analyses on its first step). */
 int steps_expected_reuse(corepcg_method m, const steps_change *c);
+
+/* auto: 1 when an update across c may report analysis_reused 1, given
+ * the candidate it chose (info.method_used); 0 when it must report 0. */
+int steps_auto_reuse_allowed(corepcg_method used, const steps_change *c);
 
 #endif
