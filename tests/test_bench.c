@@ -135,7 +135,7 @@ static void check_quick_run(void)
     line[strcspn(line, "\r\n")] = '\0';
     CHECK(strcmp(line, header) == 0, "header = \"%s\"", line);
 
-    const double tol = 1e-3, ks[2] = {60, 6000};
+    const double tol = 1e-5, ks[2] = {60, 6000};
     int seen[2][NMETHODS] = {{0}}, rows = 0, flagged = 0;
     double iters[2][NMETHODS] = {{0}};
     while (fgets(line, sizeof line, f)) {
@@ -233,7 +233,7 @@ static void check_quick_run(void)
         CHECK_STR_CONTAINS(m, "corepcg/mpcg");
         CHECK_STR_CONTAINS(m, "icpcg/mpcg");
         CHECK_STR_CONTAINS(m, "auto/fastest");
-        CHECK_STR_CONTAINS(m, "### ballhit, tol 0.001");
+        CHECK_STR_CONTAINS(m, "### ballhit, tol 1e-05");
         CHECK_STR_CONTAINS(m, "What auto ran");
         CHECK_STR_CONTAINS(m, "- machine: ");
         CHECK_STR_CONTAINS(m, "threads");
@@ -311,7 +311,7 @@ static void check_simulations(void)
         static const char *const rows[] = {"icpcg", "corepcg", "mpcg", "auto"};
         for (int k = 0; k < 4; k++) {
             char want[96];
-            snprintf(want, sizeof want, "pinned,0.001,9,600,4,%s,", rows[k]);
+            snprintf(want, sizeof want, "pinned,1e-05,9,600,4,%s,", rows[k]);
             const char *at = strstr(text, want);
             CHECK(at != NULL, "no row for %s", rows[k]);
             double seconds = at ? strtod(at + strlen(want), NULL) : 0;
@@ -323,7 +323,7 @@ static void check_simulations(void)
     CHECK(m != NULL, "no markdown");
     if (m) {
         CHECK_STR_CONTAINS(m, "auto/fastest");
-        CHECK_STR_CONTAINS(m, "| pinned | 0.001 | 9x9 | 600 |");
+        CHECK_STR_CONTAINS(m, "| pinned | 1e-05 | 9x9 | 600 |");
         CHECK_STR_CONTAINS(m, "icpcg x4"); /* auto's first choice, 4 steps */
     }
     free(m);
