@@ -10,6 +10,7 @@
 #define COREPCG_BENCH_H
 
 #include "cli.h"
+#include "cloth.h"
 
 #include <stdio.h>
 
@@ -48,7 +49,25 @@ typedef struct bench_options {
     int whole_steps;                   /* --simulations STEPS, else 0    */
     int progress;                      /* stderr is a terminal           */
     const char *command;               /* the command line, for reports  */
+    const char *mesh_path;             /* the mesh scenes' mesh          */
+    const char *mesh_name;             /* its file name, for reports     */
+    const cloth_mesh *mesh;            /* read before the run; NULL when
+                                          no scene is a mesh scene       */
 } bench_options;
+
+/* The mesh scenes (hang, garment) run once on opt->mesh; every other
+ * scene on each grid size. */
+int bench_is_mesh_scene(int scene);
+/* Sizes a scene runs at: 1 for a mesh scene, else num_sizes. */
+int bench_scene_sizes(const bench_options *o, int scene);
+/* scenes x tols x (their sizes) x ks. */
+int bench_case_count(const bench_options *o);
+/* The parameters of a scene at size index a (ignored on a mesh), k. */
+void bench_scene_params(const bench_options *o, int scene, int a, double k,
+                        cloth_params *par);
+/* "41x41" or the mesh's file name. */
+void bench_case_label(const bench_options *o, int scene, int size, char *buf,
+                      size_t len);
 
 /* One method on one step's system. */
 typedef struct bench_sample {
@@ -92,7 +111,9 @@ typedef struct bench_cell {
 typedef struct bench_case {
     int scene;
     double tol;
-    int size;
+    int size;                  /* nodes per side; 0 on a mesh            */
+    int size_index;            /* in opt->sizes                          */
+    char label[64];            /* "41x41" or the mesh's file name        */
     double k;
     double dt;
     int n;                     /* unknowns 3N                            */
@@ -111,7 +132,8 @@ typedef struct bench_results {
     const bench_options *opt;
     int num_cases;             /* scenes x tols x sizes x ks, in that
                                   order: a group of sizes x ks cases per
-                                  (scene, tol), bench_group_size()       */
+                                  (scene, tol), bench_group_size() (one
+                                  size on a mesh)                        */
     bench_case *cases;
     char date[64];             /* UTC, when the run started              */
     char load_start[64];       /* /proc/loadavg then: others' work skews
@@ -142,8 +164,8 @@ int bench_run(const bench_options *o, bench_results *res, char *msg);
 int bench_any_failure(const bench_results *res);
 /* Index of a method in opt->methods, or -1. */
 int bench_method_index(const bench_options *o, int method);
-/* Cases per (scene, tol) group: num_sizes x num_ks. */
-int bench_group_size(const bench_options *o);
+/* Cases per (scene, tol) group: the scene's sizes x num_ks. */
+int bench_group_size(const bench_options *o, int scene);
 
 
 /* bench_report.c */

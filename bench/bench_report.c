@@ -183,7 +183,7 @@ static void print_main_table(FILE *out, const bench_results *res, int first,
     fputc('\n', out);
     for (int c = first; c < first + count; c++) {
         const bench_case *cs = &res->cases[c];
-        fprintf(out, "| %dx%d | %g |", cs->size, cs->size, cs->k);
+        fprintf(out, "| %s | %g |", cs->label, cs->k);
         for (int j = 0; j < o->num_methods; j++) {
             char buf[96];
             fprintf(out, " %s |", format_cell(&cs->cells[j], buf, sizeof buf));
@@ -208,17 +208,16 @@ static void print_failures(FILE *out, const bench_results *res)
     for (int c = 0; c < res->num_cases; c++) {
         const bench_case *cs = &res->cases[c];
         if (cs->error[0]) {
-            fprintf(out, "%s- %s tol %g %dx%d k %g: %s\n",
+            fprintf(out, "%s- %s tol %g %s k %g: %s\n",
                     any ? "" : "\nFailures:\n\n", cloth_scene_name(cs->scene),
-                    cs->tol, cs->size, cs->size, cs->k, cs->error);
+                    cs->tol, cs->label, cs->k, cs->error);
             any = 1;
         }
         for (int j = 0; j < res->opt->num_methods; j++)
             if (cs->cells[j].failed) {
-                fprintf(out, "%s- %s tol %g %dx%d k %g %s: %s\n",
+                fprintf(out, "%s- %s tol %g %s k %g %s: %s\n",
                         any ? "" : "\nFailures:\n\n",
-                        cloth_scene_name(cs->scene), cs->tol, cs->size,
-                        cs->size, cs->k,
+                        cloth_scene_name(cs->scene), cs->tol, cs->label, cs->k,
                         corepcg_method_name(cs->cells[j].method), cs->cells[j].why);
                 any = 1;
             }
@@ -227,10 +226,10 @@ static void print_failures(FILE *out, const bench_results *res)
 
 void bench_print_table(FILE *out, const bench_results *res)
 {
-    int group = bench_group_size(res->opt);
     fprintf(out, "%s: median of %d steps per cell (iterations, seconds of update + solve)\n",
             res->opt->command, res->opt->steps);
-    for (int g = 0; g < res->num_cases; g += group) {
+    for (int g = 0, group; g < res->num_cases; g += group) {
+        group = bench_group_size(res->opt, res->cases[g].scene);
         fputc('\n', out);
         print_group_heading(out, res, g, "==");
         print_main_table(out, res, g, group);
@@ -246,7 +245,7 @@ int bench_write_csv(FILE *out, const bench_results *res)
     const bench_options *o = res->opt;
     fprintf(out, "scene,tol,size,k_stretch,dt,method,steps,iterations_median,"
                  "time_median_s,time_min_s,time_max_s,rel_residual_max,"
-                 "constraint_error_max,nnz_factor,factor_gflops_median\n");
+                 "constraint_error_max,nnz_factor,factor_gflops_median,mesh\n");
     for (int c = 0; c < res->num_cases; c++) {
         const bench_case *cs = &res->cases[c];
         for (int j = 0; j < o->num_methods; j++) {
@@ -254,13 +253,15 @@ int bench_write_csv(FILE *out, const bench_results *res)
             /* a failed cell is flagged by iterations_median = -1 */
             /* factor_gflops_median is nan for a method that does not
              * factorise with CHOLMOD */
+            /* size 0 and the mesh's file name on a mesh */
             fprintf(out, "%s,%.6g,%d,%.17g,%.6g,%s,%d,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%ld,"
-                         "%.4g\n",
+                         "%.4g,%s\n",
                     cloth_scene_name(cs->scene), cs->tol, cs->size, cs->k, cs->dt,
                     corepcg_method_name(cl->method), cl->steps,
                     cl->failed ? -1.0 : cl->iterations_median, cl->time_median_s,
                     cl->time_min_s, cl->time_max_s, cl->rel_residual_max,
-                    cl->constraint_error_max, cl->nnz_factor, cl->factor_gflops_median);
+                    cl->constraint_error_max, cl->nnz_factor, cl->factor_gflops_median,
+                    cs->size ? "" : cs->label);
         }
     }
     return ferror(out) ? -1 : 0;
@@ -282,7 +283,7 @@ static void print_iteration_table(FILE *out, const bench_results *res,
     for (int c = first; c < first + count; c++) {
         const bench_case *cs = &res->cases[c];
         double it[5];
-        fprintf(out, "| %dx%d | %g |", cs->size, cs->size, cs->k);
+        fprintf(out, "| %s | %g |", cs->label, cs->k);
         for (int m = 0; m < 5; m++) {
             const bench_cell *cl = cell_of(res, c, order[m]);
             it[m] = cl && !cl->failed ? cl->iterations_median : NAN;
@@ -325,8 +326,8 @@ static void print_profile_table(FILE *out, const bench_results *res, int first,
                 snprintf(g, sizeof g, "%.1f", cl->factor_gflops_median);
             /* every measured step is an update: the handles are set up
              * on the step before the first */
-            fprintf(out, "| %dx%d | %g | %s | %s | %s | %s | %s | %s | %s | %ld | %d of %d |\n",
-                    res->cases[c].size, res->cases[c].size, res->cases[c].k,
+            fprintf(out, "| %s | %g | %s | %s | %s | %s | %s | %s | %s | %ld | %d of %d |\n",
+                    res->cases[c].label, res->cases[c].k,
                     corepcg_method_name(shown[m]),
                     format_time(cl->reduce_median_s, a, sizeof a),
                     format_time(cl->analyze_median_s, b, sizeof b),
@@ -352,7 +353,7 @@ static double print_verification_table(FILE *out, const bench_results *res,
     double worst_constraint = 0;
     for (int c = first; c < first + count; c++) {
         const bench_case *cs = &res->cases[c];
-        fprintf(out, "| %dx%d | %g |", cs->size, cs->size, cs->k);
+        fprintf(out, "| %s | %g |", cs->label, cs->k);
         for (int j = 0; j < o->num_methods; j++) {
             const bench_cell *cl = &cs->cells[j];
             fprintf(out, " %.2e%s |", cl->rel_residual_max, cl->failed ? " **FAILED**" : "");
@@ -389,8 +390,8 @@ static void print_auto_table(FILE *out, const bench_results *res, int first,
                                              corepcg_auto_reason_name(w));
             }
         int best = fastest_method(res, c);
-        fprintf(out, "| %dx%d | %g | %s | %s |\n", res->cases[c].size,
-                res->cases[c].size, res->cases[c].k, ran[0] ? ran : "-",
+        fprintf(out, "| %s | %g | %s | %s |\n", res->cases[c].label,
+                res->cases[c].k, ran[0] ? ran : "-",
                 format_ratio(best < 0 ? NAN : time_ratio(res, c,
                              COREPCG_METHOD_AUTO, best), r, sizeof r));
     }
@@ -409,8 +410,8 @@ static void print_runs_table(FILE *out, const bench_results *res, int first,
         for (int j = 0; j < o->num_methods; j++)
             if (cs->cells[j].steps > 0 && cs->cells[j].samples[0].r > 0)
                 r = cs->cells[j].samples[0].r;
-        fprintf(out, "| %dx%d | %g | %.2f ms | %d | %d | %d%s | %d steps | %d | %d |\n",
-                cs->size, cs->size, cs->k, 1e3 * cs->dt, cs->n, r, cs->warmup_steps,
+        fprintf(out, "| %s | %g | %.2f ms | %d | %d | %d%s | %d steps | %d | %d |\n",
+                cs->label, cs->k, 1e3 * cs->dt, cs->n, r, cs->warmup_steps,
                 cs->contacts_found ? "" : " (no contact: cap reached or no obstacle)",
                 cs->stride, cs->contacts, cs->constrained);
     }
@@ -420,8 +421,8 @@ static void print_runs_table(FILE *out, const bench_results *res, int first,
 static void for_each_group(FILE *out, const bench_results *res,
                            void (*table)(FILE *, const bench_results *, int, int))
 {
-    int group = bench_group_size(res->opt);
-    for (int g = 0; g < res->num_cases; g += group) {
+    for (int g = 0, group; g < res->num_cases; g += group) {
+        group = bench_group_size(res->opt, res->cases[g].scene);
         print_group_heading(out, res, g, "###");
         table(out, res, g, group);
         fputc('\n', out);
@@ -495,9 +496,9 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
 
     fprintf(out, "\n## Verification: largest relative residual |S(b - A x)| / |S b^| "
                  "(must be <= %g x tol)\n\n", BENCH_RESIDUAL_FACTOR);
-    int group = bench_group_size(o);
     double worst = 0;
-    for (int g = 0; g < res->num_cases; g += group) {
+    for (int g = 0, group; g < res->num_cases; g += group) {
+        group = bench_group_size(o, res->cases[g].scene);
         print_group_heading(out, res, g, "###");
         worst = fmax(worst, print_verification_table(out, res, g, group));
         fputc('\n', out);

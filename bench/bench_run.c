@@ -23,9 +23,45 @@
 #include <string.h>
 #include <time.h>
 
-int bench_group_size(const bench_options *o)
+int bench_is_mesh_scene(int scene)
 {
-    return o->num_sizes * o->num_ks;
+    return !cloth_scene_on_grid(scene);
+}
+
+int bench_scene_sizes(const bench_options *o, int scene)
+{
+    return bench_is_mesh_scene(scene) ? 1 : o->num_sizes;
+}
+
+int bench_group_size(const bench_options *o, int scene)
+{
+    return bench_scene_sizes(o, scene) * o->num_ks;
+}
+
+int bench_case_count(const bench_options *o)
+{
+    int count = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        count += o->num_tols * bench_group_size(o, o->scenes[e]);
+    return count;
+}
+
+void bench_scene_params(const bench_options *o, int scene, int a, double k,
+                        cloth_params *par)
+{
+    if (bench_is_mesh_scene(scene))
+        cloth_params_default_mesh(par, (cloth_scene)scene, o->mesh);
+    else
+        cloth_params_default(par, (cloth_scene)scene, o->sizes[a]);
+    par->k_stretch = k;
+}
+
+void bench_case_label(const bench_options *o, int scene, int size, char *buf, size_t len)
+{
+    if (bench_is_mesh_scene(scene))
+        snprintf(buf, len, "%s", o->mesh_name ? o->mesh_name : "mesh");
+    else
+        snprintf(buf, len, "%dx%d", size, size);
 }
 
 int bench_method_index(const bench_options *o, int method)
@@ -180,11 +216,11 @@ static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
     set.tol = cs->tol;
     char msg[COREPCG_MSG_SIZE] = "";
     cs->contacts_found = 0;
-    if (!sim->ball.present)
+    if (sim->num_obstacles == 0)
         return 0;
     while (cs->warmup_steps < BENCH_MAX_WARMUP) {
-        progress(o, "bench %s %dx%d k %g tol %g: warm-up step %d",
-                 cloth_scene_name(cs->scene), cs->size, cs->size, cs->k,
+        progress(o, "bench %s %s k %g tol %g: warm-up step %d",
+                 cloth_scene_name(cs->scene), cs->label, cs->k,
                  cs->tol, cs->warmup_steps + 1);
         int rc = cloth_step(sim, &set, msg);
         if (rc < 0) {
@@ -225,8 +261,7 @@ static void run_case(const bench_options *o, bench_case *cs)
     double *x[COREPCG_METHOD_COUNT] = {0};
 
     cloth_params par;
-    cloth_params_default(&par, (cloth_scene)cs->scene, cs->size);
-    par.k_stretch = cs->k;
+    bench_scene_params(o, cs->scene, cs->size_index, cs->k, &par);
     cs->dt = par.dt;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
@@ -235,7 +270,7 @@ static void run_case(const bench_options *o, bench_case *cs)
         snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
         goto done;
     }
-    cs->n = sim->grid.n;
+    cs->n = sim->model.n;
     /* The auto method's handle is the simulator's own: it steps the cloth
      * through the warm-up and between the measured steps, so that, as in
      * a simulation, it has seen every step (its choice rests on what it
@@ -272,7 +307,11 @@ static void run_case(const bench_options *o, bench_case *cs)
      * (untimed), so that each measured step is a warm update, as a
      * simulator's are; auto's handle, the simulator's own, has seen every
      * step anyway. */
-    cloth_assemble(sim);
+    rc = cloth_assemble(sim, msg);
+    if (rc < 0) {
+        snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
+        goto done;
+    }
     corepcg_system prime;
     cloth_system(sim, &prime);
     for (int j = 0; j < M; j++) {
@@ -295,7 +334,11 @@ static void run_case(const bench_options *o, bench_case *cs)
                 goto done;
             }
         }
-        cloth_assemble(sim);
+        rc = cloth_assemble(sim, msg);
+        if (rc < 0) {
+            snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
+            goto done;
+        }
         corepcg_system sys;
         cloth_system(sim, &sys);
         if (step == 0) {
@@ -305,8 +348,8 @@ static void run_case(const bench_options *o, bench_case *cs)
         for (int t = 0; t < M; t++) {
             int j = (t + step) % M;
             bench_cell *c = &cs->cells[j];
-            progress(o, "bench %s %dx%d k %g tol %g: step %d/%d %s",
-                     cloth_scene_name(cs->scene), cs->size, cs->size, cs->k,
+            progress(o, "bench %s %s k %g tol %g: step %d/%d %s",
+                 cloth_scene_name(cs->scene), cs->label, cs->k,
                      cs->tol, step + 1, o->steps,
                      corepcg_method_name(c->method));
             bench_sample *s = &c->samples[c->steps++];
@@ -355,8 +398,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
     struct tm tmv;
     strftime(res->date, sizeof res->date, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
     res->load1_start = bench_load_average(res->load_start, sizeof res->load_start);
-    int group = bench_group_size(o);
-    res->num_cases = o->num_scenes * o->num_tols * group;
+    res->num_cases = bench_case_count(o);
     res->cases = calloc((size_t)res->num_cases, sizeof *res->cases);
     if (!res->cases) {
         snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
@@ -366,11 +408,13 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
     bench_case *cs = res->cases;
     for (int e = 0; e < o->num_scenes; e++)
         for (int t = 0; t < o->num_tols; t++)
-            for (int a = 0; a < o->num_sizes; a++)
+            for (int a = 0; a < bench_scene_sizes(o, o->scenes[e]); a++)
                 for (int b = 0; b < o->num_ks; b++, cs++) {
                     cs->scene = o->scenes[e];
                     cs->tol = o->tols[t];
-                    cs->size = o->sizes[a];
+                    cs->size_index = a;
+                    cs->size = bench_is_mesh_scene(cs->scene) ? 0 : o->sizes[a];
+                    bench_case_label(o, cs->scene, cs->size, cs->label, sizeof cs->label);
                     cs->k = o->ks[b];
                     run_case(o, cs);
                 }

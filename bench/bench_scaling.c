@@ -73,13 +73,19 @@ static void warm_step(corepcg_solver *h, cloth_sim *sim, double *x,
 {
     memcpy(sim->dv_next, x, sizeof(double) * (size_t)rec->n);
     cloth_advance(sim);
-    cloth_assemble(sim);
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_assemble(sim, msg);
+    if (rc < 0) {
+        rec->warm_status = rc;
+        snprintf(rec->error, sizeof rec->error, "warm step: %s", msg);
+        return;
+    }
     corepcg_system sys;
     cloth_system(sim, &sys);
     corepcg_info info;
     memset(&info, 0, sizeof info);
     double t0 = cloth_now();
-    int rc = corepcg_update(h, &sys, &info);
+    rc = corepcg_update(h, &sys, &info);
     rec->warm_reused = rc >= 0 && info.analysis_reused;
     if (rc >= 0)
         rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
@@ -167,13 +173,13 @@ static void run_size(const bench_options *o, int size, double k, int fd)
         send_record(fd, &base);
         return;
     }
-    base.n = sim->grid.n;
+    base.n = sim->model.n;
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = COREPCG_METHOD_UPCG; /* no CHOLMOD before fork: see above */
     set.tol = o->tols[0];
     double t0 = cloth_now();
-    while (sim->ball.present && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
+    while (sim->num_obstacles > 0 && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
         if (o->progress)
             fprintf(stderr, "\r\033[Kscaling %dx%d: warm-up step %d", size, size,
                     base.warmup_steps + 1);
@@ -192,7 +198,13 @@ static void run_size(const bench_options *o, int size, double k, int fd)
     corepcg_free(&sim->solver);
     sim->solver_ready = 0;
     malloc_trim(0);
-    cloth_assemble(sim);
+    rc = cloth_assemble(sim, msg);
+    if (rc < 0) {
+        snprintf(base.error, sizeof base.error, "assembly: %s", msg);
+        send_record(fd, &base);
+        cloth_sim_free(&sim);
+        return;
+    }
     base.contacts = sim->contacts;
 
     for (int j = 0; j < o->num_methods; j++) {

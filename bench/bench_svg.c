@@ -91,7 +91,10 @@ static void time_label(double t, char *buf, size_t len)
 static const bench_case *case_at(const bench_results *res, int e, int s, int b)
 {
     const bench_options *o = res->opt;
-    return &res->cases[(e * o->num_tols * o->num_sizes + s) * o->num_ks + b];
+    int first = 0;
+    for (int k = 0; k < e; k++)
+        first += o->num_tols * bench_group_size(o, o->scenes[k]);
+    return &res->cases[first + s * o->num_ks + b];
 }
 
 static void panel(FILE *out, const bench_results *res, const struct axes *a,
@@ -132,11 +135,11 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a,
 
     const bench_case *first = case_at(res, scene_index, size_index, 0);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\" "
-                 "text-anchor=\"middle\">%s, %d x %d cloth</text>\n"
+                 "text-anchor=\"middle\">%s, %s cloth</text>\n"
                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">"
                  "n = %d unknowns, dt %.2f ms</text>\n",
             a->x0 + PANEL_W / 2, a->y0 - 24, cloth_scene_name(first->scene),
-            first->size, first->size,
+            first->label,
             a->x0 + PANEL_W / 2, a->y0 - 8, first->n, 1e3 * first->dt);
 
     /* one line per method; failed points off the line, marked */
@@ -238,7 +241,7 @@ int bench_write_svg(FILE *out, const bench_results *res)
         fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" "
                      "text-anchor=\"middle\">seconds per step (log scale)</text>\n",
                 left - LEFT + 22.0, TOP + e * row_h + PANEL_H / 2);
-        for (int s = 0; s < o->num_sizes; s++) {
+        for (int s = 0; s < bench_scene_sizes(o, o->scenes[e]); s++) {
             a.x0 = left + s * (PANEL_W + GAP);
             a.y0 = TOP + e * row_h;
             panel(out, res, &a, e, s);

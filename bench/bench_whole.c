@@ -31,7 +31,8 @@ typedef struct whole_run {
 } whole_run;
 
 typedef struct whole_case {
-    int scene, size;
+    int scene, size, size_index;  /* size 0 on a mesh */
+    char label[64];
     double tol, k;
     whole_run runs[COREPCG_METHOD_COUNT]; /* as opt.methods */
 } whole_case;
@@ -39,8 +40,7 @@ typedef struct whole_case {
 static void run_one(const bench_options *o, whole_case *wc, whole_run *r)
 {
     cloth_params par;
-    cloth_params_default(&par, (cloth_scene)wc->scene, wc->size);
-    par.k_stretch = wc->k;
+    bench_scene_params(o, wc->scene, wc->size_index, wc->k, &par);
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = (corepcg_method)r->method;
@@ -99,8 +99,8 @@ static void print_table(FILE *out, const bench_options *o,
     int ja = bench_method_index(o, COREPCG_METHOD_AUTO);
     for (int c = 0; c < count; c++) {
         const whole_case *wc = &cases[c];
-        fprintf(out, "| %s | %g | %dx%d | %g |", cloth_scene_name(wc->scene),
-                wc->tol, wc->size, wc->size, wc->k);
+        fprintf(out, "| %s | %g | %s | %g |", cloth_scene_name(wc->scene),
+                wc->tol, wc->label, wc->k);
         for (int j = 0; j < o->num_methods; j++) {
             const whole_run *r = &wc->runs[j];
             if (failed(r, o))
@@ -172,7 +172,7 @@ static int fill_csv(FILE *out, const void *what)
 
 int bench_whole(const bench_options *o)
 {
-    int count = o->num_scenes * o->num_tols * o->num_sizes * o->num_ks;
+    int count = bench_case_count(o);
     whole_case *cases = calloc((size_t)count, sizeof *cases);
     if (!cases) {
         cli_error("bench: out of memory");
@@ -182,17 +182,19 @@ int bench_whole(const bench_options *o)
     whole_case *wc = cases;
     for (int e = 0; e < o->num_scenes; e++)
         for (int t = 0; t < o->num_tols; t++)
-            for (int a = 0; a < o->num_sizes; a++)
+            for (int a = 0; a < bench_scene_sizes(o, o->scenes[e]); a++)
                 for (int b = 0; b < o->num_ks; b++, wc++) {
                     wc->scene = o->scenes[e];
                     wc->tol = o->tols[t];
-                    wc->size = o->sizes[a];
+                    wc->size_index = a;
+                    wc->size = bench_is_mesh_scene(wc->scene) ? 0 : o->sizes[a];
+                    bench_case_label(o, wc->scene, wc->size, wc->label, sizeof wc->label);
                     wc->k = o->ks[b];
                     for (int j = 0; j < o->num_methods; j++) {
                         if (o->progress)
-                            fprintf(stderr, "\r\033[Kbench %s %dx%d k %g: %d "
+                            fprintf(stderr, "\r\033[Kbench %s %s k %g: %d "
                                     "steps with %s", cloth_scene_name(wc->scene),
-                                    wc->size, wc->size, wc->k, o->whole_steps,
+                                    wc->label, wc->k, o->whole_steps,
                                     corepcg_method_name(o->methods[j]));
                         wc->runs[j].method = o->methods[j];
                         run_one(o, wc, &wc->runs[j]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* assemble.c -- one step's A (values of the fixed lower-triangle CSC
- * pattern) and b, in time linear in the number of entries:
+/* assemble.c -- one step's A (values of the lower-triangle CSC pattern,
+ * fixed unless self-contact springs change it) and b, in time linear in
+ * the number of entries:
  *
  *     A = M - h dF/dv - h^2 dF/dx,   b = h (f + h dF/dx v).
  *
@@ -9,11 +10,13 @@
  * b_a (the opposite to b_b). */
 #include "cloth.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Adds the lower triangle of the symmetric 3x3 block B (column-major) to
  * node i's diagonal block. */
-static void add_diagonal(const cloth_grid *g, double *values, int i,
+static void add_diagonal(const cloth_model *g, double *values, int i,
                          const double B[9])
 {
     for (int col = 0; col < 3; col++) {
@@ -25,18 +28,19 @@ static void add_diagonal(const cloth_grid *g, double *values, int i,
 
 static void assemble_matrix(cloth_sim *sim)
 {
-    const cloth_grid *g = &sim->grid;
-    const double h = sim->h, mass = sim->par.mass;
-    const double k_of[3] = {sim->par.k_stretch, sim->par.k_shear, sim->par.k_bend};
+    const cloth_model *g = &sim->model;
+    const double h = sim->h;
+    const double k_of[CLOTH_SPRING_KINDS] = {sim->par.k_stretch, sim->par.k_shear,
+                                             sim->par.k_bend, sim->par.k_contact};
     double *values = sim->values, *b = sim->b;
 
     memset(values, 0, (size_t)g->nnz * sizeof *values);
     for (int i = 0; i < g->N; i++) {
         for (int c = 0; c < 3; c++) {
-            values[g->colptr[3 * i + c]] = mass;
+            values[g->colptr[3 * i + c]] = g->mass[i];
             b[3 * i + c] = 0.0;
         }
-        b[3 * i + 2] = -h * mass * sim->par.gravity;
+        b[3 * i + 2] = -h * g->mass[i] * sim->par.gravity;
     }
 
     for (int s = 0; s < g->num_springs; s++) {
@@ -64,10 +68,25 @@ static void assemble_matrix(cloth_sim *sim)
     }
 }
 
-void cloth_assemble(cloth_sim *sim)
+int cloth_assemble(cloth_sim *sim, char *msg)
 {
     double start = cloth_now();
     cloth_constrain(sim);
-    assemble_matrix(sim);
+    int rc = cloth_self_contact(sim, msg);
+    if (rc == COREPCG_OK && sim->values_capacity < sim->model.nnz_capacity) {
+        /* self-contact springs grew the pattern */
+        double *grown = realloc(sim->values, (size_t)sim->model.nnz_capacity * sizeof *grown);
+        if (grown) {
+            sim->values = grown;
+            sim->values_capacity = sim->model.nnz_capacity;
+        } else {
+            rc = COREPCG_ERR_NO_MEMORY;
+            if (msg)
+                snprintf(msg, COREPCG_MSG_SIZE, "cloth: out of memory for A's values");
+        }
+    }
+    if (rc == COREPCG_OK)
+        assemble_matrix(sim);
     sim->time_assemble_s = cloth_now() - start;
+    return rc;
 }

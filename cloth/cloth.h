@@ -4,11 +4,30 @@
  * systems (docs/design.md, "The simulator"; Ye, Webber & Wang §5).
  *
  * The model
- *   An m x m Provot grid, a flat square of side `side` (default 1 m), node
- *   i = r m + c at row r, column c. Springs join a node to its 4 neighbours
- *   (stretch), 4 diagonals (shear) and the nodes two apart along rows and
- *   columns (bend). A spring a-b with rest length L, stiffness k and
- *   damping kd = damping * k pulls node a with
+ *   A cloth is a set of nodes joined by springs, built from one of two
+ *   sources:
+ *
+ *   - An m x m Provot grid, a flat square of side `side` (default 1 m),
+ *     node i = r m + c at row r, column c. Springs join a node to its 4
+ *     neighbours (stretch), 4 diagonals (shear) and the nodes two apart
+ *     along rows and columns (bend). Every node has the mass `mass`.
+ *   - A triangle mesh (cloth_mesh, e.g. read from an OBJ file), its
+ *     vertices the nodes in the file's order. Stretch springs on the unique
+ *     edges, a bending spring across each interior edge (between the two
+ *     vertices opposite it), no shear springs (the triangles' edges
+ *     resist shear). Each triangle gives a third of its area times
+ *     `density` to each of its vertices. Rest lengths come from the
+ *     file's positions, which are also the starting ones.
+ *
+ *   The stretch springs are the system's stretch pairs (stretch.mtx).
+ *   With self-contact on, two vertices closer than the thickness that no
+ *   fixed spring joins, and that were not that close at the start, push
+ *   each other apart through a repulsion spring (rest length the
+ *   thickness, stiffness k_contact) found afresh every step, so A's
+ *   pattern changes with them (self_contact.c).
+ *
+ *   A spring a-b with rest length L, stiffness k and damping
+ *   kd = damping * k pulls node a with
  *
  *       f_a = -(k (l - L) + kd (v_ab . d)) d,   d = (x_a - x_b) / l,
  *
@@ -17,7 +36,7 @@
  *   clamp drops the indefinite term of a compressed spring so that A stays
  *   SPD. Its damping Jacobian is dF_a/dv_a = -kd d d^T (the x-derivative of
  *   the damping force is dropped, as Baraff & Witkin do). Gravity pulls
- *   every node along -z.
+ *   every node along -z (z is up).
  *
  *   Semi-implicit backward Euler in the symmetric mass-scaled form:
  *
@@ -39,22 +58,104 @@
 /* ------------------------------------------------------------- scenes */
 
 typedef enum cloth_scene {
-    CLOTH_SCENE_PINNED = 0, /* horizontal, four corners fixed (ndof 0)     */
-    CLOTH_SCENE_DRAPE,      /* horizontal, falls on a static sphere; nodes
-                               touching it stick (ndof 0)                  */
-    CLOTH_SCENE_BALLHIT,    /* vertical, hangs from its two top corners; a
-                               ball flies into it; touching nodes slide on
-                               the ball (ndof 2)                           */
-    CLOTH_SCENE_RAIL,       /* horizontal, its top edge slides along a rail
-                               on the x axis (ndof 1); swings down         */
-    CLOTH_SCENE_FREE,       /* horizontal, no constraints (free fall)      */
+    CLOTH_SCENE_PINNED = 0, /* grid: horizontal, four corners fixed (ndof 0) */
+    CLOTH_SCENE_DRAPE,      /* falls on a static sphere; nodes touching it
+                               stick (ndof 0)                              */
+    CLOTH_SCENE_BALLHIT,    /* hangs (grid: from its two top corners; mesh:
+                               as in hang); a ball flies into it along +y;
+                               touching nodes slide on the ball (ndof 2)   */
+    CLOTH_SCENE_RAIL,       /* grid: horizontal, its top edge slides along
+                               a rail on the x axis (ndof 1); swings down  */
+    CLOTH_SCENE_FREE,       /* no constraints (free fall)                  */
+    CLOTH_SCENE_HANG,       /* mesh: the vertices within 1 cm of the
+                               highest z fixed (ndof 0)                    */
+    CLOTH_SCENE_GARMENT,    /* mesh: a garment on the body proxy (spheres
+                               and capsules); touching nodes slide (ndof
+                               2); self-contact on                         */
     CLOTH_SCENE_COUNT
 } cloth_scene;
 
-/* "pinned", "drape", "ballhit", "rail", "free"; from_name gives -1 for an
- * unknown name. */
+/* "pinned", "drape", "ballhit", "rail", "free", "hang", "garment";
+ * from_name gives -1 for an unknown name. */
 const char *cloth_scene_name(int scene);
 int cloth_scene_from_name(const char *name);
+
+/* 1 when the scene runs on a grid (pinned, drape, ballhit, rail, free) or
+ * on a triangle mesh (hang, ballhit, drape, garment, free); else 0. */
+int cloth_scene_on_grid(int scene);
+int cloth_scene_on_mesh(int scene);
+
+/* ------------------------------------------------------- triangle mesh */
+
+#define CLOTH_MAX_SUBDIVIDE 6   /* 4^6 = 4096 triangles per original one */
+
+/* A triangle mesh: positions in m (z up) and 0-based triangles. Meshes
+ * read from a file remember where each vertex and triangle came from, for
+ * messages; the line arrays are NULL for a mesh made in memory. */
+typedef struct cloth_mesh {
+    int num_vertices;
+    int num_triangles;
+    double *x;           /* 3 num_vertices                               */
+    int *triangles;      /* 3 num_triangles                              */
+    char *source;        /* the file's name, or NULL                     */
+    int *vertex_line;    /* num_vertices: its `v` line, or NULL          */
+    int *triangle_line;  /* num_triangles: its `f` line, or NULL         */
+} cloth_mesh;
+
+/* Reads a Wavefront OBJ file: `v x y z` (a w or r g b after them is
+ * ignored) and `f` lines; a polygon is fanned into triangles from its
+ * first vertex; texture and normal indices (`f 1/2/3`, `1//3`) are
+ * ignored; negative indices count back from the last vertex read;
+ * `vt`, `vn`, `vp`, `o`, `g`, `s`, `usemtl`, `mtllib` and comments are
+ * skipped. Anything else is refused, as is what cloth_mesh_check
+ * refuses, with a message "FILE:LINE: what is wrong". Vertices keep the
+ * file's order. *mesh is empty on failure. */
+int cloth_mesh_read_obj(const char *path, cloth_mesh *mesh, char *msg);
+
+/* OK, or ERR_FORMAT naming the first problem: no triangles, a vertex
+ * index out of range, a triangle that repeats a vertex or has no area, a
+ * coordinate that is not finite, an edge shared by more than two
+ * triangles, two triangles on the same three vertices, a vertex on no
+ * triangle (it would have no mass). */
+int cloth_mesh_check(const cloth_mesh *mesh, char *msg);
+
+/* levels rounds of midpoint subdivision (0..CLOTH_MAX_SUBDIVIDE): each
+ * triangle a b c with edge midpoints ab, bc, ca becomes (a, ab, ca),
+ * (ab, b, bc), (ca, bc, c), (ab, bc, ca). The old vertices keep their
+ * numbers; each edge's midpoint is added once, after them, in the order
+ * the edges first appear (triangle by triangle, edges ab, bc, ca). V
+ * vertices and E edges give V + E vertices and 4 T triangles per round.
+ * *out (a new mesh; in is unchanged) is empty on failure. */
+int cloth_mesh_subdivide(const cloth_mesh *in, int levels, cloth_mesh *out,
+                         char *msg);
+
+/* A deep copy (positions and triangles; no line numbers). */
+int cloth_mesh_copy(const cloth_mesh *in, cloth_mesh *out, char *msg);
+
+void cloth_mesh_free(cloth_mesh *mesh);
+
+/* The unique edges of a checked mesh, sorted by (a, b), a < b; opposite[]
+ * holds the vertex opposite the edge in each of its triangles (-1 when it
+ * has one: a boundary edge). */
+typedef struct cloth_edge {
+    int a, b;
+    int opposite[2];
+} cloth_edge;
+
+/* *edges is malloc'ed (free it); on failure NULL. side_edge (may be
+ * NULL; 3 num_triangles) receives the edge of each triangle's side k,
+ * from corner k to corner k + 1. ERR_FORMAT as in cloth_mesh_check for
+ * an edge of more than two triangles or two triangles on the same three
+ * vertices. */
+int cloth_mesh_edges(const cloth_mesh *mesh, cloth_edge **edges,
+                     int *num_edges, int *side_edge, char *msg);
+
+/* Area of triangle t; longest2 (may be NULL) gets its longest side
+ * squared. */
+double cloth_mesh_triangle_area(const cloth_mesh *mesh, int t, double *longest2);
+
+/* Bounding box of the vertices. */
+void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3]);
 
 /* --------------------------------------------------------- parameters */
 
@@ -64,34 +165,56 @@ int cloth_scene_from_name(const char *name);
 /* Ye et al.'s settings, plus the documented choices where they are silent. */
 #define CLOTH_DEFAULT_SIDE 1.0        /* m: the square's side               */
 #define CLOTH_DEFAULT_MASS 9.5e-6     /* kg per node (Ye et al.)            */
+#define CLOTH_DEFAULT_DENSITY 0.15    /* kg/m^2 on a mesh: a light cotton
+                                         jersey (T-shirts are 0.12-0.2)     */
 #define CLOTH_DEFAULT_K_STRETCH 600.0 /* N/m (Ye et al.: 60 / 600 / 6000)   */
 #define CLOTH_DEFAULT_K_SHEAR 0.3     /* N/m (Ye et al.)                    */
 #define CLOTH_DEFAULT_K_BEND 0.05     /* N/m (Ye et al.)                    */
+#define CLOTH_DEFAULT_K_CONTACT 600.0 /* N/m: self-contact repulsion        */
 #define CLOTH_DEFAULT_DAMPING 1e-3    /* s: every spring has kd = 1e-3 s * k */
 #define CLOTH_DEFAULT_GRAVITY 9.81    /* m/s^2 along -z                     */
-#define CLOTH_DEFAULT_MARGIN 0.1      /* contact margin, in grid spacings   */
+#define CLOTH_DEFAULT_MARGIN 0.1      /* contact margin, in spacings        */
+#define CLOTH_DEFAULT_THICKNESS 1.0   /* self-contact distance, in spacings:
+                                         vertex-vertex repulsion must stop
+                                         layers whose vertices are offset by
+                                         up to an edge from passing through */
 
 typedef struct cloth_params {
     cloth_scene scene;
-    int size;           /* m: nodes per side, CLOTH_MIN_SIZE..MAX_SIZE     */
-    double side;        /* m; > 0                                          */
-    double mass;        /* kg per node; > 0                                */
-    double k_stretch, k_shear, k_bend; /* N/m; >= 0                        */
+    const cloth_mesh *mesh; /* NULL: the grid; else the triangle mesh,
+                               read during cloth_sim_create only           */
+    int size;           /* grid: m, nodes per side, CLOTH_MIN_SIZE..MAX_SIZE;
+                           mesh: unused                                    */
+    double side;        /* grid: m; > 0                                    */
+    double mass;        /* grid: kg per node; > 0                          */
+    double density;     /* mesh: kg/m^2; > 0                               */
+    double k_stretch, k_shear, k_bend; /* N/m; >= 0 (k_shear: grid only)   */
     double damping;     /* s; kd = damping * k for every spring; >= 0      */
-    double dt;          /* s; > 0 (cloth_default_dt(size) by default)      */
+    double dt;          /* s; > 0                                          */
     double gravity;     /* m/s^2 along -z; >= 0                            */
-    double margin;      /* contact when the distance to the obstacle's
+    double margin;      /* contact when the distance to an obstacle's
                            surface is < margin * spacing; >= 0             */
+    int self_contact;   /* 1: repulsion springs between close vertices     */
+    double k_contact;   /* N/m; >= 0                                       */
+    double thickness;   /* self-contact below thickness * spacing; > 0     */
 } cloth_params;
 
 /* The step for a grid size: Ye et al.'s 6.67 / 5.55 / 3.67 ms for 41 / 81
- * / 161, linear in m between those sizes, constant beyond them. */
+ * / 161, linear in m between those sizes, constant beyond them. A mesh of
+ * N vertices takes the step of a grid of sqrt(N) a side. */
 double cloth_default_dt(int size);
 
-/* Fills every field with the defaults above (dt from cloth_default_dt). */
+/* Fills every field with the defaults above for a grid of size m (dt from
+ * cloth_default_dt(size), mesh NULL, self-contact off). */
 void cloth_params_default(cloth_params *p, cloth_scene scene, int size);
 
-/* OK, or ERR_ARGUMENT naming the first field out of range. */
+/* The same for a mesh (borrowed; size 0, dt for its vertex count,
+ * self-contact on in the garment scene only). */
+void cloth_params_default_mesh(cloth_params *p, cloth_scene scene,
+                               const cloth_mesh *mesh);
+
+/* OK, or ERR_ARGUMENT naming the first field out of range (a scene that
+ * does not run on the given source included). */
 int cloth_params_check(const cloth_params *p, char *msg);
 
 /* ------------------------------------------------------------- springs */
@@ -99,7 +222,9 @@ int cloth_params_check(const cloth_params *p, char *msg);
 typedef enum cloth_spring_kind {
     CLOTH_STRETCH = 0,
     CLOTH_SHEAR,
-    CLOTH_BEND
+    CLOTH_BEND,
+    CLOTH_CONTACT,      /* self-contact repulsion (this step only) */
+    CLOTH_SPRING_KINDS
 } cloth_spring_kind;
 
 /* One spring a-b (a < b). pos[c] is the index in the lower-triangle CSC
@@ -120,62 +245,127 @@ void cloth_spring_eval(const double xa[3], const double xb[3],
                        double kd, double rest, double fa[3], double Kx[9],
                        double Kv[9]);
 
-/* ---------------------------------------------------------------- grid */
+/* --------------------------------------------------------------- model */
 
-/* The topology and the matrix pattern: computed once per grid. */
-typedef struct cloth_grid {
-    int m, N, n;           /* nodes per side, m^2 nodes, 3N unknowns       */
-    double spacing;        /* side / (m - 1)                               */
-    int num_springs;
-    cloth_spring *springs; /* by a, then b ascending (the CSC order)        */
+/* The nodes, springs and matrix pattern of a cloth, from a grid or a
+ * mesh. The fixed springs never change; self-contact springs follow them
+ * in springs[] and change every step, and the pattern with them. */
+typedef struct cloth_model {
+    int N, n;              /* nodes, 3N unknowns                           */
+    double spacing;        /* grid: side / (m - 1); mesh: the mean edge    */
+    double *mass;          /* N: kg                                        */
+    int face_size;         /* 4 (grid quads) or 3 (mesh triangles)         */
+    int num_faces;
+    int *faces;            /* face_size num_faces node indices (output)    */
+    int num_fixed;         /* stretch, shear and bend springs: springs[0..) */
+    int num_springs;       /* fixed + this step's contact springs          */
+    int spring_capacity;
+    cloth_spring *springs; /* fixed: by a, then b ascending                 */
     int num_stretch;
     int *stretch_pairs;    /* 2 num_stretch node indices                   */
+    int *near_ptr, *near;  /* N + 1 and 2 num_fixed: each node's spring
+                              neighbours, ascending (self-contact skips them) */
     int nnz;               /* stored entries of the lower triangle         */
+    int nnz_capacity;
     int *colptr;           /* n + 1                                        */
     int *rowidx;           /* nnz, ascending within each column            */
-} cloth_grid;
+} cloth_model;
 
-int cloth_grid_build(int m, double side, cloth_grid *g, char *msg);
-void cloth_grid_free(cloth_grid *g);
+/* The m x m grid of side `side`, mass per node. */
+int cloth_grid_build(int m, double side, double mass, cloth_model *g,
+                     char *msg);
 
-/* ----------------------------------------------------------- obstacle */
+/* A checked mesh (cloth_mesh_check), density in kg/m^2. */
+int cloth_mesh_build(const cloth_mesh *mesh, double density, cloth_model *g,
+                     char *msg);
 
-/* A sphere moving with constant velocity until stop_time, then at rest. */
-typedef struct cloth_ball {
-    int present;
+/* Allocates (zeroed mass) the arrays of a model of N nodes with `springs`
+ * fixed springs, `stretch` of them stretch, and `faces` faces of face_size
+ * nodes; sets the counts. */
+int cloth_model_alloc(cloth_model *g, int N, long springs, long stretch,
+                      int face_size, long faces, char *msg);
+
+/* Lays out colptr, rowidx and every spring's pos for springs[0 ..
+ * num_springs) (nodes with the same pair share their entries), growing
+ * the arrays when needed. */
+int cloth_model_pattern(cloth_model *g, char *msg);
+
+void cloth_model_free(cloth_model *g);
+
+/* ---------------------------------------------------------- obstacles */
+
+#define CLOTH_MAX_OBSTACLES 8
+
+/* A sphere (both axis ends equal) or a capsule (the points within radius
+ * of the segment between the axis ends), moving with constant velocity
+ * until stop_time, then at rest. */
+typedef struct cloth_obstacle {
     int sticky;            /* 1: touching nodes stick (ndof 0), 0: slide */
     double radius;
-    double center0[3];     /* at t = 0                                   */
+    double end0[2][3];     /* the axis' ends at t = 0                    */
     double velocity[3];
     double stop_time;      /* s                                          */
-} cloth_ball;
+} cloth_obstacle;
 
-/* Centre at time t. */
-void cloth_ball_center(const cloth_ball *ball, double t, double c[3]);
+/* The axis' first end (a sphere's centre) at time t, and both ends. */
+void cloth_obstacle_center(const cloth_obstacle *ob, double t, double c[3]);
+void cloth_obstacle_ends(const cloth_obstacle *ob, double t, double ends[2][3]);
+
+/* With the axis at `ends`: the axis' nearest point q to x and the offset
+ * e = x - q; returns |e|. */
+double cloth_obstacle_offset(double ends[2][3], const double x[3], double q[3],
+                             double e[3]);
+
+/* The outward unit normal p at offset e (length dist); a point on the
+ * axis is pushed back against the motion (or up at rest). */
+void cloth_obstacle_normal(const cloth_obstacle *ob, const double e[3], double dist,
+                           double p[3]);
+
+/* The garment scene's body proxy (z up, the body centred on the z axis,
+ * facing -y, arms out along x, feet at z = 0; sizes in m): head, torso,
+ * two arms, hips and two legs. Returns the number written to out
+ * (CLOTH_MAX_OBSTACLES at most). tools/make_garments.py places its
+ * garments around the same numbers. */
+int cloth_body_proxy(cloth_obstacle *out);
+
+/* Signed distance from x to the obstacle's surface at time t (negative
+ * inside) and the outward unit normal there (`normal` may be NULL). */
+double cloth_obstacle_distance(const cloth_obstacle *ob, double t,
+                               const double x[3], double normal[3]);
 
 /* --------------------------------------------------------- simulation */
 
 typedef struct cloth_sim {
-    cloth_params par;
-    cloth_grid grid;
-    cloth_ball ball;
+    cloth_params par;      /* par.mesh is NULL after create (not kept)     */
+    cloth_model model;
+    int num_obstacles;
+    cloth_obstacle obstacles[CLOTH_MAX_OBSTACLES];
     double h;              /* = par.dt                                     */
     double t;              /* time at the start of the next step           */
     int step;              /* steps completed                              */
     double *x, *v;         /* 3N positions and velocities                  */
+    double *x_rest;        /* 3N starting positions (self-contact skips
+                              pairs that were close there)                 */
     unsigned char *held;   /* N: ndof the scene leaves each node: 3 free,
                               0 pinned (z = -v), 1 on the rail            */
 
     /* The current step's system (cloth_assemble fills it). */
-    double *values;        /* grid.nnz values of A's lower triangle        */
+    double *values;        /* model.nnz values of A's lower triangle       */
+    int values_capacity;
     double *b;             /* 3N                                           */
     double *z;             /* 3N                                           */
     corepcg_constraint *cons; /* by node; capacity N                       */
     int num_cons;
-    int contacts;          /* nodes touching the obstacle                  */
+    int contacts;          /* nodes touching an obstacle                   */
+    int self_contacts;     /* self-contact springs                         */
     int ndof_count[3];     /* constrained nodes with ndof 0, 1, 2          */
-    double ball_c[3];      /* obstacle centre at the step's start          */
-    double ball_v[3];      /* its velocity over the step                   */
+    double obstacle_c[CLOTH_MAX_OBSTACLES][3]; /* first axis end at the
+                                                  step's start            */
+    double obstacle_v[CLOTH_MAX_OBSTACLES][3]; /* velocity over the step  */
+
+    /* Self-contact's spatial hash (self_contact.c), kept between steps. */
+    int *hash_head, *hash_next, hash_size;
+    long *hash_cell;       /* 3N cell coordinates                          */
 
     /* The solver in the loop. */
     double *dv;            /* the last answer (zero before the first step) */
@@ -187,18 +377,29 @@ typedef struct cloth_sim {
     double time_assemble_s, time_solve_s; /* of the last step              */
 } cloth_sim;
 
-/* Builds the grid, the initial state and the obstacle of par's scene. */
+/* Builds the model, the initial state and the obstacles of par's scene. */
 int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg);
 void cloth_sim_free(cloth_sim **sim);
 
-/* Detects contacts at the current state and fills values, b, cons, z. */
-void cloth_assemble(cloth_sim *sim);
+/* The part of cloth_sim_create in scene.c: the nodes' starting positions
+ * (and x_rest), what the scene holds, its obstacles. mesh: par's, or NULL
+ * for the grid. */
+void cloth_scene_start(cloth_sim *sim, const cloth_mesh *mesh);
+
+/* Detects contacts (obstacles and, when on, self-contact) at the current
+ * state and fills values, b, cons, z. OK, or ERR_NO_MEMORY when the
+ * self-contact springs' arrays cannot grow. */
+int cloth_assemble(cloth_sim *sim, char *msg);
 
 /* The parts of cloth_assemble and cloth_advance that handle the scene's
  * constraints: records (by node) and z for the current state, and the
- * projection of nodes inside the obstacle onto its surface. */
+ * projection of nodes inside an obstacle onto its surface. */
 void cloth_constrain(cloth_sim *sim);
 void cloth_push_out(cloth_sim *sim);
+
+/* Finds this step's self-contact springs (after the fixed ones) and lays
+ * out the pattern when they changed. */
+int cloth_self_contact(cloth_sim *sim, char *msg);
 
 /* A view of the assembled system (arrays borrowed from sim). */
 void cloth_system(const cloth_sim *sim, corepcg_system *sys);
@@ -209,7 +410,7 @@ void cloth_system(const cloth_sim *sim, corepcg_system *sys);
  * settings may be NULL (defaults); they are read at the first call. */
 int cloth_solve(cloth_sim *sim, const corepcg_settings *settings, char *msg);
 
-/* v += dv_next, x += h v, pushes nodes out of the obstacle, t += h; the
+/* v += dv_next, x += h v, pushes nodes out of the obstacles, t += h; the
  * answer becomes the next guess (swapped into dv). */
 void cloth_advance(cloth_sim *sim);
 
@@ -217,7 +418,7 @@ void cloth_advance(cloth_sim *sim);
  * through: the step is taken). */
 int cloth_step(cloth_sim *sim, const corepcg_settings *settings, char *msg);
 
-/* 0.5 sum m |v_i|^2. */
+/* 0.5 sum m_i |v_i|^2. */
 double cloth_kinetic_energy(const cloth_sim *sim);
 
 /* Monotonic wall-clock seconds (for the step timings). */
@@ -225,9 +426,10 @@ double cloth_now(void);
 
 /* ---------------------------------------------------------- output */
 
-/* An OBJ of the cloth (object "cloth", quads) and, when the scene has
- * one, the obstacle at the current time (object "ball", a UV sphere).
- * Written under a temporary name and renamed when complete. */
+/* An OBJ of the cloth (object "cloth": the grid's quads or the mesh's
+ * triangles, nodes in the model's order) and each obstacle at the current
+ * time (objects "obstacle1", ...: UV spheres and capsules). Written under
+ * a temporary name and renamed when complete. */
 int cloth_write_obj(const cloth_sim *sim, const char *path, char *msg);
 
 #endif /* COREPCG_CLOTH_H */

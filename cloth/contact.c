@@ -1,38 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* contact.c -- the scene's constraints each step: pinned and rail nodes,
- * contacts with the obstacle (detected afresh every step), the values z
- * they prescribe, and keeping nodes out of the obstacle. */
+ * contacts with the obstacles (detected afresh every step), the values z
+ * they prescribe, and keeping nodes out of the obstacles. */
 #include "cloth.h"
 
-#include <math.h>
 #include <string.h>
-
-void cloth_ball_center(const cloth_ball *ball, double t, double c[3])
-{
-    double moving = t < ball->stop_time ? t : ball->stop_time;
-    if (moving < 0.0)
-        moving = 0.0;
-    for (int k = 0; k < 3; k++)
-        c[k] = ball->center0[k] + ball->velocity[k] * moving;
-}
-
-/* Outward unit normal of the ball at a node at offset e (length dist) from
- * its centre; a node at the very centre is pushed back against the ball's
- * motion (or up when it rests). */
-static void outward_normal(const cloth_ball *ball, const double e[3],
-                           double dist, double p[3])
-{
-    if (dist > 1e-12 * ball->radius) {
-        for (int k = 0; k < 3; k++)
-            p[k] = e[k] / dist;
-        return;
-    }
-    double speed = sqrt(ball->velocity[0] * ball->velocity[0] +
-                        ball->velocity[1] * ball->velocity[1] +
-                        ball->velocity[2] * ball->velocity[2]);
-    for (int k = 0; k < 3; k++)
-        p[k] = speed > 0.0 ? -ball->velocity[k] / speed : (k == 2);
-}
 
 static corepcg_constraint *add_record(cloth_sim *sim, int node, int ndof)
 {
@@ -44,28 +16,47 @@ static corepcg_constraint *add_record(cloth_sim *sim, int node, int ndof)
     return c;
 }
 
+/* The obstacle nearest to x's surface among those within reach (the
+ * radius plus the margin), or -1; its offset from the axis in e. */
+static int touching(const cloth_sim *sim, double ends[][2][3], const double *x,
+                    double e[3], double *dist)
+{
+    int nearest = -1;
+    double gap = 0.0, margin = sim->par.margin * sim->model.spacing;
+    for (int o = 0; o < sim->num_obstacles; o++) {
+        double q[3], eo[3];
+        double d = cloth_obstacle_offset(ends[o], x, q, eo);
+        double reach = sim->obstacles[o].radius + margin;
+        if (!(d < reach) || (nearest >= 0 && !(d - sim->obstacles[o].radius < gap)))
+            continue;
+        nearest = o;
+        gap = d - sim->obstacles[o].radius;
+        memcpy(e, eo, sizeof eo);
+        *dist = d;
+    }
+    return nearest;
+}
+
 void cloth_constrain(cloth_sim *sim)
 {
-    const cloth_ball *ball = &sim->ball;
-    int N = sim->grid.N;
+    int N = sim->model.N;
     double h = sim->h;
-    memset(sim->z, 0, (size_t)sim->grid.n * sizeof *sim->z);
+    memset(sim->z, 0, (size_t)sim->model.n * sizeof *sim->z);
     sim->num_cons = 0;
     sim->contacts = 0;
     memset(sim->ndof_count, 0, sizeof sim->ndof_count);
 
-    double reach = 0.0;
-    memset(sim->ball_c, 0, sizeof sim->ball_c);
-    memset(sim->ball_v, 0, sizeof sim->ball_v);
-    if (ball->present) {
+    double ends[CLOTH_MAX_OBSTACLES][2][3];
+    for (int o = 0; o < sim->num_obstacles; o++) {
+        const cloth_obstacle *ob = &sim->obstacles[o];
         double next[3];
-        cloth_ball_center(ball, sim->t, sim->ball_c);
-        cloth_ball_center(ball, sim->t + h, next);
-        /* The velocity over this step, so that a node sliding on the ball
-         * keeps its distance to the centre (to first order). */
+        cloth_obstacle_ends(ob, sim->t, ends[o]);
+        memcpy(sim->obstacle_c[o], ends[o][0], sizeof sim->obstacle_c[o]);
+        cloth_obstacle_center(ob, sim->t + h, next);
+        /* The velocity over this step, so that a node sliding on the
+         * obstacle keeps its distance to it (to first order). */
         for (int k = 0; k < 3; k++)
-            sim->ball_v[k] = (next[k] - sim->ball_c[k]) / h;
-        reach = ball->radius + sim->par.margin * sim->grid.spacing;
+            sim->obstacle_v[o][k] = (next[k] - sim->obstacle_c[o][k]) / h;
     }
 
     for (int i = 0; i < N; i++) {
@@ -87,27 +78,26 @@ void cloth_constrain(cloth_sim *sim)
             zi[2] = -vi[2];
             continue;
         }
-        if (!ball->present)
+        double e[3], dist = 0.0;
+        int o = touching(sim, ends, xi, e, &dist);
+        if (o < 0)
             continue;
-        double e[3] = {xi[0] - sim->ball_c[0], xi[1] - sim->ball_c[1],
-                       xi[2] - sim->ball_c[2]};
-        double dist = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        if (!(dist < reach))
-            continue;
+        const cloth_obstacle *ob = &sim->obstacles[o];
+        const double *ov = sim->obstacle_v[o];
         sim->contacts++;
-        if (ball->sticky) {
+        if (ob->sticky) {
             add_record(sim, i, 0);
             for (int k = 0; k < 3; k++)
-                zi[k] = sim->ball_v[k] - vi[k];
+                zi[k] = ov[k] - vi[k];
             continue;
         }
-        /* Slides on the ball: the normal velocity after the step is the
-         * ball's, the tangential motion is free. */
+        /* Slides on the obstacle: the normal velocity after the step is
+         * the obstacle's, the tangential motion is free. */
         corepcg_constraint *c = add_record(sim, i, 2);
-        outward_normal(ball, e, dist, c->p);
+        cloth_obstacle_normal(ob, e, dist, c->p);
         double rel = 0.0;
         for (int k = 0; k < 3; k++)
-            rel += (sim->ball_v[k] - vi[k]) * c->p[k];
+            rel += (ov[k] - vi[k]) * c->p[k];
         for (int k = 0; k < 3; k++)
             zi[k] = rel * c->p[k];
     }
@@ -115,20 +105,18 @@ void cloth_constrain(cloth_sim *sim)
 
 void cloth_push_out(cloth_sim *sim)
 {
-    const cloth_ball *ball = &sim->ball;
-    if (!ball->present)
-        return;
-    double center[3];
-    cloth_ball_center(ball, sim->t, center);
-    for (int i = 0; i < sim->grid.N; i++) {
-        double *xi = &sim->x[3 * i];
-        double e[3] = {xi[0] - center[0], xi[1] - center[1], xi[2] - center[2]};
-        double dist = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        if (!(dist < ball->radius))
-            continue;
-        double p[3];
-        outward_normal(ball, e, dist, p);
-        for (int k = 0; k < 3; k++)
-            xi[k] = center[k] + ball->radius * p[k];
+    for (int o = 0; o < sim->num_obstacles; o++) {
+        const cloth_obstacle *ob = &sim->obstacles[o];
+        double ends[2][3];
+        cloth_obstacle_ends(ob, sim->t, ends);
+        for (int i = 0; i < sim->model.N; i++) {
+            double *xi = &sim->x[3 * i], q[3], e[3], p[3];
+            double dist = cloth_obstacle_offset(ends, xi, q, e);
+            if (!(dist < ob->radius))
+                continue;
+            cloth_obstacle_normal(ob, e, dist, p);
+            for (int k = 0; k < 3; k++)
+                xi[k] = q[k] + ob->radius * p[k];
+        }
     }
 }

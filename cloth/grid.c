@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* grid.c -- the Provot grid's springs and the lower-triangle CSC pattern
- * of A, built once per grid: the springs never change, so neither does
- * the pattern, and each step only recomputes values. */
+/* grid.c -- the Provot grid as a cloth model: its springs (stretch, shear,
+ * bend), equal masses and quads; pattern.c lays out A's pattern. */
 #include "cloth.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +10,8 @@
 
 /* The neighbours of node (r, c) with a larger index, in ascending index
  * order (for m >= 3: (r, c+2) and (r+1, c-1) are never both on the grid
- * when they would collide), so each column's rows come out sorted. */
+ * when they would collide), so the springs come out by a, then b: the
+ * order in which assembly has always summed them. */
 static const struct {
     int dr, dc;
     cloth_spring_kind kind;
@@ -26,32 +25,15 @@ static int on_grid(int m, int r, int c)
     return r >= 0 && r < m && c >= 0 && c < m;
 }
 
-void cloth_grid_free(cloth_grid *g)
-{
-    if (!g)
-        return;
-    free(g->springs);
-    free(g->stretch_pairs);
-    free(g->colptr);
-    free(g->rowidx);
-    memset(g, 0, sizeof *g);
-}
-
-int cloth_grid_build(int m, double side, cloth_grid *g, char *msg)
+int cloth_grid_build(int m, double side, double mass, cloth_model *g, char *msg)
 {
     memset(g, 0, sizeof *g);
-    if (m < CLOTH_MIN_SIZE || m > CLOTH_MAX_SIZE || !(side > 0.0)) {
+    if (m < CLOTH_MIN_SIZE || m > CLOTH_MAX_SIZE || !(side > 0.0) || !(mass > 0.0)) {
         if (msg)
-            snprintf(msg, COREPCG_MSG_SIZE, "cloth grid: size %d or side %g out of range", m, side);
+            snprintf(msg, COREPCG_MSG_SIZE,
+                     "cloth grid: size %d, side %g or mass %g out of range", m, side, mass);
         return COREPCG_ERR_ARGUMENT;
     }
-    g->m = m;
-    g->N = m * m;
-    g->n = 3 * g->N;
-    g->spacing = side / (m - 1);
-
-    /* Count springs and entries first (in long: 2049^2 nodes fit int,
-     * their entries must be checked). */
     long springs = 0, stretch = 0;
     for (int r = 0; r < m; r++)
         for (int c = 0; c < m; c++)
@@ -60,38 +42,23 @@ int cloth_grid_build(int m, double side, cloth_grid *g, char *msg)
                     springs++;
                     stretch += later_neighbours[k].kind == CLOTH_STRETCH;
                 }
-    long nnz = 6L * g->N + 9L * springs;
-    if (nnz > INT_MAX) {
-        if (msg)
-            snprintf(msg, COREPCG_MSG_SIZE, "cloth grid %dx%d: %ld matrix entries overflow int", m, m, nnz);
-        return COREPCG_ERR_TOO_LARGE;
-    }
-    g->num_springs = (int)springs;
-    g->num_stretch = (int)stretch;
-    g->nnz = (int)nnz;
-    g->springs = malloc((size_t)springs * sizeof *g->springs);
-    g->stretch_pairs = malloc(2 * (size_t)stretch * sizeof *g->stretch_pairs);
-    g->colptr = malloc(((size_t)g->n + 1) * sizeof *g->colptr);
-    g->rowidx = malloc((size_t)nnz * sizeof *g->rowidx);
-    if (!g->springs || !g->stretch_pairs || !g->colptr || !g->rowidx) {
-        cloth_grid_free(g);
-        if (msg)
-            snprintf(msg, COREPCG_MSG_SIZE, "cloth grid %dx%d: out of memory", m, m);
-        return COREPCG_ERR_NO_MEMORY;
-    }
+    int rc = cloth_model_alloc(g, m * m, springs, stretch, 4, (long)(m - 1) * (m - 1), msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    g->spacing = side / (m - 1);
+    for (int i = 0; i < g->N; i++)
+        g->mass[i] = mass;
 
     double diag = sqrt(2.0) * g->spacing;
-    int s = 0, st = 0, p = 0;
+    int s = 0, st = 0;
     for (int r = 0; r < m; r++)
-        for (int c = 0; c < m; c++) {
-            int a = r * m + c;
-            int later[6], count = 0, first_spring = s;
+        for (int c = 0; c < m; c++)
             for (int k = 0; k < 6; k++) {
                 int rb = r + later_neighbours[k].dr, cb = c + later_neighbours[k].dc;
                 if (!on_grid(m, rb, cb))
                     continue;
                 cloth_spring *sp = &g->springs[s++];
-                sp->a = a;
+                sp->a = r * m + c;
                 sp->b = rb * m + cb;
                 sp->kind = later_neighbours[k].kind;
                 sp->rest = sp->kind == CLOTH_STRETCH ? g->spacing
@@ -101,21 +68,16 @@ int cloth_grid_build(int m, double side, cloth_grid *g, char *msg)
                     g->stretch_pairs[2 * st + 1] = sp->b;
                     st++;
                 }
-                later[count++] = sp->b;
             }
-            /* Column 3a+cc: the lower part of the diagonal block (rows
-             * 3a+cc..3a+2), then three rows per later neighbour. */
-            for (int cc = 0; cc < 3; cc++) {
-                g->colptr[3 * a + cc] = p;
-                for (int row = cc; row < 3; row++)
-                    g->rowidx[p++] = 3 * a + row;
-                for (int k = 0; k < count; k++) {
-                    g->springs[first_spring + k].pos[cc] = p;
-                    for (int row = 0; row < 3; row++)
-                        g->rowidx[p++] = 3 * later[k] + row;
-                }
-            }
+    int f = 0;
+    for (int r = 0; r + 1 < m; r++)
+        for (int c = 0; c + 1 < m; c++) {
+            int a = r * m + c;
+            int quad[4] = {a, a + 1, a + m + 1, a + m};
+            memcpy(&g->faces[4 * f++], quad, sizeof quad);
         }
-    g->colptr[g->n] = p;
-    return COREPCG_OK;
+    rc = cloth_model_pattern(g, msg);
+    if (rc != COREPCG_OK)
+        cloth_model_free(g);
+    return rc;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const scene_names[CLOTH_SCENE_COUNT] = {
-    "pinned", "drape", "ballhit", "rail", "free",
+    "pinned", "drape", "ballhit", "rail", "free", "hang", "garment",
 };
 
 const char *cloth_scene_name(int scene)
@@ -25,6 +25,18 @@ int cloth_scene_from_name(const char *name)
         if (strcmp(name, scene_names[k]) == 0)
             return k;
     return -1;
+}
+
+int cloth_scene_on_grid(int scene)
+{
+    return scene >= 0 && scene <= CLOTH_SCENE_FREE;
+}
+
+int cloth_scene_on_mesh(int scene)
+{
+    return scene == CLOTH_SCENE_HANG || scene == CLOTH_SCENE_BALLHIT ||
+           scene == CLOTH_SCENE_DRAPE || scene == CLOTH_SCENE_GARMENT ||
+           scene == CLOTH_SCENE_FREE;
 }
 
 double cloth_default_dt(int size)
@@ -47,9 +59,11 @@ void cloth_params_default(cloth_params *p, cloth_scene scene, int size)
     if (!p)
         return;
     p->scene = scene;
+    p->mesh = NULL;
     p->size = size;
     p->side = CLOTH_DEFAULT_SIDE;
     p->mass = CLOTH_DEFAULT_MASS;
+    p->density = CLOTH_DEFAULT_DENSITY;
     p->k_stretch = CLOTH_DEFAULT_K_STRETCH;
     p->k_shear = CLOTH_DEFAULT_K_SHEAR;
     p->k_bend = CLOTH_DEFAULT_K_BEND;
@@ -57,6 +71,20 @@ void cloth_params_default(cloth_params *p, cloth_scene scene, int size)
     p->dt = cloth_default_dt(size);
     p->gravity = CLOTH_DEFAULT_GRAVITY;
     p->margin = CLOTH_DEFAULT_MARGIN;
+    p->self_contact = 0;
+    p->k_contact = CLOTH_DEFAULT_K_CONTACT;
+    p->thickness = CLOTH_DEFAULT_THICKNESS;
+}
+
+void cloth_params_default_mesh(cloth_params *p, cloth_scene scene, const cloth_mesh *mesh)
+{
+    if (!p)
+        return;
+    int vertices = mesh ? mesh->num_vertices : 0;
+    cloth_params_default(p, scene, (int)sqrt((double)vertices));
+    p->size = 0;
+    p->mesh = mesh;
+    p->self_contact = scene == CLOTH_SCENE_GARMENT;
 }
 
 static int bad(char *msg, const char *what, double value, const char *rule)
@@ -73,19 +101,39 @@ int cloth_params_check(const cloth_params *p, char *msg)
         return bad(msg, "(params)", 0.0, "given");
     if ((int)p->scene < 0 || p->scene >= CLOTH_SCENE_COUNT)
         return bad(msg, "scene", (double)p->scene, "a known scene");
-    if (p->size < CLOTH_MIN_SIZE || p->size > CLOTH_MAX_SIZE)
-        return bad(msg, "size", (double)p->size, "in [3, 2049]");
+    if (p->mesh && !cloth_scene_on_mesh(p->scene)) {
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "cloth scene %s runs on a grid, not a mesh "
+                     "(mesh scenes: hang, ballhit, drape, garment, free)",
+                     cloth_scene_name(p->scene));
+        return COREPCG_ERR_ARGUMENT;
+    }
+    if (!p->mesh && !cloth_scene_on_grid(p->scene)) {
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "cloth scene %s needs a mesh",
+                     cloth_scene_name(p->scene));
+        return COREPCG_ERR_ARGUMENT;
+    }
     /* !(x > 0) also rejects NaN. */
-    if (!(p->side > 0.0) || !isfinite(p->side))
-        return bad(msg, "side", p->side, "finite and > 0");
-    if (!(p->mass > 0.0) || !isfinite(p->mass))
-        return bad(msg, "mass", p->mass, "finite and > 0");
+    if (!p->mesh) {
+        if (p->size < CLOTH_MIN_SIZE || p->size > CLOTH_MAX_SIZE)
+            return bad(msg, "size", (double)p->size, "in [3, 2049]");
+        if (!(p->side > 0.0) || !isfinite(p->side))
+            return bad(msg, "side", p->side, "finite and > 0");
+        if (!(p->mass > 0.0) || !isfinite(p->mass))
+            return bad(msg, "mass", p->mass, "finite and > 0");
+    } else if (!(p->density > 0.0) || !isfinite(p->density)) {
+        return bad(msg, "density", p->density, "finite and > 0");
+    }
+    if (!(p->thickness > 0.0) || !isfinite(p->thickness))
+        return bad(msg, "thickness", p->thickness, "finite and > 0");
     if (!(p->dt > 0.0) || !isfinite(p->dt))
         return bad(msg, "dt", p->dt, "finite and > 0");
     const struct { const char *name; double value; } nonneg[] = {
         {"k_stretch", p->k_stretch}, {"k_shear", p->k_shear},
         {"k_bend", p->k_bend},       {"damping", p->damping},
         {"gravity", p->gravity},     {"margin", p->margin},
+        {"k_contact", p->k_contact},
     };
     for (size_t k = 0; k < sizeof nonneg / sizeof nonneg[0]; k++)
         if (!(nonneg[k].value >= 0.0) || !isfinite(nonneg[k].value))

@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cloth_fixture.h -- a scene of the cloth simulator for the tests that
- * solve realistic systems (test_cloth, test_mpcg, test_kept_analysis). */
+ * solve realistic systems (test_cloth, test_mpcg, test_kept_analysis,
+ * test_mesh), and the corepcg tool run as the simulator's user runs it. */
 #ifndef COREPCG_CLOTH_FIXTURE_H
 #define COREPCG_CLOTH_FIXTURE_H
 
 #include "cloth.h"
 #include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#ifndef COREPCG_CLI
+#define COREPCG_CLI "corepcg"
+#endif
 
 /* SCENE at m x m nodes with k_stretch; NULL (and a failed check) when the
  * simulator refuses it. */
@@ -19,6 +28,25 @@ static inline cloth_sim *fixture_cloth(cloth_scene scene, int m, double k_stretc
     int rc = cloth_sim_create(&p, &s, msg);
     CHECK(rc == COREPCG_OK, "cloth_sim_create: %s", msg);
     return s;
+}
+
+/* Runs the CLI ($COREPCG_CLI, else the compiled-in one) with args, its
+ * output (stdout and stderr) into out; returns the exit status (-1 if it
+ * did not exit normally). */
+static inline int fixture_run_cli(const char *args, char *out, size_t size)
+{
+    const char *env = getenv("COREPCG_CLI");
+    char cmd[8192];
+    if (snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", env && *env ? env : COREPCG_CLI, args) >=
+        (int)sizeof cmd)
+        return -1;
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t got = fread(out, 1, size - 1, p);
+    out[got] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 #endif /* COREPCG_CLOTH_FIXTURE_H */

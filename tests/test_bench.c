@@ -18,9 +18,9 @@ static char dir[256];
 static const char header[] =
     "scene,tol,size,k_stretch,dt,method,steps,iterations_median,time_median_s,"
     "time_min_s,time_max_s,rel_residual_max,constraint_error_max,nnz_factor,"
-    "factor_gflops_median";
+    "factor_gflops_median,mesh";
 
-enum { NMETHODS = 7, FIELDS = 15 };
+enum { NMETHODS = 7, FIELDS = 16 };
 static const char *const methods[NMETHODS] = {"mpcg-bw", "mpcg", "upcg", "direct",
                                               "corepcg", "icpcg", "auto"};
 enum { M_MPCG = 1, M_DIRECT = 3, M_COREPCG = 4, M_ICPCG = 5, M_AUTO = 6 };
@@ -76,9 +76,11 @@ static int parse_number(const char *text, double *out)
 }
 
 struct row {
-    char scene[32], method[32];
+    char scene[32], method[32], mesh[64];
     double v[FIELDS];
 };
+
+enum { MESH = 15 }; /* the mesh scenes' mesh (empty on a grid) */
 
 /* Splits one CSV line into FIELDS fields; 1 when every numeric one parses. */
 static int parse_row(char *line, struct row *r)
@@ -100,8 +102,9 @@ static int parse_row(char *line, struct row *r)
         return 0;
     snprintf(r->scene, sizeof r->scene, "%.31s", fields[0]);
     snprintf(r->method, sizeof r->method, "%.31s", fields[5]);
+    snprintf(r->mesh, sizeof r->mesh, "%.63s", fields[MESH]);
     for (int k = 0; k < FIELDS; k++)
-        if (k != 0 && k != 5 && !parse_number(fields[k], &r->v[k]))
+        if (k != 0 && k != 5 && k != MESH && !parse_number(fields[k], &r->v[k]))
             return 0;
     return 1;
 }
@@ -382,6 +385,48 @@ static void check_scaling(void)
 }
 
 /* Bad options exit 2 before anything runs and leave no file. */
+/* A mesh scene beside a grid scene: the garment runs once, on the mesh
+ * (size 0, the mesh's name in the CSV and the tables), the grid scene on
+ * each size; every method verified. */
+static void check_mesh_run(void)
+{
+    const char *data = getenv("COREPCG_DATA_DIR");
+    char args[2048], csv[300], md[300];
+    snprintf(csv, sizeof csv, "%s/mesh.csv", dir);
+    snprintf(md, sizeof md, "%s/mesh.md", dir);
+    snprintf(args, sizeof args, "--scene garment,pinned --sizes 9 --k 600 --steps 2 "
+             "--tol 1e-3 --methods icpcg,direct,auto --mesh \"%s/meshes/tshirt_coarse.obj\" "
+             "--csv \"%s\" --markdown \"%s\"", data && *data ? data : COREPCG_DATA_DIR,
+             csv, md);
+    CHECK_INT(run(args), 0);
+    FILE *f = fopen(csv, "r");
+    CHECK(f != NULL, "%s written", csv);
+    if (!f)
+        return;
+    char line[1024];
+    int rows = 0, good = 0, on_mesh = 0;
+    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
+    while (fgets(line, sizeof line, f)) {
+        struct row r;
+        rows++;
+        if (!parse_row(line, &r))
+            continue;
+        good += r.v[ITER] >= 0 && r.v[RRES] <= 10 * 1e-3 && r.v[CERR] <= 1e-12;
+        if (strcmp(r.scene, "garment") == 0)
+            on_mesh += r.v[SIZE] == 0 && strcmp(r.mesh, "tshirt_coarse.obj") == 0;
+        else
+            on_mesh += r.v[SIZE] == 9 && r.mesh[0] == '\0' ? 0 : 100;
+    }
+    fclose(f);
+    CHECK_INT(rows, 6);
+    CHECK_INT(good, 6);
+    CHECK_INT(on_mesh, 3);
+    char *m = slurp(md);
+    CHECK_STR_CONTAINS(m, "| tshirt_coarse.obj | 600 |");
+    CHECK_STR_CONTAINS(m, "| 9x9 | 600 |");
+    free(m);
+}
+
 static void check_refusals(void)
 {
     static const struct {
@@ -401,6 +446,7 @@ static void check_refusals(void)
         {"--simulations 5 --steps 3", "--simulations writes"},
         {"--scaling --svg", "--svg needs a file name"},
         {"--frobnicate", "unknown option or argument '--frobnicate'"},
+        {"--scaling --scene garment", "--scaling runs a grid scene over --sizes, not garment"},
     };
     char errpath[300];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
@@ -459,6 +505,7 @@ int main(void)
     check_simulations();
     check_scaling();
     check_failed_run();
+    check_mesh_run();
     check_refusals();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf \"%s\"", dir);

@@ -36,10 +36,10 @@ static void cholmod_factorise(const cloth_sim *s, int *status, long *minor,
     cm.supernodal = CHOLMOD_SUPERNODAL;
     cholmod_sparse A;
     memset(&A, 0, sizeof A);
-    A.nrow = A.ncol = (size_t)s->grid.n;
-    A.nzmax = (size_t)s->grid.nnz;
-    A.p = s->grid.colptr;
-    A.i = s->grid.rowidx;
+    A.nrow = A.ncol = (size_t)s->model.n;
+    A.nzmax = (size_t)s->model.nnz;
+    A.p = s->model.colptr;
+    A.i = s->model.rowidx;
     A.x = s->values;
     A.stype = -1;
     A.itype = CHOLMOD_INT;
@@ -56,18 +56,18 @@ static void cholmod_factorise(const cloth_sim *s, int *status, long *minor,
         *minor = (long)L->minor;
         cholmod_free_factor(&L, &cm);
     }
-    *n = s->grid.n;
+    *n = s->model.n;
     cholmod_finish(&cm);
 }
 
 /* A as a dense n x n matrix (both triangles) from the lower CSC. */
 static double *dense_A(const cloth_sim *s)
 {
-    int n = s->grid.n;
+    int n = s->model.n;
     double *D = calloc((size_t)n * n, sizeof *D);
     for (int j = 0; j < n; j++)
-        for (int p = s->grid.colptr[j]; p < s->grid.colptr[j + 1]; p++) {
-            int i = s->grid.rowidx[p];
+        for (int p = s->model.colptr[j]; p < s->model.colptr[j + 1]; p++) {
+            int i = s->model.rowidx[p];
             D[(size_t)j * n + i] += s->values[p];
             if (i != j)
                 D[(size_t)i * n + j] += s->values[p];
@@ -80,12 +80,12 @@ static void total_force(const cloth_sim *s, const double *x, const double *v,
                         double *f)
 {
     const double k_of[3] = {s->par.k_stretch, s->par.k_shear, s->par.k_bend};
-    for (int i = 0; i < s->grid.N; i++) {
+    for (int i = 0; i < s->model.N; i++) {
         f[3 * i] = f[3 * i + 1] = 0.0;
         f[3 * i + 2] = -s->par.mass * s->par.gravity;
     }
-    for (int k = 0; k < s->grid.num_springs; k++) {
-        const cloth_spring *sp = &s->grid.springs[k];
+    for (int k = 0; k < s->model.num_springs; k++) {
+        const cloth_spring *sp = &s->model.springs[k];
         double fa[3], kk = k_of[sp->kind];
         cloth_spring_eval(&x[3 * sp->a], &x[3 * sp->b], &v[3 * sp->a],
                           &v[3 * sp->b], kk, s->par.damping * kk, sp->rest, fa,
@@ -145,9 +145,9 @@ static void test_params(void)
 static void test_grid(void)
 {
     const int m = 5;
-    cloth_grid g;
+    cloth_model g;
     char msg[COREPCG_MSG_SIZE];
-    CHECK_INT(cloth_grid_build(m, 2.0, &g, msg), COREPCG_OK);
+    CHECK_INT(cloth_grid_build(m, 2.0, 1e-3, &g, msg), COREPCG_OK);
     /* stretch 2 m (m-1), shear 2 (m-1)^2, bend 2 m (m-2) */
     CHECK_INT(g.num_stretch, 40);
     CHECK_INT(g.num_springs, 40 + 32 + 30);
@@ -193,9 +193,9 @@ static void test_grid(void)
         bad_pair += !(b == a + 1 && b % m != 0) && b != a + m;
     }
     CHECK_INT(bad_pair, 0);
-    cloth_grid_free(&g);
+    cloth_model_free(&g);
 
-    CHECK_INT(cloth_grid_build(2, 1.0, &g, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(cloth_grid_build(2, 1.0, 1e-3, &g, msg), COREPCG_ERR_ARGUMENT);
 }
 
 /* Jacobian blocks against central differences of the force. */
@@ -277,15 +277,15 @@ static void test_assembly_fd(void)
     CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
     if (!s)
         return;
-    int n = s->grid.n;
-    double sp = s->grid.spacing, h = s->h;
+    int n = s->model.n;
+    double sp = s->model.spacing, h = s->h;
     /* Every spring stretched (10 % plus wiggles of 1 % of the spacing):
      * the clamp is inactive and, at v = 0, so is the dropped derivative of
      * the damping force, so the model Jacobian is the exact one. */
     for (int k = 0; k < n; k++)
         s->x[k] = 1.1 * s->x[k] + 0.01 * sp * wiggle(k);
     memset(s->v, 0, (size_t)n * sizeof *s->v);
-    cloth_assemble(s);
+    cloth_assemble(s, NULL);
     double *A = dense_A(s);
     double *Jx = calloc((size_t)n * n, sizeof *Jx), *Jv = calloc((size_t)n * n, sizeof *Jv);
     double *f = calloc((size_t)n, sizeof *f), *fp = calloc((size_t)n, sizeof *fp),
@@ -327,7 +327,7 @@ static void test_assembly_fd(void)
             s->x[k] = 1.1 * s->x[k] + 0.01 * sp * wiggle(k);
             s->v[k] = 0.3 * wiggle(k + 1000);
         }
-        cloth_assemble(s);
+        cloth_assemble(s, NULL);
         total_force(s, s->x, s->v, f);
         double berr = 0, bref = 0;
         for (int i = 0; i < n; i++) {
@@ -355,6 +355,8 @@ static void test_spd(void)
 {
     const int checks_at[] = {1, 12, 40, 80};
     for (int scene = 0; scene < CLOTH_SCENE_COUNT; scene++) {
+        if (!cloth_scene_on_grid(scene))
+            continue; /* test_mesh covers the mesh scenes */
         cloth_sim *s = fixture_cloth(scene, 21, 6000.0);
         if (!s)
             continue;
@@ -362,7 +364,7 @@ static void test_spd(void)
         for (int at = 0; at < 4; at++) {
             while (s->step + 1 < checks_at[at] && step_ok(s))
                 ;
-            cloth_assemble(s);
+            cloth_assemble(s, NULL);
             int status;
             long minor, n;
             cholmod_factorise(s, &status, &minor, &n);
@@ -372,8 +374,8 @@ static void test_spd(void)
             checked++;
             contact_steps += s->contacts > 0;
             double diag_min = INFINITY;
-            for (int j = 0; j < s->grid.n; j++)
-                diag_min = fmin(diag_min, s->values[s->grid.colptr[j]]);
+            for (int j = 0; j < s->model.n; j++)
+                diag_min = fmin(diag_min, s->values[s->model.colptr[j]]);
             CHECK(diag_min >= s->par.mass, "scene %s: diagonal %g below the mass",
                   cloth_scene_name(scene), diag_min);
         }
@@ -383,7 +385,7 @@ static void test_spd(void)
                   cloth_scene_name(scene), contact_steps);
         /* The checker itself rejects an indefinite matrix. */
         if (scene == CLOTH_SCENE_PINNED) {
-            s->values[s->grid.colptr[30]] = -1.0;
+            s->values[s->model.colptr[30]] = -1.0;
             int status;
             long minor, n;
             cholmod_factorise(s, &status, &minor, &n);
@@ -406,15 +408,15 @@ static void test_free_fall(void)
     CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
     if (!s)
         return;
-    double *x0 = malloc((size_t)s->grid.n * sizeof *x0);
-    memcpy(x0, s->x, (size_t)s->grid.n * sizeof *x0);
+    double *x0 = malloc((size_t)s->model.n * sizeof *x0);
+    memcpy(x0, s->x, (size_t)s->model.n * sizeof *x0);
     const int steps = 50;
     for (int k = 0; k < steps && step_ok(s); k++)
         ;
     CHECK_INT(s->step, steps);
     double g = p.gravity, h = s->h, verr = 0, xerr = 0;
     double vz = -g * steps * h, dz = -g * h * h * steps * (steps + 1) / 2.0;
-    for (int i = 0; i < s->grid.N; i++)
+    for (int i = 0; i < s->model.N; i++)
         for (int c = 0; c < 3; c++) {
             verr = fmax(verr, fabs(s->v[3 * i + c] - (c == 2 ? vz : 0.0)));
             xerr = fmax(xerr, fabs(s->x[3 * i + c] - x0[3 * i + c] - (c == 2 ? dz : 0.0)));
@@ -423,7 +425,7 @@ static void test_free_fall(void)
     CHECK_LE(xerr, 1e-12 * fabs(dz));
     CHECK_NEAR(s->t, steps * h, 1e-15);
     /* the energy the settling test watches: (1/2) m N vz^2 */
-    double ke = 0.5 * p.mass * s->grid.N * vz * vz;
+    double ke = 0.5 * p.mass * s->model.N * vz * vz;
     CHECK_NEAR(cloth_kinetic_energy(s), ke, 1e-12 * ke);
     free(x0);
     cloth_sim_free(&s);
@@ -460,8 +462,8 @@ static void test_settles(void)
               "window %d peak %g J, previous %g J", w, window_peak[w], window_peak[w - 1]);
     CHECK_LE(cloth_kinetic_energy(s), 1e-10);
     /* the corners have not moved */
-    CHECK_NEAR(s->x[3 * (s->grid.N - 1)], 1.0, 1e-15);
-    CHECK_NEAR(s->x[3 * (s->grid.N - 1) + 2], 0.0, 0);
+    CHECK_NEAR(s->x[3 * (s->model.N - 1)], 1.0, 1e-15);
+    CHECK_NEAR(s->x[3 * (s->model.N - 1) + 2], 0.0, 0);
     cloth_sim_free(&s);
 }
 
@@ -490,17 +492,17 @@ static void test_ballhit_contacts(void)
             double vn = 0, bn = 0;
             for (int d = 0; d < 3; d++) {
                 vn += v[d] * c->p[d];
-                bn += s->ball_v[d] * c->p[d];
+                bn += s->obstacle_v[0][d] * c->p[d];
             }
             worst_normal = fmax(worst_normal, fabs(vn - bn));
         }
         double center[3];
-        cloth_ball_center(&s->ball, s->t, center);
-        for (int i = 0; i < s->grid.N; i++) {
+        cloth_obstacle_center(&s->obstacles[0], s->t, center);
+        for (int i = 0; i < s->model.N; i++) {
             double e2 = 0;
             for (int d = 0; d < 3; d++)
                 e2 += (s->x[3 * i + d] - center[d]) * (s->x[3 * i + d] - center[d]);
-            worst_inside = fmax(worst_inside, s->ball.radius - sqrt(e2));
+            worst_inside = fmax(worst_inside, s->obstacles[0].radius - sqrt(e2));
         }
     }
     CHECK_INT(s->step, 80);
@@ -535,10 +537,10 @@ static void test_drape_and_rail(void)
         for (int k = 0; k < 40 && step_ok(s); k++)
             ;
         double off_rail = 0, swing = 0;
-        for (int c = 0; c < s->grid.m; c++) {
+        for (int c = 0; c < s->par.size; c++) {
             off_rail = fmax(off_rail, fabs(s->x[3 * c + 1]) + fabs(s->x[3 * c + 2]));
         }
-        swing = -s->x[3 * (s->grid.N - 1) + 2];
+        swing = -s->x[3 * (s->model.N - 1) + 2];
         CHECK_INT(s->ndof_count[1], 21);
         CHECK_LE(off_rail, 1e-12);
         CHECK(swing > 0.1, "the far edge swung down by %g m", swing);
@@ -555,11 +557,11 @@ static void test_methods_on_cloth(void)
         return;
     while (s->step < 40 && step_ok(s))
         ;
-    cloth_assemble(s);
+    cloth_assemble(s, NULL);
     CHECK(s->contacts > 0, "step %d has %d contacts", s->step + 1, s->contacts);
     corepcg_system sys;
     cloth_system(s, &sys);
-    double *x = calloc((size_t)s->grid.n, sizeof *x);
+    double *x = calloc((size_t)s->model.n, sizeof *x);
     for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
         corepcg_settings set;
         corepcg_settings_default(&set);
@@ -591,31 +593,10 @@ static void test_methods_on_cloth(void)
 
 /* ------------------------------------------------- the CLI and data */
 
-static const char *cli_path(void)
-{
-    const char *env = getenv("COREPCG_CLI");
-    return env && *env ? env : COREPCG_CLI;
-}
-
 static const char *data_dir(void)
 {
     const char *env = getenv("COREPCG_DATA_DIR");
     return env && *env ? env : COREPCG_DATA_DIR;
-}
-
-/* Runs the CLI with args, output (stdout and stderr) into out; returns
- * the exit status (-1 if it did not exit normally). */
-static int run_cli(const char *args, char *out, size_t size)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", cli_path(), args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t got = fread(out, 1, size - 1, p);
-    out[got] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* max |a - b| / max |b| (0 when both are zero). */
@@ -693,7 +674,7 @@ static void test_data(void)
         snprintf(args, sizeof args,
                  "gen ballhit --size 41 --k-stretch %d --steps 40 --method direct --out %s/k%d",
                  stiffness[t], tmp, stiffness[t]);
-        CHECK_INT(run_cli(args, out, sizeof out), 0);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
         CHECK_STR_CONTAINS(out, "step 40");
         snprintf(args, sizeof args, "%s/k%d", tmp, stiffness[t]);
         rc = corepcg_bundle_read(args, &got, msg);
@@ -746,7 +727,7 @@ static void test_cli(void)
     }
     snprintf(args, sizeof args,
              "simulate ballhit --size 11 --steps 12 --csv %s/run.csv --obj %s/frames", tmp, tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "12 steps, method auto");
     snprintf(path, sizeof path, "%s/run.csv", tmp);
     FILE *f = fopen(path, "r");
@@ -803,7 +784,7 @@ static void test_cli(void)
 
     /* gen with the defaults: the first step with contacts */
     snprintf(args, sizeof args, "gen ballhit --size 11 --out %s/b", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "ndof 0/1/2: 2/0/");
     snprintf(path, sizeof path, "%s/b/constraints.txt", tmp);
     CHECK(access(path, R_OK) == 0, "%s was written", path);
@@ -822,7 +803,7 @@ static void test_cli(void)
         {"simulate pinned --size 5 --tol", 2, "--tol needs a number"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        int status = run_cli(bad[k].args, out, sizeof out);
+        int status = fixture_run_cli(bad[k].args, out, sizeof out);
         CHECK(status == bad[k].status, "'%s' exited %d, expected %d", bad[k].args,
               status, bad[k].status);
         CHECK_STR_CONTAINS(out, bad[k].message);
@@ -830,18 +811,18 @@ static void test_cli(void)
 
     /* A CSV under new directories: they are created. */
     snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/missing/deeper/run.csv", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 0);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     snprintf(path, sizeof path, "%s/missing/deeper/run.csv", tmp);
     CHECK(access(path, R_OK) == 0, "%s not written", path);
     /* An unwritable CSV (a file where its directory should be): exit 1
      * before simulating (no summary line), nothing left behind. */
     snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --csv %s/run.csv/sub.csv", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
     CHECK_STR_CONTAINS(out, "not a directory");
     CHECK(!strstr(out, "steps, method"), "simulated before refusing: %s", out);
     /* --obj naming a file: exit 1. */
     snprintf(args, sizeof args, "simulate pinned --size 5 --steps 2 --obj %s/run.csv", tmp);
-    CHECK_INT(run_cli(args, out, sizeof out), 1);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
     CHECK_STR_CONTAINS(out, "is not a directory");
 
     snprintf(args, sizeof args, "rm -rf '%s'", tmp);

@@ -211,7 +211,7 @@ static int advance_to(cloth_sim *s, int step)
 {
     char msg[COREPCG_MSG_SIZE];
     while (s->step + 1 < step) {
-        cloth_assemble(s);
+        cloth_assemble(s, NULL);
         /* the trajectory the steps were picked on: stepped with corepcg
          * at the papers' tol 1e-3 */
         corepcg_settings set;
@@ -225,7 +225,7 @@ static int advance_to(cloth_sim *s, int step)
             return rc;
         cloth_advance(s);
     }
-    cloth_assemble(s);
+    cloth_assemble(s, NULL);
     return COREPCG_OK;
 }
 
@@ -237,13 +237,13 @@ static void test_units(void)
     CHECK(s->ndof_count[2] > 0, "no sliding contacts at step 24");
     corepcg_system sys;
     cloth_system(s, &sys);
-    int n = s->grid.n;
-    double *vals = malloc(sizeof(double) * (size_t)s->grid.nnz);
+    int n = s->model.n;
+    double *vals = malloc(sizeof(double) * (size_t)s->model.nnz);
     double *b = malloc(sizeof(double) * (size_t)n), *x = malloc(sizeof(double) * (size_t)n);
     const double scale[3] = {0x1p-10, 1, 0x1p10};
     int it_mpcg[3], it_bw[3];
     for (int k = 0; k < 3; k++) {
-        for (int e = 0; e < s->grid.nnz; e++)
+        for (int e = 0; e < s->model.nnz; e++)
             vals[e] = scale[k] * s->values[e];
         for (int i = 0; i < n; i++)
             b[i] = scale[k] * s->b[i];
@@ -271,7 +271,7 @@ static void equivalence(int m, double k, const int *steps, int count)
     cloth_sim *s = fixture_cloth(CLOTH_SCENE_BALLHIT, m, k);
     if (!s)
         return;
-    int n = s->grid.n;
+    int n = s->model.n;
     double *xm = malloc(sizeof(double) * (size_t)n), *xu = malloc(sizeof(double) * (size_t)n);
     for (int c = 0; c < count; c++) {
         if (advance_to(s, steps[c]))

@@ -71,5 +71,6 @@ int cmd_solve(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 
 #endif

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cloth_cli.c -- option parsing shared by `corepcg gen` and `simulate`. */
+/* cloth_cli.c -- option parsing shared by `corepcg gen` and `simulate`,
+ * and the mesh they read. */
 #include "cloth_cli.h"
 #include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#define SCENES "pinned, drape, ballhit, rail, free, hang or garment"
 
 static int needs_value(const char *opt, const char *value, const char *what)
 {
@@ -12,6 +15,11 @@ static int needs_value(const char *opt, const char *value, const char *what)
         return 0;
     cli_error("%s needs %s", opt, what);
     return -1;
+}
+
+static int on_off(const char *name)
+{
+    return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;
 }
 
 int cloth_cli_parse(int argc, char **argv, const char *command,
@@ -22,8 +30,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     o->command = command;
     corepcg_settings_default(&o->set);
     const char *scene = NULL;
-    int size = 0, have_dt = 0, have_k = 0, m;
-    double dt = 0, k_stretch = 0;
+    int size = 0, have_subdivide = 0, m;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         int rc = 0, takes_value = 1;
@@ -32,12 +39,24 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
             return 1;
         } else if (strcmp(a, "--size") == 0) {
             rc = cli_parse_int(a, v, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, &size);
+        } else if (strcmp(a, "--mesh") == 0) {
+            rc = needs_value(a, v, "an OBJ file");
+            o->mesh_path = v;
+        } else if (strcmp(a, "--subdivide") == 0) {
+            rc = cli_parse_int(a, v, 0, CLOTH_MAX_SUBDIVIDE, &o->subdivide);
+            have_subdivide = 1;
         } else if (strcmp(a, "--k-stretch") == 0) {
-            rc = cli_parse_double(a, v, 0.0, 1e12, &k_stretch);
-            have_k = 1;
+            rc = cli_parse_double(a, v, 0.0, 1e12, &o->k_stretch);
+            o->have_k = 1;
         } else if (strcmp(a, "--dt") == 0) {
-            rc = cli_parse_double(a, v, 1e-9, 1.0, &dt);
-            have_dt = 1;
+            rc = cli_parse_double(a, v, 1e-9, 1.0, &o->dt);
+            o->have_dt = 1;
+        } else if (strcmp(a, "--density") == 0) {
+            rc = cli_parse_double(a, v, 1e-6, 1e6, &o->density);
+            o->have_density = 1;
+        } else if (strcmp(a, "--self-contact") == 0) {
+            rc = cli_parse_choice(a, v, on_off, "on, off", &o->self_contact);
+            o->have_self_contact = 1;
         } else if (strcmp(a, "--steps") == 0) {
             rc = cli_parse_int(a, v, 1, 100000000, &o->steps);
         } else if (strcmp(a, "--method") == 0) {
@@ -71,29 +90,94 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
         k += takes_value;
     }
     if (!scene) {
-        cli_error("%s: no SCENE given (pinned, drape, ballhit, rail or free)", command);
+        cli_error("%s: no SCENE given (%s)", command, SCENES);
         fputs(usage, stderr);
         return -1;
     }
     int s = cloth_scene_from_name(scene);
     if (s < 0) {
-        cli_error("%s: unknown scene '%s' (pinned, drape, ballhit, rail or free)",
+        cli_error("%s: unknown scene '%s' (%s)", command, scene, SCENES);
+        return -1;
+    }
+    if (o->mesh_path && size) {
+        cli_error("%s: --size and --mesh do not go together (a grid or a mesh)", command);
+        return -1;
+    }
+    if (!o->mesh_path && (have_subdivide || o->have_density)) {
+        cli_error("%s: --subdivide and --density need --mesh FILE.obj", command);
+        return -1;
+    }
+    if (o->mesh_path && !cloth_scene_on_mesh(s)) {
+        cli_error("%s: scene %s runs on a grid (--size m); on a mesh: hang, ballhit, "
+                  "drape, garment, free", command, scene);
+        return -1;
+    }
+    if (!o->mesh_path && !cloth_scene_on_grid(s)) {
+        cli_error("%s: scene %s needs --mesh FILE.obj (e.g. data/meshes/tshirt.obj)",
                   command, scene);
         return -1;
     }
-    if (!size) {
-        cli_error("%s: --size m is required (nodes per side, %d..%d)", command,
-                  CLOTH_MIN_SIZE, CLOTH_MAX_SIZE);
+    if (!o->mesh_path && !size) {
+        cli_error("%s: --size m is required (nodes per side, %d..%d), or --mesh FILE.obj",
+                  command, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE);
         return -1;
     }
     if (takes_out && !o->out) {
         cli_error("%s: --out DIR is required", command);
         return -1;
     }
+    /* a grid's parameters are complete now; a mesh's once it is read */
     cloth_params_default(&o->par, (cloth_scene)s, size);
-    if (have_k)
-        o->par.k_stretch = k_stretch;
-    if (have_dt)
-        o->par.dt = dt;
     return 0;
+}
+
+int cloth_cli_load(struct cloth_cli *o)
+{
+    char msg[COREPCG_MSG_SIZE];
+    cloth_scene scene = o->par.scene;
+    if (o->mesh_path) {
+        cloth_mesh read;
+        int rc = cloth_mesh_read_obj(o->mesh_path, &read, msg);
+        if (rc == COREPCG_OK) {
+            rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
+            cloth_mesh_free(&read);
+        }
+        if (rc != COREPCG_OK) {
+            cli_error("%s: %s", o->command, msg);
+            return -1;
+        }
+        cloth_params_default_mesh(&o->par, scene, &o->mesh);
+    }
+    if (o->have_k)
+        o->par.k_stretch = o->k_stretch;
+    if (o->have_dt)
+        o->par.dt = o->dt;
+    if (o->have_density)
+        o->par.density = o->density;
+    if (o->have_self_contact)
+        o->par.self_contact = o->self_contact;
+    return 0;
+}
+
+void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len)
+{
+    const char *name = cloth_scene_name(o->par.scene);
+    if (!o->mesh_path) {
+        snprintf(buf, len, "%s %dx%d", name, o->par.size, o->par.size);
+        return;
+    }
+    const char *slash = strrchr(o->mesh_path, '/');
+    char rounds[48] = "";
+    if (o->subdivide)
+        snprintf(rounds, sizeof rounds, ", subdivided %s", o->subdivide == 1 ? "once"
+                 : o->subdivide == 2 ? "twice" : "");
+    if (o->subdivide > 2)
+        snprintf(rounds, sizeof rounds, ", subdivided %d times", o->subdivide);
+    snprintf(buf, len, "%s on %s%s (%d vertices)", name, slash ? slash + 1 : o->mesh_path,
+             rounds, nodes);
+}
+
+void cloth_cli_free(struct cloth_cli *o)
+{
+    cloth_mesh_free(&o->mesh);
 }

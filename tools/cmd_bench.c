@@ -11,9 +11,12 @@
 
 static const char usage_text[] =
     "usage: corepcg bench [options]\n"
-    "  --scene LIST     of ballhit, drape, pinned, rail, free (default\n"
-    "                   ballhit,drape,pinned: the fastest method changes\n"
-    "                   with the scene; --quick, --scaling: ballhit)\n"
+    "  --scene LIST     of ballhit, drape, pinned, rail, free (on each grid\n"
+    "                   size), hang, garment (on the mesh) (default\n"
+    "                   ballhit,drape,pinned,garment: the fastest method\n"
+    "                   changes with the scene; --quick, --scaling: ballhit)\n"
+    "  --mesh FILE.obj  the mesh of hang and garment (default\n"
+    "                   data/meshes/tshirt.obj, a T-shirt of 3560 vertices)\n"
     "  --sizes LIST     nodes per side, e.g. 41,81,161 (default)\n"
     "  --k LIST         stretch stiffness k_stretch in N/m, e.g. 60,600,6000\n"
     "                   (default; --scaling: 6000)\n"
@@ -36,7 +39,7 @@ static const char usage_text[] =
     "                   corepcg: seconds, factor GFlop/s, nnz(L), peak memory;\n"
     "                   each size in its own process, warmed up with upcg\n"
     "Each scene, tol, size and k: the scene is stepped with auto until the\n"
-    "cloth touches the obstacle (at most 100 steps; none in pinned), then\n"
+    "cloth touches an obstacle (at most 100 steps; none in pinned), then\n"
     "--steps steps spread over the next 0.2 s (auto steps the cloth in\n"
     "between, so that its handle has seen every step, as in a simulation)\n"
     "are each solved by every method in turn (order rotated per step, each\n"
@@ -99,7 +102,7 @@ static int one_scene(const char *opt, const char *item, void *out, int k)
 {
     int *scenes = out;
     if (cli_parse_choice(opt, item, cloth_scene_from_name,
-                         "pinned, drape, ballhit, rail, free", &scenes[k]))
+                         "pinned, drape, ballhit, rail, free, hang, garment", &scenes[k]))
         return -1;
     for (int j = 0; j < k; j++)
         if (scenes[j] == scenes[k]) {
@@ -171,6 +174,12 @@ static int parse(int argc, char **argv, bench_options *o)
             rc = parse_list(a, v, BENCH_MAX_LIST, one_scene, o->scenes,
                             &o->num_scenes);
             given_scenes = 1;
+        } else if (strcmp(a, "--mesh") == 0) {
+            if (!v || !*v) {
+                cli_error("--mesh needs an OBJ file");
+                rc = -1;
+            }
+            o->mesh_path = v;
         } else if (strcmp(a, "--sizes") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
             given_sizes = 1;
@@ -239,9 +248,14 @@ static int parse(int argc, char **argv, bench_options *o)
         o->steps = o->quick ? 2 : 5;
     if (!given_scenes) {
         static const int all[] = {CLOTH_SCENE_BALLHIT, CLOTH_SCENE_DRAPE,
-                                  CLOTH_SCENE_PINNED};
-        o->num_scenes = o->quick || o->scaling ? 1 : 3;
+                                  CLOTH_SCENE_PINNED, CLOTH_SCENE_GARMENT};
+        o->num_scenes = o->quick || o->scaling ? 1 : 4;
         memcpy(o->scenes, all, sizeof(int) * (size_t)o->num_scenes);
+    }
+    if (o->scaling && bench_is_mesh_scene(o->scenes[0])) {
+        cli_error("bench: --scaling runs a grid scene over --sizes, not %s",
+                  cloth_scene_name(o->scenes[0]));
+        return -1;
     }
     if (!given_tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
@@ -257,6 +271,40 @@ static int parse(int argc, char **argv, bench_options *o)
     o->progress = isatty(STDERR_FILENO);
     const char *outputs[] = {o->csv, o->svg, o->markdown};
     return cli_outputs_ready("bench", outputs, 3, NULL, 0) ? -2 : 0;
+}
+
+/* The mesh for the mesh scenes, if any is run: --mesh, else tshirt.obj
+ * where it is installed or in the source tree. 0, or -1 (reported). */
+static int load_mesh(bench_options *o, cloth_mesh *mesh, char *path, size_t len)
+{
+    int needed = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        needed |= bench_is_mesh_scene(o->scenes[e]);
+    if (!needed)
+        return 0;
+    if (!o->mesh_path) {
+        const char *dirs = COREPCG_MESH_DIRS;
+        for (const char *d = dirs; *d && !o->mesh_path;) {
+            size_t n = strcspn(d, ":");
+            snprintf(path, len, "%.*s/tshirt.obj", (int)n, d);
+            if (access(path, R_OK) == 0)
+                o->mesh_path = path;
+            d += n + (d[n] == ':');
+        }
+        if (!o->mesh_path) {
+            cli_error("bench: no data/meshes/tshirt.obj in %s: give --mesh FILE.obj", dirs);
+            return -1;
+        }
+    }
+    char msg[COREPCG_MSG_SIZE];
+    if (cloth_mesh_read_obj(o->mesh_path, mesh, msg) != COREPCG_OK) {
+        cli_error("bench: %s", msg);
+        return -1;
+    }
+    const char *slash = strrchr(o->mesh_path, '/');
+    o->mesh_name = slash ? slash + 1 : o->mesh_path;
+    o->mesh = mesh;
+    return 0;
 }
 
 /* The command line as one string, for the reports. */
@@ -294,17 +342,24 @@ int cmd_bench(int argc, char **argv)
     int prc = parse(argc, argv, &o);
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : prc == -2 ? CLI_EXIT_ERROR : CLI_EXIT_USAGE;
-    char command[1024];
+    char command[1024], mesh_path[4096];
     join_command(argc, argv, command, sizeof command);
     o.command = command;
+    cloth_mesh mesh = {0};
+    if (load_mesh(&o, &mesh, mesh_path, sizeof mesh_path))
+        return CLI_EXIT_ERROR;
     if (o.scaling)
         return bench_scaling(&o);
-    if (o.whole_steps)
-        return bench_whole(&o);
+    if (o.whole_steps) {
+        int status = bench_whole(&o);
+        cloth_mesh_free(&mesh);
+        return status;
+    }
 
     bench_results res;
     char msg[COREPCG_MSG_SIZE];
     int rc = bench_run(&o, &res, msg);
+    cloth_mesh_free(&mesh);
     if (rc < 0) {
         cli_error("bench: %s", msg);
         free(res.cases);

@@ -11,16 +11,25 @@
 #define GEN_WARNINGS_SHOWN 10    /* not-converged steps named one by one   */
 
 static const char usage_text[] =
-    "usage: corepcg gen SCENE --size m [options] --out DIR\n"
-    "  SCENE            pinned | drape | ballhit | rail | free\n"
-    "  --size m         nodes per side (3..2049)\n"
+    "usage: corepcg gen SCENE (--size m | --mesh FILE.obj) [options] --out DIR\n"
+    "  SCENE            on a grid: pinned | drape | ballhit | rail | free\n"
+    "                   on a mesh: hang | ballhit | drape | garment | free\n"
+    "  --size m         a grid of m x m nodes (3..2049)\n"
+    "  --mesh FILE.obj  a triangle mesh (v and f lines; polygons are fanned;\n"
+    "                   vertices keep the file's order; z is up; metres)\n"
+    "  --subdivide K    midpoint-subdivide the mesh K times (0..6; 4^K\n"
+    "                   triangles each)\n"
+    "  --density D      the mesh's mass per area in kg/m^2 (default 0.15)\n"
+    "  --self-contact on|off  repulsion springs between close vertices that\n"
+    "                   are not neighbours (default: on in garment, else off)\n"
     "  --k-stretch k    stretch stiffness in N/m (default 600; Ye et al. use\n"
     "                   60, 600, 6000)\n"
     "  --dt s           time step (default 6.67/5.55/3.67 ms for 41/81/161,\n"
-    "                   linear in between, constant beyond)\n"
+    "                   linear in between, constant beyond; a mesh of N\n"
+    "                   vertices: as a grid of sqrt(N) a side)\n"
     "  --steps s        write step s's system, after solving steps 1..s-1\n"
-    "                   (default: the first step with contacts for ballhit and\n"
-    "                   drape, step 10 otherwise)\n"
+    "                   (default: the first step with contacts in a scene with\n"
+    "                   obstacles -- ballhit, drape, garment -- step 10 otherwise)\n"
     "  --method M       solver for steps 1..s-1 (default auto)\n"
     "  --tol T          its tolerance (default 1e-5); a step that does not\n"
     "                   converge is taken all the same, with a warning on\n"
@@ -35,27 +44,32 @@ int cmd_gen(int argc, char **argv)
     int prc = cloth_cli_parse(argc, argv, "gen", usage_text, 1, 0, &o);
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_outputs_ready("gen", NULL, 0, &o.out, 1))
+    /* the mesh first: a bad one leaves no output directory behind */
+    if (cloth_cli_load(&o) || cli_outputs_ready("gen", NULL, 0, &o.out, 1)) {
+        cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
-
+    }
     char msg[COREPCG_MSG_SIZE];
     cloth_sim *sim = NULL;
     int rc = cloth_sim_create(&o.par, &sim, msg);
     if (rc < 0) {
         cli_error("gen: %s", msg);
+        cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
     }
-    int until_contact = o.steps == 0 && sim->ball.present;
+    int until_contact = o.steps == 0 && sim->num_obstacles > 0;
     int last = o.steps ? o.steps : until_contact ? GEN_CONTACT_LIMIT : GEN_DEFAULT_STEPS;
     int not_converged = 0, solved = 0;
     for (;;) {
-        cloth_assemble(sim);
-        if (sim->step + 1 == last || (until_contact && sim->contacts > 0))
+        rc = cloth_assemble(sim, msg);
+        if (rc >= 0 && (sim->step + 1 == last || (until_contact && sim->contacts > 0)))
             break;
-        rc = cloth_solve(sim, &o.set, msg);
+        if (rc >= 0)
+            rc = cloth_solve(sim, &o.set, msg);
         if (rc < 0) {
             cli_error("gen: %s", msg);
             cloth_sim_free(&sim);
+            cloth_cli_free(&o);
             return CLI_EXIT_ERROR;
         }
         /* the step is taken (its answer is usable), but the bundle's
@@ -74,6 +88,7 @@ int cmd_gen(int argc, char **argv)
     if (until_contact && sim->contacts == 0) {
         cli_error("gen: no contact within %d steps", GEN_CONTACT_LIMIT);
         cloth_sim_free(&sim);
+        cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
     }
 
@@ -83,14 +98,18 @@ int cmd_gen(int argc, char **argv)
     if (rc < 0) {
         cli_error("gen: %s", msg);
         cloth_sim_free(&sim);
+        cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
     }
-    printf("wrote %s: %s %dx%d, k_stretch %g, dt %g s, step %d (t = %.6g s), "
-           "n = %d, %d entries (lower), %d contacts, ndof 0/1/2: %d/%d/%d\n",
-           o.out, cloth_scene_name(o.par.scene), o.par.size, o.par.size,
-           o.par.k_stretch, o.par.dt, sim->step + 1, sim->t, sim->grid.n,
-           sim->grid.nnz, sim->contacts, sim->ndof_count[0],
-           sim->ndof_count[1], sim->ndof_count[2]);
+    char what[512];
+    cloth_cli_describe(&o, sim->model.N, what, sizeof what);
+    printf("wrote %s: %s, k_stretch %g, dt %g s, step %d (t = %.6g s), "
+           "n = %d, %d entries (lower), %d contacts, %d self-contacts, "
+           "ndof 0/1/2: %d/%d/%d\n",
+           o.out, what, o.par.k_stretch, o.par.dt, sim->step + 1, sim->t,
+           sim->model.n, sim->model.nnz, sim->contacts, sim->self_contacts,
+           sim->ndof_count[0], sim->ndof_count[1], sim->ndof_count[2]);
     cloth_sim_free(&sim);
+    cloth_cli_free(&o);
     return CLI_EXIT_OK;
 }

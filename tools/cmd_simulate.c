@@ -13,19 +13,28 @@
 #define SIMULATE_DEFAULT_STEPS 100
 
 static const char usage_text[] =
-    "usage: corepcg simulate SCENE --size m [options]\n"
-    "  SCENE            pinned | drape | ballhit | rail | free\n"
-    "  --size m         nodes per side (3..2049)\n"
+    "usage: corepcg simulate SCENE (--size m | --mesh FILE.obj) [options]\n"
+    "  SCENE            on a grid: pinned | drape | ballhit | rail | free\n"
+    "                   on a mesh: hang | ballhit | drape | garment | free\n"
+    "  --size m         a grid of m x m nodes (3..2049)\n"
+    "  --mesh FILE.obj  a triangle mesh (v and f lines; polygons are fanned;\n"
+    "                   vertices keep the file's order; z is up; metres)\n"
+    "  --subdivide K    midpoint-subdivide the mesh K times (0..6)\n"
+    "  --density D      the mesh's mass per area in kg/m^2 (default 0.15)\n"
+    "  --self-contact on|off  repulsion springs between close vertices that\n"
+    "                   are not neighbours (default: on in garment, else off)\n"
     "  --k-stretch k    stretch stiffness in N/m (default 600)\n"
-    "  --dt s           time step (default 6.67/5.55/3.67 ms for 41/81/161)\n"
+    "  --dt s           time step (default 6.67/5.55/3.67 ms for 41/81/161;\n"
+    "                   a mesh of N vertices: as a grid of sqrt(N) a side)\n"
     "  --steps s        steps to take (default 100)\n"
     "  --method M       auto (default) | icpcg | corepcg | upcg | direct | mpcg |\n"
     "                   mpcg-bw\n"
     "  --tol T          solver tolerance (default 1e-5)\n"
     "  --obj DIR        write DIR/frame_NNNNN.obj after each step (cloth and\n"
-    "                   ball); DIR and its parents are created if missing\n"
+    "                   obstacles); DIR and its parents are created if missing\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
-    "                   method,reason,iterations,seconds,analysis_reused\n"
+    "                   method,reason,iterations,seconds,analysis_reused,\n"
+    "                   self_contacts\n"
     "                   (method: the one that ran; reason: why auto ran it,\n"
     "                   none for the other methods; seconds: the solver's\n"
     "                   setup/update + solve)\n"
@@ -41,19 +50,23 @@ int cmd_simulate(int argc, char **argv)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     int steps = o.steps ? o.steps : SIMULATE_DEFAULT_STEPS;
     char msg[COREPCG_MSG_SIZE], obj_path[4096];
-    if (cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1))
+    /* the mesh first: a bad one leaves no output directory behind */
+    if (cloth_cli_load(&o) || cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1)) {
+        cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
+    }
     /* the CSV appears at the end, whole, or not at all */
     cpg_atomic_file csv_file = {0};
     FILE *csv = NULL;
     if (o.csv) {
         if (cpg_atomic_open(&csv_file, o.csv, msg) != COREPCG_OK) {
             cli_error("simulate: %s", msg);
+            cloth_cli_free(&o);
             return CLI_EXIT_ERROR;
         }
         csv = csv_file.f;
         fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,reason,iterations,"
-                     "seconds,analysis_reused\n");
+                     "seconds,analysis_reused,self_contacts\n");
     }
     cloth_sim *sim = NULL;
     double *seconds = malloc(sizeof(double) * (size_t)steps);
@@ -79,13 +92,13 @@ int cmd_simulate(int argc, char **argv)
                     "iterations, %.3g s   ", k + 1, steps, sim->contacts,
                     sim->info.iterations, sim->time_solve_s);
         if (csv)
-            fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d\n", sim->step,
+            fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d\n", sim->step,
                     sim->contacts, sim->ndof_count[0], sim->ndof_count[1],
                     sim->ndof_count[2],
                     corepcg_method_name(sim->info.method_used),
                     corepcg_auto_reason_name(sim->info.auto_reason),
                     sim->info.iterations, sim->time_solve_s,
-                    sim->analysis_reused);
+                    sim->analysis_reused, sim->self_contacts);
         if (o.obj) {
             if (snprintf(obj_path, sizeof obj_path, "%s/frame_%05d.obj", o.obj,
                          sim->step) >= (int)sizeof obj_path) {
@@ -107,6 +120,7 @@ int cmd_simulate(int argc, char **argv)
     if (rc < 0) {
         cli_error("simulate: %s", msg);
         cloth_sim_free(&sim);
+        cloth_cli_free(&o);
         free(seconds);
         return CLI_EXIT_ERROR;
     }
@@ -120,13 +134,15 @@ int cmd_simulate(int argc, char **argv)
                                     ran[m]);
     if (len && len < sizeof used)
         snprintf(used + len, sizeof used - len, ")");
-    printf("%s %dx%d, k_stretch %g, dt %g s, %d steps, method %s%s: %ld "
+    char what[512];
+    cloth_cli_describe(&o, sim->model.N, what, sizeof what);
+    printf("%s, k_stretch %g, dt %g s, %d steps, method %s%s: %ld "
            "iterations, median solve %.4g s, mean assembly %.4g s, %d contacts "
-           "at the end\n",
-           cloth_scene_name(o.par.scene), o.par.size, o.par.size, o.par.k_stretch,
-           o.par.dt, steps, corepcg_method_name(o.set.method), used, iterations,
-           median, assemble / steps, sim->contacts);
+           "and %d self-contacts at the end\n",
+           what, o.par.k_stretch, o.par.dt, steps, corepcg_method_name(o.set.method),
+           used, iterations, median, assemble / steps, sim->contacts, sim->self_contacts);
     cloth_sim_free(&sim);
+    cloth_cli_free(&o);
     free(seconds);
     if (not_converged) {
         cli_error("simulate: %d of %d steps did not converge (tol %g)",

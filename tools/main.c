@@ -18,8 +18,9 @@ static const struct command commands[] = {
     {"info", cmd_info, "info BUNDLE [--json]            sizes and constraint counts", 1},
     {"check", cmd_check, "check BUNDLE X.mtx [--json]     constraint error and relative residual", 1},
     {"solve", cmd_solve, "solve BUNDLE [--method M] ...   solve; --help lists the options", 1},
-    {"gen", cmd_gen, "gen SCENE --size m --out DIR    a cloth step's system as a bundle", 0},
-    {"simulate", cmd_simulate, "simulate SCENE --size m ...     time-step a cloth, solver in the loop", 0},
+    {"gen", cmd_gen, "gen SCENE --size m|--mesh F ...  a cloth step's system as a bundle", 0},
+    {"simulate", cmd_simulate, "simulate SCENE --size m|--mesh F  time-step a cloth, solver in the loop", 0},
+    {"render", cmd_render, "render --out DIR FRAME.obj ...  OBJ frames as PNG pictures", 0},
     {"bench", cmd_bench, "bench [--quick] [--scaling] ...  every method side by side: table, CSV, SVG", 0},
 };
 

@@ -30,7 +30,7 @@ TAKEN_BY = (  # (settings, the methods that take them, why not for others)
     (("ordering", "factor"), ("direct", "corepcg"), ""),
     (("core", "core_threshold", "fallback_upcg"), ("corepcg",), ""),
     (("ic_fill",), ("icpcg",), ""),
-    (("tol", "max_iter"), ("icpcg", "corepcg", "upcg", "mpcg", "mpcg-bw"),
+    (("tol", "max_iter", "stop"), ("icpcg", "corepcg", "upcg", "mpcg", "mpcg-bw"),
      "direct does not iterate"),
 )
 

@@ -236,8 +236,9 @@ class JsonErrors(unittest.TestCase):
             self.assertEqual((err["status"], err["code"]),
                              (-1, "ERR_ARGUMENT"))
             self.assertEqual(err["message"], "solve: --method direct does "
-                             "not take --tol/--max-iter (direct does not "
-                             "iterate)")
+                             "not take --tol/--max-iter (they are for "
+                             "mpcg-bw, mpcg, upcg, corepcg, icpcg, auto's "
+                             "icpcg, auto's corepcg and auto's mpcg)")
             err = self.error(("solve", "--json", tiny, "--bogus"), 2)
             self.assertEqual(err["message"], "solve: unknown option '--bogus'")
             # an unwritable --out: refused before solving, nothing written

@@ -141,13 +141,17 @@ int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
         if (!isfinite(v[k]))
             return 0; /* the full import names the entry */
     long blocks = prev->p[prev->nb];
-    if (spare && spare->p && cpg_bmat_same_pattern(spare, prev)) {
-        /* an earlier step's arrays whose block pattern is prev's, entry
-         * for entry (a count that matches is not enough: the positions in
-         * the map are prev's): no fresh memory, which costs page faults on
-         * every step for a large A */
+    if (spare && spare->p && spare->nb == prev->nb &&
+        spare->p[spare->nb] == blocks) {
+        /* an earlier step's arrays of this size: no fresh memory, which
+         * costs page faults on every step for a large A. Their pattern may
+         * be another with as many blocks (a contact spring that moved):
+         * the map's positions are prev's, so prev's pattern is copied in
+         * (it once was not, and the values landed in the wrong blocks) */
         *out = *spare;
         memset(spare, 0, sizeof *spare);
+        memcpy(out->p, prev->p, sizeof(int) * ((size_t)prev->nb + 1));
+        memcpy(out->i, prev->i, sizeof(int) * (size_t)blocks);
         memset(out->x, 0, 9 * sizeof(double) * (size_t)blocks);
     } else {
         out->nb = prev->nb;

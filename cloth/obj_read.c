@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* obj_read.c -- a triangle mesh from a Wavefront OBJ file: positions and
+ * faces, nothing else that matters to a cloth (texture coordinates,
+ * normals, groups and materials are skipped). Every refusal names the
+ * file and the line. */
+#include "cloth.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Statements that carry nothing a cloth uses. */
+static const char *const skipped[] = {"vt", "vn", "vp", "o", "g", "s", "usemtl", "mtllib"};
+
+typedef struct reader {
+    const char *path;
+    int line;
+    char *msg;
+    /* growing arrays */
+    double *x;
+    int *vertex_line;
+    long num_vertices, vertex_capacity;
+    int *triangles;
+    int *triangle_line;
+    long num_triangles, triangle_capacity;
+    int *face;          /* the current face's vertices */
+    long face_capacity;
+} reader;
+
+static int refuse(reader *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int refuse(reader *r, int code, const char *fmt, ...)
+{
+    if (r->msg) {
+        int used = snprintf(r->msg, COREPCG_MSG_SIZE, "%s:%d: ", r->path, r->line);
+        if (used < 0 || used >= COREPCG_MSG_SIZE)
+            used = 0;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->msg + used, COREPCG_MSG_SIZE - (size_t)used, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* The next capacity for count + more items: doubled from 1024. */
+static long next_capacity(long capacity, long count, long more)
+{
+    long wanted = capacity ? 2 * capacity : 1024;
+    while (wanted < count + more)
+        wanted *= 2;
+    return wanted;
+}
+
+/* Room for `more` items in *data (`width` values of `size` bytes each)
+ * and *line (one int each), count held of *capacity: both arrays grow
+ * together, so that each item keeps its line. */
+static int grow_with_lines(void **data, size_t width, size_t size, int **line,
+                           long *capacity, long count, long more)
+{
+    if (count + more <= *capacity)
+        return 0;
+    long cap = next_capacity(*capacity, count, more);
+    void *grown = realloc(*data, width * (size_t)cap * size);
+    if (grown)
+        *data = grown;
+    int *lines = realloc(*line, (size_t)cap * sizeof *lines);
+    if (lines)
+        *line = lines;
+    if (!grown || !lines)
+        return -1;
+    *capacity = cap;
+    return 0;
+}
+
+/* Room for count + 1 corners of the current face. */
+static int grow_face(reader *r, long count)
+{
+    if (count < r->face_capacity)
+        return 0;
+    long cap = next_capacity(r->face_capacity, count, 1);
+    int *face = realloc(r->face, (size_t)cap * sizeof *face);
+    if (!face)
+        return -1;
+    r->face = face;
+    r->face_capacity = cap;
+    return 0;
+}
+
+static int read_vertex(reader *r, char **save)
+{
+    double value[7];
+    int count = 0;
+    for (char *tok; (tok = strtok_r(NULL, " \t", save));) {
+        if (count == 7)
+            return refuse(r, COREPCG_ERR_FORMAT, "a v line holds x y z (and w, or r g b): "
+                          "more than 7 numbers");
+        char *end;
+        errno = 0;
+        value[count] = strtod(tok, &end);
+        if (end == tok || *end)
+            return refuse(r, COREPCG_ERR_FORMAT, "bad number '%s'", tok);
+        if (!isfinite(value[count]) || errno == ERANGE)
+            return refuse(r, COREPCG_ERR_FORMAT, "number '%s' is not finite", tok);
+        count++;
+    }
+    if (count < 3 || count == 5)
+        return refuse(r, COREPCG_ERR_FORMAT, "a v line holds x y z (and w, or r g b), "
+                      "got %d number%s", count, count == 1 ? "" : "s");
+    if (r->num_vertices == INT_MAX / 3)
+        return refuse(r, COREPCG_ERR_TOO_LARGE, "more vertices than an int counts");
+    if (grow_with_lines((void **)&r->x, 3, sizeof *r->x, &r->vertex_line,
+                        &r->vertex_capacity, r->num_vertices, 1))
+        return refuse(r, COREPCG_ERR_NO_MEMORY, "out of memory");
+    memcpy(&r->x[3 * r->num_vertices], value, 3 * sizeof *value);
+    r->vertex_line[r->num_vertices++] = r->line;
+    return COREPCG_OK;
+}
+
+/* One face corner: "v", "v/t", "v/t/n" or "v//n"; only v is kept. */
+static int read_corner(reader *r, const char *tok, int *vertex)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(tok, &end, 10);
+    if (end == tok || (*end && *end != '/'))
+        return refuse(r, COREPCG_ERR_FORMAT, "bad vertex reference '%s'", tok);
+    /* the texture and normal indices: digits (or a sign) only */
+    for (const char *c = end; *c; c++)
+        if (!(*c == '/' || *c == '-' || (*c >= '0' && *c <= '9')))
+            return refuse(r, COREPCG_ERR_FORMAT, "bad vertex reference '%s'", tok);
+    if (v == 0)
+        return refuse(r, COREPCG_ERR_FORMAT, "vertex index 0 in '%s' (OBJ counts from 1)", tok);
+    long index = v > 0 ? v - 1 : r->num_vertices + v;
+    if (errno == ERANGE || index < 0 || index >= r->num_vertices)
+        return refuse(r, COREPCG_ERR_FORMAT, "vertex index %s out of range: %ld vertices "
+                      "defined so far", tok, r->num_vertices);
+    *vertex = (int)index;
+    return COREPCG_OK;
+}
+
+static int read_face(reader *r, char **save)
+{
+    long count = 0;
+    for (char *tok; (tok = strtok_r(NULL, " \t", save));) {
+        if (grow_face(r, count))
+            return refuse(r, COREPCG_ERR_NO_MEMORY, "out of memory");
+        int rc = read_corner(r, tok, &r->face[count]);
+        if (rc != COREPCG_OK)
+            return rc;
+        for (long k = 0; k < count; k++)
+            if (r->face[k] == r->face[count])
+                return refuse(r, COREPCG_ERR_FORMAT, "the face repeats vertex %d",
+                              r->face[count] + 1);
+        count++;
+    }
+    if (count < 3)
+        return refuse(r, COREPCG_ERR_FORMAT, "a face needs at least 3 vertices, got %ld",
+                      count);
+    long fan = count - 2;
+    if (r->num_triangles + fan > INT_MAX / 3)
+        return refuse(r, COREPCG_ERR_TOO_LARGE, "more triangles than an int counts");
+    if (grow_with_lines((void **)&r->triangles, 3, sizeof *r->triangles, &r->triangle_line,
+                        &r->triangle_capacity, r->num_triangles, fan))
+        return refuse(r, COREPCG_ERR_NO_MEMORY, "out of memory");
+    /* a polygon becomes a fan of triangles around its first vertex */
+    for (long k = 1; k + 1 < count; k++) {
+        r->triangle_line[r->num_triangles] = r->line;
+        int *t = &r->triangles[3 * r->num_triangles++];
+        t[0] = r->face[0];
+        t[1] = r->face[k];
+        t[2] = r->face[k + 1];
+    }
+    return COREPCG_OK;
+}
+
+/* Strips the comment and the line end; returns the statement's keyword
+ * (NULL for an empty line) with *save set for strtok_r. */
+static char *keyword(char *text, char **save)
+{
+    char *hash = strchr(text, '#');
+    if (hash)
+        *hash = '\0';
+    text[strcspn(text, "\r\n")] = '\0';
+    return strtok_r(text, " \t", save);
+}
+
+static int read_lines(reader *r, FILE *f)
+{
+    char *text = NULL;
+    size_t size = 0;
+    int rc = COREPCG_OK;
+    while (rc == COREPCG_OK && getline(&text, &size, f) >= 0) {
+        if (r->line == INT_MAX) {
+            rc = refuse(r, COREPCG_ERR_TOO_LARGE, "too many lines");
+            break;
+        }
+        r->line++;
+        char *save = NULL, *word = keyword(text, &save);
+        if (!word)
+            continue;
+        if (strcmp(word, "v") == 0) {
+            rc = read_vertex(r, &save);
+        } else if (strcmp(word, "f") == 0) {
+            rc = read_face(r, &save);
+        } else {
+            size_t k = 0;
+            while (k < sizeof skipped / sizeof skipped[0] && strcmp(word, skipped[k]) != 0)
+                k++;
+            if (k == sizeof skipped / sizeof skipped[0])
+                rc = refuse(r, COREPCG_ERR_FORMAT, "'%s' is not supported (a cloth mesh "
+                            "takes v and f; vt, vn, vp, o, g, s, usemtl, mtllib and "
+                            "comments are skipped)", word);
+        }
+    }
+    if (rc == COREPCG_OK && ferror(f))
+        rc = refuse(r, COREPCG_ERR_IO, "read error: %s", strerror(errno));
+    free(text);
+    return rc;
+}
+
+int cloth_mesh_read_obj(const char *path, cloth_mesh *mesh, char *msg)
+{
+    memset(mesh, 0, sizeof *mesh);
+    if (!path) {
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "mesh: no file name");
+        return COREPCG_ERR_ARGUMENT;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "%s: %s", path, strerror(errno));
+        return COREPCG_ERR_IO;
+    }
+    reader r = {.path = path, .msg = msg};
+    int rc = read_lines(&r, f);
+    fclose(f);
+    free(r.face);
+    mesh->x = r.x;
+    mesh->vertex_line = r.vertex_line;
+    mesh->num_vertices = (int)r.num_vertices;
+    mesh->triangles = r.triangles;
+    mesh->triangle_line = r.triangle_line;
+    mesh->num_triangles = (int)r.num_triangles;
+    if (rc == COREPCG_OK) {
+        mesh->source = strdup(path);
+        rc = mesh->source ? cloth_mesh_check(mesh, msg) : COREPCG_ERR_NO_MEMORY;
+        if (rc == COREPCG_ERR_NO_MEMORY && msg && !mesh->source)
+            snprintf(msg, COREPCG_MSG_SIZE, "%s: out of memory", path);
+    }
+    if (rc != COREPCG_OK)
+        cloth_mesh_free(mesh);
+    return rc;
+}

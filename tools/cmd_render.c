@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd_render.c -- `corepcg render`: OBJ frames (simulate --obj) as PNG
+ * pictures, a shaded orthographic view with hidden surfaces removed,
+ * every frame framed alike so that they play as a film. */
+#include "cli.h"
+#include "cloth.h"
+#include "render/png_write.h"
+#include "render/raster.h"
+
+#include "atomic_file.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RENDER_MAX_SIDE 8192
+
+static const char usage_text[] =
+    "usage: corepcg render [options] --out DIR FRAME.obj [FRAME.obj ...]\n"
+    "  --out DIR        DIR/NAME.png for each NAME.obj; DIR is created if missing\n"
+    "  --view V         front (from -y, default) | side (from +x) | top (from +z)\n"
+    "  --width W        pixels (default 640)\n"
+    "  --height H       pixels (default 640)\n"
+    "Every frame is framed by the bounding box of all of them. The first object\n"
+    "of a file (the cloth) is drawn orange, the others (obstacles) blue-grey.\n"
+    "A frame is read as `--mesh` reads a mesh: a bad one is refused with its\n"
+    "file and line.\n"
+    "exit status: 0 written, 1 error (no picture for the bad frame and those\n"
+    "after it), 2 usage\n";
+
+static int view_from_name(const char *name)
+{
+    return !name ? -1 : strcmp(name, "front") == 0 ? RASTER_FRONT
+         : strcmp(name, "side") == 0 ? RASTER_SIDE : strcmp(name, "top") == 0 ? RASTER_TOP : -1;
+}
+
+/* Line numbers of the file's `o` statements (ascending), malloc'ed. */
+static int object_lines(const char *path, int **lines, int *count)
+{
+    *lines = NULL;
+    *count = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char *text = NULL;
+    size_t size = 0;
+    int line = 0, capacity = 0;
+    while (getline(&text, &size, f) >= 0) {
+        line++;
+        if (text[0] != 'o' || (text[1] != ' ' && text[1] != '\t'))
+            continue;
+        if (*count == capacity) {
+            capacity = capacity ? 2 * capacity : 8;
+            int *grown = realloc(*lines, (size_t)capacity * sizeof *grown);
+            if (!grown)
+                break;
+            *lines = grown;
+        }
+        (*lines)[(*count)++] = line;
+    }
+    free(text);
+    fclose(f);
+    return 0;
+}
+
+/* The picture of one frame, written to out_path. */
+static int render_one(const cloth_mesh *m, const char *path, const char *out_path,
+                      raster_view view, int width, int height, const double lo[3],
+                      const double hi[3])
+{
+    static const unsigned char cloth_rgb[3] = {232, 122, 62}, other_rgb[3] = {110, 140, 190};
+    int *objects = NULL, num_objects = 0;
+    raster r;
+    if (object_lines(path, &objects, &num_objects) ||
+        raster_init(&r, width, height, view, lo, hi)) {
+        free(objects);
+        cli_error("render: %s: out of memory or unreadable", path);
+        return -1;
+    }
+    for (int t = 0; t < m->num_triangles; t++) {
+        /* objects before this face's line: the cloth is the first */
+        int object = 0;
+        while (object < num_objects && objects[object] < m->triangle_line[t])
+            object++;
+        const int *v = &m->triangles[3 * t];
+        raster_triangle(&r, &m->x[3 * v[0]], &m->x[3 * v[1]], &m->x[3 * v[2]],
+                        object <= 1 ? cloth_rgb : other_rgb);
+    }
+    free(objects);
+    char msg[COREPCG_MSG_SIZE];
+    cpg_atomic_file af;
+    int rc = cpg_atomic_open(&af, out_path, msg);
+    if (rc == COREPCG_OK && png_write(af.f, r.rgb, width, height) != 0) {
+        snprintf(msg, sizeof msg, "%.400s: write failed", out_path);
+        rc = COREPCG_ERR_IO;
+    }
+    if (rc == COREPCG_OK)
+        rc = cpg_atomic_commit(&af, msg);
+    cpg_atomic_discard(&af);
+    raster_free(&r);
+    if (rc != COREPCG_OK) {
+        cli_error("render: %s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* DIR/NAME.png for FRAME path .../NAME.obj. */
+static int png_path(const char *dir, const char *frame, char *out, size_t len)
+{
+    const char *slash = strrchr(frame, '/'), *base = slash ? slash + 1 : frame;
+    size_t stem = strlen(base);
+    if (stem > 4 && strcmp(base + stem - 4, ".obj") == 0)
+        stem -= 4;
+    return snprintf(out, len, "%s/%.*s.png", dir, (int)stem, base) < (int)len ? 0 : -1;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    const char *out = NULL;
+    int view = RASTER_FRONT, width = 640, height = 640, first = 0, count = 0;
+    const char **frames = calloc((size_t)argc + 1, sizeof *frames);
+    if (!frames) {
+        cli_error("render: out of memory");
+        return CLI_EXIT_ERROR;
+    }
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        int rc = 0;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            free(frames);
+            return CLI_EXIT_OK;
+        } else if (strcmp(a, "--out") == 0) {
+            if (!v) {
+                cli_error("--out needs a directory");
+                rc = -1;
+            }
+            out = v;
+            k++;
+        } else if (strcmp(a, "--view") == 0) {
+            rc = cli_parse_choice(a, v, view_from_name, "front, side, top", &view);
+            k++;
+        } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
+            rc = cli_parse_int(a, v, 16, RENDER_MAX_SIDE, a[2] == 'w' ? &width : &height);
+            k++;
+        } else if (a[0] == '-') {
+            cli_error("render: unknown option '%s'", a);
+            rc = -1;
+        } else {
+            frames[count++] = a;
+        }
+        if (rc) {
+            free(frames);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!out || count == 0) {
+        cli_error("render: %s", !out ? "--out DIR is required" : "no FRAME.obj given");
+        fputs(usage_text, stderr);
+        free(frames);
+        return CLI_EXIT_USAGE;
+    }
+    /* every frame read first: the framing is their common box, and a bad
+     * one stops the run before any picture is written */
+    cloth_mesh *meshes = calloc((size_t)count, sizeof *meshes);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    int status = meshes ? CLI_EXIT_OK : CLI_EXIT_ERROR;
+    for (int k = 0; status == CLI_EXIT_OK && k < count; k++) {
+        char msg[COREPCG_MSG_SIZE];
+        if (cloth_mesh_read_obj(frames[k], &meshes[k], msg) != COREPCG_OK) {
+            cli_error("render: %s", msg);
+            status = CLI_EXIT_ERROR;
+            break;
+        }
+        double a[3], b[3];
+        cloth_mesh_bounds(&meshes[k], a, b);
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fmin(lo[c], a[c]);
+            hi[c] = fmax(hi[c], b[c]);
+        }
+    }
+    const char *dirs[1] = {out};
+    if (status == CLI_EXIT_OK && cli_outputs_ready("render", NULL, 0, dirs, 1))
+        status = CLI_EXIT_ERROR;
+    for (int k = first; status == CLI_EXIT_OK && k < count; k++) {
+        char path[4096];
+        if (png_path(out, frames[k], path, sizeof path)) {
+            cli_error("render: %.400s...: path too long", out);
+            status = CLI_EXIT_ERROR;
+        } else if (render_one(&meshes[k], frames[k], path, (raster_view)view, width, height,
+                              lo, hi)) {
+            status = CLI_EXIT_ERROR;
+        }
+    }
+    for (int k = 0; meshes && k < count; k++)
+        cloth_mesh_free(&meshes[k]);
+    free(meshes);
+    free(frames);
+    if (status == CLI_EXIT_OK)
+        printf("wrote %d picture%s to %s\n", count, count == 1 ? "" : "s", out);
+    return status;
+}
