@@ -126,6 +126,59 @@ static void add3(double *M, const double *K, double s)
         M[e] += s * K[e];
 }
 
+void testsys_spring_K(testsys_rng *r, double k, double K[9])
+{
+    double d[3], eps = 0.05 + 0.1 * testsys_uniform(r);
+    double scale = k * (0.5 + testsys_uniform(r));
+    testsys_unit(r, d);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            K[3 * b + a] = scale * (d[a] * d[b] + (a == b ? eps : 0));
+}
+
+/* [K -K; -K K] on nodes i, j, whose four blocks are in the pattern. */
+static void add_spring(testsys *t, int i, int j, const double *K)
+{
+    add3(block_at(t, i, i), K, 1);
+    add3(block_at(t, j, j), K, 1);
+    add3(block_at(t, i, j), K, -1);
+    add3(block_at(t, j, i), K, -1);
+}
+
+/* Block (I, J) made part of the pattern (zero) if it is not yet. */
+static int insert_block(testsys *t, int I, int J)
+{
+    if (block_at(t, I, J))
+        return 0;
+    size_t nb = (size_t)t->bp[t->N];
+    int *bi = realloc(t->bi, sizeof(int) * (nb + 1));
+    if (!bi)
+        return -1;
+    t->bi = bi;
+    double *bx = realloc(t->bx, 9 * sizeof(double) * (nb + 1));
+    if (!bx)
+        return -1;
+    t->bx = bx;
+    size_t k = (size_t)t->bp[J];
+    while (k < (size_t)t->bp[J + 1] && t->bi[k] < I)
+        k++;
+    memmove(t->bi + k + 1, t->bi + k, sizeof(int) * (nb - k));
+    memmove(t->bx + 9 * (k + 1), t->bx + 9 * k, 9 * sizeof(double) * (nb - k));
+    t->bi[k] = I;
+    memset(t->bx + 9 * k, 0, 9 * sizeof(double));
+    for (int j = J + 1; j <= t->N; j++)
+        t->bp[j]++;
+    return 0;
+}
+
+int testsys_add_coupling(testsys *t, int a, int b, const double K[9])
+{
+    if (insert_block(t, a, b) || insert_block(t, b, a))
+        return -1;
+    add_spring(t, a, b, K);
+    return 0;
+}
+
 void testsys_record_directions(const corepcg_constraint *c, double p[3],
                                double q[3])
 {
@@ -270,16 +323,9 @@ int testsys_make(testsys *t, const testsys_opts *o)
             double k = family_k(o, families[f].kind);
             if (j < 0 || !(k > 0))
                 continue;
-            double d[3], K[9], eps = 0.05 + 0.1 * testsys_uniform(&rng);
-            double scale = k * (0.5 + testsys_uniform(&rng));
-            testsys_unit(&rng, d);
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++)
-                    K[3 * b + a] = scale * (d[a] * d[b] + (a == b ? eps : 0));
-            add3(block_at(t, i, i), K, 1);
-            add3(block_at(t, j, j), K, 1);
-            add3(block_at(t, i, j), K, -1);
-            add3(block_at(t, j, i), K, -1);
+            double K[9];
+            testsys_spring_K(&rng, k, K);
+            add_spring(t, i, j, K);
             if (families[f].kind == 0) {
                 /* stretch pairs in both orientations */
                 int flip = testsys_uniform(&rng) < 0.5;

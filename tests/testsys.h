@@ -31,6 +31,10 @@ void testsys_orthogonal_unit(testsys_rng *r, const double p[3], double q[3]);
 void testsys_record_directions(const corepcg_constraint *c, double p[3],
                                double q[3]);
 
+/* A random SPD spring stiffness of size about k: k (0.5..1.5) times
+ * (d d^T + eps I), d a random unit vector, eps in (0.05, 0.15). */
+void testsys_spring_K(testsys_rng *r, double k, double K[9]);
+
 typedef struct testsys_opts {
     int g;                  /* g x g nodes, N = g^2, n = 3 g^2 */
     double mass;            /* scale of the diagonal mass blocks */
@@ -81,6 +85,12 @@ int testsys_set_form(testsys *t, corepcg_format format,
  * recomputes ndof, r, S and sys. Returns 0 or -1. */
 int testsys_set_constraints(testsys *t, const corepcg_constraint *c,
                             int count);
+
+/* Joins nodes a != b with one more spring K (SPD, column-major): adds
+ * [K -K; -K K], putting the blocks (a, b) and (b, a) into the pattern
+ * when they are not in it (a "contact" between nodes no spring joins).
+ * A stays SPD. sys is stale until testsys_set_form. Returns 0 or -1. */
+int testsys_add_coupling(testsys *t, int a, int b, const double K[9]);
 
 /* Negates node i's diagonal block (A becomes indefinite) and rebuilds
  * the arrays in CSC LOWER. */

@@ -69,14 +69,6 @@ static int verbose(void)
     return v;
 }
 
-/* A code the library names: every status it defines, including ones added
- * after this harness was written. */
-static int is_code(int rc)
-{
-    const char *text = corepcg_strerror(rc);
-    return strcmp(text, "unknown error") != 0 && strcmp(text, "unknown warning") != 0;
-}
-
 static void parse_options(const struct part *p, corepcg_settings *s)
 {
     corepcg_settings_default(s);
@@ -263,7 +255,7 @@ static void check_solve(const corepcg_bundle *bd, const struct part *options)
     if (verbose())
         fprintf(stderr, "  %s: setup %d: %s\n", corepcg_method_name(set.method),
                 rc, corepcg_message(h));
-    FUZZ_REQUIRE(rc == COREPCG_OK || (rc < 0 && is_code(rc)),
+    FUZZ_REQUIRE(rc == COREPCG_OK || (rc < 0 && fuzz_is_code(rc)),
                  "setup returned %d", rc);
     if (rc < 0) {
         FUZZ_REQUIRE(corepcg_message(h)[0] != '\0', "setup %d without a message", rc);
@@ -272,7 +264,7 @@ static void check_solve(const corepcg_bundle *bd, const struct part *options)
                      "solve after a failed setup returned %d", rc);
     } else {
         rc = corepcg_solve(h, bd->b, bd->x0, x, &info);
-        FUZZ_REQUIRE(is_code(rc) && info.status == rc, "solve returned %d (info %d)",
+        FUZZ_REQUIRE(fuzz_is_code(rc) && info.status == rc, "solve returned %d (info %d)",
                      rc, info.status);
         FUZZ_REQUIRE(info.iterations >= 0 && info.iterations <= FUZZ_MAX_ITER,
                      "iterations %d", info.iterations);
@@ -316,7 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (verbose())
         fprintf(stderr, "read %d: %s\n", rc, msg);
     if (rc != COREPCG_OK) {
-        FUZZ_REQUIRE(rc < 0 && is_code(rc), "read returned %d (%s)", rc, msg);
+        FUZZ_REQUIRE(rc < 0 && fuzz_is_code(rc), "read returned %d (%s)", rc, msg);
         FUZZ_REQUIRE(bd == NULL, "failed read left a bundle");
         FUZZ_REQUIRE(msg[0] != '\0', "read failed (%d) without a message", rc);
         return 0;

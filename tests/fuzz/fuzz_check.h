@@ -9,6 +9,14 @@
 
 #include <math.h>
 
+/* A code the library names: every status it defines, including ones added
+ * after this harness was written. */
+static inline int fuzz_is_code(int rc)
+{
+    const char *text = corepcg_strerror(rc);
+    return strcmp(text, "unknown error") != 0 && strcmp(text, "unknown warning") != 0;
+}
+
 /* v / |v| without overflow or underflow in |v|^2: scale by max |v_k|
  * first. Returns 0 when v is zero or not finite. */
 static inline int fuzz_unit(const double v[3], double u[3])

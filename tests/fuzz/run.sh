@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/run.sh BUILD_DIR TARGET SECONDS [WORK_DIR [LIBFUZZER_FLAG...]]
-# Runs one libFuzzer target (constraints | bundle) from the committed seed
+# Runs one libFuzzer target (constraints | bundle | steps) from the committed seed
 # corpus for SECONDS, with leak detection, keeping the growing corpus and
 # any crash in WORK_DIR (default /tmp/corepcg-fuzz-TARGET). Further
 # arguments go to libFuzzer (-seed=1 makes the run repeatable). A crash
 # input belongs in tests/fuzz/regressions/TARGET/ once the bug is fixed.
 set -euo pipefail
-build=${1:?usage: run.sh BUILD_DIR constraints|bundle SECONDS [WORK_DIR]}
+build=${1:?usage: run.sh BUILD_DIR constraints|bundle|steps SECONDS [WORK_DIR]}
 target=${2:?target}
 seconds=${3:-600}
 here=$(cd "$(dirname "$0")" && pwd)

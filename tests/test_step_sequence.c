@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_step_sequence.c -- "the step loop is always right" (issue 17): one
+ * handle kept across a simulator's steps, whatever the steps do, gives
+ * what a fresh handle gives on each step's system. Public API only, on
+ * systems from tests/testsys.c (no library code).
+ *
+ * Seeded step sequences on cloth-like grids (3x3..8x8) in which, between
+ * steps, "contact" springs between nodes no spring joins come, go, move
+ * to other node pairs (the same number of blocks) and come back (A -> B ->
+ * B -> A); nodes' constraints go round 3 -> 2 -> 0 -> 1 -> 3 free
+ * directions; the stretch pairs drop a third or arrive shuffled and
+ * flipped; the grid size changes; A's scale jumps by up to 1e3 either way
+ * (stiffness ratios to 1e4 within a step); A arrives as CSC or triplets,
+ * lower, upper or both triangles. The first sequence is the issue's:
+ * setup(P1), update(P2), update(P2), ... with P2 a moved contact.
+ *
+ * Asserted at every step for every method (auto, icpcg and icpcg fill 1,
+ * corepcg, upcg with each preconditioner, direct, mpcg, mpcg-bw), after
+ * corepcg_update + corepcg_solve on the kept handle and corepcg_setup +
+ * corepcg_solve on a fresh one with the same arrays:
+ *  - the update returns OK (an SPD system never empties the handle) and
+ *    both solves return OK (converged);
+ *  - measured here from the caller's arrays: constraint error <= 1e-12
+ *    max(1, |x|, |z|), relative residual <= tol = 1e-8 (the stopping
+ *    rule; RRES_DIRECT for direct), and the answer within X_ITER /
+ *    X_DIRECT of the dense answer (LAPACK on [S A + (I - S)] x = S b +
+ *    (I - S) z);
+ *  - the kept handle's info.rel_residual and constraint_error are those
+ *    measures (a wrong A inside the handle shows here: it reports the
+ *    residual of a system the caller never gave);
+ *  - kept and fresh agree: every method but auto to 1e-12 relative with
+ *    the same iterations (the same computation: reusing an analysis must
+ *    not change the answer), auto (which may choose another candidate
+ *    than a fresh handle) within 2 X_ITER;
+ *  - info.analysis_reused follows each method's rule (corepcg_update's
+ *    comment, src/method_*.c same_pattern; testsys_steps.c has them):
+ *    direct keeps its analysis while N and A's block pattern hold;
+ *    corepcg while these and the set of stretch pairs (unordered,
+ *    unoriented: they arrive shuffled) hold; icpcg while the block
+ *    pattern and the set of fixed (ndof 0) nodes hold; upcg while the
+ *    block pattern and every node's ndof hold; mpcg and mpcg-bw while N
+ *    holds. auto: 0 on a new N, and 0 whenever the rule of the candidate
+ *    it chose (info.method_used) says that candidate must analyse (else
+ *    it may be either: a candidate analyses on its first step on a
+ *    pattern).
+ */
+#include "corepcg.h"
+#include "test.h"
+#include "testsys_steps.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL 1e-8          /* tol of the iterative methods */
+/* The default stopping rule (settings.stop, residual) is the measure
+ * itself: |S(b - A x)| <= tol |S(b - A(I - S)z)|, confirmed on b - A x
+ * computed afresh. So a converged answer's relative residual is <= tol,
+ * up to the round-off between the library's sparse product and the dense
+ * one here (RES_ROUNDOFF: at most 7e-15 measured; the worst residual is
+ * 0.9999 tol). The error runs 10 to 100 times the residual on cloth
+ * (docs/design.md, "Stopping"): X_ITER is 100 tol, the worst 6.6e-8.
+ * Direct: worst residual 1.6e-14, error 2e-9 (condition up to ~1e6). */
+#define RES_ROUNDOFF 1e-12
+#define RRES_ITER (TOL + RES_ROUNDOFF)
+#define X_ITER (100 * TOL)
+#define RRES_DIRECT 1e-10
+#define X_DIRECT 1e-7
+#define KEPT_REL 1e-12    /* kept vs fresh handle, same method */
+#define CERR_REL 1e-12
+
+/* ------------------------------------------------------------ methods */
+
+struct method_case {
+    corepcg_method method;
+    corepcg_precond precond;
+    int ic_fill;
+    const char *label;
+};
+
+static const struct method_case cases[] = {
+    {COREPCG_METHOD_AUTO, COREPCG_PRECOND_DIAG, 0, "auto"},
+    {COREPCG_METHOD_ICPCG, COREPCG_PRECOND_DIAG, 0, "icpcg"},
+    {COREPCG_METHOD_ICPCG, COREPCG_PRECOND_DIAG, 1, "icpcg-fill1"},
+    {COREPCG_METHOD_COREPCG, COREPCG_PRECOND_DIAG, 0, "corepcg"},
+    {COREPCG_METHOD_UPCG, COREPCG_PRECOND_DIAG, 0, "upcg-diag"},
+    {COREPCG_METHOD_UPCG, COREPCG_PRECOND_BLOCK, 0, "upcg-block"},
+    {COREPCG_METHOD_UPCG, COREPCG_PRECOND_PROJECTED, 0, "upcg-projected"},
+    {COREPCG_METHOD_DIRECT, COREPCG_PRECOND_DIAG, 0, "direct"},
+    {COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG, 0, "mpcg"},
+    {COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_DIAG, 0, "mpcg-bw"},
+};
+#define NCASES ((int)(sizeof cases / sizeof cases[0]))
+
+static void settings_of(const struct method_case *c, corepcg_settings *s)
+{
+    corepcg_settings_default(s);
+    s->method = c->method;
+    s->precond = c->precond;
+    s->ic_fill = c->ic_fill;
+    s->tol = TOL;
+}
+
+/* What the kept handle of one method saw over the run. */
+static struct {
+    int steps, reused, resetups;
+    double x_rel, rres, kept_rel;
+} stats[NCASES];
+
+/* What the sequences exercised (from testsys's blocks, not the library). */
+static struct {
+    int same_count;    /* block pattern changed, block count kept */
+    int rows_only;     /* ... every column's count kept: rows changed */
+    int other_count;   /* block pattern changed with the block count */
+    int came_back;     /* the pattern of two steps ago again */
+    int new_N;
+    int ndof_moves[4]; /* nodes going 3->2, 2->0, 0->1, 1->3 */
+    int stretch;       /* the set of stretch pairs changed */
+    unsigned forms;    /* bit 3 format + triangle: each form seen */
+    int icpcg_full_only; /* icpcg kept its analysis while only the set of
+                            fully free nodes changed (see main) */
+    int auto_must_analyse; /* auto updates whose chosen candidate's rule
+                              says its analysis does not hold */
+} seen;
+
+/* ------------------------------------------------------------ scenes */
+
+static char random_action(testsys_rng *r)
+{
+    static const char weighted[] = "KKKKKKMMMSSSAADDRRN";
+    return weighted[(int)(testsys_uniform(r) * (sizeof weighted - 1))];
+}
+
+/* Everything but A's pattern between two steps: constraints, stretch
+ * pairs, A's form and scale. */
+static void change_rest(steps_scene *sc)
+{
+    testsys_rng *r = &sc->rng;
+    if (testsys_uniform(r) < 0.6) {
+        int count = 1 + (int)(3 * testsys_uniform(r));
+        for (int k = 0; k < count; k++)
+            steps_advance_node(sc, (int)(sc->N * testsys_uniform(r)));
+    }
+    if (testsys_uniform(r) < 0.3)
+        steps_redirect(sc);
+    if (testsys_uniform(r) < 0.12) {
+        sc->stretch = (steps_stretch)(int)(STEPS_STRETCH_COUNT * testsys_uniform(r));
+        sc->subset_seed = (unsigned long)(testsys_uniform(r) * 1e9);
+    }
+    if (testsys_uniform(r) < 0.12) {
+        sc->format = (corepcg_format)(int)(2 * testsys_uniform(r));
+        sc->triangle = (corepcg_triangle)(int)(3 * testsys_uniform(r));
+    }
+    sc->scale = pow(10, -3 + 6 * testsys_uniform(r));
+}
+
+static void record_coverage(const steps_shape *prev, const steps_shape *now,
+                            const steps_shape *before, const steps_change *c)
+{
+    static const int next_ndof[4] = {1, 3, 0, 2}; /* steps_advance_node's */
+    static const int move_of[4] = {2, 3, 1, 0};   /* 0->1 is ndof_moves[2] */
+    seen.new_N += c->N;
+    seen.same_count += !c->N && c->blocks && prev->nblocks == now->nblocks;
+    seen.rows_only += !c->N && c->blocks &&
+                      memcmp(prev->bp, now->bp, sizeof(int) * ((size_t)now->N + 1)) == 0;
+    seen.other_count += !c->N && prev->nblocks != now->nblocks;
+    seen.came_back += c->blocks && before && steps_same_blocks(before, now);
+    seen.stretch += !c->N && c->stretch;
+    for (int i = 0; !c->N && i < now->N; i++)
+        if (prev->ndof[i] != now->ndof[i] &&
+            next_ndof[prev->ndof[i]] == now->ndof[i])
+            seen.ndof_moves[move_of[prev->ndof[i]]]++;
+}
+
+/* ------------------------------------------------------------ checks */
+
+static double rel_diff(int n, const double *x, const double *ref)
+{
+    double s = testsys_max_abs(n, ref);
+    return testsys_max_diff(n, x, ref) / (s > 0 ? s : 1);
+}
+
+/* One step's system and what every method is compared with. */
+struct step {
+    const testsys *t;
+    const double *x0;
+    const double *xd;     /* the dense answer */
+    steps_change change;  /* from the kept handles' previous system */
+    int first;            /* the handles are set up, not updated */
+    char where[64];       /* "sequence 3 step 17 (M, 6x6 csc lower)" */
+};
+
+static int setup_solve(corepcg_solver *h, const struct method_case *mc,
+                       const struct step *st, double *x, corepcg_info *info)
+{
+    corepcg_settings s;
+    settings_of(mc, &s);
+    int rc = corepcg_setup(h, &st->t->sys, &s);
+    return rc < 0 ? rc : corepcg_solve(h, st->t->b, st->x0, x, info);
+}
+
+/* The answer of one handle measured from the caller's arrays. */
+static void check_answer(int c, const struct step *st, const double *x,
+                         const corepcg_info *info, const char *who)
+{
+    const testsys *t = st->t;
+    int n = t->n, direct = cases[c].method == COREPCG_METHOD_DIRECT;
+    double rres_max = direct ? RRES_DIRECT : RRES_ITER;
+    double cerr, rres;
+    testsys_system_measures(&t->sys, t->b, x, &cerr, &rres);
+    double big = fmax(1, fmax(testsys_max_abs(n, x), testsys_max_abs(n, t->z)));
+    double xr = rel_diff(n, x, st->xd);
+    CHECK(cerr <= CERR_REL * big, "%s, %s %s: constraint error %.3g (|x| %.3g)",
+          st->where, cases[c].label, who, cerr, big);
+    CHECK(rres <= rres_max,
+          "%s, %s %s: relative residual %.3g", st->where, cases[c].label, who,
+          rres);
+    CHECK(xr <= (direct ? X_DIRECT : X_ITER),
+          "%s, %s %s: |x - x_dense| / |x_dense| = %.3g", st->where,
+          cases[c].label, who, xr);
+    /* what the handle says of its answer is what the caller's system says */
+    CHECK(fabs(info->rel_residual - rres) <= RES_ROUNDOFF + 1e-6 * rres &&
+              fabs(info->constraint_error - cerr) <= 1e-12 * big,
+          "%s, %s %s: info says residual %.3g, constraint error %.3g; the "
+          "system gives %.3g, %.3g", st->where, cases[c].label, who,
+          info->rel_residual, info->constraint_error, rres, cerr);
+    stats[c].x_rel = fmax(stats[c].x_rel, xr);
+    stats[c].rres = fmax(stats[c].rres, rres);
+}
+
+/* One method on one step: the kept handle updated (or set up on the first
+ * step), a fresh one set up, both solved and compared. */
+static void check_method(int c, corepcg_solver *kept, const struct step *st,
+                         double *x, double *xf)
+{
+    const struct method_case *mc = &cases[c];
+    const testsys *t = st->t;
+    corepcg_info up, info, finfo;
+    memset(&up, 0, sizeof up);
+    memset(&info, 0, sizeof info);
+    memset(&finfo, 0, sizeof finfo);
+    int rc;
+    if (st->first) {
+        rc = setup_solve(kept, mc, st, x, &info);
+        CHECK(rc == COREPCG_OK, "%s, %s: setup + solve %d: %s", st->where,
+              mc->label, rc, corepcg_message(kept));
+    } else {
+        rc = corepcg_update(kept, &t->sys, &up);
+        CHECK(rc == COREPCG_OK && up.status == rc,
+              "%s, %s: update %d (info %d) on an SPD system: %s", st->where,
+              mc->label, rc, up.status, corepcg_message(kept));
+        int want = steps_expected_reuse(mc->method, &st->change);
+        if (want < 0 && !steps_auto_reuse_allowed(up.method_used, &st->change))
+            want = 0;
+        seen.auto_must_analyse += mc->method == COREPCG_METHOD_AUTO && want == 0;
+        CHECK(rc < 0 || want < 0 || up.analysis_reused == want,
+              "%s, %s (%s ran): analysis_reused %d, expected %d (blocks %s, "
+              "ndof %s, fixed nodes %s, stretch set %s)", st->where, mc->label,
+              corepcg_method_name(up.method_used), up.analysis_reused, want,
+              st->change.blocks ? "changed" : "kept",
+              st->change.ndof ? "changed" : "kept",
+              st->change.fixed ? "changed" : "kept",
+              st->change.stretch ? "changed" : "kept");
+        if (rc >= 0 && mc->method == COREPCG_METHOD_ICPCG && !mc->ic_fill &&
+            !st->change.blocks && !st->change.fixed && st->change.full)
+            seen.icpcg_full_only += up.analysis_reused;
+        if (rc >= 0) {
+            stats[c].reused += up.analysis_reused;
+            rc = corepcg_solve(kept, t->b, st->x0, x, &info);
+            CHECK(rc == COREPCG_OK, "%s, %s: solve after update %d: %s",
+                  st->where, mc->label, rc, corepcg_message(kept));
+        } else {
+            /* (a failure, reported above) set up again, so that the
+             * sequence goes on */
+            stats[c].resetups++;
+            rc = setup_solve(kept, mc, st, x, &info);
+            CHECK(rc == COREPCG_OK, "%s, %s: setup after a failed update: %d",
+                  st->where, mc->label, rc);
+        }
+    }
+    corepcg_solver *fresh = NULL;
+    corepcg_create(&fresh);
+    int frc = setup_solve(fresh, mc, st, xf, &finfo);
+    CHECK(frc == COREPCG_OK, "%s, %s: fresh setup + solve %d: %s", st->where,
+          mc->label, frc, corepcg_message(fresh));
+    corepcg_free(&fresh);
+    stats[c].steps++;
+    if (rc != COREPCG_OK || frc != COREPCG_OK)
+        return;
+    CHECK(info.status == finfo.status && info.converged && finfo.converged &&
+              info.r == finfo.r && info.r == t->r,
+          "%s, %s: kept status %d converged %d r %d; fresh %d %d %d; r %d",
+          st->where, mc->label, info.status, info.converged, info.r,
+          finfo.status, finfo.converged, finfo.r, t->r);
+    check_answer(c, st, x, &info, "kept");
+    double d = rel_diff(t->n, x, xf);
+    stats[c].kept_rel = fmax(stats[c].kept_rel, d);
+    if (mc->method == COREPCG_METHOD_AUTO) {
+        check_answer(c, st, xf, &finfo, "fresh");
+        CHECK(d <= 2 * X_ITER, "%s, auto: kept (%s) vs fresh (%s) differ by "
+              "%.3g", st->where, corepcg_method_name(info.method_used),
+              corepcg_method_name(finfo.method_used), d);
+    } else /* the same computation: what holds for kept holds for fresh */
+        CHECK(d <= KEPT_REL && info.iterations == finfo.iterations,
+              "%s, %s: kept vs fresh differ by %.3g, iterations %d vs %d",
+              st->where, mc->label, d, info.iterations, finfo.iterations);
+}
+
+/* ------------------------------------------------------------ sequences */
+
+static const char *form_name(const corepcg_system *s)
+{
+    static const char *const names[2][3] = {
+        {"csc lower", "csc upper", "csc both"},
+        {"triplet lower", "triplet upper", "triplet both"}};
+    return names[s->A_format][s->A_triangle];
+}
+
+/* Runs one sequence: script gives the pattern changes (one letter per
+ * step after the first), or NULL for random ones. */
+static void run_sequence(int seq, unsigned long seed, int g, double k_stretch,
+                         const char *script, int steps)
+{
+    steps_scene sc;
+    steps_init(&sc, seed, g, k_stretch);
+    corepcg_solver *kept[NCASES];
+    for (int c = 0; c < NCASES; c++)
+        corepcg_create(&kept[c]);
+    /* the shapes of this step and the two before */
+    steps_shape *now = malloc(sizeof *now), *prev = malloc(sizeof *prev);
+    steps_shape *before = malloc(sizeof *before);
+    size_t nmax = 3 * STEPS_MAX_NODES;
+    double *x = malloc(sizeof(double) * nmax), *xf = malloc(sizeof(double) * nmax);
+    double *xd = malloc(sizeof(double) * nmax);
+    for (int step = 0; step < steps; step++) {
+        char action = 'K';
+        if (step > 0) {
+            action = script ? script[step - 1] : random_action(&sc.rng);
+            steps_change_pattern(&sc, action);
+            change_rest(&sc);
+        }
+        testsys t;
+        if (steps_build(&sc, step, &t)) {
+            CHECK(0, "sequence %d step %d: out of memory", seq, step);
+            break;
+        }
+        struct step st = {.t = &t, .xd = xd, .first = step == 0};
+        st.x0 = step % 2 ? t.x0 : NULL;
+        snprintf(st.where, sizeof st.where, "sequence %d step %d (%c, %dx%d %s)",
+                 seq, step, action, sc.g, sc.g, form_name(&t.sys));
+        steps_shape_of(&t, now);
+        if (step > 0) {
+            st.change = steps_change_of(prev, now);
+            record_coverage(prev, now, step > 1 ? before : NULL, &st.change);
+        }
+        seen.forms |= 1u << (3 * t.sys.A_format + t.sys.A_triangle);
+        CHECK_INT(testsys_system_dense_solve(&t.sys, t.b, xd), 0);
+        for (int c = 0; c < NCASES; c++)
+            check_method(c, kept[c], &st, x, xf);
+        steps_shape *oldest = before; /* before <- prev <- now */
+        before = prev;
+        prev = now;
+        now = oldest;
+        testsys_free(&t);
+    }
+    for (int c = 0; c < NCASES; c++)
+        corepcg_free(&kept[c]);
+    free(before);
+    free(prev);
+    free(now);
+    free(x);
+    free(xf);
+    free(xd);
+}
+
+int main(void)
+{
+    /* The issue's sequence: a contact moves to another node pair (the
+     * same block count) and stays, comes back, and so on. */
+    run_sequence(0, 17, 5, 50, "SKKRKMKKSKKRKMMKKAKDKSKRKK", 27);
+    const struct {
+        int g;
+        double k_stretch;
+        int steps;
+    } random_cases[] = {
+        {3, 50, 30}, {4, 1e3, 30}, {6, 50, 30}, {8, 1e4, 20},
+        {5, 1e4, 30}, {7, 1e3, 30}, {4, 1, 30}, {6, 300, 30},
+    };
+    int nrand = (int)(sizeof random_cases / sizeof random_cases[0]);
+    for (int k = 0; k < nrand; k++)
+        run_sequence(1 + k, 100 + (unsigned long)k, random_cases[k].g,
+                     random_cases[k].k_stretch, NULL, random_cases[k].steps);
+    printf("steps checked per method:");
+    for (int c = 0; c < NCASES; c++)
+        printf(" %s %d%s", cases[c].label, stats[c].steps,
+               c + 1 < NCASES ? "," : "\n");
+    for (int c = 0; c < NCASES; c++)
+        printf("  %-15s analysis reused %3d, set up again after a failed "
+               "update %2d; worst |x - x_dense| %.1e, residual %.1e, "
+               "kept vs fresh %.1e\n", cases[c].label, stats[c].reused,
+               stats[c].resetups, stats[c].x_rel, stats[c].rres,
+               stats[c].kept_rel);
+    printf("exercised: %d pattern changes with the block count kept (%d "
+           "with every column's), %d with it changed, %d back to two steps "
+           "ago, %d new sizes, %d stretch sets; nodes 3->2 %d, 2->0 %d, "
+           "0->1 %d, 1->3 %d; forms 0x%x; icpcg kept its analysis across "
+           "ndof changes among 3, 2, 1 on %d steps; auto's candidate had to "
+           "analyse on %d\n", seen.same_count,
+           seen.rows_only, seen.other_count, seen.came_back,
+           seen.new_N, seen.stretch, seen.ndof_moves[0], seen.ndof_moves[1],
+           seen.ndof_moves[2], seen.ndof_moves[3], seen.forms,
+           seen.icpcg_full_only, seen.auto_must_analyse);
+    /* the run exercised what it claims to */
+    CHECK(seen.same_count >= 40 && seen.rows_only >= 10 &&
+              seen.other_count >= 30 &&
+              seen.came_back >= 8 && seen.new_N >= 3 && seen.stretch >= 10,
+          "too few pattern changes");
+    for (int k = 0; k < 4; k++)
+        CHECK(seen.ndof_moves[k] >= 25, "ndof move %d seen %d times", k,
+              seen.ndof_moves[k]);
+    CHECK_INT(seen.forms, 0x3f);
+    CHECK(seen.icpcg_full_only >= 10 && seen.auto_must_analyse >= 10,
+          "icpcg across ndof 3, 2, 1: %d steps; auto analysing: %d",
+          seen.icpcg_full_only, seen.auto_must_analyse);
+    return test_summary("test_step_sequence");
+}
