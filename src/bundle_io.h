@@ -10,6 +10,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdint.h>
 
 /* CHOLMOD writes |v| >= 1e308 as 1e308 and reads that back as Inf, so a
  * bundle holds only values below it. */
@@ -32,6 +33,25 @@ int cpg_split_fields(char *line, char **fields, int max);
 /* A whole number (the whole text), clamped to long long; 0 when text is
  * not one. */
 int cpg_parse_whole(const char *text, long long *out);
+
+/* ---------------------------------------------------------- decimal.c */
+
+/* The decimal number that starts at p (text up to end; no terminator
+ * needed): [+-]digits[.digits][(e|E)[+-]digits]. Returns the end of it
+ * and *out as strtod rounds it (bit for bit), or NULL when it is not of
+ * that form or is one of the rare numbers the fast methods leave to
+ * strtod (more than 19 significant digits, subnormal or out of range). */
+const char *cpg_parse_decimal(const char *p, const char *end, double *out);
+
+/* 1 to 18 decimal digits at p: their value and the end; NULL otherwise
+ * (no sign: a signed or longer index is left to strtoll). */
+const char *cpg_parse_digits(const char *p, const char *end, long long *out);
+
+/* pow5_table.c: 5^q for q in [CPG_POW5_MIN, CPG_POW5_MAX] as {high, low}
+ * 64-bit halves of a 128-bit mantissa, rounded down. */
+#define CPG_POW5_MIN (-342)
+#define CPG_POW5_MAX 308
+extern const uint64_t cpg_pow5_128[CPG_POW5_MAX - CPG_POW5_MIN + 1][2];
 
 /* -------------------------------------------------------- mm_scan.c */
 

