@@ -62,24 +62,53 @@ typedef enum cpg_mm_kind {
     CPG_MM_STRETCH     /* coordinate pattern symmetric, expect x expect */
 } cpg_mm_kind;
 
-/* What one scan expects and what it found. */
+/* Most threads a file is parsed with (tests may ask for as many). */
+#define CPG_MM_MAX_CHUNKS 16
+
+/* Entries of one piece of a file, in file order: 0-based row and column
+ * (coordinate files; NULL for vectors) and values (NULL for a pattern). */
+typedef struct cpg_mm_piece {
+    long long count;
+    int *row, *col;
+    double *val;
+} cpg_mm_piece;
+
+/* What one read expects and what it found. */
 typedef struct cpg_mm_scan {
     const char *path;
     const char *label;     /* "A", "b", "stretch", ... for messages */
     cpg_mm_kind kind;
     long long expect;      /* vector: n rows; stretch: N; A: unused */
+    int chunks;            /* pieces to parse in (threads); 0: one per
+                              core, by the file's size              */
     /* found: */
     int general, pattern, integer;
     long long rows, cols, entries;
+    long size_line;        /* its line number */
+    /* the entries: pieces 0..npieces-1 in file order */
+    int npieces;
+    cpg_mm_piece piece[CPG_MM_MAX_CHUNKS];
 } cpg_mm_scan;
 
-/* Reads the whole file once, without allocating for its content, and
- * refuses what CHOLMOD's reader would accept silently or only after
- * allocating for an absurd header: a wrong banner or size, indices out
- * of range, an entry above the diagonal of a symmetric file, a self pair,
+/* Reads the whole file and checks it as docs/format.md section 3 says,
+ * refusing what CHOLMOD's reader would accept silently or only after
+ * allocating for an absurd header: a wrong banner or size, indices out of
+ * range, an entry above the diagonal of a symmetric file, a self pair,
  * NaN, Inf or |v| >= 1e308, a truncated or overlong file. Messages name
- * path:line. */
-int cpg_mm_scan_file(cpg_mm_scan *s, char *msg);
+ * path:line of the first defect in file order. On success the entries
+ * are in s->piece (free with cpg_mm_free); on failure nothing is kept.
+ * Values read exactly as strtod reads them. */
+int cpg_mm_read_file(cpg_mm_scan *s, char *msg);
+void cpg_mm_free(cpg_mm_scan *s);
+
+/* malloc for a large array about to be filled: huge pages asked for
+ * first (a fresh 4 KiB page costs a fault on its first touch). */
+void *cpg_mm_alloc(size_t count, size_t size);
+
+/* Where the pieces of a body of len bytes begin: at most count offsets,
+ * each the start of a line, ascending; returns how many. */
+size_t cpg_mm_chunk_starts(const char *body, size_t len, int count,
+                           size_t *starts);
 
 /* ------------------------------------------------------- bundle_A.c */
 
@@ -95,5 +124,12 @@ int cpg_cholmod_failure(const char *what, cholmod_common *cm, char *msg);
  * library's. */
 int cpg_bundle_A_lower(cholmod_sparse *A, const char *name, int base,
                        cholmod_common *cm, cholmod_sparse **out, char *msg);
+
+/* The reader's A from a `symmetric` A.mtx, already the sorted, packed
+ * lower triangle with duplicates summed (stype -1): the checks
+ * cpg_bundle_A_lower makes, with the messages it gave when CHOLMOD's
+ * reader returned the upper triangle (1-based indices). */
+int cpg_bundle_A_check_read(cholmod_sparse *L, const char *name,
+                            cholmod_common *cm, char *msg);
 
 #endif /* COREPCG_BUNDLE_IO_H */
