@@ -34,18 +34,7 @@ int cpg_split_fields(char *line, char **fields, int max);
  * not one. */
 int cpg_parse_whole(const char *text, long long *out);
 
-/* ---------------------------------------------------------- decimal.c */
-
-/* The decimal number that starts at p (text up to end; no terminator
- * needed): [+-]digits[.digits][(e|E)[+-]digits]. Returns the end of it
- * and *out as strtod rounds it (bit for bit), or NULL when it is not of
- * that form or is one of the rare numbers the fast methods leave to
- * strtod (more than 19 significant digits, subnormal or out of range). */
-const char *cpg_parse_decimal(const char *p, const char *end, double *out);
-
-/* 1 to 18 decimal digits at p: their value and the end; NULL otherwise
- * (no sign: a signed or longer index is left to strtoll). */
-const char *cpg_parse_digits(const char *p, const char *end, long long *out);
+/* --------------------------------------------- decimal.c, pow5_table.c */
 
 /* pow5_table.c: 5^q for q in [CPG_POW5_MIN, CPG_POW5_MAX] as {high, low}
  * 64-bit halves of a 128-bit mantissa, rounded down. */
@@ -65,14 +54,6 @@ typedef enum cpg_mm_kind {
 /* Most threads a file is parsed with (tests may ask for as many). */
 #define CPG_MM_MAX_CHUNKS 16
 
-/* Entries of one piece of a file, in file order: 0-based row and column
- * (coordinate files; NULL for vectors) and values (NULL for a pattern). */
-typedef struct cpg_mm_piece {
-    long long count;
-    int *row, *col;
-    double *val;
-} cpg_mm_piece;
-
 /* What one read expects and what it found. */
 typedef struct cpg_mm_scan {
     const char *path;
@@ -85,9 +66,9 @@ typedef struct cpg_mm_scan {
     int general, pattern, integer;
     long long rows, cols, entries;
     long size_line;        /* its line number */
-    /* the entries: pieces 0..npieces-1 in file order */
-    int npieces;
-    cpg_mm_piece piece[CPG_MM_MAX_CHUNKS];
+    /* the entries, in file order: */
+    int *row, *col;        /* 0-based (coordinate files; NULL for vectors) */
+    double *val;           /* the values (NULL for a pattern)              */
 } cpg_mm_scan;
 
 /* Reads the whole file and checks it as docs/format.md section 3 says,
@@ -95,9 +76,10 @@ typedef struct cpg_mm_scan {
  * allocating for an absurd header: a wrong banner or size, indices out of
  * range, an entry above the diagonal of a symmetric file, a self pair,
  * NaN, Inf or |v| >= 1e308, a truncated or overlong file. Messages name
- * path:line of the first defect in file order. On success the entries
- * are in s->piece (free with cpg_mm_free); on failure nothing is kept.
- * Values read exactly as strtod reads them. */
+ * path:line of the first defect in file order. On success the
+ * s->entries entries are in s->row, s->col, s->val (malloc'd; free with
+ * cpg_mm_free or take them); on failure nothing is kept. Values read
+ * exactly as strtod reads them. */
 int cpg_mm_read_file(cpg_mm_scan *s, char *msg);
 void cpg_mm_free(cpg_mm_scan *s);
 

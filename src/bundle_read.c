@@ -42,22 +42,9 @@ static int read_vector_scanned(const char *path, const char *label, int n,
     int rc = cpg_mm_read_file(&s, msg);
     if (rc != COREPCG_OK)
         return rc;
-    double *v = s.piece[0].val; /* one piece: already the whole vector */
-    if (s.npieces > 1) {
-        v = cpg_mm_alloc((size_t)n, sizeof(double));
-        long long at = 0;
-        for (int k = 0; v && k < s.npieces; k++) {
-            memcpy(v + at, s.piece[k].val,
-                   sizeof(double) * (size_t)s.piece[k].count);
-            at += s.piece[k].count;
-        }
-    } else {
-        s.piece[0].val = NULL;
-    }
+    *out = s.val; /* the vector, in order */
+    s.val = NULL;
     cpg_mm_free(&s);
-    if (!v)
-        return out_of_memory(path, msg);
-    *out = v;
     return COREPCG_OK;
 }
 
@@ -82,114 +69,108 @@ static void csc_free(csc *m)
  * row: what corepcg and CHOLMOD write. */
 static int in_csc_order(const cpg_mm_scan *s)
 {
-    int pc = -1, pr = -1;
-    for (int k = 0; k < s->npieces; k++) {
-        const cpg_mm_piece *q = &s->piece[k];
-        for (long long t = 0; t < q->count; t++) {
-            int c = q->col[t], r = q->row[t];
-            if (c < pc || (c == pc && r <= pr))
-                return 0;
-            pc = c;
-            pr = r;
-        }
-    }
+    for (long long t = 1; t < s->entries; t++)
+        if (s->col[t] < s->col[t - 1] ||
+            (s->col[t] == s->col[t - 1] && s->row[t] <= s->row[t - 1]))
+            return 0;
     return 1;
 }
 
 /* Stable counting sort of nnz entries (key, other, x) by key in 0..n-1
  * into (key_out, other_out, x_out); count is n + 1 ints of workspace. */
-static void sort_by(int n, long long nnz, const int *ki, const int *oi,
-                    const double *x, int *count, int *key_out, int *other_out,
-                    double *x_out)
+static void sort_by(int n, long long nnz, const int *key, const int *other,
+                    const double *x, int *count, int *key_out,
+                    int *other_out, double *x_out)
 {
     memset(count, 0, sizeof(int) * ((size_t)n + 1));
     for (long long t = 0; t < nnz; t++)
-        count[ki[t] + 1]++;
+        count[key[t] + 1]++;
     for (int k = 0; k < n; k++)
         count[k + 1] += count[k];
     for (long long t = 0; t < nnz; t++) {
-        int at = count[ki[t]]++;
-        key_out[at] = ki[t];
-        other_out[at] = oi[t];
+        int at = count[key[t]]++;
+        key_out[at] = key[t];
+        other_out[at] = other[t];
         if (x_out)
-            x_out[at] = x ? x[t] : 1;
+            x_out[at] = x[t];
     }
 }
 
-static int triplets_to_csc(const cpg_mm_scan *s, int n, int want_values,
-                           csc *m, char *msg)
+/* Entries in any order: sorted by row, then stably by column (so rows
+ * ascend, duplicates stay in file order), then duplicates summed left to
+ * right into m. */
+static int gather_csc(const cpg_mm_scan *s, double *x, csc *m)
+{
+    long long nnz = s->entries;
+    size_t room = (size_t)nnz + 1;
+    int *ri = malloc(sizeof(int) * room), *rj = malloc(sizeof(int) * room);
+    int *ti = malloc(sizeof(int) * room), *tj = malloc(sizeof(int) * room);
+    int *count = malloc(sizeof(int) * ((size_t)m->n + 1));
+    double *rx = x ? malloc(sizeof(double) * room) : NULL;
+    double *tx = x ? malloc(sizeof(double) * room) : NULL;
+    int rc = COREPCG_ERR_NO_MEMORY;
+    if (ri && rj && ti && tj && count && (!x || (rx && tx))) {
+        sort_by(m->n, nnz, s->row, s->col, x, count, ri, rj, rx);
+        sort_by(m->n, nnz, rj, ri, rx, count, tj, ti, tx);
+        int w = 0;
+        for (long long t = 0; t < nnz; t++) {
+            if (t > 0 && tj[t] == tj[t - 1] && ti[t] == ti[t - 1]) {
+                if (tx)
+                    m->x[w - 1] += tx[t];
+                continue;
+            }
+            m->i[w] = ti[t];
+            if (tx)
+                m->x[w] = tx[t];
+            m->p[tj[t] + 1]++;
+            w++;
+        }
+        m->nnz = w;
+        rc = COREPCG_OK;
+    }
+    free(ri), free(rj), free(ti), free(tj), free(count), free(rx), free(tx);
+    return rc;
+}
+
+/* The triplets of a coordinate file (taken from s) as compressed
+ * columns. */
+static int triplets_to_csc(cpg_mm_scan *s, int n, int want_values, csc *m,
+                           char *msg)
 {
     memset(m, 0, sizeof *m);
     long long nnz = s->entries;
-    size_t room = (size_t)nnz + 1;
     m->n = n;
     m->p = calloc((size_t)n + 1, sizeof(int));
-    m->i = cpg_mm_alloc(room, sizeof(int));
-    m->x = want_values ? cpg_mm_alloc(room, sizeof(double)) : NULL;
-    if (!m->p || !m->i || (want_values && !m->x)) {
-        csc_free(m);
-        return out_of_memory(s->path, msg);
+    double *x = want_values ? s->val : NULL;
+    if (want_values && !x) { /* a pattern A: all ones */
+        x = cpg_mm_alloc((size_t)nnz, sizeof(double));
+        for (long long t = 0; x && t < nnz; t++)
+            x[t] = 1;
+        s->val = x;
     }
-    if (in_csc_order(s)) {
-        /* the common case: the file order is the matrix's */
-        long long at = 0;
-        for (int k = 0; k < s->npieces; k++) {
-            const cpg_mm_piece *q = &s->piece[k];
-            for (long long t = 0; t < q->count; t++)
-                m->p[q->col[t] + 1]++;
-            memcpy(m->i + at, q->row, sizeof(int) * (size_t)q->count);
-            if (m->x && q->val)
-                memcpy(m->x + at, q->val, sizeof(double) * (size_t)q->count);
-            for (long long t = 0; m->x && !q->val && t < q->count; t++)
-                m->x[at + t] = 1; /* a pattern A: all ones */
-            at += q->count;
-        }
-        for (int j = 0; j < n; j++)
-            m->p[j + 1] += m->p[j];
+    int rc = m->p && (!want_values || x) ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+    if (rc == COREPCG_OK && in_csc_order(s)) {
+        /* the common case: the file order is the matrix's own */
+        for (long long t = 0; t < nnz; t++)
+            m->p[s->col[t] + 1]++;
+        m->i = s->row;
+        m->x = x;
+        s->row = NULL;
+        s->val = NULL;
         m->nnz = (int)nnz;
-        return COREPCG_OK;
+    } else if (rc == COREPCG_OK) {
+        m->i = cpg_mm_alloc((size_t)nnz + 1, sizeof(int));
+        m->x = want_values ? cpg_mm_alloc((size_t)nnz + 1, sizeof(double))
+                           : NULL;
+        rc = m->i && (!want_values || m->x) ? gather_csc(s, x, m)
+                                            : COREPCG_ERR_NO_MEMORY;
     }
-    /* Any order: gather, sort by row, then stably by column (so rows
-     * ascend, and duplicates stay in file order), then sum duplicates. */
-    int *ti = malloc(sizeof(int) * room), *tj = malloc(sizeof(int) * room);
-    int *ri = malloc(sizeof(int) * room), *rj = malloc(sizeof(int) * room);
-    int *count = malloc(sizeof(int) * ((size_t)n + 1));
-    double *tx = want_values ? malloc(sizeof(double) * room) : NULL;
-    double *rx = want_values ? malloc(sizeof(double) * room) : NULL;
-    if (!ti || !tj || !ri || !rj || !count || (want_values && (!tx || !rx))) {
-        free(ti), free(tj), free(ri), free(rj), free(count), free(tx), free(rx);
+    if (rc != COREPCG_OK) {
         csc_free(m);
         return out_of_memory(s->path, msg);
-    }
-    long long at = 0;
-    for (int k = 0; k < s->npieces; k++) {
-        const cpg_mm_piece *q = &s->piece[k];
-        memcpy(ti + at, q->row, sizeof(int) * (size_t)q->count);
-        memcpy(tj + at, q->col, sizeof(int) * (size_t)q->count);
-        for (long long t = 0; tx && t < q->count; t++)
-            tx[at + t] = q->val ? q->val[t] : 1;
-        at += q->count;
-    }
-    sort_by(n, nnz, ti, tj, tx, count, ri, rj, rx); /* by row */
-    sort_by(n, nnz, rj, ri, rx, count, tj, ti, tx); /* then by column */
-    /* sum runs of equal (column, row), left to right */
-    int w = 0;
-    for (long long t = 0; t < nnz; t++) {
-        if (t > 0 && tj[t] == tj[t - 1] && ti[t] == ti[t - 1]) {
-            if (tx)
-                m->x[w - 1] += tx[t];
-            continue;
-        }
-        m->i[w] = ti[t];
-        if (tx)
-            m->x[w] = tx[t];
-        m->p[tj[t] + 1]++;
-        w++;
     }
     for (int j = 0; j < n; j++)
         m->p[j + 1] += m->p[j];
-    m->nnz = w;
-    free(ti), free(tj), free(ri), free(rj), free(count), free(tx), free(rx);
     return COREPCG_OK;
 }
 

@@ -15,14 +15,10 @@
  * or overflow, and any text other than [+-]digits[.digits][(e|E)[+-]digits]
  * (hexadecimal, inf, nan: strtod decides those, as before). */
 #include "bundle_io.h"
+#include "decimal.h"
 
 #include <float.h>
 #include <string.h>
-
-static inline int is_digit(char c)
-{
-    return (unsigned char)(c - '0') < 10;
-}
 
 /* 10^0 .. 10^22: every one an exact double. */
 static const double exact_pow10[23] = {
@@ -112,83 +108,17 @@ static int eisel_lemire(uint64_t w, int q, int negative, double *out)
     return 1;
 }
 
-const char *cpg_parse_decimal(const char *p, const char *end, double *out)
+int cpg_decimal_round(uint64_t w, long q, int negative, double *out)
 {
-    int negative = 0;
-    if (p < end && (*p == '-' || *p == '+'))
-        negative = *p++ == '-';
-    if (end - p >= 2 && p[0] == '0' && (p[1] | 0x20) == 'x')
-        return NULL; /* hexadecimal: strtod's */
-    uint64_t w = 0;   /* significant digits, at most 19 */
-    int digits = 0;   /* of them */
-    int seen = 0;     /* any digit at all */
-    int lost = 0;     /* a nonzero digit past the 19th */
-    long q = 0;       /* value = w * 10^q */
-    for (; p < end && is_digit(*p); p++, seen = 1) {
-        if (digits < 19) {
-            w = 10 * w + (uint64_t)(*p - '0');
-            digits += w != 0; /* leading zeros are not significant */
-        } else {
-            q++;
-            lost |= *p != '0';
-        }
-    }
-    if (p < end && *p == '.') {
-        for (p++; p < end && is_digit(*p); p++, seen = 1) {
-            if (digits < 19) {
-                w = 10 * w + (uint64_t)(*p - '0');
-                digits += w != 0;
-                q--;
-            } else {
-                lost |= *p != '0';
-            }
-        }
-    }
-    if (!seen)
-        return NULL;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        int eneg = 0;
-        if (p < end && (*p == '-' || *p == '+'))
-            eneg = *p++ == '-';
-        if (p == end || !is_digit(*p))
-            return NULL; /* strtod would stop before the 'e' */
-        long e = 0;
-        for (; p < end && is_digit(*p); p++)
-            if (e < 100000) /* far past any double; no overflow */
-                e = 10 * e + (*p - '0');
-        q += eneg ? -e : e;
-    }
-    if (lost)
-        return NULL;
-    if (w == 0) {
-        *out = negative ? -0.0 : 0.0;
-        return p;
-    }
 #if FLT_EVAL_METHOD == 0
     if (w <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
         double v = (double)w;
         v = q < 0 ? v / exact_pow10[-q] : v * exact_pow10[q];
         *out = negative ? -v : v;
-        return p;
+        return 1;
     }
 #endif
     if (q < CPG_POW5_MIN || q > CPG_POW5_MAX)
-        return NULL;
-    return eisel_lemire(w, (int)q, negative, out) ? p : NULL;
-}
-
-const char *cpg_parse_digits(const char *p, const char *end, long long *out)
-{
-    const char *start = p;
-    long long v = 0;
-    for (; p < end && is_digit(*p); p++) {
-        if (p - start == 18)
-            return NULL; /* strtoll decides, clamping as it does */
-        v = 10 * v + (*p - '0');
-    }
-    if (p == start)
-        return NULL;
-    *out = v;
-    return p;
+        return 0;
+    return eisel_lemire(w, (int)q, negative, out);
 }

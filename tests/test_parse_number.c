@@ -9,6 +9,7 @@
  * split of a file gives the same numbers, and an error is reported with
  * its line wherever the chunks begin. */
 #include "bundle_io.h"
+#include "decimal.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -86,7 +87,7 @@ static void test_random_doubles(void)
     /* %.Pg for these P, and %.16e */
     static const int precisions[] = {17, 16, 15, 9, 6, 3, 1, 20, 25, -16};
     const int nforms = (int)(sizeof precisions / sizeof precisions[0]);
-    long count = scaled(300000);
+    long count = scaled(200000);
     long before = compared, fast_before = fast_taken;
     char text[64];
     for (long k = 0; k < count; k++) {
@@ -114,7 +115,7 @@ static void test_random_doubles(void)
  * decimal that reads back (as CHOLMOD writes) and 17 digits. */
 static void test_random_moderate(void)
 {
-    long count = scaled(500000);
+    long count = scaled(400000);
     long before = compared, fast_before = fast_taken;
     char text[64];
     for (long k = 0; k < count; k++) {
@@ -172,7 +173,7 @@ static void test_random_strings(void)
  * of v with one more bit set below it), and one digit either side. */
 static void test_halfway(void)
 {
-    long count = scaled(100000);
+    long count = scaled(40000);
     char text[800];
     for (long k = 0; k < count; k++) {
         double v = bits_double(rng() & ~(UINT64_C(1) << 63));
@@ -386,6 +387,236 @@ static void test_table(void)
     CHECK(bad == 0, "%d table entries wrong", bad);
 }
 
+/* ------------------------------------------- the chunked file reader */
+
+static char tmpdir[FIXTURE_PATH];
+
+/* text as a file read by cpg_mm_read_file in `chunks` pieces. */
+static int read_text(const char *text, cpg_mm_kind kind, long long expect,
+                     int chunks, cpg_mm_scan *s, char *msg)
+{
+    static const char *const labels[] = {"A", "b", "stretch"};
+    static char path[FIXTURE_PATH];
+    if (fixture_write(tmpdir, "f.mtx", text) != 0) {
+        fprintf(stderr, "cannot write in %s\n", tmpdir);
+        exit(1);
+    }
+    fixture_join(path, tmpdir, "f.mtx");
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->label = labels[kind];
+    s->kind = kind;
+    s->expect = expect;
+    s->chunks = chunks;
+    msg[0] = '\0';
+    return cpg_mm_read_file(s, msg);
+}
+
+/* The same code, message and entries (bit for bit) in 3 and in 16 pieces
+ * (or in `chunks` alone) as in one; returns 1 when they agree. */
+static int same_in_chunks(const char *tag, const char *text, cpg_mm_kind kind,
+                          long long expect, int chunks)
+{
+    cpg_mm_scan one, many;
+    char msg1[COREPCG_MSG_SIZE], msg2[COREPCG_MSG_SIZE];
+    int rc1 = read_text(text, kind, expect, 1, &one, msg1), ok = 1;
+    int counts[2] = {chunks ? chunks : 3, chunks ? 0 : CPG_MM_MAX_CHUNKS};
+    for (int c = 0; c < 2 && counts[c]; c++) {
+        int rc2 = read_text(text, kind, expect, counts[c], &many, msg2);
+        int same = rc1 == rc2 && strcmp(msg1, msg2) == 0;
+        if (same && rc1 == COREPCG_OK) {
+            size_t n = (size_t)one.entries;
+            same = one.entries == many.entries &&
+                   (!one.val || memcmp(one.val, many.val, n * sizeof(double)) == 0) &&
+                   (!one.row || (memcmp(one.row, many.row, n * sizeof(int)) == 0 &&
+                                 memcmp(one.col, many.col, n * sizeof(int)) == 0));
+        }
+        if (!same)
+            CHECK(0, "%s, %d chunks: code %d '%s', in one piece %d '%s'", tag,
+                  counts[c], rc2, msg2, rc1, msg1);
+        ok &= same;
+        cpg_mm_free(&many);
+    }
+    cpg_mm_free(&one);
+    return ok;
+}
+
+/* A symmetric n x n coordinate file: the diagonal and a band below it,
+ * column by column, with random values. */
+static char *band_matrix(int n, int band, int *entries)
+{
+    size_t cap = (size_t)n * (size_t)(band + 1) * 40 + 200;
+    char *text = malloc(cap), *o = text;
+    int count = 0;
+    for (int j = 1; j <= n; j++)
+        for (int i = j; i <= n && i <= j + band; i++)
+            count++;
+    o += sprintf(o, "%%%%MatrixMarket matrix coordinate real symmetric\n"
+                    "%% made by test_parse_number\n%d %d %d\n", n, n, count);
+    for (int j = 1; j <= n; j++)
+        for (int i = j; i <= n && i <= j + band; i++) {
+            double v = (double)(int64_t)(rng() % 2000001 - 1000000) *
+                       pow(10.0, (double)(rng() % 20) - 12.0);
+            o += sprintf(o, "%d %d %.17g\n", i, j, v);
+        }
+    *entries = count;
+    return text;
+}
+
+/* text with line `line` (1-based) replaced by `with` (NULL: deleted). */
+static char *replace_line(const char *text, int line, const char *with)
+{
+    return fixture_edit_lines(text, line, with, 0);
+}
+
+static void test_chunk_boundaries(void)
+{
+    fixture_temp_dir(tmpdir, "parse");
+    char msg[COREPCG_MSG_SIZE];
+    cpg_mm_scan s;
+
+    /* A vector of 2000 values in 4 pieces: each value as strtod reads
+     * its line, whatever piece it falls in. */
+    int n = 2000;
+    char *vec = malloc((size_t)n * 32 + 100), *o = vec;
+    o += sprintf(o, "%%%%MatrixMarket matrix array real general\n%d 1\n", n);
+    for (int k = 0; k < n; k++)
+        o += sprintf(o, "%.17g\n", bits_double(rng() & ~(UINT64_C(0x7FF) << 52)) * 1e300);
+    int rc = read_text(vec, CPG_MM_VECTOR, n, 4, &s, msg);
+    CHECK_INT(rc, COREPCG_OK);
+    int bad = 0;
+    const char *line = strchr(strchr(vec, '\n') + 1, '\n') + 1;
+    for (int k = 0; rc == COREPCG_OK && k < n; k++, line = strchr(line, '\n') + 1)
+        bad += double_bits(strtod(line, NULL)) != double_bits(s.val[k]);
+    CHECK(bad == 0, "%d of %d values differ from strtod", bad, n);
+    cpg_mm_free(&s);
+
+    /* Where the pieces begin: at line starts, the split of the middle
+     * moved on to the next line when it falls inside one. */
+    const char *body = strchr(strchr(vec, '\n') + 1, '\n') + 1;
+    size_t len = strlen(body), starts[CPG_MM_MAX_CHUNKS];
+    size_t made = cpg_mm_chunk_starts(body, len, 2, starts);
+    CHECK_INT(made, 2);
+    CHECK(starts[0] == 0 && starts[1] >= len / 2 && body[starts[1] - 1] == '\n' &&
+          (starts[1] == len / 2 || body[len / 2 - 1] != '\n'),
+          "pieces start at 0 and %zu (middle %zu)", starts[1], len / 2);
+    for (int count = 1; count <= CPG_MM_MAX_CHUNKS; count++) {
+        made = cpg_mm_chunk_starts(body, len, count, starts);
+        int ok = made >= 1 && made <= (size_t)count && starts[0] == 0;
+        for (size_t k = 1; k < made; k++)
+            ok &= starts[k] > starts[k - 1] && starts[k] < len &&
+                  body[starts[k] - 1] == '\n';
+        CHECK(ok, "%d pieces: bad starts", count);
+    }
+    /* a file with fewer lines than pieces asked for */
+    made = cpg_mm_chunk_starts("1\n2\n", 4, 16, starts);
+    CHECK(made == 2 && starts[1] == 2, "2 lines in %zu pieces", made);
+
+    /* An error on the first line of the second piece: its own line
+     * number, found although that piece does not know where it starts. */
+    made = cpg_mm_chunk_starts(body, len, 2, starts);
+    int first_of_second = 3; /* banner, size line, then the body */
+    for (size_t k = 0; k < starts[1]; k++)
+        first_of_second += body[k] == '\n';
+    char *broken = replace_line(vec, first_of_second, "nan");
+    rc = read_text(broken, CPG_MM_VECTOR, n, 2, &s, msg);
+    char want[128];
+    snprintf(want, sizeof want, ":%d: value nan is not finite", first_of_second);
+    CHECK_INT(rc, COREPCG_ERR_NOT_FINITE);
+    CHECK_STR_CONTAINS(msg, want);
+    free(broken);
+    /* and an error in the first piece comes first, in file order */
+    broken = replace_line(vec, first_of_second, "x");
+    char *two = replace_line(broken, 10, "1 2");
+    rc = read_text(two, CPG_MM_VECTOR, n, 2, &s, msg);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, ":10: expected 1 value, found 2 fields");
+    free(broken);
+    free(two);
+
+    /* CRLF line ends read as LF ones, in any number of pieces. */
+    char *crlf = malloc(2 * strlen(vec) + 1);
+    o = crlf;
+    for (const char *c = vec; *c; c++) {
+        if (*c == '\n')
+            *o++ = '\r';
+        *o++ = *c;
+    }
+    *o = '\0';
+    cpg_mm_scan lf;
+    read_text(vec, CPG_MM_VECTOR, n, 1, &lf, msg);
+    rc = read_text(crlf, CPG_MM_VECTOR, n, 3, &s, msg);
+    CHECK_INT(rc, COREPCG_OK);
+    CHECK(rc == COREPCG_OK && memcmp(s.val, lf.val, sizeof(double) * (size_t)n) == 0,
+          "CRLF reads as LF");
+    cpg_mm_free(&s);
+    cpg_mm_free(&lf);
+    same_in_chunks("crlf", crlf, CPG_MM_VECTOR, n, 7);
+    free(crlf);
+
+    /* A file smaller than any piece (auto: one thread) and one asked for
+     * more pieces than it has lines. */
+    const char *small = "%%MatrixMarket matrix array real general\n2 1\n1.5\n-2\n";
+    rc = read_text(small, CPG_MM_VECTOR, 2, 0, &s, msg);
+    CHECK(rc == COREPCG_OK && s.val[0] == 1.5 && s.val[1] == -2, "small file: %s", msg);
+    cpg_mm_free(&s);
+    same_in_chunks("small", small, CPG_MM_VECTOR, 2, 16);
+    free(vec);
+
+    /* A matrix: every line spoiled in turn (and comments, blank lines
+     * and stray entries put in), read in 2..16 pieces, gives what the
+     * one-piece reading gives: the same entries or the same first
+     * defect with the same file:line. */
+    int entries;
+    char *A = band_matrix(24, 2, &entries); /* 3 header lines, then entries */
+    static const char *const spoil[] = {
+        "% a comment", "", "   \t", "1 1 nan", "2 1 1e999", "3 4 1", "31 1 1",
+        "1 1", "1 1 1 1", "x", "1 1 0x10", "+2 1 5", "2 1 1e-400", "1 1 1e308",
+        "1\0331 1", "2 1 .5e", NULL};
+    const int nspoil = (int)(sizeof spoil / sizeof spoil[0]);
+    int lines = entries + 3, agreed = 0, tried = 0;
+    for (int l = 2; l <= lines + 1; l++)
+        for (int v = 0; v < nspoil; v++) {
+            if (l == 3 && v > 2) /* the size line: one of each is enough */
+                continue;
+            char *t = l <= lines ? replace_line(A, l, spoil[v]) : NULL;
+            if (!t) { /* past the end: an extra line */
+                t = malloc(strlen(A) + 64);
+                sprintf(t, "%s%s\n", A, spoil[v] ? spoil[v] : "");
+            }
+            agreed += same_in_chunks("spoilt matrix", t, CPG_MM_MATRIX_A, 0, 0);
+            tried++;
+            free(t);
+        }
+    CHECK_INT(agreed, tried);
+    /* comments and blank lines between entries: gaps closed */
+    char *gaps = replace_line(A, 20, "% gap");
+    char *gaps2 = malloc(strlen(gaps) + 64);
+    sprintf(gaps2, "%s\n%% trailing comment\n", gaps);
+    char *gaps3 = replace_line(gaps2, 40, "");
+    char *gaps4 = fixture_edit_lines(gaps3, 60, "   ", 0);
+    /* the lines replaced were entries: say so in the size line */
+    char size[64];
+    snprintf(size, sizeof size, "24 24 %d", entries - 3);
+    char *gaps5 = replace_line(gaps4, 3, size);
+    for (int chunks = 2; chunks <= CPG_MM_MAX_CHUNKS; chunks++)
+        same_in_chunks("gaps", gaps5, CPG_MM_MATRIX_A, 0, chunks);
+    rc = read_text(gaps5, CPG_MM_MATRIX_A, 0, 5, &s, msg);
+    CHECK(rc == COREPCG_OK && s.entries == entries - 3, "gaps: %s", msg);
+    cpg_mm_free(&s);
+    free(gaps), free(gaps2), free(gaps3), free(gaps4), free(gaps5);
+    /* truncated: the message counts the entries of every piece */
+    char *cut = fixture_edit_lines(A, 0, NULL, lines - 4);
+    rc = read_text(cut, CPG_MM_MATRIX_A, 0, 4, &s, msg);
+    snprintf(want, sizeof want, ":%d: file ends after %d of the %d entries",
+             lines - 3, entries - 4, entries);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, want);
+    free(cut);
+    free(A);
+    fixture_remove_tree(tmpdir);
+}
+
 /* ------------------------------------------------------------- main */
 
 int main(void)
@@ -399,6 +630,7 @@ int main(void)
     test_random_moderate();
     test_random_strings();
     test_halfway();
+    test_chunk_boundaries();
     printf("%ld texts compared with strtod, %ld by the fast path, %ld "
            "mismatches\n", compared, fast_taken, mismatches);
     CHECK(mismatches == 0, "%ld texts read differently from strtod", mismatches);
