@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* CHOLMOD writes |v| >= 1e308 as 1e308 and reads that back as Inf, so a
  * bundle holds only values below it. */
@@ -91,6 +92,25 @@ void *cpg_mm_alloc(size_t count, size_t size);
  * each the start of a line, ascending; returns how many. */
 size_t cpg_mm_chunk_starts(const char *body, size_t len, int count,
                            size_t *starts);
+
+/* ------------------------------------------------------- mm_write.c */
+
+/* x as CHOLMOD's Matrix Market writer prints a value, byte for byte: the
+ * fewest significant digits from 6 up that read back exactly, exponent
+ * shortened ("1e-5", "2.5e17"), no leading zero (".5", "-.25"). buf
+ * holds 32 bytes; returns the length (no newline). x is finite. */
+int cpg_mm_format_value(double x, char *buf);
+
+/* An n x 1 `array real general` file, as cholmod_write_dense writes it. */
+int cpg_mm_write_dense(FILE *f, const char *path, const double *x, int n,
+                       char *msg);
+
+/* A sorted, packed lower triangle (values, or a pattern when L->x is
+ * NULL) as a `symmetric` coordinate file, as cholmod_write_sparse writes
+ * it: `pattern` when every value is 1, `integer` when every one is an
+ * int. Write errors show as ERR_IO (and in f's error flag). */
+int cpg_mm_write_lower(FILE *f, const char *path, const cholmod_sparse *L,
+                       char *msg);
 
 /* ------------------------------------------------------- bundle_A.c */
 
