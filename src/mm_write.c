@@ -287,33 +287,45 @@ static int put_int(char *p, long long v)
     return (int)(o - p);
 }
 
-static int write_done(mm_out *o, const char *path, char *msg)
+/* A buffer over f, with the header line(s) in it; NULL when out of
+ * memory. */
+static mm_out *out_open(FILE *f, const char *header)
+{
+    mm_out *o = malloc(sizeof *o);
+    if (o) {
+        o->f = f;
+        o->len = strlen(header);
+        memcpy(o->buf, header, o->len);
+    }
+    return o;
+}
+
+/* Flushes and frees o: OK, or ERR_IO when a write failed. */
+static int out_close(mm_out *o, const char *path, char *msg)
 {
     out_flush(o);
-    if (ferror(o->f))
-        return cpg_fail(msg, COREPCG_ERR_IO, "%s: write error", path);
-    return COREPCG_OK;
+    int failed = ferror(o->f);
+    free(o);
+    return failed ? cpg_fail(msg, COREPCG_ERR_IO, "%s: write error", path)
+                  : COREPCG_OK;
 }
 
 int cpg_mm_write_dense(FILE *f, const char *path, const double *x, int n,
                        char *msg)
 {
-    mm_out *o = malloc(sizeof *o);
+    char header[96];
+    snprintf(header, sizeof header,
+             "%%%%MatrixMarket matrix array real general\n%d 1\n", n);
+    mm_out *o = out_open(f, header);
     if (!o)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory", path);
-    o->f = f;
-    o->len = (size_t)sprintf(o->buf,
-                             "%%%%MatrixMarket matrix array real general\n"
-                             "%d 1\n", n);
     for (int k = 0; k < n; k++) {
         char *p = out_room(o);
         int len = cpg_mm_format_value(x[k], p);
         p[len] = '\n';
         o->len += (size_t)len + 1;
     }
-    int rc = write_done(o, path, msg);
-    free(o);
-    return rc;
+    return out_close(o, path, msg);
 }
 
 int cpg_mm_write_lower(FILE *f, const char *path, const cholmod_sparse *L,
@@ -330,15 +342,14 @@ int cpg_mm_write_lower(FILE *f, const char *path, const cholmod_sparse *L,
         integer &= Lx[k] >= INT_MIN && Lx[k] <= INT_MAX &&
                    (double)(int)Lx[k] == Lx[k];
     }
-    mm_out *o = malloc(sizeof *o);
+    char header[160];
+    snprintf(header, sizeof header,
+             "%%%%MatrixMarket matrix coordinate %s symmetric\n%d %d %d\n",
+             binary ? "pattern" : integer ? "integer" : "real", (int)L->nrow,
+             n, nnz);
+    mm_out *o = out_open(f, header);
     if (!o)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory", path);
-    o->f = f;
-    o->len = (size_t)sprintf(o->buf,
-                             "%%%%MatrixMarket matrix coordinate %s "
-                             "symmetric\n%d %d %d\n",
-                             binary ? "pattern" : integer ? "integer" : "real",
-                             (int)L->nrow, n, nnz);
     for (int j = 0; j < n; j++)
         for (int k = Lp[j]; k < Lp[j + 1]; k++) {
             char *p = out_room(o), *q = p;
@@ -353,7 +364,5 @@ int cpg_mm_write_lower(FILE *f, const char *path, const cholmod_sparse *L,
             *q++ = '\n';
             o->len += (size_t)(q - p);
         }
-    int rc = write_done(o, path, msg);
-    free(o);
-    return rc;
+    return out_close(o, path, msg);
 }
