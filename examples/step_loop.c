@@ -3,8 +3,10 @@
  * step update with the new values and solve. A g x g sheet of nodes joined
  * by stiff springs to their 4 neighbours (the stretch pairs, the matrix
  * core) and weak ones to a diagonal neighbour, A = M + h^2 k L (x) I3, whose stiffness
- * changes every step (same pattern: the analysis is reused); at step 4 a
- * node starts sliding on a plane (new pattern: re-analysed).
+ * changes every step (same pattern: the analysis is reused); from step 4
+ * (the loop's step 3) a free node slides on a plane, which auto's icpcg
+ * keeps its analysis through (no node became fixed; what each method
+ * keeps is listed at corepcg_update).
  * Prints one line per step and exits non-zero if any step fails its own
  * check (relative residual <= 10 tol, constraint error <= 1e-12, analysis
  * reused exactly when the pattern was kept). */

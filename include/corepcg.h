@@ -116,6 +116,16 @@ typedef enum corepcg_precond {
     COREPCG_PRECOND_COUNT
 } corepcg_precond;
 
+/* When an iterative method stops (settings.stop). */
+typedef enum corepcg_stop {
+    COREPCG_STOP_RESIDUAL = 0,  /* |S(b - A x)| <= tol |S(b - A(I-S)z)|: the
+                                   true filtered residual, the same measure
+                                   for every method (default)              */
+    COREPCG_STOP_PRECONDITIONED, /* r^T M^-1 r <= tol^2 delta0, the papers'
+                                   rule: what tol means depends on M        */
+    COREPCG_STOP_COUNT
+} corepcg_stop;
+
 typedef enum corepcg_ordering {
     COREPCG_ORDERING_BEST = 0,  /* AMD and METIS; keeps the sparser factor */
     COREPCG_ORDERING_AMD,
@@ -146,22 +156,55 @@ COREPCG_EXPORT const char *corepcg_ordering_name(int ordering);
 COREPCG_EXPORT const char *corepcg_factor_name(int factor);
 COREPCG_EXPORT const char *corepcg_core_name(int core);
 COREPCG_EXPORT const char *corepcg_auto_reason_name(int reason);
+COREPCG_EXPORT const char *corepcg_stop_name(int stop);
 COREPCG_EXPORT int corepcg_method_from_name(const char *name);
 COREPCG_EXPORT int corepcg_precond_from_name(const char *name);
 COREPCG_EXPORT int corepcg_ordering_from_name(const char *name);
 COREPCG_EXPORT int corepcg_factor_from_name(const char *name);
 COREPCG_EXPORT int corepcg_core_from_name(const char *name);
+COREPCG_EXPORT int corepcg_stop_from_name(const char *name);
+
+/* The settings a method reads, as corepcg_method_takes asks about them. */
+typedef enum corepcg_option {
+    COREPCG_OPTION_TOL = 0,          /* tol (the method iterates)            */
+    COREPCG_OPTION_MAX_ITER,         /* max_iter                             */
+    COREPCG_OPTION_PRECOND,          /* precond                              */
+    COREPCG_OPTION_ORDERING,         /* ordering (a CHOLMOD factorisation)   */
+    COREPCG_OPTION_FACTOR,           /* factor                               */
+    COREPCG_OPTION_CORE,             /* core                                 */
+    COREPCG_OPTION_CORE_THRESHOLD,   /* core_threshold                       */
+    COREPCG_OPTION_FALLBACK_UPCG,    /* fallback_upcg                        */
+    COREPCG_OPTION_IC_FILL,          /* ic_fill                              */
+    COREPCG_OPTION_STOP,             /* stop                                 */
+    COREPCG_OPTION_COUNT
+} corepcg_option;
+
+/* The library's one table of methods, for tools that offer every method
+ * (a CLI's option checks, a benchmark's list) without a copy of it.
+ *   corepcg_method_at(k): the k-th method of the table, k = 0 ..
+ *     COREPCG_METHOD_COUNT - 1, from the baseline (mpcg-bw) to auto; -1
+ *     for any other k.
+ *   corepcg_method_takes(method, option): 1 when the method reads that
+ *     setting (auto: when one of its candidates does), 0 when it ignores
+ *     it or either argument is out of range.
+ *   corepcg_auto_candidate(k): auto's k-th candidate (k = 0, 1, ...), in
+ *     the order it tries them when nothing is measured yet; -1 past the
+ *     last. */
+COREPCG_EXPORT int corepcg_method_at(int k);
+COREPCG_EXPORT int corepcg_method_takes(int method, int option);
+COREPCG_EXPORT int corepcg_auto_candidate(int k);
 
 /* ------------------------------------------------------------- settings */
 
 /* Defaults (corepcg_settings_default fills these in). */
-#define COREPCG_DEFAULT_TOL 1e-3
+#define COREPCG_DEFAULT_TOL 1e-5
 #define COREPCG_DEFAULT_MAX_ITER 10000
 #define COREPCG_DEFAULT_CORE_THRESHOLD 1e-2
 
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
-    double tol;                /* stop when delta <= tol^2 delta0; (0, 1)    */
+    double tol;                /* iterative methods' tolerance, (0, 1): see
+                                  stop                                     */
     int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
     corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
     corepcg_ordering ordering; /* direct/corepcg; default NESDIS (nested
@@ -177,12 +220,17 @@ typedef struct corepcg_settings {
     int fallback_upcg;         /* corepcg: if the core is not SPD, solve with
                                   upcg's node-block preconditioner instead
                                   (FELL_BACK)                                */
-    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0) in the
-                                  nodes' own order (default, measured
-                                  fastest to 161x161), 1 = one level of
-                                  block fill in reverse Cuthill-McKee order
+    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0)
+                                  (default), 1 = one level of block fill
                                   (fewer iterations; pays from ~321x321 at
-                                  tight tolerances)                        */
+                                  tight tolerances); both in reverse
+                                  Cuthill-McKee order of the free nodes,
+                                  whatever order they come in            */
+    corepcg_stop stop;         /* iterative methods' stopping rule; default
+                                  RESIDUAL: every method stops at the same
+                                  true accuracy, so that they compare at
+                                  equal accuracy and tol means the same
+                                  for all (docs/design.md, "Stopping")    */
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
@@ -300,13 +348,22 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
                                  const corepcg_settings *settings);
 
 /* The next step's system. When what the method analysed is unchanged,
- * only the numbers are recomputed and the symbolic analysis is reused;
- * otherwise it is a full setup. corepcg and direct analyse a pattern
- * that constraints do not change (the same N, block pattern of A and, for
- * corepcg, stretch pairs keep it while contacts come and go); icpcg
- * needs the same block pattern and the same set of fully free nodes;
- * upcg and mpcg the same block pattern and every node's ndof. info (may be NULL) gets status,
- * analysis_reused and the setup times.
+ * only the numbers are recomputed and the symbolic analysis is reused
+ * (info.analysis_reused = 1); otherwise it is a full setup. What each
+ * method's analysis depends on -- compared entry by entry, never by counts:
+ *   corepcg   N, A's block pattern and the stretch pairs (core stretch; with
+ *             core auto, the core's blocks): constraints may change freely;
+ *   direct    N and A's block pattern: constraints may change freely;
+ *   icpcg     A's block pattern and which nodes are fixed (ndof 0): a
+ *             node's ndof may change among 3, 2 and 1;
+ *   upcg      A's block pattern and every node's ndof;
+ *   mpcg, mpcg-bw  N only (the preconditioner is rebuilt from the values);
+ *   auto      N and whether the stretch pairs are given; within that each
+ *             candidate keeps its own analysis as above and re-analyses on
+ *             the first step it runs on a new pattern (analysis_reused 0).
+ * Whatever is kept (the analysis, A's import map and arrays) is reused
+ * only for the very pattern it was made for. info (may be NULL) gets
+ * status, analysis_reused and the setup times.
  * Returns setup's codes, and ERR_STATE before a successful setup. If the
  * new system cannot be read (a code from the checks above), the previous
  * one stays set up; if it is read but its factorisation fails, the handle

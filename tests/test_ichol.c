@@ -11,12 +11,14 @@
  *  - the analysis kept for new values and for an ndof change, refused for
  *    a node that became fixed; float storage; the kept lower triangle's
  *    product equals A~'s;
+ *  - RCM's work linear in the graph's size with many components;
  *  - NULL and invalid arguments. */
 #include "ichol.h"
 #include "internal.h"
 #include "test.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAXN 8               /* nodes */
@@ -524,12 +526,12 @@ static void test_reuse(void)
         om.pivot_tol = 0.999; /* forces shifts: Schur updates lower pivots */
         CHECK_INT(cpg_ichol_analyse(&fresh, &t.rm, &om, msg), COREPCG_OK);
         double y1[MAXU], y2[MAXU] = {0};
-        cpg_ichol_matvec(&fresh, v, y2); /* nothing kept yet: untouched */
-        CHECK(y2[0] == 0 && y2[t.u.r - 1] == 0, "matvec before factorise");
+        cpg_lower_apply(&fresh.lower, v, y2); /* nothing kept yet: NaN */
+        CHECK(isnan(y2[0]) && isnan(y2[t.u.r - 1]), "matvec before factorise");
         CHECK_INT(cpg_ichol_factorise(&fresh, &t.rm, msg), COREPCG_OK);
         CHECK(fresh.info.shift > 0, "expected a shift, got %g", fresh.info.shift);
         cpg_rmat_mult(&t.rm, v, y1);
-        cpg_ichol_matvec(&fresh, v, y2);
+        cpg_lower_apply(&fresh.lower, v, y2);
         double emax = 0, ymax = 0;
         for (int k = 0; k < t.u.r; k++) {
             emax = fmax(emax, fabs(y1[k] - y2[k]));
@@ -651,14 +653,14 @@ static void test_arguments(void)
     tsys_free(&t);
 }
 
-/* The defaults as measured (exp/README.md), and PCG with them: the kept
+/* The defaults (docs/benchmark.md), and PCG with them: the kept
  * lower triangle as the product, the float factor as the preconditioner. */
 static void test_defaults(void)
 {
     cpg_ichol_opts o;
     cpg_ichol_default_opts(&o);
     CHECK_INT(o.fill, 0);
-    CHECK_INT(o.ordering, CPG_ICHOL_NATURAL);
+    CHECK_INT(o.ordering, CPG_ICHOL_RCM);
     CHECK_INT(o.single, 1);
     CHECK_INT(o.keep_matrix, 1);
     CHECK_INT(o.max_retries, 6);
@@ -673,7 +675,7 @@ static void test_defaults(void)
     cpg_ichol ic;
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
-    CHECK(ic.lxf != NULL && ic.mx != NULL, "defaults: float F and kept A~");
+    CHECK(ic.lxf != NULL && ic.lower.loaded, "defaults: float F and kept A~");
     int r = t.u.r, it = -1;
     double b[MAXU], x[MAXU], Ax[MAXU];
     for (int k = 0; k < r; k++) {
@@ -683,7 +685,7 @@ static void test_defaults(void)
     cpg_pcg_work w;
     CHECK_INT(cpg_pcg_work_alloc(&w, r), COREPCG_OK);
     cpg_pcg_problem pb = {
-        .n = r, .matvec = cpg_ichol_matvec, .matvec_ctx = &ic,
+        .n = r, .matvec = cpg_lower_apply, .matvec_ctx = &ic.lower,
         .precond = cpg_ichol_apply, .precond_ctx = &ic, .b = b, .bdelta = b,
         .tol = 1e-10, .max_iter = 100,
     };
@@ -701,8 +703,69 @@ static void test_defaults(void)
     tsys_free(&t);
 }
 
+/* RCM's work grows linearly with the graph, however many components it
+ * has: the searches for a peripheral root stay inside a component (they
+ * once re-marked every vertex for each, quadratic in the count of
+ * components). Graphs of G/2 disjoint edges plus one path of G/2
+ * vertices, at two sizes: the visits counted per vertex-or-edge are
+ * bounded and equal at both sizes; the order is a permutation that keeps
+ * each component contiguous. */
+static void rcm_graph(int G, int *gp, int *gi)
+{
+    int t = 0, half = G / 2;
+    for (int v = 0; v < G; v++) {
+        gp[v] = t;
+        if (v < half) /* pairs (0,1), (2,3), ... */
+            gi[t++] = v ^ 1;
+        else { /* a path over half..G-1 */
+            if (v > half)
+                gi[t++] = v - 1;
+            if (v + 1 < G)
+                gi[t++] = v + 1;
+        }
+    }
+    gp[G] = t;
+}
+
+static void test_rcm_linear(void)
+{
+    double per_item[2];
+    for (int size = 0; size < 2; size++) {
+        int G = size ? 40000 : 10000;
+        int *gp = malloc(sizeof(int) * (size_t)(G + 1));
+        int *gi = malloc(sizeof(int) * 2 * (size_t)G);
+        int *order = malloc(sizeof(int) * (size_t)G);
+        int *seen = calloc((size_t)G, sizeof(int));
+        rcm_graph(G, gp, gi);
+        long visits = 0;
+        CHECK_INT(cpg_order_rcm(gp, gi, G, order, &visits), COREPCG_OK);
+        int perm_ok = 1, pairs_ok = 1;
+        for (int k = 0; k < G; k++) {
+            perm_ok &= order[k] >= 0 && order[k] < G && !seen[order[k]];
+            if (order[k] >= 0 && order[k] < G)
+                seen[order[k]] = 1;
+            if (order[k] < G / 2) /* a pair's two vertices side by side */
+                pairs_ok &= (k > 0 && order[k - 1] == (order[k] ^ 1)) ||
+                            (k + 1 < G && order[k + 1] == (order[k] ^ 1));
+        }
+        CHECK(perm_ok, "RCM of %d vertices is not a permutation", G);
+        CHECK(pairs_ok, "RCM of %d vertices splits a component", G);
+        per_item[size] = (double)visits / (G + gp[G]);
+        /* a pseudo-peripheral search is at most 8 breadth-first searches
+         * plus the Cuthill-McKee sweep, each visiting a vertex once and
+         * each of its edges once */
+        CHECK_LE(per_item[size], 9.0);
+        free(gp);
+        free(gi);
+        free(order);
+        free(seen);
+    }
+    CHECK_NEAR(per_item[1], per_item[0], 0.05 * per_item[0]);
+}
+
 int main(void)
 {
+    test_rcm_linear();
     test_defaults();
     test_hand();
     for (int comp = 0; comp < 3; comp++)

@@ -12,7 +12,7 @@
  *    stop sliding, and the set of sliding nodes change between steps);
  *    every answer converged with constraint error <= 1e-12 and relative
  *    residual <= 10 tol; corepcg's answer (tol 1e-8) agrees with
- *    direct's to 1e-6 relative, and every update's answer equals a fresh
+ *    direct's to 1e-5 relative, and every update's answer equals a fresh
  *    setup's of the same system to 1e-12 with the same iterations, r
  *    and nnz_reduced;
  *  - a changed mesh re-analyses and says so (analysis_reused 0, analysis
@@ -138,8 +138,10 @@ static void test_ballhit_steps(void)
                   step, info.r, info.nnz_reduced, finfo.r, finfo.nnz_reduced);
             corepcg_free(&fresh);
         }
+        /* the residual rule (tol 1e-8) bounds corepcg's error by about
+         * cond(A~) tol: 4e-6 was the largest seen */
         double d = rel_diff(n, x[0], x[1]);
-        CHECK(d <= 1e-6, "step %d: corepcg vs direct %.3g", step, d);
+        CHECK(d <= 1e-5, "step %d: corepcg vs direct %.3g", step, d);
         updates += started;
         started = 1;
         memcpy(before, now, sizeof(int) * (size_t)N);
@@ -240,7 +242,10 @@ static void test_mesh_changes(void)
 }
 
 /* The reduced corePCG's counts on the shipped bundles, measured before
- * it was replaced (commit 2a675c5, both orderings). */
+ * it was replaced (commit 2a675c5, both orderings), under the rule they
+ * were measured with (the papers'). And under the residual rule (the
+ * default) every iterative method's answer meets it: the true relative
+ * residual info reports (computed afresh from x) is <= tol. */
 static void test_bundle_iterations(void)
 {
     const struct {
@@ -276,6 +281,7 @@ static void test_bundle_iterations(void)
         CHECK_INT(rc, COREPCG_OK);
         for (int o = 0; o < 2; o++) {
             settings_for(&s, COREPCG_METHOD_COREPCG, cases[c].tol);
+            s.stop = COREPCG_STOP_PRECONDITIONED;
             s.ordering = ords[o];
             corepcg_info info;
             rc = corepcg_setup(h, &b->system, &s);
@@ -289,6 +295,20 @@ static void test_bundle_iterations(void)
             double d = rel_diff(n, x, xd);
             CHECK(d <= 10 * cases[c].tol, "%s tol %g: |x - x_direct| = %.3g",
                   cases[c].bundle, cases[c].tol, d);
+        }
+        const corepcg_method iterative[] = {
+            COREPCG_METHOD_COREPCG, COREPCG_METHOD_ICPCG, COREPCG_METHOD_UPCG,
+            COREPCG_METHOD_MPCG, COREPCG_METHOD_MPCG_BW, COREPCG_METHOD_AUTO};
+        for (int m = 0; m < 6; m++) {
+            settings_for(&s, iterative[m], cases[c].tol);
+            corepcg_info info;
+            rc = corepcg_setup(h, &b->system, &s);
+            if (rc == COREPCG_OK)
+                rc = corepcg_solve(h, b->b, b->x0, x, &info);
+            CHECK(rc == COREPCG_OK && info.rel_residual <= cases[c].tol,
+                  "%s tol %g %s, residual rule: rc %d, true residual %.3g",
+                  cases[c].bundle, cases[c].tol,
+                  corepcg_method_name(iterative[m]), rc, info.rel_residual);
         }
         corepcg_free(&h);
         corepcg_bundle_free(&b);

@@ -20,6 +20,19 @@ enum {
 /* "corepcg: <text>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* cli_error for a failure with a library status code (COREPCG_ERR_*),
+ * which --json's error object reports. */
+void cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --json given: on failure (exit 1 or 2) cli_finish prints, on stdout and
+ * as the only thing there, {"error": {"status": S, "code": "ERR_...",
+ * "message": "..."}} with the last error printed (the human message
+ * stays on stderr). Usage errors are ERR_ARGUMENT. */
+void cli_json_errors(void);
+
+/* What main returns: exit_status, after --json's error object if due. */
+int cli_finish(int exit_status);
+
 /* "corepcg: WHERE: MESSAGE" for a failed library call: the library's
  * message (which says what went wrong), or the code's name when empty. */
 void cli_library_error(const char *where, int code, const char *message);

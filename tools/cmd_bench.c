@@ -21,7 +21,7 @@ static const char usage_text[] =
     "                   (default: all)\n"
     "  --steps K        measured steps per case (default 5)\n"
     "  --tol LIST       every iterative method's tolerance, a table each\n"
-    "                   (default 1e-3,1e-6; --quick, --scaling: 1e-3)\n"
+    "                   (default 1e-5,1e-3; --quick, --scaling: 1e-5)\n"
     "  --csv FILE       one row per scene, tol, size, k and method\n"
     "  --svg FILE       seconds per step against k_stretch, a panel per scene\n"
     "                   and size (at the first tol)\n"
@@ -107,6 +107,29 @@ static int one_scene(const char *opt, const char *item, void *out, int k)
             return -1;
         }
     return 0;
+}
+
+/* The methods benchmarked unless --methods names them, from the library's
+ * table: every method (baseline first), or with --whole auto's candidates
+ * and auto, or with --scaling the methods that factorise (CHOLMOD or
+ * incomplete), whose cost grows fastest with the size. */
+static void default_methods(bench_options *o)
+{
+    o->num_methods = 0;
+    if (o->whole_steps && !o->scaling) {
+        for (int k = 0; corepcg_auto_candidate(k) >= 0; k++)
+            o->methods[o->num_methods++] = corepcg_auto_candidate(k);
+        o->methods[o->num_methods++] = COREPCG_METHOD_AUTO;
+        return;
+    }
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = corepcg_method_at(k);
+        int factorises = m != COREPCG_METHOD_AUTO &&
+                         (corepcg_method_takes(m, COREPCG_OPTION_ORDERING) ||
+                          corepcg_method_takes(m, COREPCG_OPTION_IC_FILL));
+        if (!o->scaling || factorises)
+            o->methods[o->num_methods++] = m;
+    }
 }
 
 static int one_method(const char *opt, const char *item, void *out, int k)
@@ -222,26 +245,15 @@ static int parse(int argc, char **argv, bench_options *o)
     }
     if (!given_tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
-        o->tols[1] = 1e-6;
+        o->tols[1] = 1e-3;
         o->num_tols = o->quick || o->scaling || o->whole_steps ? 1 : 2;
     }
     if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1)) {
         cli_error("bench: --scaling takes one scene and one tol");
         return -1;
     }
-    if (!given_methods) {
-        static const int all[] = {COREPCG_METHOD_MPCG_BW, COREPCG_METHOD_MPCG,
-                                  COREPCG_METHOD_UPCG, COREPCG_METHOD_DIRECT,
-                                  COREPCG_METHOD_COREPCG, COREPCG_METHOD_ICPCG,
-                                  COREPCG_METHOD_AUTO};
-        static const int scaling[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG,
-                                      COREPCG_METHOD_ICPCG};
-        static const int whole[] = {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG,
-                                    COREPCG_METHOD_MPCG, COREPCG_METHOD_AUTO};
-        o->num_methods = o->scaling ? 3 : o->whole_steps ? 4 : 7;
-        memcpy(o->methods, o->scaling ? scaling : o->whole_steps ? whole : all,
-               sizeof(int) * (size_t)o->num_methods);
-    }
+    if (!given_methods)
+        default_methods(o);
     o->progress = isatty(STDERR_FILENO);
     const char *outputs[] = {o->csv, o->svg, o->markdown};
     return cli_outputs_ready("bench", outputs, 3, NULL, 0) ? -2 : 0;

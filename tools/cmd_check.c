@@ -44,7 +44,7 @@ int cmd_check(int argc, char **argv)
     if (rc >= 0)
         rc = corepcg_check(&bundle->system, bundle->b, x, &cerr, &rres, msg);
     if (rc < 0)
-        cli_error("%s", msg);
+        cli_fail(rc, "%s", msg);
     else if (json)
         printf("{\"constraint_error\": %.17g, \"rel_residual\": %.17g}\n", cerr,
                rres);

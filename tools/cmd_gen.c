@@ -22,7 +22,7 @@ static const char usage_text[] =
     "                   (default: the first step with contacts for ballhit and\n"
     "                   drape, step 10 otherwise)\n"
     "  --method M       solver for steps 1..s-1 (default auto)\n"
-    "  --tol T          its tolerance (default 1e-3); a step that does not\n"
+    "  --tol T          its tolerance (default 1e-5); a step that does not\n"
     "                   converge is taken all the same, with a warning on\n"
     "                   stderr naming it\n"
     "  --out DIR        the bundle: A.mtx, b.mtx, z.mtx, constraints.txt,\n"

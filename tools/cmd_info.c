@@ -35,7 +35,7 @@ int cmd_info(int argc, char **argv)
     corepcg_bundle *bundle = NULL;
     int rc = corepcg_bundle_read(dir, &bundle, msg);
     if (rc < 0) {
-        cli_error("%s", msg);
+        cli_fail(rc, "%s", msg);
         return cli_exit_status(rc);
     }
     const corepcg_system *sys = &bundle->system;

@@ -21,7 +21,7 @@ static const char usage_text[] =
     "  --steps s        steps to take (default 100)\n"
     "  --method M       auto (default) | icpcg | corepcg | upcg | direct | mpcg |\n"
     "                   mpcg-bw\n"
-    "  --tol T          solver tolerance (default 1e-3)\n"
+    "  --tol T          solver tolerance (default 1e-5)\n"
     "  --obj DIR        write DIR/frame_NNNNN.obj after each step (cloth and\n"
     "                   ball); DIR and its parents are created if missing\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"

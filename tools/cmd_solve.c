@@ -12,9 +12,12 @@ static const char usage_text[] =
     "  --method M          auto (default: per step the fastest of icpcg, corepcg\n"
     "                      and mpcg, as the handle measured them) | icpcg |\n"
     "                      corepcg | upcg | direct | mpcg | mpcg-bw\n"
-    "  --tol T             iterative methods: stop when r^T M^-1 r <= T^2 delta0,\n"
-    "                      delta0 = b^T M^-1 b (mpcg-bw: (S b)^T P (S b), P\n"
-    "                      itself, as Baraff & Witkin publish it) (default 1e-3)\n"
+    "  --tol T             iterative methods' tolerance (default 1e-5)\n"
+    "  --stop R            iterative methods' rule: residual (default: the true\n"
+    "                      |S(b - A x)| <= T |S(b - A(I-S)z)|, the same for every\n"
+    "                      method) | preconditioned (the papers': r^T M^-1 r <=\n"
+    "                      T^2 delta0, delta0 = b^T M^-1 b; mpcg-bw: (S b)^T P\n"
+    "                      (S b), P itself, as Baraff & Witkin publish it)\n"
     "  --max-iter K        iterative methods: iteration limit (default 10000);\n"
     "                      reaching it exits 3\n"
     "  --precond P         upcg/mpcg/auto: diag (default) | block | projected\n"
@@ -22,8 +25,8 @@ static const char usage_text[] =
     "  --ordering O        direct/corepcg/auto: nesdis (default) | amd | best |\n"
     "                      metis\n"
     "  --factor F          direct/corepcg/auto: auto (default) | ldl | ll\n"
-    "  --ic-fill L         icpcg/auto: 0 (default: IC(0) in the nodes' order) |\n"
-    "                      1 (one level of block fill, reverse Cuthill-McKee)\n"
+    "  --ic-fill L         icpcg/auto: 0 (default: IC(0)) | 1 (one level of\n"
+    "                      block fill); both in reverse Cuthill-McKee order\n"
     "  --core C            corepcg/auto: stretch (default, needs stretch.mtx) |\n"
     "                      auto\n"
     "  --core-threshold t  core auto: keep blocks with |A_ij| >= t sqrt(|A_ii||A_jj|)\n"
@@ -50,7 +53,7 @@ struct solve_options {
     corepcg_settings set;
     /* options given, to refuse those the method would ignore */
     int gave_precond, gave_factorisation, gave_core, gave_fallback,
-        gave_iteration, gave_threshold, gave_ic_fill;
+        gave_iteration, gave_threshold, gave_ic_fill, gave_stop;
     int repeat;     /* warm steps timed after the cold one */
 };
 
@@ -66,49 +69,79 @@ typedef struct warm_steps {
 /* A CHOLMOD factorisation (ordering, factor kind, nnz(L) apply). */
 static int is_factored(corepcg_method m)
 {
-    return m == COREPCG_METHOD_DIRECT || m == COREPCG_METHOD_COREPCG;
+    return m != COREPCG_METHOD_AUTO &&
+           corepcg_method_takes(m, COREPCG_OPTION_ORDERING);
 }
 
-/* Whether method m uses what an option sets: auto uses what its
- * candidates (icpcg, corepcg, mpcg) use. */
-static int uses(corepcg_method m, corepcg_method candidate)
+/* "upcg, mpcg and auto's mpcg": the methods that read option, from the
+ * library's table (auto's candidates named as auto's). */
+static void takers(int option, char *out, size_t size)
 {
-    return m == candidate ||
-           (m == COREPCG_METHOD_AUTO && (candidate == COREPCG_METHOD_ICPCG ||
-                                        candidate == COREPCG_METHOD_COREPCG ||
-                                        candidate == COREPCG_METHOD_MPCG));
+    const char *names[2 * COREPCG_METHOD_COUNT];
+    int count = 0;
+    char autos[2 * COREPCG_METHOD_COUNT][32];
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = corepcg_method_at(k);
+        if (m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, option))
+            names[count++] = corepcg_method_name(m);
+    }
+    for (int k = 0; corepcg_auto_candidate(k) >= 0; k++) {
+        int m = corepcg_auto_candidate(k);
+        if (corepcg_method_takes(m, option)) {
+            snprintf(autos[k], sizeof autos[k], "auto's %s",
+                     corepcg_method_name(m));
+            names[count++] = autos[k];
+        }
+    }
+    out[0] = '\0';
+    for (int k = 0; k < count; k++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s",
+                 k == 0 ? "" : k + 1 == count ? " and " : ", ", names[k]);
+    }
 }
 
 /* An option the chosen method would ignore is a usage error, not a
  * surprise. */
 static int check_combination(const struct solve_options *o)
 {
+    static const struct {
+        int option;
+        const char *flags;
+    } given[] = {
+        {COREPCG_OPTION_PRECOND, "--precond"},
+        {COREPCG_OPTION_ORDERING, "--ordering/--factor"},
+        {COREPCG_OPTION_CORE, "--core/--core-threshold"},
+        {COREPCG_OPTION_FALLBACK_UPCG, "--fallback"},
+        {COREPCG_OPTION_IC_FILL, "--ic-fill"},
+        {COREPCG_OPTION_TOL, "--tol/--max-iter"},
+        {COREPCG_OPTION_STOP, "--stop"},
+    };
+    const int gave[] = {o->gave_precond, o->gave_factorisation, o->gave_core,
+                        o->gave_fallback, o->gave_ic_fill, o->gave_iteration,
+                        o->gave_stop};
     corepcg_method m = o->set.method;
-    const char *name = corepcg_method_name(m), *bad = NULL;
-    if (o->gave_precond && !uses(m, COREPCG_METHOD_UPCG) &&
-        !uses(m, COREPCG_METHOD_MPCG) && m != COREPCG_METHOD_MPCG_BW)
-        bad = "--precond (it is for upcg, mpcg, mpcg-bw and auto's mpcg)";
-    else if (o->set.precond == COREPCG_PRECOND_PROJECTED && m != COREPCG_METHOD_UPCG)
-        bad = "--precond projected (it is for upcg; mpcg applies it in effect with diag)";
-    else if (o->gave_factorisation && !uses(m, COREPCG_METHOD_DIRECT) &&
-             !uses(m, COREPCG_METHOD_COREPCG))
-        bad = "--ordering/--factor (they are for direct, corepcg and auto's "
-              "corepcg)";
-    else if ((o->gave_core || o->gave_fallback) && !uses(m, COREPCG_METHOD_COREPCG))
-        bad = "--core/--core-threshold/--fallback (they are for corepcg and "
-              "auto's corepcg)";
-    else if (o->gave_ic_fill && !uses(m, COREPCG_METHOD_ICPCG))
-        bad = "--ic-fill (it is for icpcg and auto's icpcg)";
-    else if (o->gave_iteration && m == COREPCG_METHOD_DIRECT)
-        bad = "--tol/--max-iter (direct does not iterate)";
-    if (!bad && o->gave_threshold && o->set.core != COREPCG_CORE_AUTO) {
+    const char *name = corepcg_method_name(m);
+    for (size_t k = 0; k < sizeof given / sizeof given[0]; k++) {
+        if (!gave[k] || corepcg_method_takes(m, given[k].option))
+            continue;
+        char list[256];
+        takers(given[k].option, list, sizeof list);
+        cli_error("solve: --method %s does not take %s (%s for %s)", name,
+                  given[k].flags, strchr(given[k].flags, '/') ? "they are" : "it is",
+                  list);
+        return -1;
+    }
+    if (o->set.precond == COREPCG_PRECOND_PROJECTED && m != COREPCG_METHOD_UPCG) {
+        cli_error("solve: --method %s does not take --precond projected (it is "
+                  "for upcg; mpcg applies it in effect with diag)", name);
+        return -1;
+    }
+    if (o->gave_threshold && o->set.core != COREPCG_CORE_AUTO) {
         cli_error("solve: --core-threshold is for --core auto");
         return -1;
     }
-    if (!bad)
-        return 0;
-    cli_error("solve: --method %s does not take %s", name, bad);
-    return -1;
+    return 0;
 }
 
 static int parse(int argc, char **argv, struct solve_options *o)
@@ -155,6 +188,11 @@ static int parse(int argc, char **argv, struct solve_options *o)
             }
             o->set.fallback_upcg = 1;
             o->gave_fallback = 1;
+        } else if (strcmp(a, "--stop") == 0) {
+            rc = cli_parse_choice(a, v, corepcg_stop_from_name,
+                                  "residual, preconditioned", &m);
+            o->set.stop = (corepcg_stop)m;
+            o->gave_stop = 1;
         } else if (strcmp(a, "--tol") == 0) {
             rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
             o->gave_iteration = 1;
@@ -341,7 +379,7 @@ int cmd_solve(int argc, char **argv)
     int rc = corepcg_bundle_read(o.bundle, &bundle, msg);
     read_s = now_s() - read_s; /* beside the library's own times */
     if (rc < 0) {
-        cli_error("%s", msg);
+        cli_fail(rc, "%s", msg);
         return CLI_EXIT_ERROR;
     }
     int n = 3 * bundle->system.num_nodes;
@@ -350,8 +388,8 @@ int cmd_solve(int argc, char **argv)
     corepcg_info info;
     memset(&info, 0, sizeof info);
     if (!x || (rc = corepcg_create(&h)) != COREPCG_OK) {
-        cli_error("%s", corepcg_strerror(x ? rc : COREPCG_ERR_NO_MEMORY));
-        rc = COREPCG_ERR_NO_MEMORY;
+        rc = x ? rc : COREPCG_ERR_NO_MEMORY;
+        cli_fail(rc, "%s", corepcg_strerror(rc));
         goto done;
     }
     rc = corepcg_setup(h, &bundle->system, &o.set);
@@ -371,6 +409,13 @@ int cmd_solve(int argc, char **argv)
         rc = wrc;
         goto done;
     }
+    /* written before anything is printed: a failure then prints only its
+     * error (--json: the error object alone on stdout) */
+    if (o.out && (wrc = corepcg_vector_write(o.out, n, x, msg)) < 0) {
+        cli_fail(wrc, "%s", msg);
+        rc = wrc;
+        goto done;
+    }
     if (o.json)
         print_json(&o, &info, read_s, &warm);
     else
@@ -379,13 +424,6 @@ int cmd_solve(int argc, char **argv)
         cli_error("%s: not converged in %d iterations (relative residual %.3e)%s",
                   o.bundle, info.iterations, info.rel_residual,
                   o.out ? "; the answer is written but flagged" : "");
-    if (o.out) {
-        int vrc = corepcg_vector_write(o.out, n, x, msg);
-        if (vrc < 0) {
-            cli_error("%s", msg);
-            rc = vrc;
-        }
-    }
 done:
     corepcg_free(&h);
     corepcg_bundle_free(&bundle);

@@ -11,15 +11,16 @@ struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int json;  /* takes --json: a failure then prints a JSON error object */
 };
 
 static const struct command commands[] = {
-    {"info", cmd_info, "info BUNDLE [--json]            sizes and constraint counts"},
-    {"check", cmd_check, "check BUNDLE X.mtx [--json]     constraint error and relative residual"},
-    {"solve", cmd_solve, "solve BUNDLE [--method M] ...   solve; --help lists the options"},
-    {"gen", cmd_gen, "gen SCENE --size m --out DIR    a cloth step's system as a bundle"},
-    {"simulate", cmd_simulate, "simulate SCENE --size m ...     time-step a cloth, solver in the loop"},
-    {"bench", cmd_bench, "bench [--quick] [--scaling] ...  every method side by side: table, CSV, SVG"},
+    {"info", cmd_info, "info BUNDLE [--json]            sizes and constraint counts", 1},
+    {"check", cmd_check, "check BUNDLE X.mtx [--json]     constraint error and relative residual", 1},
+    {"solve", cmd_solve, "solve BUNDLE [--method M] ...   solve; --help lists the options", 1},
+    {"gen", cmd_gen, "gen SCENE --size m --out DIR    a cloth step's system as a bundle", 0},
+    {"simulate", cmd_simulate, "simulate SCENE --size m ...     time-step a cloth, solver in the loop", 0},
+    {"bench", cmd_bench, "bench [--quick] [--scaling] ...  every method side by side: table, CSV, SVG", 0},
 };
 
 static void usage(FILE *out)
@@ -87,13 +88,22 @@ static int dispatch(int argc, char **argv)
             char *help_argv[] = {argv[2], "--help", NULL};
             return c->run(2, help_argv);
         }
-        cli_error("help: %s", c ? "takes one COMMAND" : "unknown command");
+        if (c)
+            cli_error("help: takes one COMMAND, got %d", argc - 2);
+        else
+            cli_error("help: unknown command '%s'", argv[2]);
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
     const struct command *c = find(first);
-    if (c)
+    if (c) {
+        /* before the command parses anything, so that its usage errors
+         * are JSON too */
+        for (int k = 2; c->json && k < argc; k++)
+            if (strcmp(argv[k], "--json") == 0)
+                cli_json_errors();
         return c->run(argc - 1, argv + 1);
+    }
     cli_error("unknown command '%s'", first);
     usage(stderr);
     return CLI_EXIT_USAGE;
@@ -107,7 +117,7 @@ int main(int argc, char **argv)
         cli_error("out of memory");
         return CLI_EXIT_ERROR;
     }
-    int status = dispatch(split_argc, split_argv);
+    int status = cli_finish(dispatch(split_argc, split_argv));
     free(split_argv);
     return status;
 }

@@ -31,7 +31,7 @@ except ImportError as err:  # name the interpreter: the usual cause
 from .bundle import read_bundle, read_vector, write_bundle, write_vector
 from .check import Measures, check
 from .enums import (AutoReason, Core, Factor, Format, Method, Ordering,
-                    Precond, Status, Triangle)
+                    Precond, Status, Stop, Triangle)
 from .errors import (ArgumentError, Breakdown, CholmodError, ConstraintError,
                      CoreNotPositiveDefinite, CorepcgError, CorepcgWarning,
                      DimensionError, FellBackWarning, FileError, FormatError,
@@ -58,7 +58,7 @@ __all__ = [
     "read_vector", "write_vector", "default_settings", "version",
     "strerror", "library_path", "CONSTRAINT_DTYPE",
     "Status", "Method", "AutoReason", "Precond", "Ordering", "Factor",
-    "Core", "Format", "Triangle",
+    "Core", "Stop", "Format", "Triangle",
     "CorepcgError", "ArgumentError", "OutOfMemory", "FileError",
     "FormatError", "DimensionError", "NotFinite", "NotSymmetric",
     "ConstraintError", "NotPositiveDefinite", "CoreNotPositiveDefinite",

@@ -24,6 +24,7 @@ class Settings(ctypes.Structure):
         ("core_threshold", c_double),
         ("fallback_upcg", c_int),
         ("ic_fill", c_int),
+        ("stop", c_enum),
     ]
 
 
@@ -124,11 +125,16 @@ PROTOTYPES = (
     ("corepcg_factor_name", c_char_p, (c_int,)),
     ("corepcg_core_name", c_char_p, (c_int,)),
     ("corepcg_auto_reason_name", c_char_p, (c_int,)),
+    ("corepcg_stop_name", c_char_p, (c_int,)),
     ("corepcg_method_from_name", c_int, (c_char_p,)),
+    ("corepcg_stop_from_name", c_int, (c_char_p,)),
     ("corepcg_precond_from_name", c_int, (c_char_p,)),
     ("corepcg_ordering_from_name", c_int, (c_char_p,)),
     ("corepcg_factor_from_name", c_int, (c_char_p,)),
     ("corepcg_core_from_name", c_int, (c_char_p,)),
+    ("corepcg_method_at", c_int, (c_int,)),
+    ("corepcg_method_takes", c_int, (c_int, c_int)),
+    ("corepcg_auto_candidate", c_int, (c_int,)),
     ("corepcg_settings_default", None, (POINTER(Settings),)),
     ("corepcg_create", c_int, (POINTER(POINTER(Handle)),)),
     ("corepcg_setup", c_int,

@@ -99,6 +99,26 @@ class Core(Choice):
     AUTO = 1
 
 
+class Stop(Choice):
+    RESIDUAL = 0
+    PRECONDITIONED = 1
+
+
+class Option(enum.IntEnum):
+    """corepcg_option: a setting, as corepcg_method_takes asks whether a
+    method reads it (tests/test_layout.py checks the table against it)."""
+    TOL = 0
+    MAX_ITER = 1
+    PRECOND = 2
+    ORDERING = 3
+    FACTOR = 4
+    CORE = 5
+    CORE_THRESHOLD = 6
+    FALLBACK_UPCG = 7
+    IC_FILL = 8
+    STOP = 9
+
+
 class Format(enum.IntEnum):
     """corepcg_format: how A's arrays are given."""
     CSC = 0
@@ -122,6 +142,8 @@ C_ENUMS = {
     "corepcg_ordering": (Ordering, "COREPCG_ORDERING_"),
     "corepcg_factor": (Factor, "COREPCG_FACTOR_"),
     "corepcg_core": (Core, "COREPCG_CORE_"),
+    "corepcg_stop": (Stop, "COREPCG_STOP_"),
+    "corepcg_option": (Option, "COREPCG_OPTION_"),
     "corepcg_format": (Format, "COREPCG_"),
     "corepcg_triangle": (Triangle, "COREPCG_"),
 }

@@ -43,7 +43,7 @@ class Solver:
     Solver(A, constraints=None, z=None, stretch_pairs=None, triangle="auto",
            method=None, tol=None, max_iter=None, precond=None, ordering=None,
            factor=None, core=None, core_threshold=None, fallback_upcg=None,
-           ic_fill=None)
+           ic_fill=None, stop=None)
 
     A: symmetric n x n scipy.sparse matrix, n = 3 N (see docs/python.md for
     which triangle is read and when A is copied). Settings left None take
@@ -54,13 +54,14 @@ class Solver:
     def __init__(self, A, *, constraints=None, z=None, stretch_pairs=None,
                  triangle="auto", method=None, tol=None, max_iter=None,
                  precond=None, ordering=None, factor=None, core=None,
-                 core_threshold=None, fallback_upcg=None, ic_fill=None):
+                 core_threshold=None, fallback_upcg=None, ic_fill=None,
+                 stop=None):
         self._h = None
         self._settings = make_settings(
             method=method, tol=tol, max_iter=max_iter, precond=precond,
             ordering=ordering, factor=factor, core=core,
             core_threshold=core_threshold, fallback_upcg=fallback_upcg,
-            ic_fill=ic_fill)
+            ic_fill=ic_fill, stop=stop)
         system = CSystem(A, constraints, z, stretch_pairs, triangle)
         h = POINTER(Handle)()
         rc = lib.corepcg_create(byref(h))

@@ -102,7 +102,9 @@ def main():
     rows = []
     for method in ("direct", "auto", "icpcg", "corepcg", "mpcg", "upcg"):
         t = time.perf_counter()
-        x, info = corepcg.solve(A, b, x0, method=method, tol=TOL, **system)
+        # direct does not iterate: it takes no tol (refused if given)
+        tol = None if method == "direct" else TOL
+        x, info = corepcg.solve(A, b, x0, method=method, tol=tol, **system)
         rows.append((f"corepcg {method}", x, info["iterations"],
                      time.perf_counter() - t, TOL))
     t = time.perf_counter()

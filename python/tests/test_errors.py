@@ -63,10 +63,16 @@ class RaisedByTheLibrary(unittest.TestCase):
     def test_nan_while_iterating(self):
         d, c = 1.7e308, 1.6e308
         A = sp.csc_matrix(np.array([[d, -c, 0], [-c, d, 0], [0, 0, 1]]))
-        with corepcg.Solver(A, method="upcg") as s:
+        # the papers' rule iterates into the overflow; the residual rule
+        # finds |b|^2 overflowing before the loop
+        with corepcg.Solver(A, method="upcg", stop="preconditioned") as s:
             with self.assertRaises(corepcg.NanError) as cm:
                 s.solve([0.6 * d, -0.6 * d, 0])
         self.assertIn("NaN or Inf in p^T A p at iteration 1", cm.exception.message)
+        with corepcg.Solver(A, method="upcg") as s:
+            with self.assertRaises(corepcg.NanError) as cm:
+                s.solve([0.6 * d, -0.6 * d, 0])
+        self.assertIn("NaN or Inf before the first iteration", cm.exception.message)
 
     def test_not_finite(self):
         A = blocks([[4]])
@@ -88,7 +94,8 @@ class RaisedByTheLibrary(unittest.TestCase):
         with self.assertRaises(corepcg.ArgumentError) as cm:
             corepcg.Solver(A, method="mpcg", precond="projected")
         self.assertIn("projected is for upcg", cm.exception.message)
-        for bad in (dict(max_iter=0), dict(core_threshold=-1), dict(ic_fill=2)):
+        for bad in (dict(max_iter=0), dict(core="auto", core_threshold=-1),
+                    dict(ic_fill=2)):
             with self.assertRaises(corepcg.ArgumentError, msg=bad):
                 corepcg.Solver(A, **bad)
 

@@ -80,8 +80,8 @@ class Structures(unittest.TestCase):
         self.assertNotEqual(grown, text)
         self.assertTrue(any("corepcg_info: fields" in p
                             for p in layout_problems(grown)))
-        grown = text.replace("    int ic_fill;               /* icpcg (and",
-                             "    int ic_fill;  int later; /* icpcg (and", 1)
+        grown = text.replace("} corepcg_settings;",
+                             "    double later;\n} corepcg_settings;", 1)
         self.assertNotEqual(grown, text)
         problems = layout_problems(grown)
         self.assertTrue(any("sizeof(corepcg_settings)" in p for p in problems),
@@ -151,6 +151,51 @@ class Enumerations(unittest.TestCase):
         self.assertEqual(len(set(ERRORS.values())), len(ERRORS))
 
 
+class Registry(unittest.TestCase):
+    """Python's Method and Option against the library's one table of
+    methods (corepcg_method_at, corepcg_method_takes,
+    corepcg_auto_candidate)."""
+
+    lib = corepcg._library.lib
+
+    def table(self):
+        out, k = [], 0
+        while self.lib.corepcg_method_at(k) >= 0:
+            out.append(self.lib.corepcg_method_at(k))
+            k += 1
+        return out
+
+    def test_every_method_is_in_the_table_once(self):
+        self.assertEqual(sorted(self.table()), sorted(m.value for m in enums.Method))
+        self.assertEqual(self.lib.corepcg_method_at(-1), -1)
+        self.assertEqual(self.table()[-1], enums.Method.AUTO)
+
+    def test_auto_candidates_are_methods(self):
+        cands, k = [], 0
+        while self.lib.corepcg_auto_candidate(k) >= 0:
+            cands.append(enums.Method(self.lib.corepcg_auto_candidate(k)))
+            k += 1
+        self.assertEqual(cands, [enums.Method.ICPCG, enums.Method.COREPCG,
+                                 enums.Method.MPCG])
+
+    def test_takes(self):
+        takes = self.lib.corepcg_method_takes
+        for m in enums.Method:
+            for o in enums.Option:
+                self.assertIn(takes(m, o), (0, 1))
+            self.assertEqual(takes(m, len(enums.Option)), 0)
+            self.assertEqual(takes(m, -1), 0)
+        self.assertEqual(takes(len(enums.Method), enums.Option.TOL), 0)
+        self.assertEqual(takes(enums.Method.DIRECT, enums.Option.TOL), 0)
+        self.assertEqual(takes(enums.Method.ICPCG, enums.Option.IC_FILL), 1)
+        self.assertEqual(takes(enums.Method.UPCG, enums.Option.CORE), 0)
+        # auto reads what any of its candidates reads
+        for o in enums.Option:
+            any_cand = any(takes(self.lib.corepcg_auto_candidate(k), o)
+                           for k in range(3))
+            self.assertEqual(takes(enums.Method.AUTO, o), int(any_cand), o)
+
+
 class Functions(unittest.TestCase):
     def test_prototypes_match_the_header(self):
         in_c = cheader.functions(header_text())
@@ -178,7 +223,7 @@ class Keywords(unittest.TestCase):
         with corepcg.Solver(_tiny()["A"], stretch_pairs=_tiny()["stretch_pairs"]) as s:
             self.assertEqual(s.settings, d)
         self.assertEqual(d["method"], "auto")
-        self.assertEqual(d["tol"], 1e-3)
+        self.assertEqual(d["tol"], 1e-5)
 
     def test_info_has_every_field(self):
         t = _tiny()

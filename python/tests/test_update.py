@@ -49,11 +49,13 @@ class Update(unittest.TestCase):
 
                 info = s.update(A2, constraints=more)  # 5 more fixed nodes
                 # corepcg and direct factorise on a pattern that contacts do
-                # not change; the reduced system's methods analyse afresh
-                # (auto: whichever its measurements chose)
+                # not change, mpcg's analysis (its vectors) holds while N
+                # does; the reduced system's methods analyse afresh (auto:
+                # whichever its measurements chose)
                 if method != "auto":
                     self.assertEqual(info["analysis_reused"],
-                                     method in ("corepcg", "direct"), method)
+                                     method in ("corepcg", "direct", "mpcg"),
+                                     method)
                 x, info = s.solve(self.b, self.x0)
                 self.assertEqual(info["r"], self.r_of(more))
                 if method != "auto":
@@ -120,6 +122,40 @@ class Update(unittest.TestCase):
                 self.assertIn(info["auto_reason"],
                               [r.label for r in corepcg.AutoReason][1:])
                 self.assertLessEqual(info["rel_residual"], 1e-2)
+
+
+class AutoFallbackTimes(unittest.TestCase):
+    """auto's fallback is prepared at the update (corrected MPCG beside
+    the choice): the phases recorded are the choice's and fit inside the
+    totals, which include the fallback's preparation and both solves."""
+
+    def test_phases_fit_inside_totals(self):
+        bundle = corepcg.read_bundle(support.DATA / "ballhit41-k6000")
+        system, b, x0 = support.bundle_args(bundle)
+        # max_iter 1: icpcg stops at its budget, the fallback runs (and
+        # stops at 1 too)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", corepcg.NotConvergedWarning)
+            with corepcg.Solver(bundle["A"], max_iter=1, **system) as s:
+                steps = [s.solve(b, x0)[1]]
+                s.update(bundle["A"] * 1.01)
+                steps.append(s.solve(b, x0)[1])
+        for step, info in enumerate(steps):
+            with self.subTest(step=step):
+                # the second step runs mpcg as the model's choice (icpcg
+                # stopped at its budget on the first)
+                self.assertEqual((info["method_used"], info["auto_reason"],
+                                  info["status"], info["iterations"]),
+                                 ("mpcg", ("fallback", "fastest")[step],
+                                  corepcg.Status.NOT_CONVERGED, 1))
+                phases = (info["time_reduce_s"] + info["time_analyze_s"]
+                          + info["time_factor_s"])
+                self.assertGreater(phases, 0)
+                self.assertLessEqual(phases, info["time_setup_s"])
+                self.assertLessEqual(info["time_iterate_s"],
+                                     info["time_solve_s"])
+                self.assertEqual(info["time_total_s"],
+                                 info["time_setup_s"] + info["time_solve_s"])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ichol.h -- block incomplete Cholesky of the reduced matrix A~ (cpg_rmat),
+ * the preconditioner of icpcg. Internal, like internal.h.
+ *
+ * The factor is M = (I + F) D (I + F)^T over the free nodes (ndof > 0) in
+ * a node ordering, with D block diagonal (one ndof x ndof pivot per node)
+ * and F strictly block lower on A~'s block pattern (fill 0) or on that
+ * pattern plus its level-1 block fill (fill 1). Every block is held as
+ * 3x3, an ndof-d node padded with an identity: that is A~ (+) I, the
+ * "projected" matrix S A S + (I - S) in the basis [U_i V_i], so the padding
+ * changes nothing in exact arithmetic and every kernel is an unrolled 3x3.
+ * On a pattern of whole node blocks scalar IC(0) and block IC(0) are the
+ * same factorisation, so there is only the block one.
+ *
+ * Life cycle: analyse (ichol_symbolic.c: ordering, pattern, every
+ * buffer; depends only on
+ * A~'s block pattern and which nodes are free), then factorise
+ * (ichol_numeric.c) as often as the values change (allocates nothing),
+ * apply inside PCG (allocates nothing), free. cpg_ichol_keeps says
+ * whether an analysis still fits a new A~ (ndof 3 <-> 2 or 1 changes no block pattern; a node becoming
+ * fixed does).
+ */
+#ifndef COREPCG_ICHOL_H
+#define COREPCG_ICHOL_H
+
+#include "kernels.h"
+#include "order.h"
+
+typedef enum cpg_ichol_ordering {
+    CPG_ICHOL_NATURAL = 0,  /* node order as given */
+    CPG_ICHOL_RCM = 1,      /* reverse Cuthill-McKee on the node graph */
+    CPG_ICHOL_ORDERING_COUNT
+} cpg_ichol_ordering;
+
+typedef struct cpg_ichol_opts {
+    int fill;                     /* block level of fill: 0 or 1 */
+    cpg_ichol_ordering ordering;
+    int single;                   /* 1: F in float (half the traffic) */
+    int keep_matrix;              /* 1: keep A~'s lower triangle by blocks
+                                     (lower, for cpg_lower_apply) */
+    /* Breakdown: a scalar pivot <= pivot_tol times its diagonal entry of
+     * A~. Then the factorisation is retried on A~ + alpha diag(A~)
+     * (Manteuffel), alpha = shift_first, * shift_growth, ..., at most
+     * max_retries times; after that factorise fails. */
+    double pivot_tol;
+    double shift_first;
+    double shift_growth;
+    int max_retries;
+} cpg_ichol_opts;
+
+/* The defaults (docs/benchmark.md, "icpcg: which incomplete Cholesky"):
+ * fill 0, RCM order, F in
+ * float, A~'s lower triangle kept, pivot_tol 1e-8, shifts 1e-3 * 4^k for
+ * at most 6 retries (alpha <= 1.024; beyond that PCG needs more than ~150
+ * iterations and corePCG is the better fallback). */
+void cpg_ichol_default_opts(cpg_ichol_opts *o);
+
+typedef struct cpg_ichol_info {
+    int fill;
+    cpg_ichol_ordering ordering;
+    int single;
+    int nodes;                /* free nodes in the factor */
+    long blocks;              /* blocks of F (strictly lower) */
+    long fill_blocks;         /* of which not in A~'s pattern */
+    int factorised;           /* 1 after a successful factorise */
+    double shift;             /* alpha of the factor kept (0: none) */
+    int retries;              /* attempts that broke down before it */
+    int breakdown_node;       /* node of the first failed pivot, or -1 */
+    double breakdown_ratio;   /* its pivot / A~'s diagonal entry (0 if none) */
+    double min_pivot_ratio;   /* min scalar pivot / A~'s diagonal entry */
+    double time_analyse_s;
+    double time_factor_s;     /* the last factorise, retries included */
+} cpg_ichol_info;
+
+typedef struct cpg_ichol {
+    cpg_ichol_opts opts;
+    cpg_ichol_info info;
+    /* the block pattern analysed (to recognise it again) */
+    int N;                    /* nodes of A */
+    int *ap, *ai;             /* A~'s block columns: N + 1, row nodes */
+    /* ordering: position k holds node perm[k] */
+    int G;
+    int *perm, *pos;          /* G, N (pos -1: fixed node) */
+    int *off;                 /* G: reduced offset, refreshed at factorise */
+    unsigned char *dim;       /* G: ndof, refreshed at factorise */
+    int *dsrc;                /* G: A~'s block index of the diagonal */
+    /* F by block columns of positions, rows sorted */
+    int *lp, *li;
+    double *lx;               /* 9 per block of F */
+    float *lxf;               /* single: 9 per block */
+    double *dinv;             /* 9 per position: D^-1 (symmetric) */
+    double *diag;             /* 3 per position: A~'s diagonal entries */
+    double *colbuf;           /* 9 * longest column: F of the column */
+    double *w;                /* 3 G: the sweeps' padded work vector */
+    /* A~'s strictly lower blocks in position order (a subset of F's
+     * pattern): mq is each one's block in F, ms its block in A~ */
+    int *mp, *mi, *mq, *ms;
+    cpg_lower lower;          /* keep_matrix: A~ as of the last factorise
+                                 (unshifted), for cpg_lower_apply: each
+                                 block read once, half of what the
+                                 whole-matrix product reads */
+} cpg_ichol;
+
+/* Orders the free nodes of At, builds F's pattern and allocates all the
+ * factor's storage. Returns OK, ERR_ARGUMENT, ERR_NO_MEMORY or
+ * ERR_TOO_LARGE; on failure ic is left empty. Whatever ic held is
+ * overwritten, not freed: pass it zeroed or freed. */
+int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
+                      const cpg_ichol_opts *opts, char *msg);
+
+/* 1 when ic's analysis fits At: same block pattern, same free nodes. */
+int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At);
+
+/* Numeric factorisation of At's values with the analysis (the pattern
+ * must be the analysed one: cpg_ichol_keeps). Retries with growing shifts
+ * on breakdown (opts). Returns OK; ERR_IC_BREAKDOWN when every attempt broke
+ * down (ic->info says where; apply then refuses); ERR_NOT_FINITE for a
+ * NaN or Inf reaching a pivot (no retry); ERR_STATE before an analysis;
+ * ERR_ARGUMENT (NULL, or block counts that are not the analysed ones).
+ * Allocates nothing. */
+int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
+
+/* out (r) = M^-1 in (r), reduced vectors as At's; a cpg_precond_fn.
+ * ERR_STATE (nothing written) unless the last factorise succeeded. */
+int cpg_ichol_apply(void *ic, const double *in, double *out);
+
+void cpg_ichol_free(cpg_ichol *ic);
+
+const char *cpg_ichol_ordering_name(cpg_ichol_ordering o);
+
+#endif /* COREPCG_ICHOL_H */

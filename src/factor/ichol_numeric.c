@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ichol_numeric.c -- the numbers of the block incomplete Cholesky of A~
+ * (ichol.h) on an analysis of ichol_symbolic.c: the factorisation with
+ * Manteuffel shifts on breakdown (allocates nothing), and the triangular
+ * sweeps by unrolled 3x3 blocks that apply M^-1 inside PCG. */
+#include "ichol.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A~'s block (dI x dJ, leading dimension dI) padded into 3x3. */
+static void load_block(const double *x, int dI, int dJ, double *P)
+{
+    if (dI == 3 && dJ == 3) {
+        memcpy(P, x, 9 * sizeof(double));
+        return;
+    }
+    memset(P, 0, 9 * sizeof(double));
+    for (int c = 0; c < dJ; c++)
+        for (int a = 0; a < dI; a++)
+            P[3 * c + a] = x[dI * c + a];
+}
+
+/* D (3x3, lower triangle read) -> D^-1 (all 9) by Cholesky. The scalar
+ * pivots divided by diag (the unshifted A~ diagonal) must exceed tol for
+ * the first d of them. Returns 0, 1 (breakdown) or 2 (not finite); *ratio
+ * gets the smallest pivot ratio. */
+static int pivot_inverse(double *D, const double *diag, int d, double tol,
+                         double *ratio)
+{
+    double p0 = D[0];
+    double r = p0 / diag[0];
+    *ratio = r;
+    if (!isfinite(p0))
+        return 2;
+    if (!(r > tol))
+        return *ratio = r, 1;
+    double l00 = sqrt(p0), l10 = D[1] / l00, l20 = D[2] / l00;
+    double p1 = D[4] - l10 * l10;
+    double r1 = d > 1 ? p1 / diag[1] : 1;
+    if (!isfinite(p1))
+        return 2;
+    if (r1 < r)
+        r = r1;
+    if (!(r1 > tol))
+        return *ratio = r1, 1;
+    double l11 = sqrt(p1), l21 = (D[5] - l20 * l10) / l11;
+    double p2 = D[8] - l20 * l20 - l21 * l21;
+    double r2 = d > 2 ? p2 / diag[2] : 1;
+    if (!isfinite(p2))
+        return 2;
+    if (r2 < r)
+        r = r2;
+    if (!(r2 > tol))
+        return *ratio = r2, 1;
+    double l22 = sqrt(p2);
+    double y00 = 1 / l00, y11 = 1 / l11, y22 = 1 / l22;
+    double y10 = -l10 * y00 * y11;
+    double y21 = -l21 * y11 * y22;
+    double y20 = -(l20 * y00 + l21 * y10) * y22;
+    /* D^-1 = Y^T Y, Y = L^-1 lower */
+    double i00 = y00 * y00 + y10 * y10 + y20 * y20;
+    double i10 = y11 * y10 + y21 * y20;
+    double i20 = y22 * y20;
+    double i11 = y11 * y11 + y21 * y21;
+    double i21 = y22 * y21;
+    double i22 = y22 * y22;
+    D[0] = i00; D[1] = i10; D[2] = i20;
+    D[3] = i10; D[4] = i11; D[5] = i21;
+    D[6] = i20; D[7] = i21; D[8] = i22;
+    *ratio = r;
+    return 0;
+}
+
+/* F = W S, S symmetric (all 9 stored). Column-major 3x3. */
+static inline void mul_ws(const double *W, const double *S, double *F)
+{
+    for (int c = 0; c < 3; c++) {
+        const double s0 = S[3 * c], s1 = S[3 * c + 1], s2 = S[3 * c + 2];
+        F[3 * c] = W[0] * s0 + W[3] * s1 + W[6] * s2;
+        F[3 * c + 1] = W[1] * s0 + W[4] * s1 + W[7] * s2;
+        F[3 * c + 2] = W[2] * s0 + W[5] * s1 + W[8] * s2;
+    }
+}
+
+/* T -= F W^T. */
+static inline void sub_fwt(double *T, const double *F, const double *W)
+{
+    for (int c = 0; c < 3; c++) {
+        const double w0 = W[c], w1 = W[3 + c], w2 = W[6 + c];
+        T[3 * c] -= F[0] * w0 + F[3] * w1 + F[6] * w2;
+        T[3 * c + 1] -= F[1] * w0 + F[4] * w1 + F[7] * w2;
+        T[3 * c + 2] -= F[2] * w0 + F[5] * w1 + F[8] * w2;
+    }
+}
+
+/* The lower triangle of T -= F W^T (a diagonal block). */
+static inline void sub_fwt_lower(double *T, const double *F, const double *W)
+{
+    T[0] -= F[0] * W[0] + F[3] * W[3] + F[6] * W[6];
+    T[1] -= F[1] * W[0] + F[4] * W[3] + F[7] * W[6];
+    T[2] -= F[2] * W[0] + F[5] * W[3] + F[8] * W[6];
+    T[4] -= F[1] * W[1] + F[4] * W[4] + F[7] * W[7];
+    T[5] -= F[2] * W[1] + F[5] * W[4] + F[8] * W[7];
+    T[8] -= F[2] * W[2] + F[5] * W[5] + F[8] * W[8];
+}
+
+/* One attempt with shift alpha. Returns 0, 1 (breakdown at *bad), 2 (not
+ * finite at *bad) or 3 (a diagonal entry of A~ itself <= 0 at *bad);
+ * *minratio the smallest pivot ratio seen. */
+static int numeric(cpg_ichol *ic, const cpg_rmat *At, double alpha,
+                   int *bad, double *minratio)
+{
+    const int G = ic->G;
+    const int *lp = ic->lp, *li = ic->li;
+    const double *ax = At->x;
+    ic->lower.loaded = 0;
+    double *lx = ic->lx;
+    /* values: A~ (+ alpha diag) padded into D and F */
+    for (int k = 0; k < G; k++) {
+        double *D = ic->dinv + 9L * k;
+        int d = ic->dim[k];
+        load_block(ax + 9L * ic->dsrc[k], d, d, D);
+        for (int a = 0; a < 3; a++) {
+            if (a >= d)
+                D[4 * a] = 1;
+            ic->diag[3 * k + a] = a < d ? D[4 * a] : 1;
+            /* an SPD A~ has a positive diagonal: no shift can help */
+            if (!(D[4 * a] > 0)) {
+                *bad = ic->perm[k];
+                *minratio = -INFINITY;
+                return isfinite(D[4 * a]) ? 3 : 2;
+            }
+        }
+        if (ic->lower.d)
+            memcpy(ic->lower.d + 9L * k, D, 9 * sizeof(double));
+        for (int a = 0; a < 3; a++)
+            D[4 * a] *= 1 + alpha;
+    }
+    if (ic->opts.fill)
+        memset(lx, 0, 9 * sizeof(double) * (size_t)lp[G]);
+    for (int k = 0; k < G; k++)
+        for (int t = ic->mp[k]; t < ic->mp[k + 1]; t++) {
+            double *F = lx + 9L * ic->mq[t];
+            load_block(ax + 9L * ic->ms[t], ic->dim[ic->mi[t]], ic->dim[k], F);
+            if (ic->lower.x)
+                memcpy(ic->lower.x + 9L * t, F, 9 * sizeof(double));
+        }
+    ic->lower.loaded = ic->lower.x != NULL;
+    double rmin = INFINITY;
+    for (int k = 0; k < G; k++) {
+        double ratio;
+        int st = pivot_inverse(ic->dinv + 9L * k, ic->diag + 3L * k,
+                               ic->dim[k], ic->opts.pivot_tol, &ratio);
+        if (ratio < rmin)
+            rmin = ratio;
+        if (st) {
+            *bad = ic->perm[k];
+            *minratio = rmin;
+            return st;
+        }
+        const double *S = ic->dinv + 9L * k;
+        const int q0 = lp[k], q1 = lp[k + 1];
+        double *Fc = ic->colbuf;
+        for (int q = q0; q < q1; q++)
+            mul_ws(lx + 9L * q, S, Fc + 9L * (q - q0));
+        /* Schur update of the trailing blocks (J, I) with J <= I both in
+         * column k, dropped where outside F's pattern */
+        for (int s = q0; s < q1; s++) {
+            const int J = li[s];
+            const double *Ws = lx + 9L * s;
+            sub_fwt_lower(ic->dinv + 9L * J, Fc + 9L * (s - q0), Ws);
+            int t2 = lp[J];
+            const int e2 = lp[J + 1];
+            for (int t = s + 1; t < q1 && t2 < e2; t++) {
+                const int I = li[t];
+                while (t2 < e2 && li[t2] < I)
+                    t2++;
+                if (t2 < e2 && li[t2] == I)
+                    sub_fwt(lx + 9L * t2, Fc + 9L * (t - q0), Ws);
+            }
+        }
+        memcpy(lx + 9L * q0, Fc, sizeof(double) * 9 * (size_t)(q1 - q0));
+    }
+    *minratio = rmin;
+    return 0;
+}
+
+int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
+{
+    if (!ic || !At || !At->A || !At->u || !At->x)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "incomplete Cholesky factorise: NULL argument");
+    if (!ic->ap)
+        return cpg_fail(msg, COREPCG_ERR_STATE,
+                        "incomplete Cholesky factorise before analyse");
+    if (At->A->nb != ic->N || At->p[ic->N] != ic->ap[ic->N])
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "incomplete Cholesky "
+                        "factorise: A~ is not the pattern analysed");
+    double t0 = cpg_now();
+    for (int k = 0; k < ic->G; k++) {
+        int node = ic->perm[k];
+        ic->off[k] = At->u->off[node];
+        ic->dim[k] = (unsigned char)At->u->ndof[node];
+        if (ic->dim[k] == 0 || ic->dim[k] > 3)
+            return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "incomplete Cholesky "
+                            "factorise: node %d has ndof %d, not the "
+                            "pattern analysed", node, ic->dim[k]);
+    }
+    cpg_ichol_info *inf = &ic->info;
+    inf->factorised = 0;
+    inf->shift = 0;
+    inf->retries = 0;
+    inf->breakdown_node = -1;
+    inf->breakdown_ratio = 0;
+    inf->min_pivot_ratio = INFINITY;
+    double alpha = 0;
+    int bad = -1, st = 0;
+    for (int attempt = 0; attempt <= ic->opts.max_retries; attempt++) {
+        alpha = attempt == 0 ? 0
+              : ic->opts.shift_first * pow(ic->opts.shift_growth, attempt - 1);
+        double ratio;
+        st = numeric(ic, At, alpha, &bad, &ratio);
+        inf->min_pivot_ratio = ratio;
+        if (st == 0)
+            break;
+        if (attempt == 0) {
+            inf->breakdown_node = bad;
+            inf->breakdown_ratio = ratio;
+        }
+        if (st >= 2 || attempt == ic->opts.max_retries)
+            break;
+        inf->retries++;
+    }
+    inf->time_factor_s = cpg_now() - t0;
+    if (st == 2)
+        return cpg_fail(msg, COREPCG_ERR_NOT_FINITE, "incomplete Cholesky: "
+                        "NaN or Inf in the pivot of node %d", bad);
+    if (st == 3)
+        return cpg_fail(msg, COREPCG_ERR_NOT_SPD, "the reduced matrix A~ is "
+                        "not positive definite: a diagonal entry of node %d "
+                        "is <= 0", bad);
+    if (st == 1)
+        return cpg_fail(msg, COREPCG_ERR_IC_BREAKDOWN, "incomplete Cholesky broke "
+                        "down at node %d (pivot ratio %.3g) and still at "
+                        "node %d with shift %.3g after %d retries",
+                        inf->breakdown_node, inf->breakdown_ratio, bad, alpha,
+                        inf->retries);
+    inf->shift = alpha;
+    inf->factorised = 1;
+    if (ic->lxf) {
+        long n9 = 9L * ic->lp[ic->G];
+        for (long q = 0; q < n9; q++)
+            ic->lxf[q] = (float)ic->lx[q];
+    }
+    return COREPCG_OK;
+}
+
+/* --------------------------------------------------------------- apply */
+
+/* The two sweeps for F of type T: w <- D^-1 (I + F)^-1 w (forward, F's
+ * columns scattered in increasing order), then w <- (I + F)^-T w (backward,
+ * the same columns gathered in decreasing order): F is read in its storage
+ * order both times. */
+#define DEFINE_SWEEPS(NAME, T)                                             \
+    static void NAME(const cpg_ichol *ic, const T *lx, double *w)          \
+    {                                                                      \
+        const int G = ic->G;                                               \
+        const int *lp = ic->lp, *li = ic->li;                              \
+        const double *dinv = ic->dinv;                                     \
+        for (int k = 0; k < G; k++) {                                      \
+            double *wk = w + 3L * k;                                       \
+            const double y0 = wk[0], y1 = wk[1], y2 = wk[2];               \
+            for (int q = lp[k]; q < lp[k + 1]; q++) {                      \
+                const T *F = lx + 9L * q;                                  \
+                double *wi = w + 3L * li[q];                               \
+                wi[0] -= F[0] * y0 + F[3] * y1 + F[6] * y2;                \
+                wi[1] -= F[1] * y0 + F[4] * y1 + F[7] * y2;                \
+                wi[2] -= F[2] * y0 + F[5] * y1 + F[8] * y2;                \
+            }                                                              \
+            const double *S = dinv + 9L * k;                               \
+            wk[0] = S[0] * y0 + S[3] * y1 + S[6] * y2;                     \
+            wk[1] = S[1] * y0 + S[4] * y1 + S[7] * y2;                     \
+            wk[2] = S[2] * y0 + S[5] * y1 + S[8] * y2;                     \
+        }                                                                  \
+        for (int k = G - 1; k >= 0; k--) {                                 \
+            double *wk = w + 3L * k;                                       \
+            double x0 = wk[0], x1 = wk[1], x2 = wk[2];                     \
+            for (int q = lp[k]; q < lp[k + 1]; q++) {                      \
+                const T *F = lx + 9L * q;                                  \
+                const double *wi = w + 3L * li[q];                         \
+                x0 -= F[0] * wi[0] + F[1] * wi[1] + F[2] * wi[2];          \
+                x1 -= F[3] * wi[0] + F[4] * wi[1] + F[5] * wi[2];          \
+                x2 -= F[6] * wi[0] + F[7] * wi[1] + F[8] * wi[2];          \
+            }                                                              \
+            wk[0] = x0;                                                    \
+            wk[1] = x1;                                                    \
+            wk[2] = x2;                                                    \
+        }                                                                  \
+    }
+
+DEFINE_SWEEPS(sweeps_double, double)
+DEFINE_SWEEPS(sweeps_float, float)
+
+int cpg_ichol_apply(void *ctx, const double *in, double *out)
+{
+    cpg_ichol *ic = ctx;
+    if (!ic || !in || !out || !ic->info.factorised)
+        return COREPCG_ERR_STATE;
+    const int G = ic->G;
+    const int *off = ic->off;
+    const unsigned char *dim = ic->dim;
+    double *w = ic->w;
+    for (int k = 0; k < G; k++) {
+        const double *v = in + off[k];
+        double *wk = w + 3L * k;
+        int d = dim[k];
+        wk[0] = v[0];
+        wk[1] = d > 1 ? v[1] : 0;
+        wk[2] = d > 2 ? v[2] : 0;
+    }
+    if (ic->lxf)
+        sweeps_float(ic, ic->lxf, w);
+    else
+        sweeps_double(ic, ic->lx, w);
+    for (int k = 0; k < G; k++) {
+        double *v = out + off[k];
+        const double *wk = w + 3L * k;
+        int d = dim[k];
+        v[0] = wk[0];
+        if (d > 1)
+            v[1] = wk[1];
+        if (d > 2)
+            v[2] = wk[2];
+    }
+    return COREPCG_OK;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* projected.h -- a selection B of A's node blocks (the matrix core, or all
+ * of A) projected on the free directions,
+ *
+ *     Bp = S B S + D (I - S),   D = blockdiag(d_i I), d_i = trace(B_ii)/3,
+ *
+ * on the fixed pattern of those blocks over all 3N unknowns, and its
+ * CHOLMOD factor. Bp's pattern, hence the symbolic analysis and the
+ * factor's storage, depends only on the mesh: contacts that come and go
+ * (ndof changes, nodes fixed or freed) change values only, refreshed in
+ * place. Bp maps range(S) and range(I - S) onto themselves, so on range(S)
+ * its inverse is U (U^T B U)^-1 U^T, the reduced matrix's (Ye, Webber &
+ * Wang's), whatever D is; d_i only gives the constrained pivots the size
+ * of the free ones. Not installed. */
+#ifndef COREPCG_PROJECTED_H
+#define COREPCG_PROJECTED_H
+
+#include "factor.h"
+
+typedef struct cpg_proj {
+    int N;
+    int *bp;              /* N + 1: lower blocks of block column J are
+                             bp[J] .. bp[J+1]-1, the diagonal one first */
+    int *src;             /* bp[N]: each one's index in A's blocks */
+    int *map;             /* 9 bp[N]: entry (a, c) of lower block b is
+                             M->x[map[9b + 3c + a]] (a >= c on the
+                             diagonal) */
+    double *S;            /* 9 N: S_i = U_i U_i^T of the last refresh */
+    cholmod_sparse *M;    /* Bp in its factor's order (fac.perm): its
+                             lower triangle for a supernodal factor, its
+                             upper one for a simplicial one */
+    cpg_factor fac;       /* analysed once, refactorised in place */
+} cpg_proj;
+
+/* Pattern work, once per mesh: the blocks of A that keep marks (NULL: all
+ * of them; the diagonal blocks must be among them), a fill-reducing order
+ * of their node graph (ord, computed as cpg_factor_analyze_nodes does),
+ * the matrix stored in that order and its natural analysis
+ * (cpg_factor_analyze_natural). Leaves p empty on failure. */
+int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
+                     corepcg_ordering ord, corepcg_factor kind,
+                     cholmod_common *cm, char *msg);
+
+/* Bp's values for A's values and the constraints u (A's block pattern as
+ * at the analysis), written in place. */
+void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u);
+
+/* Numeric factorisation of the values in place. When Bp is not positive
+ * definite, returns not_spd_code with msg naming the node, e.g. "the
+ * matrix core is not positive definite at node 7 (free direction 2 of 3):
+ * ..." (what = "the matrix core"). */
+int cpg_proj_factorise(cpg_proj *p, const cpg_ublocks *u, const char *what,
+                       int not_spd_code, cholmod_common *cm, char *msg);
+
+/* Stored entries of Bp (its lower triangle). */
+long cpg_proj_nnz(const cpg_proj *p);
+
+void cpg_proj_free(cpg_proj *p, cholmod_common *cm);
+
+#endif /* COREPCG_PROJECTED_H */

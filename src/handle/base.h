@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * base.h -- what every part of the library uses: messages, settings
+ * validation, the clock, large buffers and a quiet CHOLMOD common
+ * (handle/: error.c, settings.c, timer.c, buffers.c, cholmod.c). Not
+ * installed. Naming: cpg_ prefix, hidden visibility (the library is built
+ * with gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
+ */
+#ifndef COREPCG_BASE_H
+#define COREPCG_BASE_H
+
+#include "corepcg.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <suitesparse/cholmod.h>
+
+/* printf into msg (COREPCG_MSG_SIZE bytes, may be NULL); returns code so
+ * that callers can write `return cpg_fail(msg, CODE, "...", ...)`. */
+int cpg_fail(char *msg, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* OK, or ERR_ARGUMENT naming the first setting out of range. */
+int cpg_settings_check(const corepcg_settings *s, char *msg);
+
+/* Monotonic seconds. */
+double cpg_now(void);
+
+/* A CHOLMOD common that never prints; the caller owns it. */
+int cpg_cholmod_start(cholmod_common *cm);
+
+/* Maps a CHOLMOD status after a call to a corepcg code (OK when fine). */
+int cpg_cholmod_code(const cholmod_common *cm);
+
+/* Asks for transparent huge pages on the 2 MiB-aligned interior of a
+ * buffer that nothing has touched yet (a fresh allocation): its first
+ * touch then costs one fault per 2 MiB instead of one per 4 KiB. A hint
+ * on this mapping only (madvise), ignored where unsupported. */
+void cpg_huge_pages(void *p, size_t bytes);
+/* calloc(count, size) for a large array, with cpg_huge_pages before the
+ * zeros are written (calloc's fresh pages would fault one per 4 KiB). */
+void *cpg_zeroed_huge(size_t count, size_t size);
+
+#endif /* COREPCG_BASE_H */

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* solver.c -- the handle's lifecycle: setup (import the system, then the
+ * method's analysis and factorisation), update (same pattern: the
+ * factorisation only, the analysis reused), solve, free. The methods are
+ * in methods/, found through their table (methods/registry.c). */
+#include "handle.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ lifecycle */
+
+int corepcg_create(corepcg_solver **out)
+{
+    if (!out)
+        return COREPCG_ERR_ARGUMENT;
+    *out = NULL;
+    corepcg_solver *h = calloc(1, sizeof *h);
+    if (!h)
+        return COREPCG_ERR_NO_MEMORY;
+    int rc = cpg_cholmod_start(&h->cm);
+    if (rc != COREPCG_OK) {
+        free(h);
+        return rc;
+    }
+    h->cm_started = 1;
+    corepcg_settings_default(&h->set);
+    h->ops = cpg_method_ops_of(h->set.method);
+    *out = h;
+    return COREPCG_OK;
+}
+
+/* Drops everything the last setup built; the handle is as after create
+ * (its settings aside). */
+static void clear_system(corepcg_solver *h)
+{
+    if (h->state) {
+        h->ops->clear(h->state, &h->cm);
+        free(h->state);
+        h->state = NULL;
+    }
+    cpg_sys_free(&h->sys);
+    cpg_bmat_free(&h->spare_A);
+    free(h->x);
+    free(h->check_work);
+    h->x = h->check_work = NULL;
+    memset(&h->setup_info, 0, sizeof h->setup_info);
+    h->ready = 0;
+}
+
+void corepcg_free(corepcg_solver **hp)
+{
+    if (!hp || !*hp)
+        return;
+    corepcg_solver *h = *hp;
+    clear_system(h);
+    if (h->cm_started)
+        cholmod_finish(&h->cm);
+    free(h);
+    *hp = NULL;
+}
+
+const char *corepcg_message(const corepcg_solver *h)
+{
+    return h ? h->msg : "no handle";
+}
+
+static cpg_ctx context(corepcg_solver *h)
+{
+    cpg_ctx ctx = {.sys = &h->sys, .set = &h->set, .cm = &h->cm,
+                   .msg = h->msg, .rec = &h->setup_info};
+    return ctx;
+}
+
+/* A fresh record for a setup or update: what no method sets (a method
+ * that analyses after all clears analysis_reused). */
+static void record_start(corepcg_solver *h, int reused)
+{
+    corepcg_info *in = &h->setup_info;
+    memset(in, 0, sizeof *in);
+    in->method = h->set.method;
+    in->method_used = h->set.method;
+    in->analysis_reused = reused;
+    in->n = 3 * h->sys.A.nb;
+    in->r = h->sys.u.r;
+    in->ordering = h->set.ordering;
+}
+
+static void record_end(corepcg_solver *h, double t0, double t_import)
+{
+    h->setup_info.time_reduce_s += t_import;
+    h->setup_info.time_setup_s = cpg_now() - t0;
+}
+
+/* Everything for a new pattern, with the imported system moved into the
+ * handle. On failure the handle is left empty. */
+static int full_setup(corepcg_solver *h, cpg_sys *im, double t0,
+                      double t_import)
+{
+    clear_system(h);
+    h->sys = *im;
+    memset(im, 0, sizeof *im);
+    record_start(h, 0);
+    size_t n = 3 * (size_t)h->sys.A.nb;
+    h->state = calloc(1, h->ops->state_size);
+    h->x = malloc(n * sizeof(double));
+    h->check_work = malloc(2 * n * sizeof(double));
+    int rc = h->state && h->x && h->check_work
+                 ? COREPCG_OK
+                 : cpg_fail(h->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    cpg_ctx ctx = context(h);
+    if (rc == COREPCG_OK)
+        rc = h->ops->analyse(h->state, &ctx);
+    if (rc == COREPCG_OK)
+        rc = h->ops->factorise(h->state, &ctx);
+    if (rc < 0) {
+        clear_system(h);
+        return rc;
+    }
+    record_end(h, t0, t_import);
+    h->ready = 1;
+    return rc;
+}
+
+int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
+                  const corepcg_settings *settings)
+{
+    if (!h)
+        return COREPCG_ERR_ARGUMENT;
+    h->msg[0] = '\0';
+    double t0 = cpg_now();
+    corepcg_settings s;
+    if (settings)
+        s = *settings;
+    else
+        corepcg_settings_default(&s);
+    int rc = cpg_settings_check(&s, h->msg);
+    clear_system(h); /* with the old method's ops */
+    if (rc != COREPCG_OK)
+        return rc;
+    h->set = s;
+    h->ops = cpg_method_ops_of(s.method);
+    cpg_sys im;
+    rc = cpg_sys_import_next(sys, NULL, NULL, &h->cm, &im, h->msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    return full_setup(h, &im, t0, cpg_now() - t0);
+}
+
+static int report_update(corepcg_solver *h, int rc, corepcg_info *info)
+{
+    if (info) {
+        if (h && h->ready)
+            *info = h->setup_info;
+        else
+            memset(info, 0, sizeof *info);
+        info->status = rc;
+    }
+    return rc;
+}
+
+int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
+                   corepcg_info *info)
+{
+    if (!h)
+        return report_update(h, COREPCG_ERR_ARGUMENT, info);
+    h->msg[0] = '\0';
+    if (!h->ready)
+        return report_update(h, cpg_fail(h->msg, COREPCG_ERR_STATE,
+                                         "update before setup"), info);
+    double t0 = cpg_now();
+    cpg_sys im;
+    int rc = cpg_sys_import_next(sys, &h->sys, &h->spare_A, &h->cm, &im,
+                                 h->msg);
+    if (rc != COREPCG_OK)
+        return report_update(h, rc, info); /* the current system stays usable */
+    double t_import = cpg_now() - t0;
+    cpg_ctx ctx = context(h);
+    if (!h->ops->same_pattern(h->state, &ctx, &im))
+        return report_update(h, full_setup(h, &im, t0, t_import), info);
+    /* The system moves into the same place, so what the method borrowed
+     * from it (pointers to A and u) stays valid; the old A's arrays wait
+     * for the next step's values. */
+    cpg_bmat_free(&h->spare_A);
+    h->spare_A = h->sys.A;
+    memset(&h->sys.A, 0, sizeof h->sys.A);
+    cpg_sys_free(&h->sys);
+    h->sys = im;
+    record_start(h, 1);
+    rc = h->ops->factorise(h->state, &ctx);
+    if (rc < 0)
+        clear_system(h);
+    else
+        record_end(h, t0, t_import);
+    return report_update(h, rc, info);
+}
+
+/* ------------------------------------------------------------- solving */
+
+static int check_vector(corepcg_solver *h, const double *v, int n,
+                        const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (!isfinite(v[k]))
+            return cpg_fail(h->msg, COREPCG_ERR_NOT_FINITE,
+                            "%s[%d] is not finite", name, k);
+    return COREPCG_OK;
+}
+
+int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
+                  double *x, corepcg_info *info)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    int rc = COREPCG_OK;
+    if (!h)
+        rc = COREPCG_ERR_ARGUMENT;
+    else if ((h->msg[0] = '\0', !h->ready))
+        rc = cpg_fail(h->msg, COREPCG_ERR_STATE, "solve before setup");
+    else if (!b || !x)
+        rc = cpg_fail(h->msg, COREPCG_ERR_ARGUMENT, "b and x must not be NULL");
+    else if ((rc = check_vector(h, b, 3 * h->sys.A.nb, "b")) == COREPCG_OK && x0)
+        rc = check_vector(h, x0, 3 * h->sys.A.nb, "x0");
+    if (rc != COREPCG_OK) {
+        if (info)
+            info->status = rc;
+        return rc;
+    }
+    size_t n = 3 * (size_t)h->sys.A.nb;
+    double t0 = cpg_now();
+    int iterations = 0;
+    /* the solve's own record, from the setup's: a method may say in it
+     * what ran (auto's fallback); the setup's record stays as it was */
+    corepcg_info run = h->setup_info;
+    cpg_ctx ctx = context(h);
+    ctx.rec = &run;
+    rc = h->ops->solve(h->state, &ctx, b, x0, h->x, &iterations);
+    double t_iterate = cpg_now() - t0;
+
+    double cerr = NAN, rres = NAN;
+    if (rc >= 0) {
+        cpg_check_measures(&h->sys.A, &h->sys.u, b, h->sys.z, h->x,
+                           h->check_work, h->check_work + n, &cerr, &rres);
+        if (!isfinite(cerr) || !isfinite(rres))
+            rc = cpg_fail(h->msg, COREPCG_ERR_NAN,
+                          "the answer's residual is not finite (A x overflows)");
+        else
+            memcpy(x, h->x, sizeof(double) * n);
+    }
+    if (info) {
+        *info = run;
+        info->status = rc;
+        info->iterations = iterations;
+        info->converged = rc == COREPCG_OK || rc == COREPCG_FELL_BACK;
+        info->rel_residual = rres;
+        info->constraint_error = cerr;
+        info->time_iterate_s = t_iterate;
+        info->time_solve_s = cpg_now() - t0;
+        info->time_total_s = info->time_setup_s + info->time_solve_s;
+    }
+    return rc;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kernels.h -- the block kernels the iterations run (kernels/): the
+ * products with A and A~ (products.c), the one PCG loop (pcg.c) and the
+ * cheap preconditioners (precond.c). Not installed.
+ */
+#ifndef COREPCG_KERNELS_H
+#define COREPCG_KERNELS_H
+
+#include "system.h"
+
+/* ------------------------------------------------------------ products */
+
+/* y = A x over n = 3 nb unknowns. */
+void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
+
+/* yt (r) = A~ xt (r); cpg_rmat_apply is the same as a cpg_apply_fn. */
+void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
+void cpg_rmat_apply(void *rm, const double *xt, double *yt);
+
+/* 1 when every entry of v (n) is zero: a right-hand side whose answer is
+ * zero, which PCG would otherwise chase to underflow. */
+int cpg_all_zero(const double *v, int n);
+
+/* A~'s lower triangle kept by blocks in a node order, for a product that
+ * reads each block once (lower_product.c). Position k (0 .. G-1) is the
+ * free node with reduced offset off[k] and ndof dim[k]; block column k
+ * holds the strictly lower blocks p[k] .. p[k+1]-1 with row positions i[],
+ * each padded to 3x3 (x, 9 per block), and the diagonal block in d (9 per
+ * position). The pattern (p, i, off, dim) is borrowed from its owner (the
+ * incomplete factor); the values and two work vectors are its own. */
+typedef struct cpg_lower {
+    int G;
+    const int *p, *i, *off;
+    const unsigned char *dim;
+    double *x, *d;            /* the values, filled by the owner          */
+    double *xin, *yout;       /* 3 G each: the product's padded vectors   */
+    int loaded;               /* 1 when x and d hold A~'s values          */
+} cpg_lower;
+
+/* Allocates the values and work vectors (ERR_NO_MEMORY, m empty, on
+ * failure); not loaded. */
+int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
+                    const int *off, const unsigned char *dim);
+void cpg_lower_free(cpg_lower *m);
+/* out (r) = A~ in (r), a cpg_apply_fn; NaN in out while nothing is
+ * loaded, so that PCG stops with ERR_NAN instead of going on with a
+ * stale or empty product. */
+void cpg_lower_apply(void *m, const double *in, double *out);
+
+/* --------------------------------------------------------- PCG kernel */
+
+typedef void (*cpg_apply_fn)(void *ctx, const double *in, double *out);
+/* out = M^-1 in; returns OK or the code of a failure (a factor solve can
+ * run out of memory), which stops the iteration. */
+typedef int (*cpg_precond_fn)(void *ctx, const double *in, double *out);
+typedef void (*cpg_filter_fn)(void *ctx, double *v); /* in place */
+/* out1 = M^-1 in1 and out2 = M^-1 in2 at once (a factor's two-column
+ * solve), or a failure's code. */
+typedef int (*cpg_precond2_fn)(void *ctx, const double *in1,
+                               const double *in2, double *out1,
+                               double *out2);
+
+/* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
+ * Stops by the residual rule or the papers' (pcg.c says how). */
+typedef struct cpg_pcg_problem {
+    int n;
+    cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
+    cpg_precond_fn precond; void *precond_ctx; /* out = M^-1 in         */
+    cpg_precond2_fn precond2; /* or NULL: with bdelta, the first two
+                                 applications (delta0's and the initial
+                                 residual's) as one; same precond_ctx   */
+    cpg_filter_fn filter; void *filter_ctx;    /* v = S v; NULL if none */
+    const double *b;       /* right-hand side                            */
+    const double *bdelta;  /* vector defining delta0 (b or b^), or NULL  */
+    double delta0;         /* used when bdelta is NULL                   */
+    int stop_residual;     /* COREPCG_STOP_RESIDUAL: stop on |r| <= tol
+                              |bdelta| (|r0| when bdelta is NULL) instead */
+    double tol;
+    int max_iter;
+} cpg_pcg_problem;
+
+typedef struct cpg_pcg_work {
+    double *r, *c, *q, *s;   /* 4 vectors of length n */
+} cpg_pcg_work;
+
+int cpg_pcg_work_alloc(cpg_pcg_work *w, int n);
+void cpg_pcg_work_free(cpg_pcg_work *w);
+
+/* x holds the initial guess on entry and the answer on exit. Returns OK,
+ * NOT_CONVERGED, ERR_BREAKDOWN or ERR_NAN; *iterations is always set. */
+int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
+            int *iterations, char *msg);
+
+/* ------------------------------------------------------ preconditioners */
+
+/* Cheap preconditioners of the reduced system (upcg) and of A (mpcg). */
+typedef struct cpg_precond {
+    int n;
+    int kind;            /* corepcg_precond */
+    const cpg_ublocks *u;
+    double *inv;         /* DIAG: n inverses; BLOCK/PROJECTED: per node a
+                            dense ndof x ndof (3x3 for mpcg) inverse, 9 each */
+} cpg_precond;
+
+int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
+                        const cpg_rmat *At, char *msg);
+int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
+                     char *msg);
+/* Per node U_i (U_i^T A_ii U_i)^-1 U_i^T, applied in the full space: on
+ * range(S) the node-block preconditioner of A~ (upcg's block), for the
+ * loop with the filter. */
+int cpg_precond_projected_blocks(cpg_precond *pc, const cpg_bmat *A,
+                                 const cpg_ublocks *u, char *msg);
+int cpg_precond_apply(void *pc, const double *in, double *out);
+void cpg_precond_free(cpg_precond *pc);
+
+#endif /* COREPCG_KERNELS_H */

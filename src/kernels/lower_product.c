@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lower_product.c -- y = A~ x from A~'s lower triangle kept by 3x3-padded
+ * blocks in a node order (kernels.h): each block read once, half of what
+ * the whole-matrix product reads. The incomplete factor fills the values
+ * at its factorisation (factor/ichol_numeric.c). */
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
+                    const int *off, const unsigned char *dim)
+{
+    memset(m, 0, sizeof *m);
+    size_t g = G > 0 ? (size_t)G : 1, nb = p[G] > 0 ? (size_t)p[G] : 1;
+    m->G = G;
+    m->p = p;
+    m->i = i;
+    m->off = off;
+    m->dim = dim;
+    m->x = malloc(9 * nb * sizeof(double));
+    m->d = malloc(9 * g * sizeof(double));
+    m->xin = malloc(3 * g * sizeof(double));
+    m->yout = malloc(3 * g * sizeof(double));
+    if (!m->x || !m->d || !m->xin || !m->yout) {
+        cpg_lower_free(m);
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    return COREPCG_OK;
+}
+
+void cpg_lower_free(cpg_lower *m)
+{
+    free(m->x);
+    free(m->d);
+    free(m->xin);
+    free(m->yout);
+    memset(m, 0, sizeof *m);
+}
+
+/* y = A~ x in the padded order: each lower block B (row I, column k)
+ * gives y_I += B x_k and y_k += B^T x_I. */
+static void padded_mult(const cpg_lower *m, const double *x, double *y)
+{
+    const int G = m->G;
+    const int *mp = m->p, *mi = m->i;
+    const double *mx = m->x, *md = m->d;
+    memset(y, 0, 3 * sizeof(double) * (size_t)G);
+    for (int k = 0; k < G; k++) {
+        const double *xk = x + 3L * k, *D = md + 9L * k;
+        const double x0 = xk[0], x1 = xk[1], x2 = xk[2];
+        double y0 = D[0] * x0 + D[3] * x1 + D[6] * x2;
+        double y1 = D[1] * x0 + D[4] * x1 + D[7] * x2;
+        double y2 = D[2] * x0 + D[5] * x1 + D[8] * x2;
+        for (int t = mp[k]; t < mp[k + 1]; t++) {
+            const double *B = mx + 9L * t;
+            const double *xi = x + 3L * mi[t];
+            double *yi = y + 3L * mi[t];
+            yi[0] += B[0] * x0 + B[3] * x1 + B[6] * x2;
+            yi[1] += B[1] * x0 + B[4] * x1 + B[7] * x2;
+            yi[2] += B[2] * x0 + B[5] * x1 + B[8] * x2;
+            y0 += B[0] * xi[0] + B[1] * xi[1] + B[2] * xi[2];
+            y1 += B[3] * xi[0] + B[4] * xi[1] + B[5] * xi[2];
+            y2 += B[6] * xi[0] + B[7] * xi[1] + B[8] * xi[2];
+        }
+        double *yk = y + 3L * k;
+        yk[0] += y0;
+        yk[1] += y1;
+        yk[2] += y2;
+    }
+}
+
+void cpg_lower_apply(void *ctx, const double *in, double *out)
+{
+    cpg_lower *m = ctx;
+    const int G = m->G;
+    const int *off = m->off;
+    const unsigned char *dim = m->dim;
+    if (!m->loaded) {
+        /* no values yet: an answer PCG refuses (ERR_NAN), not a silent 0 */
+        for (int k = 0; k < G; k++)
+            for (int a = 0; a < dim[k]; a++)
+                out[off[k] + a] = NAN;
+        return;
+    }
+    for (int k = 0; k < G; k++) {
+        const double *v = in + off[k];
+        double *xk = m->xin + 3L * k;
+        int d = dim[k];
+        xk[0] = v[0];
+        xk[1] = d > 1 ? v[1] : 0;
+        xk[2] = d > 2 ? v[2] : 0;
+    }
+    padded_mult(m, m->xin, m->yout);
+    for (int k = 0; k < G; k++) {
+        double *v = out + off[k];
+        const double *yk = m->yout + 3L * k;
+        int d = dim[k];
+        v[0] = yk[0];
+        if (d > 1)
+            v[1] = yk[1];
+        if (d > 2)
+            v[2] = yk[2];
+    }
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* pcg.c -- the one preconditioned conjugate gradient loop every iterative
+ * method runs: Ye et al.'s uPCG, and with a filter S Ascher & Boxerman's
+ * MPCG (whose iterates stay in range(S)). Two stopping rules:
+ *  - the residual (default): |r| <= tol |bd|, r the filtered residual of
+ *    the recurrence, confirmed at the end against b - A x computed afresh
+ *    (the recurrence drifts); |r| costs one dot product an iteration, no
+ *    product with A. On A~, |U^T v| = |S v| (U orthonormal), so every
+ *    method measures |S(b - A x)| / |S(b - A(I - S)z)|, what info reports;
+ *  - the papers': delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1
+ *    bd (or, when that is zero, the initial delta); Baraff & Witkin's
+ *    original MPCG hands in its own delta0. */
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int cpg_pcg_work_alloc(cpg_pcg_work *w, int n)
+{
+    size_t len = (size_t)(n > 0 ? n : 1);
+    w->r = malloc(len * sizeof(double));
+    w->c = malloc(len * sizeof(double));
+    w->q = malloc(len * sizeof(double));
+    w->s = malloc(len * sizeof(double));
+    if (!w->r || !w->c || !w->q || !w->s) {
+        cpg_pcg_work_free(w);
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    return COREPCG_OK;
+}
+
+void cpg_pcg_work_free(cpg_pcg_work *w)
+{
+    free(w->r);
+    free(w->c);
+    free(w->q);
+    free(w->s);
+    w->r = w->c = w->q = w->s = NULL;
+}
+
+static double dot(int n, const double *a, const double *b)
+{
+    double s = 0;
+    for (int k = 0; k < n; k++)
+        s += a[k] * b[k];
+    return s;
+}
+
+/* How often the true residual may send the loop on after the recurrence's
+ * residual met the target: each time the loop restarts from the true
+ * residual, so a second check rarely fails. */
+#define TRUE_RESIDUAL_CHECKS 3
+
+/* r = S(b - A x) afresh (q is scratch); returns r^T r. */
+static double true_residual(const cpg_pcg_problem *pb, const double *x,
+                            double *r, double *q)
+{
+    pb->matvec(pb->matvec_ctx, x, q);
+    for (int k = 0; k < pb->n; k++)
+        r[k] = pb->b[k] - q[k];
+    if (pb->filter)
+        pb->filter(pb->filter_ctx, r);
+    return dot(pb->n, r, r);
+}
+
+/* c = M^-1 r filtered (s scratch); returns delta = r^T c, or a failure's
+ * code through *rc. */
+static double precondition(const cpg_pcg_problem *pb, const double *r,
+                           double *c, int *rc)
+{
+    *rc = pb->precond(pb->precond_ctx, r, c);
+    if (pb->filter)
+        pb->filter(pb->filter_ctx, c);
+    return dot(pb->n, r, c);
+}
+
+int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
+            int *iterations, char *msg)
+{
+    const int n = pb->n;
+    double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
+    *iterations = 0;
+
+    /* delta0 = bd^T M^-1 bd (s is free scratch here), or given; and the
+     * initial residual r with c = M^-1 r */
+    pb->matvec(pb->matvec_ctx, x, q);
+    for (int k = 0; k < n; k++)
+        r[k] = pb->b[k] - q[k];
+    if (pb->filter)
+        pb->filter(pb->filter_ctx, r);
+    int rc = COREPCG_OK;
+    double delta0 = pb->delta0;
+    if (pb->bdelta && pb->precond2) {
+        rc = pb->precond2(pb->precond_ctx, pb->bdelta, r, s, c);
+    } else {
+        if (pb->bdelta)
+            rc = pb->precond(pb->precond_ctx, pb->bdelta, s);
+        if (rc == COREPCG_OK)
+            rc = pb->precond(pb->precond_ctx, r, c);
+    }
+    if (rc != COREPCG_OK)
+        return cpg_fail(msg, rc, "the preconditioner failed: %s",
+                        corepcg_strerror(rc));
+    if (pb->bdelta)
+        delta0 = dot(n, pb->bdelta, s);
+    if (pb->filter)
+        pb->filter(pb->filter_ctx, c);
+    double delta = dot(n, r, c);
+    if (!isfinite(delta0) || !isfinite(delta))
+        return cpg_fail(msg, COREPCG_ERR_NAN,
+                        "NaN or Inf before the first iteration");
+    if (delta0 < 0 || delta < 0)
+        return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                        "preconditioner is not positive definite "
+                        "(r^T M^-1 r = %.3g)", delta < 0 ? delta : delta0);
+    /* A zero delta0 would ask for an exactly zero residual, reached only by
+     * underflow: measure against the initial residual instead (the solver
+     * answers a zero reduced right-hand side exactly before getting here). */
+    double rr = dot(n, r, r), target;
+    if (pb->stop_residual) {
+        double ref = pb->bdelta ? dot(n, pb->bdelta, pb->bdelta) : rr;
+        if (!isfinite(rr) || !isfinite(ref))
+            return cpg_fail(msg, COREPCG_ERR_NAN, "NaN or Inf before the "
+                            "first iteration (|r|^2 overflows)");
+        target = pb->tol * pb->tol * (ref > 0 ? ref : rr);
+    } else {
+        target = pb->tol * pb->tol * (delta0 > 0 ? delta0 : delta);
+    }
+    int checks = 0;
+
+    int it = 0;
+    while ((pb->stop_residual ? rr : delta) > target) {
+        if (it >= pb->max_iter) {
+            *iterations = it;
+            return COREPCG_NOT_CONVERGED;
+        }
+        /* c is in range(S), so c^T A c = c^T S A c: q need not be filtered
+         * for alpha. r is filtered after its update instead, so that the
+         * round-off an early, large step leaves along the constrained
+         * directions is dropped at once rather than carried in r^T M^-1 r,
+         * where it would outweigh the true residual later and make the
+         * iteration diverge (seen with a guess 1e8 times the answer). */
+        pb->matvec(pb->matvec_ctx, c, q);
+        double cq = dot(n, c, q);
+        if (!isfinite(cq)) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_NAN,
+                            "NaN or Inf in p^T A p at iteration %d", it + 1);
+        }
+        if (cq <= 0) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                            "p^T A p = %.3g <= 0 at iteration %d: the "
+                            "matrix is not positive definite", cq, it + 1);
+        }
+        double alpha = delta / cq;
+        for (int k = 0; k < n; k++) {
+            x[k] += alpha * c[k];
+            r[k] -= alpha * q[k];
+        }
+        if (pb->filter)
+            pb->filter(pb->filter_ctx, r);
+        rc = pb->precond(pb->precond_ctx, r, s);
+        if (rc != COREPCG_OK) {
+            *iterations = it;
+            return cpg_fail(msg, rc, "the preconditioner failed at iteration "
+                            "%d: %s", it + 1, corepcg_strerror(rc));
+        }
+        double delta_old = delta;
+        delta = dot(n, r, s);
+        rr = dot(n, r, r);
+        it++;
+        if (!isfinite(delta)) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_NAN,
+                            "NaN or Inf in the residual at iteration %d", it);
+        }
+        if (delta < 0) {
+            *iterations = it;
+            return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                            "r^T M^-1 r = %.3g < 0 at iteration %d: the "
+                            "preconditioner is not positive definite", delta, it);
+        }
+        if (pb->stop_residual && rr <= target && checks < TRUE_RESIDUAL_CHECKS) {
+            checks++;
+            rr = true_residual(pb, x, r, q);
+            if (rr > target) { /* drifted: go on from the true residual */
+                delta = precondition(pb, r, c, &rc);
+                if (rc != COREPCG_OK) {
+                    *iterations = it;
+                    return cpg_fail(msg, rc, "the preconditioner failed at "
+                                    "iteration %d: %s", it,
+                                    corepcg_strerror(rc));
+                }
+                continue;
+            }
+            break;
+        }
+        double beta = delta / delta_old;
+        for (int k = 0; k < n; k++)
+            c[k] = s[k] + beta * c[k];
+        if (pb->filter)
+            pb->filter(pb->filter_ctx, c);
+    }
+    *iterations = it;
+    return COREPCG_OK;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* products.c -- the products the PCG loop runs: A x by 3x3 node blocks and
+ * A~ x~ by reduced node blocks, both in gather form over the whole stored
+ * matrix; and the zero test of a right-hand side. */
+#include "kernels.h"
+
+void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
+{
+    /* Gather form: A is stored whole, and block (J, I) = block (I, J)^T, so
+     * y_J = sum over column J of A_IJ^T x_I writes y once per node. */
+    for (int J = 0; J < A->nb; J++) {
+        double y0 = 0, y1 = 0, y2 = 0;
+        for (int k = A->p[J]; k < A->p[J + 1]; k++) {
+            const double *B = A->x + 9L * k, *xi = x + 3L * A->i[k];
+            y0 += B[0] * xi[0] + B[1] * xi[1] + B[2] * xi[2];
+            y1 += B[3] * xi[0] + B[4] * xi[1] + B[5] * xi[2];
+            y2 += B[6] * xi[0] + B[7] * xi[1] + B[8] * xi[2];
+        }
+        y[3L * J] = y0;
+        y[3L * J + 1] = y1;
+        y[3L * J + 2] = y2;
+    }
+}
+
+void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
+{
+    /* Gather form, as cpg_bmat_mult: y_J = sum over column J of
+     * A~_IJ^T x_I, since A~ is symmetric and stored whole. Columns whose
+     * nodes all keep 3 dof (nearly all) take the unrolled 3x3 path. */
+    const int *ndof = rm->u->ndof, *off = rm->u->off;
+    for (int J = 0; J < rm->A->nb; J++) {
+        double y0 = 0, y1 = 0, y2 = 0;
+        if (rm->all3[J]) {
+            for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
+                const double *V = rm->x + 9L * t, *xi = xt + rm->i[t];
+                y0 += V[0] * xi[0] + V[1] * xi[1] + V[2] * xi[2];
+                y1 += V[3] * xi[0] + V[4] * xi[1] + V[5] * xi[2];
+                y2 += V[6] * xi[0] + V[7] * xi[1] + V[8] * xi[2];
+            }
+            double *yj = yt + off[J];
+            yj[0] = y0;
+            yj[1] = y1;
+            yj[2] = y2;
+            continue;
+        }
+        int dJ = ndof[J];
+        double y[3] = {0, 0, 0};
+        for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
+            const double *V = rm->x + 9L * t, *xi = xt + rm->i[t];
+            int dI = rm->d[t];
+            for (int c = 0; c < dJ; c++)
+                for (int a = 0; a < dI; a++)
+                    y[c] += V[dI * c + a] * xi[a];
+        }
+        for (int c = 0; c < dJ; c++)
+            yt[off[J] + c] = y[c];
+    }
+}
+
+void cpg_rmat_apply(void *rm, const double *xt, double *yt)
+{
+    cpg_rmat_mult(rm, xt, yt);
+}
+
+int cpg_all_zero(const double *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k] != 0)
+            return 0;
+    return 1;
+}

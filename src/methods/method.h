@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* method.h -- how a solution method plugs into the handle (solver.c), as
+ * OSQP's linear-system back ends plug into its workspace: each method owns
+ * its state (an opaque block of state_size bytes, zeroed by the handle)
+ * and is driven through one table of operations. A method sees the
+ * imported system and the settings through a cpg_ctx; it never sees the
+ * handle. Not installed. */
+#ifndef COREPCG_METHOD_H
+#define COREPCG_METHOD_H
+
+#include "kernels.h"
+#include "factor.h"
+
+/* What every operation is handed. */
+typedef struct cpg_ctx {
+    const cpg_sys *sys;          /* the system being set up or solved      */
+    const corepcg_settings *set;
+    cholmod_common *cm;          /* the handle's                          */
+    char *msg;                   /* COREPCG_MSG_SIZE: why a call failed    */
+    corepcg_info *rec;           /* what setup/update measured: a method
+                                    fills its sizes and phase times here  */
+} cpg_ctx;
+
+typedef struct cpg_method_ops {
+    size_t state_size;
+    /* Pattern-dependent work for ctx->sys: structures, symbolic analysis,
+     * buffers. Sets rec->time_reduce_s and rec->time_analyze_s. May leave
+     * values computed, in which case factorise need not redo them. */
+    int (*analyse)(void *state, const cpg_ctx *ctx);
+    /* 1 when the analysis made for ctx->sys still holds for next (same
+     * sizes and patterns as far as this method is concerned). */
+    int (*same_pattern)(void *state, const cpg_ctx *ctx, const cpg_sys *next);
+    /* Value-dependent work for ctx->sys with the analysis kept: values,
+     * numeric factorisation, preconditioner. Sets rec->time_factor_s (and
+     * time_reduce_s for the values it refreshes). */
+    int (*factorise)(void *state, const cpg_ctx *ctx);
+    /* The answer x (n) for right-hand side b and guess y (n, or NULL for
+     * zero); *iterations set. Allocates nothing; ctx->rec is this solve's
+     * own record (a copy of the setup's), where a method may say what ran. */
+    int (*solve)(void *state, const cpg_ctx *ctx, const double *b,
+                 const double *y, double *x, int *iterations);
+    /* Frees what the state holds and zeroes it (state may be all zero). */
+    void (*clear)(void *state, cholmod_common *cm);
+    /* Optional (NULL: always 1): 0 when the method cannot run on s with
+     * ctx's settings at all (its input is missing), so that auto never
+     * chooses it. */
+    int (*possible)(const cpg_ctx *ctx, const cpg_sys *s);
+} cpg_method_ops;
+
+/* ------------------------------------------------------ the registry */
+
+/* One row of the table of methods (registry.c): everything the rest of
+ * the library, the CLI and the benchmark know about a method. A new
+ * method is a row here, its ops in its own methods/method_*.c, its enum
+ * value in corepcg.h (appended: the values are ABI) and its Python mirror
+ * (python/corepcg/enums.py). */
+typedef struct cpg_method_entry {
+    corepcg_method method;
+    const char *name;             /* as the CLI spells it               */
+    const cpg_method_ops *ops;
+    unsigned options;             /* CPG_TAKES(...) of every setting read */
+    int auto_rank;                /* auto's candidates: 1, 2, ... in the
+                                     order tried first; 0: not one      */
+    int auto_fallback;            /* 1: the candidate auto prepares
+                                     beside every choice (one of them)  */
+} cpg_method_entry;
+
+#define CPG_TAKES(option) (1u << (option))
+
+/* The rows, COREPCG_METHOD_COUNT of them, in the table's order. */
+extern const cpg_method_entry cpg_methods[];
+
+/* The row of method m, or NULL for a value that is not a method. */
+const cpg_method_entry *cpg_method_entry_of(corepcg_method m);
+const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
+
+/* Auto's candidates in the order tried first (at most max) and the index
+ * of its fallback among them; returns how many. */
+int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
+
+/* Every method's operations (methods/method_*.c). */
+extern const cpg_method_ops cpg_mpcg_ops;
+extern const cpg_method_ops cpg_mpcg_bw_ops;
+extern const cpg_method_ops cpg_upcg_ops;
+extern const cpg_method_ops cpg_direct_ops;
+extern const cpg_method_ops cpg_corepcg_ops;
+extern const cpg_method_ops cpg_icpcg_ops;
+extern const cpg_method_ops cpg_auto_ops;
+
+/* Generic same_pattern for methods on A~ by blocks: A's block pattern and
+ * every node's ndof unchanged. */
+int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,
+                             const cpg_sys *next);
+
+/* --------------------------------------- solving on A with the filter */
+
+/* What a method that solves the full system with the filter S needs at
+ * solve time (Ascher & Boxerman's corrected MPCG, and the methods whose
+ * preconditioner is S Bp^-1 S, projected.h): b^, and the PCG work on n
+ * unknowns. */
+typedef struct cpg_fwork {
+    double *bd;        /* n: b^ = S (b - A (I - S) z) */
+    cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
+} cpg_fwork;
+
+int cpg_fwork_alloc(cpg_fwork *w, int n, int iterate, char *msg);
+void cpg_fwork_free(cpg_fwork *w);
+
+/* w->bd = b^. Returns 1 when b^ = 0, having set x = (I - S) z: the free
+ * part of the answer is exactly zero (PCG would chase it to underflow). */
+int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x);
+
+/* After cpg_fwork_rhs returned 0: the PCG loop with the filter from
+ * x0 = S y + (I - S) z (y NULL: zero) with delta0 = b^T M^-1 b^, ctx's tol
+ * and max_iter, and the given preconditioner (precond2, if not NULL, makes
+ * the first two applications one); then x = S x + (I - S) z, so that the
+ * answer meets the constraints to its own round-off. */
+int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+                  cpg_precond2_fn precond2, void *precond_ctx,
+                  const double *b, const double *y, double *x,
+                  int *iterations);
+
+/* The PCG loop with the filter from the start x holds, delta0 from
+ * bdelta (b^) or, when bdelta is NULL, the delta0 given; then x = S x +
+ * (I - S) z. cpg_fwork_pcg's loop, and Baraff & Witkin's with its own
+ * start and delta0. */
+int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+                  cpg_precond2_fn precond2, void *precond_ctx,
+                  const double *b, const double *bdelta, double delta0,
+                  double *x, int *iterations);
+
+/* x = S x + (I - S) z. */
+void cpg_fwork_finish(const cpg_sys *s, double *x);
+
+/* ------------------------------------------------ solving on A~ */
+
+/* What a method that solves the reduced system needs at solve time: the
+ * reduced right-hand side and answer, a full-length scratch vector, and
+ * (for the iterative methods) the PCG work on r unknowns. */
+typedef struct cpg_rwork {
+    double *bt, *xt;   /* r */
+    double *tmp;       /* n */
+    cpg_pcg_work pcg;  /* r, when allocated with iterate = 1 */
+} cpg_rwork;
+
+/* For systems of n unknowns of which at most r are free. */
+int cpg_rwork_alloc(cpg_rwork *w, int n, int r, int iterate, char *msg);
+void cpg_rwork_free(cpg_rwork *w);
+
+/* w->bt = U^T (b - A (I - S) z). Returns 1 when the reduced answer is
+ * trivially zero (no free unknowns, or b~ = 0), having set w->xt = 0. */
+int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b);
+
+/* PCG on A~ (Ye et al.'s uPCG) from x~0 = U^T y (y NULL: zero) into w->xt,
+ * with the given product (out = A~ in: cpg_rmat_apply, or a kept copy of
+ * A~) and preconditioner, and ctx's tol and max_iter. */
+int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
+                  void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
+                  const double *y, int *iterations);
+
+/* x = U w->xt + (I - S) z. */
+void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x);
+
+/* Stored entries of A~'s lower triangle (U keeps A's block pattern). */
+long cpg_reduced_nnz(const cpg_sys *s);
+
+#endif /* COREPCG_METHOD_H */

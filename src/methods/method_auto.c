@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* method_auto.c -- the auto method: per step, the fastest of its
+ * candidates (icpcg, corepcg, corrected mpcg), judged from the times this
+ * handle measured on earlier steps (auto_model.c decides). Each candidate
+ * keeps its own state, set up lazily the first time it runs and kept for
+ * as long as its pattern holds, so a re-check costs one step of that
+ * method, not a new setup of everything. A candidate that fails (a core
+ * that is not positive definite, a breakdown) is set aside until the
+ * pattern changes, and the next one runs in its place (FALLBACK). */
+#include "auto_model.h"
+#include "method.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The candidates come from the table of methods (registry.c), in the order
+ * tried when nothing is measured yet. One of them is the fallback,
+ * prepared beside any other choice as the one a solve can switch to:
+ * corrected MPCG, whose factorisation is the diagonal of A (O(n)), whose
+ * analysis is the PCG vectors, and which runs on any SPD system. */
+enum { NCAND = CPG_AUTO_MAX };
+
+typedef struct auto_state {
+    int count;                    /* candidates                           */
+    corepcg_method cand[NCAND];   /* their methods                        */
+    int fallback;                 /* the fallback's index in cand         */
+    cpg_auto_model model;
+    corepcg_settings set[NCAND];  /* the caller's, with method set        */
+    corepcg_settings trial[NCAND]; /* the same, max_iter capped at
+                                     CPG_AUTO_TROUBLE_ITERATIONS: for a
+                                     candidate never timed               */
+    void *sub[NCAND];             /* each candidate's state, or NULL      */
+    int analysed[NCAND];          /* sub[k] is analysed for this pattern  */
+    int ready[NCAND];             /* sub[k] is factorised for this step   */
+    int chosen;                   /* this step's candidate                */
+    corepcg_auto_reason why;
+    double step_s;                /* this step's update time so far       */
+    double fallback_s;            /* the fallback's factorisation time    */
+    int timing;                   /* the next solve completes the step    */
+} auto_state;
+
+static const cpg_method_ops *ops_of(const auto_state *st, int k)
+{
+    return cpg_method_ops_of(st->cand[k]);
+}
+
+static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
+{
+    cpg_ctx c = *ctx;
+    c.set = &st->set[k];
+    return c;
+}
+
+/* A candidate never timed may suit this system badly: on a single cold
+ * solve nothing else would catch it, so while the fallback is prepared it
+ * solves within a budget of iterations, after which the fallback takes
+ * over. The fallback itself has the caller's max_iter. */
+static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
+{
+    cpg_ctx c = sub_ctx(st, ctx, k);
+    if (!st->model.c[k].measured && k != st->fallback && st->ready[st->fallback])
+        c.set = &st->trial[k];
+    return c;
+}
+
+static void drop(auto_state *st, int k, cholmod_common *cm)
+{
+    if (st->sub[k]) {
+        ops_of(st, k)->clear(st->sub[k], cm);
+        free(st->sub[k]);
+        st->sub[k] = NULL;
+    }
+    st->analysed[k] = st->ready[k] = 0;
+}
+
+static void auto_clear(void *state, cholmod_common *cm)
+{
+    auto_state *st = state;
+    for (int k = 0; k < st->count; k++)
+        drop(st, k, cm);
+    memset(st, 0, sizeof *st);
+}
+
+/* 0 when candidate k cannot run on s at all (its ops say so). */
+static int possible(const auto_state *st, const cpg_ctx *ctx, int k,
+                    const cpg_sys *s)
+{
+    const cpg_method_ops *ops = ops_of(st, k);
+    cpg_ctx c = *ctx;
+    c.set = &st->set[k];
+    return !ops->possible || ops->possible(&c, s);
+}
+
+/* Auto's own analysis is only the bookkeeping: each candidate analyses
+ * the first time it runs on this pattern. */
+static int auto_analyse(void *state, const cpg_ctx *ctx)
+{
+    auto_state *st = state;
+    for (int k = 0; k < st->count; k++)
+        drop(st, k, ctx->cm);
+    st->count = cpg_auto_candidates(st->cand, NCAND, &st->fallback);
+    cpg_auto_model_init(&st->model, st->count);
+    for (int k = 0; k < st->count; k++) {
+        st->set[k] = *ctx->set;
+        st->set[k].method = st->cand[k];
+        st->trial[k] = st->set[k];
+        if (st->trial[k].max_iter > CPG_AUTO_TROUBLE_ITERATIONS)
+            st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
+        if (!possible(st, ctx, k, ctx->sys))
+            cpg_auto_impossible(&st->model, k);
+    }
+    return COREPCG_OK;
+}
+
+/* Candidates whose analysis does not hold for next are dropped; auto
+ * itself keeps its measurements for as long as the size holds and the
+ * same candidates are possible. */
+static int auto_same_pattern(void *state, const cpg_ctx *ctx,
+                             const cpg_sys *next)
+{
+    auto_state *st = state;
+    if (ctx->sys->A.nb != next->A.nb)
+        return 0;
+    for (int k = 0; k < st->count; k++)
+        if (possible(st, ctx, k, ctx->sys) != possible(st, ctx, k, next))
+            return 0;
+    int changed = 0;
+    for (int k = 0; k < st->count; k++) {
+        if (!st->analysed[k])
+            continue;
+        cpg_ctx c = sub_ctx(st, ctx, k);
+        if (!ops_of(st, k)->same_pattern(st->sub[k], &c, next)) {
+            drop(st, k, ctx->cm);
+            changed = 1;
+        }
+    }
+    if (changed)
+        cpg_auto_usable_again(&st->model);
+    return 1;
+}
+
+/* Analysis (if this pattern has none yet) and factorisation of candidate
+ * k for ctx->sys. *analyse_s gets the analysis time: a one-off that the
+ * cost of a step leaves out, so that candidates compare by what they cost
+ * step after step. */
+static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
+                   double *analyse_s)
+{
+    const cpg_method_ops *ops = ops_of(st, k);
+    cpg_ctx c = sub_ctx(st, ctx, k);
+    int rc = COREPCG_OK;
+    double t = cpg_now();
+    *analyse_s = 0;
+    if (!st->analysed[k]) {
+        if (!st->sub[k] && !(st->sub[k] = calloc(1, ops->state_size)))
+            return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        rc = ops->analyse(st->sub[k], &c);
+        if (rc < 0) {
+            drop(st, k, ctx->cm);
+            return rc;
+        }
+        st->analysed[k] = 1;
+        ctx->rec->analysis_reused = 0;
+        *analyse_s = cpg_now() - t;
+    }
+    rc = ops->factorise(st->sub[k], &c);
+    if (rc < 0)
+        drop(st, k, ctx->cm); /* what it holds is of no further use */
+    else
+        st->ready[k] = 1;
+    return rc;
+}
+
+/* Appends "name: why" of a failed candidate to the list in `why`. */
+static void note_failure(char *why, corepcg_method m, const char *msg)
+{
+    size_t len = strlen(why);
+    snprintf(why + len, COREPCG_MSG_SIZE - len, "%s%s: %s", len ? "; " : "",
+             corepcg_method_name(m), msg);
+}
+
+/* Chooses and prepares a candidate, its record starting from base; one
+ * that fails is set aside and the next choice runs (FALLBACK). When none
+ * works: the first failure's code, every failure's message, and the
+ * record base. */
+static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
+                              const corepcg_info *base, double *analyse_s)
+{
+    int first_rc = COREPCG_OK, fallback = 0;
+    char why_failed[COREPCG_MSG_SIZE] = "";
+    for (int tries = 0; tries < st->count; tries++) {
+        corepcg_auto_reason why;
+        int k = cpg_auto_choose(&st->model, &why);
+        if (k < 0)
+            break;
+        *ctx->rec = *base;
+        ctx->msg[0] = '\0';
+        int rc = prepare(st, ctx, k, analyse_s);
+        if (rc >= 0) {
+            st->chosen = k;
+            st->why = fallback ? COREPCG_AUTO_FALLBACK : why;
+            ctx->rec->method_used = st->cand[k];
+            ctx->rec->auto_reason = st->why;
+            return rc;
+        }
+        note_failure(why_failed, st->cand[k], ctx->msg);
+        if (first_rc == COREPCG_OK)
+            first_rc = rc;
+        cpg_auto_unusable(&st->model, k);
+        fallback = 1;
+    }
+    *ctx->rec = *base;
+    if (first_rc == COREPCG_OK) /* nothing could even be tried */
+        return cpg_fail(ctx->msg, COREPCG_ERR_STATE,
+                        "auto: no candidate method can run on this system");
+    return cpg_fail(ctx->msg, first_rc, "auto: no candidate could run: %s",
+                    why_failed);
+}
+
+/* The fallback prepared beside this step's choice (not when it is the
+ * choice). A fallback that cannot be prepared is left out: the update
+ * itself succeeded. */
+static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
+{
+    st->fallback_s = 0;
+    if (st->chosen == st->fallback || !st->model.c[st->fallback].usable)
+        return;
+    double t = cpg_now(), analyse_s;
+    corepcg_info kept = *ctx->rec; /* the choice's record */
+    if (prepare(st, ctx, st->fallback, &analyse_s) < 0)
+        ctx->msg[0] = '\0';
+    else
+        st->fallback_s = cpg_now() - t - analyse_s;
+    int reused = ctx->rec->analysis_reused;
+    *ctx->rec = kept;
+    ctx->rec->analysis_reused = reused;
+}
+
+static int auto_factorise(void *state, const cpg_ctx *ctx)
+{
+    auto_state *st = state;
+    corepcg_info base = *ctx->rec; /* what the handle recorded */
+    cpg_auto_skip_none(&st->model);
+    for (int k = 0; k < st->count; k++)
+        st->ready[k] = 0;
+    /* every candidate failed on this pattern earlier: try them afresh */
+    corepcg_auto_reason why;
+    if (cpg_auto_choose(&st->model, &why) < 0)
+        cpg_auto_usable_again(&st->model);
+    double t = cpg_now(), analyse_s;
+    int rc = choose_and_prepare(st, ctx, &base, &analyse_s);
+    st->step_s = cpg_now() - t - analyse_s;
+    st->timing = rc >= 0;
+    if (rc >= 0)
+        prepare_fallback(st, ctx);
+    return rc;
+}
+
+/* Solves with this step's candidate. One that fails is set aside until
+ * the pattern changes; one that stops at max_iter (or, never timed
+ * before, at CPG_AUTO_TROUBLE_ITERATIONS) is charged the time it took (so
+ * the model avoids it while that lasts) and skipped for this step. Either
+ * way the fallback prepared at the update solves from the same guess (x
+ * is the handle's scratch until it accepts an answer), and ctx->rec -- the
+ * solve's own record -- names it. Allocates nothing. */
+static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
+                      const double *y, double *x, int *iterations)
+{
+    auto_state *st = state;
+    char why_failed[COREPCG_MSG_SIZE] = "";
+    for (;;) {
+        int k = st->chosen;
+        cpg_ctx c = solve_ctx(st, ctx, k);
+        double t = cpg_now();
+        int rc = ops_of(st, k)->solve(st->sub[k], &c, b, y, x, iterations);
+        double solve_s = cpg_now() - t;
+        if (rc >= 0 && st->timing) /* the first solve after an update */
+            cpg_auto_measured(&st->model, k, st->step_s + solve_s,
+                              *iterations);
+        st->timing = 0;
+        ctx->rec->method_used = st->cand[k];
+        ctx->rec->auto_reason = st->why;
+        if (rc >= 0 && rc != COREPCG_NOT_CONVERGED) {
+            if (why_failed[0])
+                cpg_fail(ctx->msg, rc, "auto: %s; %s ran in its place",
+                         why_failed, corepcg_method_name(st->cand[k]));
+            return rc;
+        }
+        note_failure(why_failed, st->cand[k],
+                     rc == COREPCG_NOT_CONVERGED ? "no convergence within "
+                     "its iteration budget" : ctx->msg);
+        if (rc == COREPCG_NOT_CONVERGED)
+            cpg_auto_skip(&st->model, k);
+        else
+            cpg_auto_unusable(&st->model, k);
+        if (k == st->fallback || !st->ready[st->fallback]) {
+            cpg_fail(ctx->msg, rc, "auto: %s", why_failed);
+            return rc; /* nothing else is prepared: this attempt's result */
+        }
+        /* the fallback runs now and for the rest of this step; its cost is
+         * its factorisation and this solve */
+        st->chosen = st->fallback;
+        st->why = COREPCG_AUTO_FALLBACK;
+        st->step_s = st->fallback_s;
+        st->timing = 1;
+    }
+}
+
+const cpg_method_ops cpg_auto_ops = {
+    .state_size = sizeof(auto_state),
+    .analyse = auto_analyse,
+    .same_pattern = auto_same_pattern,
+    .factorise = auto_factorise,
+    .solve = auto_solve,
+    .clear = auto_clear,
+};

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* method_corepcg.c -- corePCG (Ye, Webber & Wang sec. 6): conjugate
+ * gradients preconditioned by the matrix core -- A's diagonal blocks and
+ * stretch blocks -- factorised by CHOLMOD every step, so that each
+ * preconditioner application is a pair of triangular solves.
+ *
+ * The core is factorised in its projected form S C S + D (I - S) on the
+ * fixed 3N pattern (projected.h), whose inverse on range(S) is the reduced
+ * core's: the analysis and the factor's storage are kept for as long as
+ * the mesh is the same, while contacts come and go. The loop is the one of
+ * corrected MPCG, on A with the filter S, preconditioned by S Cp^-1 S:
+ * on range(S) that is PCG on A~ = U^T A U preconditioned by the reduced
+ * core, the same iterates (the iteration counts were identical on every
+ * bundle and scene measured), without building A~ at all. */
+#include "method.h"
+#include "projected.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct core_state {
+    unsigned char *keep;    /* the blocks of A in the core */
+    unsigned char *next;    /* same_pattern's scratch */
+    long core_blocks;
+    cpg_proj core;          /* S C S + D (I - S), analysed once per mesh */
+    cholmod_common *cm;     /* for the preconditioner */
+    cpg_precond pc;         /* the fallback when the core is not SPD */
+    int fell_back;
+    cpg_fwork work;
+} core_state;
+
+static void core_clear(void *state, cholmod_common *cm)
+{
+    core_state *st = state;
+    free(st->keep);
+    free(st->next);
+    cpg_proj_free(&st->core, cm);
+    cpg_precond_free(&st->pc);
+    cpg_fwork_free(&st->work);
+    memset(st, 0, sizeof *st);
+}
+
+static int core_precond(void *state, const double *in, double *out)
+{
+    core_state *st = state;
+    return cpg_factor_solve(&st->core.fac, in, out, st->cm);
+}
+
+static int core_precond2(void *state, const double *in1, const double *in2,
+                         double *out1, double *out2)
+{
+    core_state *st = state;
+    return cpg_factor_solve2(&st->core.fac, in1, in2, out1, out2, st->cm);
+}
+
+static int mark_core(const cpg_ctx *ctx, const cpg_sys *s, unsigned char *keep,
+                     long *kept, char *msg)
+{
+    return cpg_core_mark(&s->A, s->num_stretch, s->stretch, ctx->set->core,
+                         ctx->set->core_threshold, keep, kept, msg);
+}
+
+static int core_analyse(void *state, const cpg_ctx *ctx)
+{
+    core_state *st = state;
+    const cpg_sys *s = ctx->sys;
+    st->cm = ctx->cm;
+    double t = cpg_now();
+    size_t nblocks = (size_t)s->A.p[s->A.nb] + 1;
+    st->keep = malloc(nblocks);
+    st->next = malloc(nblocks);
+    if (!st->keep || !st->next)
+        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    int rc = mark_core(ctx, s, st->keep, &st->core_blocks, ctx->msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 1, ctx->msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    ctx->rec->time_reduce_s = cpg_now() - t;
+    t = cpg_now();
+    rc = cpg_proj_analyse(&st->core, &s->A, st->keep, ctx->set->ordering,
+                          ctx->set->factor, ctx->cm, ctx->msg);
+    ctx->rec->time_analyze_s = cpg_now() - t;
+    return rc;
+}
+
+/* The analysis holds while A's block pattern and the core's blocks do
+ * (with core stretch they follow from the stretch pairs, which a
+ * simulator hands over unchanged: compared first; with core auto they
+ * follow the values). Which nodes are constrained does not matter. */
+static int core_same_pattern(void *state, const cpg_ctx *ctx,
+                             const cpg_sys *next)
+{
+    core_state *st = state;
+    if (!cpg_sys_same_blocks(ctx->sys, next))
+        return 0;
+    if (ctx->set->core == COREPCG_CORE_STRETCH &&
+        cpg_sys_same_stretch(ctx->sys, next))
+        return 1;
+    long kept = 0;
+    char why[COREPCG_MSG_SIZE];
+    return mark_core(ctx, next, st->next, &kept, why) == COREPCG_OK &&
+           memcmp(st->next, st->keep, (size_t)next->A.p[next->A.nb]) == 0;
+}
+
+static int core_factorise(void *state, const cpg_ctx *ctx)
+{
+    /* A~'s size changes with the ndof even when the analysis holds */
+    ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
+    core_state *st = state;
+    const cpg_sys *s = ctx->sys;
+    st->cm = ctx->cm;
+    double t = cpg_now();
+    cpg_proj_values(&st->core, &s->A, &s->u);
+    ctx->rec->time_reduce_s += cpg_now() - t;
+    cpg_precond_free(&st->pc);
+    st->fell_back = 0;
+    ctx->rec->nnz_core = cpg_proj_nnz(&st->core);
+    ctx->rec->core_blocks = st->core_blocks;
+    t = cpg_now();
+    int rc = cpg_proj_factorise(&st->core, &s->u, "the matrix core",
+                                COREPCG_ERR_CORE_NOT_SPD, ctx->cm, ctx->msg);
+    ctx->rec->time_factor_s = cpg_now() - t;
+    ctx->rec->nnz_factor = cpg_factor_nnz(&st->core.fac);
+    ctx->rec->factor_flops = st->core.fac.flops;
+    ctx->rec->ordering = cpg_factor_ordering(&st->core.fac);
+    ctx->rec->factor_supernodal = st->core.fac.supernodal;
+    if (rc == COREPCG_ERR_CORE_NOT_SPD && ctx->set->fallback_upcg) {
+        /* upcg's block preconditioner, in the loop with the filter */
+        rc = cpg_precond_projected_blocks(&st->pc, &s->A, &s->u, ctx->msg);
+        st->fell_back = rc == COREPCG_OK;
+    }
+    ctx->rec->fell_back = st->fell_back;
+    return rc;
+}
+
+static int core_solve(void *state, const cpg_ctx *ctx, const double *b,
+                      const double *y, double *x, int *iterations)
+{
+    core_state *st = state;
+    *iterations = 0;
+    if (cpg_fwork_rhs(&st->work, ctx->sys, b, x))
+        return st->fell_back ? COREPCG_FELL_BACK : COREPCG_OK;
+    if (st->fell_back) {
+        int rc = cpg_fwork_pcg(&st->work, ctx, cpg_precond_apply, NULL,
+                               &st->pc, b, y, x, iterations);
+        return rc == COREPCG_OK ? COREPCG_FELL_BACK : rc;
+    }
+    return cpg_fwork_pcg(&st->work, ctx, core_precond, core_precond2, st, b,
+                         y, x, iterations);
+}
+
+/* The core STRETCH needs the stretch pairs (AUTO picks its blocks by
+ * value). */
+static int core_possible(const cpg_ctx *ctx, const cpg_sys *s)
+{
+    return s->num_stretch > 0 || ctx->set->core != COREPCG_CORE_STRETCH;
+}
+
+const cpg_method_ops cpg_corepcg_ops = {
+    .state_size = sizeof(core_state),
+    .analyse = core_analyse,
+    .same_pattern = core_same_pattern,
+    .factorise = core_factorise,
+    .solve = core_solve,
+    .clear = core_clear,
+    .possible = core_possible,
+};

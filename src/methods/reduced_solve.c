@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* reduced_solve.c -- what the methods on the reduced system share at solve
+ * time (Ye, Webber & Wang eq. 9): b~ = U^T (b - A (I - S) z), PCG on A~
+ * from x~0 = U^T y, and x = U x~ + (I - S) z. */
+#include "method.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cpg_rwork_alloc(cpg_rwork *w, int n, int r, int iterate, char *msg)
+{
+    size_t rl = (size_t)(r > 0 ? r : 1);
+    memset(w, 0, sizeof *w);
+    w->bt = malloc(rl * sizeof(double));
+    w->xt = malloc(rl * sizeof(double));
+    w->tmp = malloc((size_t)n * sizeof(double));
+    int ok = w->bt && w->xt && w->tmp;
+    if (ok && iterate)
+        ok = cpg_pcg_work_alloc(&w->pcg, r) == COREPCG_OK;
+    if (!ok) {
+        cpg_rwork_free(w);
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    }
+    return COREPCG_OK;
+}
+
+void cpg_rwork_free(cpg_rwork *w)
+{
+    free(w->bt);
+    free(w->xt);
+    free(w->tmp);
+    cpg_pcg_work_free(&w->pcg);
+    memset(w, 0, sizeof *w);
+}
+
+int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b)
+{
+    int n = 3 * s->A.nb, r = s->u.r;
+    cpg_bmat_mult(&s->A, s->w, w->tmp);
+    for (int k = 0; k < n; k++)
+        w->tmp[k] = b[k] - w->tmp[k];
+    cpg_restrict(&s->u, w->tmp, w->bt);
+    if (r > 0 && !cpg_all_zero(w->bt, r))
+        return 0;
+    /* nothing free, or b~ = 0: x~ = 0 exactly, x is the prescribed part */
+    memset(w->xt, 0, (size_t)(r > 0 ? r : 1) * sizeof(double));
+    return 1;
+}
+
+int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
+                  void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
+                  const double *y, int *iterations)
+{
+    const cpg_sys *s = ctx->sys;
+    if (y)
+        cpg_restrict(&s->u, y, w->xt);
+    else
+        memset(w->xt, 0, (size_t)s->u.r * sizeof(double));
+    cpg_pcg_problem pb = {
+        .n = s->u.r, .matvec = matvec, .matvec_ctx = matvec_ctx,
+        .precond = precond, .precond_ctx = precond_ctx,
+        .b = w->bt, .bdelta = w->bt, .tol = ctx->set->tol,
+        .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
+        .max_iter = ctx->set->max_iter,
+    };
+    return cpg_pcg(&pb, &w->pcg, w->xt, iterations, ctx->msg);
+}
+
+void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x)
+{
+    cpg_prolong(&s->u, w->xt, s->w, x);
+}
+
+long cpg_reduced_nnz(const cpg_sys *s)
+{
+    const cpg_bmat *A = &s->A;
+    long nnz = 0;
+    for (int J = 0; J < A->nb; J++)
+        for (int k = A->p[J]; k < A->p[J + 1]; k++)
+            nnz += (long)s->u.ndof[A->i[k]] * s->u.ndof[J];
+    return (nnz + s->u.r) / 2;
+}
+
+int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,
+                             const cpg_sys *next)
+{
+    (void)state;
+    return cpg_sys_same_blocks(ctx->sys, next) &&
+           cpg_sys_same_ndof(ctx->sys, next);
+}

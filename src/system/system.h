@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * system.h -- the system as the library keeps it (system/): A by 3x3 node
+ * blocks (bmat.c), the constraints as per-node bases U (ublocks.c,
+ * constraints.c), the import that validates and copies a caller's system
+ * (system.c, import_map.c), the reduced matrix A~ = U^T A U by node blocks
+ * (reduce.c) and the measures of an answer (check.c). Not installed.
+ */
+#ifndef COREPCG_SYSTEM_H
+#define COREPCG_SYSTEM_H
+
+#include "base.h"
+
+/* ------------------------------------------------------ block matrices */
+
+/* A symmetric matrix of 3x3 blocks stored with BOTH triangles, by block
+ * columns (block CSC), block rows sorted within each column. Block k is
+ * x[9k .. 9k+8], column-major: entry (a, c) at x[9k + 3c + a]. */
+typedef struct cpg_bmat {
+    int nb;        /* number of nodes (block rows = block columns) */
+    int *p;        /* nb + 1 */
+    int *i;        /* p[nb] block row indices */
+    double *x;     /* 9 p[nb] values */
+} cpg_bmat;
+
+void cpg_bmat_free(cpg_bmat *m);
+
+/* Validates sys->A (sizes, indices, triangle, finiteness, symmetry for
+ * BOTH) and converts it to a block matrix with both triangles. */
+int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
+                         cpg_bmat *out, char *msg);
+
+/* 1 when the two matrices have the same block pattern. */
+int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b);
+
+/* ------------------------------------------------- constraints, U blocks */
+
+/* U_i (3 x ndof_i, orthonormal columns, U_i U_i^T = S_i) for every node. */
+typedef struct cpg_ublocks {
+    int N;
+    int r;          /* sum of ndof */
+    int *ndof;      /* N */
+    int *off;       /* N + 1: reduced offset of node i */
+    double *U;      /* 9 N, column-major 3 x 3, first ndof columns used */
+} cpg_ublocks;
+
+void cpg_ublocks_free(cpg_ublocks *u);
+
+/* Checks one record against docs/format.md's rules except duplicates: node in
+ * [0, N), ndof in {0, 1, 2}, p (ndof 1, 2) and q (ndof 1) nonzero and
+ * finite, |p.q| <= 1e-6 after normalising. Returns OK or ERR_CONSTRAINT
+ * with a short reason ("q is not orthogonal to p (|p.q| = 0.1)") in why
+ * (COREPCG_MSG_SIZE bytes). */
+int cpg_constraint_check(const corepcg_constraint *c, int N, char *why);
+
+/* Validates the records (as cpg_constraint_check, plus duplicates) and
+ * builds U. */
+int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
+                      cpg_ublocks *out, char *msg);
+
+/* One node's U block from the normalised directions. Exposed for tests. */
+void cpg_ublock_plane(const double p[3], double U[9]);
+int cpg_ublock_line(const double p[3], const double q[3], double U[9]);
+
+/* Parses constraints.txt (docs/format.md). *out is malloc'd (NULL when the file
+ * lists none). Messages name path:line. Records are validated as by
+ * cpg_ublocks_build. */
+int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
+                         int *count, char *msg);
+
+/* v <- S v (per node U U^T v). */
+void cpg_filter(const cpg_ublocks *u, double *v);
+/* out = (I - S) z: the prescribed part. */
+void cpg_prescribed(const cpg_ublocks *u, const double *z, double *out);
+/* xt (r) = U^T x (n). */
+void cpg_restrict(const cpg_ublocks *u, const double *x, double *xt);
+/* x (n) = U xt (r) + w (n); w may be NULL. */
+void cpg_prolong(const cpg_ublocks *u, const double *xt, const double *w,
+                 double *x);
+
+/* ------------------------------------------------------------ a system */
+
+/* A system as the library keeps it. cpg_sys_import is the one path by
+ * which a caller's corepcg_system enters: setup, update, check and the
+ * bundle writer all validate through it, so they refuse the same inputs
+ * with the same codes. Everything is copied: the caller's arrays may go. */
+typedef struct cpg_import_map cpg_import_map; /* import_map.c */
+
+typedef struct cpg_sys {
+    cpg_bmat A;
+    cpg_ublocks u;
+    double *z;          /* n: prescribed values (zeros when none)  */
+    double *w;          /* n: (I - S) z                            */
+    int num_stretch;
+    int *stretch;       /* 2 num_stretch node indices, as given    */
+    cpg_import_map *map; /* how the caller's A maps onto A's blocks, for
+                            the next import (NULL unless asked for) */
+} cpg_sys;
+
+/* Validates and copies in: A (cpg_bmat_from_system), the constraint
+ * records (cpg_ublocks_build), the stretch pairs (cpg_stretch_check), z
+ * (finite). On failure *out is empty. */
+int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
+                   char *msg);
+void cpg_sys_free(cpg_sys *s);
+
+/* The import of a simulator's next step: as cpg_sys_import, and out gets
+ * a map of the caller's pattern; when prev has one and in has the very
+ * same pattern arrays with finite values, A's values are only scattered
+ * (the rest is imported as always) and prev's map moves to out. spare
+ * (may be NULL) holds an earlier A of the same pattern whose arrays are
+ * then reused (and spare emptied). */
+int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
+                        cpg_bmat *spare, cholmod_common *cm, cpg_sys *out,
+                        char *msg);
+
+/* import_map.c: the map (none for BOTH, whose symmetry each import must
+ * check), and A's values through it into out (0 when the pattern or the
+ * values do not allow it: then nothing is allocated). */
+int cpg_import_map_build(const corepcg_system *in, const cpg_bmat *A,
+                         cpg_import_map **out);
+int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
+                          const cpg_bmat *prev, cpg_bmat *spare, cpg_bmat *out);
+void cpg_import_map_free(cpg_import_map **m);
+
+/* ERR_ARGUMENT for a negative count or NULL pairs, ERR_DIMENSION for a
+ * node outside [0, N), ERR_FORMAT for a node joined to itself. */
+int cpg_stretch_check(int num_stretch, const int *pairs, int N, char *msg);
+
+/* 1 when a and b have the same block pattern of A / the same ndof for
+ * every node / the same stretch pairs. */
+int cpg_sys_same_blocks(const cpg_sys *a, const cpg_sys *b);
+int cpg_sys_same_ndof(const cpg_sys *a, const cpg_sys *b);
+int cpg_sys_same_stretch(const cpg_sys *a, const cpg_sys *b);
+
+/* ------------------------------------------------------------ reducer */
+
+/* A~ = U^T A U by node blocks: A's block pattern without the blocks of
+ * fixed nodes. For free node J, blocks p[J] .. p[J+1]-1; block k couples
+ * row node I (reduced offset i[k], d[k] = ndof_I) and holds U_I^T A_IJ U_J
+ * (d[k] x ndof_J, column-major) in x[9k ..]; src[k] is its block in A.
+ * The PCG loop multiplies with this form (by blocks it is faster than by
+ * scalar columns). A and u are borrowed: they must outlive it. */
+typedef struct cpg_rmat {
+    const cpg_bmat *A;
+    const cpg_ublocks *u;
+    int *p, *i, *src;
+    unsigned char *d;
+    unsigned char *all3;   /* per node: ndof 3 and every row node ndof 3 */
+    double *x;
+} cpg_rmat;
+
+/* Allocates and fills (ERR_NO_MEMORY on failure). */
+int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u);
+/* Recomputes the values after A's values (or U) changed, same pattern. */
+void cpg_rmat_values(cpg_rmat *rm);
+/* 1 when u frees the same nodes as rm was built for (ndof 2 <-> 3 and the
+ * like keep rm's blocks; a node becoming fixed or free does not). */
+int cpg_rmat_same_free(const cpg_rmat *rm, const cpg_ublocks *u);
+/* After such an ndof change (same free nodes): offsets, block sizes and
+ * values from rm->u again, in place. */
+void cpg_rmat_renumber(cpg_rmat *rm);
+void cpg_rmat_free(cpg_rmat *rm);
+/* V (dI x dJ, column-major with leading dimension dI) = U_I^T B U_J for
+ * one 3x3 block B (column-major) of A. */
+void cpg_reduce_block(const double *B, const double *UI, int dI,
+                      const double *UJ, int dJ, double *V);
+
+/* -------------------------------------------------------------- check */
+
+/* docs/format.md's measures, on the internal representation, with two work
+ * vectors of n doubles (no allocation). A NaN anywhere gives NaN. */
+void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
+                        const double *b, const double *z, const double *x,
+                        double *w, double *Aw, double *constraint_error,
+                        double *rel_residual);
+
+#endif /* COREPCG_SYSTEM_H */
