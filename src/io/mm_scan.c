@@ -821,7 +821,9 @@ static void text_free(mm_text *t)
 }
 
 /* The whole file: a regular file is mapped (no copy of its pages); any
- * other, or one that cannot be mapped, is read into the heap. */
+ * other, or one that cannot be mapped, is read into the heap. (A mapped
+ * file truncated by another program while it is read faults; corepcg's
+ * writer never truncates, it renames a complete file into place.) */
 static int read_whole(const cpg_mm_scan *s, mm_text *t, char *msg)
 {
     memset(t, 0, sizeof *t);
