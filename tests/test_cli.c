@@ -309,7 +309,7 @@ static void test_solve(void)
         "method_used", "auto_reason", "ic_fill", "ic_shift", "ic_retries",
         "factor_flops", "repeat", "time_warm_median_s", "time_warm_min_s",
         "time_reduce_s", "time_analyze_s", "time_factor_s", "time_iterate_s",
-        "time_setup_s", "time_solve_s", "time_total_s"};
+        "time_setup_s", "time_solve_s", "time_total_s", "time_read_s"};
     for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
         int rc = run("solve", tiny, "--method", methods[m], "--json");
         CHECK(rc == 0, "solve --method %s: exit %d (%s)", methods[m], rc, err_text);
@@ -389,6 +389,12 @@ static void test_conventions(void)
           json_number(out_text, "time_warm_min_s") <=
               json_number(out_text, "time_warm_median_s"),
           "warm times in %s", out_text);
+    /* reading the bundle is timed beside the solver (positive, and not
+     * counted in the library's total) */
+    CHECK(json_number(out_text, "time_read_s") > 0, "time_read_s in %s",
+          out_text);
+    CHECK_INT(run("solve", tiny, NULL, NULL, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "seconds           read ");
     CHECK_INT(run("solve", tiny, "--repeat", "0", NULL), 2);
 
     CHECK_INT(run("help", NULL, NULL, NULL, NULL), 0);

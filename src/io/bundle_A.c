@@ -118,6 +118,24 @@ static int check_diagonal(const cholmod_sparse *L, const char *name,
     return COREPCG_OK;
 }
 
+int cpg_bundle_A_check_read(cholmod_sparse *L, const char *name,
+                            cholmod_common *cm, char *msg)
+{
+    const double *Lx = L->x;
+    size_t nnz = (size_t)((const int *)L->p)[L->ncol];
+    for (size_t k = 0; k < nnz; k++)
+        if (!cpg_mm_storable(Lx[k])) {
+            /* named as in the upper triangle CHOLMOD's reader returned */
+            cholmod_sparse *U = cholmod_transpose(L, 1, cm);
+            if (!U)
+                return cpg_cholmod_failure(name, cm, msg);
+            int rc = check_storable(U, name, 1, msg);
+            cholmod_free_sparse(&U, cm);
+            return rc;
+        }
+    return check_diagonal(L, name, 1, msg);
+}
+
 int cpg_bundle_A_lower(cholmod_sparse *A, const char *name, int base,
                        cholmod_common *cm, cholmod_sparse **out, char *msg)
 {

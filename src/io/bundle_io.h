@@ -10,6 +10,8 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* CHOLMOD writes |v| >= 1e308 as 1e308 and reads that back as Inf, so a
  * bundle holds only values below it. */
@@ -33,6 +35,14 @@ int cpg_split_fields(char *line, char **fields, int max);
  * not one. */
 int cpg_parse_whole(const char *text, long long *out);
 
+/* --------------------------------------------- decimal.c, pow5_table.c */
+
+/* pow5_table.c: 5^q for q in [CPG_POW5_MIN, CPG_POW5_MAX] as {high, low}
+ * 64-bit halves of a 128-bit mantissa, rounded down. */
+#define CPG_POW5_MIN (-342)
+#define CPG_POW5_MAX 308
+extern const uint64_t cpg_pow5_128[CPG_POW5_MAX - CPG_POW5_MIN + 1][2];
+
 /* -------------------------------------------------------- mm_scan.c */
 
 typedef enum cpg_mm_kind {
@@ -42,24 +52,65 @@ typedef enum cpg_mm_kind {
     CPG_MM_STRETCH     /* coordinate pattern symmetric, expect x expect */
 } cpg_mm_kind;
 
-/* What one scan expects and what it found. */
+/* Most threads a file is parsed with (tests may ask for as many). */
+#define CPG_MM_MAX_CHUNKS 16
+
+/* What one read expects and what it found. */
 typedef struct cpg_mm_scan {
     const char *path;
     const char *label;     /* "A", "b", "stretch", ... for messages */
     cpg_mm_kind kind;
     long long expect;      /* vector: n rows; stretch: N; A: unused */
+    int chunks;            /* pieces to parse in (threads); 0: one per
+                              core, by the file's size              */
     /* found: */
     int general, pattern, integer;
     long long rows, cols, entries;
+    long size_line;        /* its line number */
+    /* the entries, in file order: */
+    int *row, *col;        /* 0-based (coordinate files; NULL for vectors) */
+    double *val;           /* the values (NULL for a pattern)              */
 } cpg_mm_scan;
 
-/* Reads the whole file once, without allocating for its content, and
- * refuses what CHOLMOD's reader would accept silently or only after
- * allocating for an absurd header: a wrong banner or size, indices out
- * of range, an entry above the diagonal of a symmetric file, a self pair,
+/* Reads the whole file and checks it as docs/format.md section 3 says,
+ * refusing what CHOLMOD's reader would accept silently or only after
+ * allocating for an absurd header: a wrong banner or size, indices out of
+ * range, an entry above the diagonal of a symmetric file, a self pair,
  * NaN, Inf or |v| >= 1e308, a truncated or overlong file. Messages name
- * path:line. */
-int cpg_mm_scan_file(cpg_mm_scan *s, char *msg);
+ * path:line of the first defect in file order. On success the
+ * s->entries entries are in s->row, s->col, s->val (malloc'd; free with
+ * cpg_mm_free or take them); on failure nothing is kept. Values read
+ * exactly as strtod reads them. */
+int cpg_mm_read_file(cpg_mm_scan *s, char *msg);
+void cpg_mm_free(cpg_mm_scan *s);
+
+/* malloc for a large array about to be filled: huge pages asked for
+ * first (a fresh 4 KiB page costs a fault on its first touch). */
+void *cpg_mm_alloc(size_t count, size_t size);
+
+/* Where the pieces of a body of len bytes begin: at most count offsets,
+ * each the start of a line, ascending; returns how many. */
+size_t cpg_mm_chunk_starts(const char *body, size_t len, int count,
+                           size_t *starts);
+
+/* ------------------------------------------------------- mm_write.c */
+
+/* x as CHOLMOD's Matrix Market writer prints a value, byte for byte: the
+ * fewest significant digits from 6 up that read back exactly, exponent
+ * shortened ("1e-5", "2.5e17"), no leading zero (".5", "-.25"). buf
+ * holds 32 bytes; returns the length (no newline). x is finite. */
+int cpg_mm_format_value(double x, char *buf);
+
+/* An n x 1 `array real general` file, as cholmod_write_dense writes it. */
+int cpg_mm_write_dense(FILE *f, const char *path, const double *x, int n,
+                       char *msg);
+
+/* A sorted, packed lower triangle (values, or a pattern when L->x is
+ * NULL) as a `symmetric` coordinate file, as cholmod_write_sparse writes
+ * it: `pattern` when every value is 1, `integer` when every one is an
+ * int. Write errors show as ERR_IO (and in f's error flag). */
+int cpg_mm_write_lower(FILE *f, const char *path, const cholmod_sparse *L,
+                       char *msg);
 
 /* ------------------------------------------------------- bundle_A.c */
 
@@ -75,5 +126,12 @@ int cpg_cholmod_failure(const char *what, cholmod_common *cm, char *msg);
  * library's. */
 int cpg_bundle_A_lower(cholmod_sparse *A, const char *name, int base,
                        cholmod_common *cm, cholmod_sparse **out, char *msg);
+
+/* The reader's A from a `symmetric` A.mtx, already the sorted, packed
+ * lower triangle with duplicates summed (stype -1): the checks
+ * cpg_bundle_A_lower makes, with the messages it gave when CHOLMOD's
+ * reader returned the upper triangle (1-based indices). */
+int cpg_bundle_A_check_read(cholmod_sparse *L, const char *name,
+                            cholmod_common *cm, char *msg);
 
 #endif /* COREPCG_BUNDLE_IO_H */

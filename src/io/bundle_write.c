@@ -19,21 +19,6 @@
 
 /* ============================================================ vectors */
 
-/* A CHOLMOD view of caller-owned x (n x 1); CHOLMOD only reads it. */
-static cholmod_dense dense_view(const double *x, int n)
-{
-    cholmod_dense X;
-    memset(&X, 0, sizeof X);
-    X.nrow = (size_t)n;
-    X.ncol = 1;
-    X.nzmax = (size_t)n;
-    X.d = (size_t)n;
-    X.x = (void *)x;
-    X.xtype = CHOLMOD_REAL;
-    X.dtype = CHOLMOD_DOUBLE;
-    return X;
-}
-
 /* Finite and below CHOLMOD's Inf threshold, so that it reads back. */
 static int check_storable_vector(const double *v, int n, const char *name,
                                  char *msg)
@@ -46,26 +31,18 @@ static int check_storable_vector(const double *v, int n, const char *name,
     return COREPCG_OK;
 }
 
-/* CHOLMOD's writers; on failure the caller discards the temporary. */
+/* The files as CHOLMOD's writers made them (mm_write.c); on failure the
+ * caller discards the temporary. */
 static int write_dense_to(cpg_atomic_file *af, const double *x, int n,
-                          cholmod_common *cm, char *msg)
+                          char *msg)
 {
-    cholmod_dense X = dense_view(x, n);
-    if (cholmod_write_dense(af->f, &X, NULL, cm) >= 0 &&
-        cm->status >= CHOLMOD_OK)
-        return COREPCG_OK;
-    return cpg_fail(msg, COREPCG_ERR_IO, "%s: CHOLMOD could not write it "
-                    "(status %d)", af->path, cm->status);
+    return cpg_mm_write_dense(af->f, af->path, x, n, msg);
 }
 
-static int write_sparse_to(cpg_atomic_file *af, cholmod_sparse *M,
-                           cholmod_common *cm, char *msg)
+static int write_sparse_to(cpg_atomic_file *af, const cholmod_sparse *M,
+                           char *msg)
 {
-    if (cholmod_write_sparse(af->f, M, NULL, NULL, cm) >= 0 &&
-        cm->status >= CHOLMOD_OK)
-        return COREPCG_OK;
-    return cpg_fail(msg, COREPCG_ERR_IO, "%s: CHOLMOD could not write it "
-                    "(status %d)", af->path, cm->status);
+    return cpg_mm_write_lower(af->f, af->path, M, msg);
 }
 
 int corepcg_vector_write(const char *path, int n, const double *x, char *msg)
@@ -79,18 +56,13 @@ int corepcg_vector_write(const char *path, int n, const double *x, char *msg)
     int rc = check_storable_vector(x, n, "x", why);
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "%s: not written: %s", path, why);
-    cholmod_common cm;
-    rc = cpg_cholmod_start(&cm);
-    if (rc != COREPCG_OK)
-        return cpg_fail(msg, rc, "cannot start CHOLMOD");
     cpg_atomic_file af;
     rc = cpg_atomic_open(&af, path, msg);
     if (rc == COREPCG_OK)
-        rc = write_dense_to(&af, x, n, &cm, msg);
+        rc = write_dense_to(&af, x, n, msg);
     if (rc == COREPCG_OK)
         rc = cpg_atomic_commit(&af, msg);
     cpg_atomic_discard(&af);
-    cholmod_finish(&cm);
     return rc;
 }
 
@@ -229,16 +201,15 @@ typedef struct bundle_content {
 } bundle_content;
 
 static int write_file(cpg_atomic_file *af, int which,
-                      const bundle_content *bc, cholmod_common *cm,
-                      char *msg)
+                      const bundle_content *bc, char *msg)
 {
     int n = 3 * bc->sys->num_nodes;
     switch (which) {
-    case F_A: return write_sparse_to(af, bc->L, cm, msg);
-    case F_B: return write_dense_to(af, bc->b, n, cm, msg);
-    case F_Z: return write_dense_to(af, bc->sys->z, n, cm, msg);
-    case F_STRETCH: return write_sparse_to(af, bc->P, cm, msg);
-    case F_X0: return write_dense_to(af, bc->x0, n, cm, msg);
+    case F_A: return write_sparse_to(af, bc->L, msg);
+    case F_B: return write_dense_to(af, bc->b, n, msg);
+    case F_Z: return write_dense_to(af, bc->sys->z, n, msg);
+    case F_STRETCH: return write_sparse_to(af, bc->P, msg);
+    case F_X0: return write_dense_to(af, bc->x0, n, msg);
     default: write_constraints_to(af, bc->sys); return COREPCG_OK;
     }
 }
@@ -247,7 +218,7 @@ static int write_file(cpg_atomic_file *af, int which,
  * the optional files the system lacks: a stale z.mtx from an older bundle
  * in the same directory would change its meaning. */
 static int write_files(const char *dir, const bundle_content *bc,
-                       cholmod_common *cm, char *msg)
+                       char *msg)
 {
     cpg_atomic_file af[F_COUNT];
     char *path[F_COUNT];
@@ -266,7 +237,7 @@ static int write_files(const char *dir, const bundle_content *bc,
         }
         rc = cpg_atomic_open(&af[count], path[k], msg);
         if (rc == COREPCG_OK)
-            rc = write_file(&af[count], k, bc, cm, msg);
+            rc = write_file(&af[count], k, bc, msg);
         count++;
     }
     if (rc == COREPCG_OK)
@@ -299,7 +270,7 @@ static int write_bundle(const char *dir, const corepcg_system *sys,
         int wanted[F_COUNT] = {1, 1, sys->z != NULL, sys->num_constraints > 0,
                                bc.P != NULL, x0 != NULL};
         memcpy(bc.wanted, wanted, sizeof wanted);
-        rc = write_files(dir, &bc, cm, msg);
+        rc = write_files(dir, &bc, msg);
     }
     cholmod_free_sparse(&bc.L, cm);
     cholmod_free_sparse(&bc.P, cm);
