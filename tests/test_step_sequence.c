@@ -373,7 +373,10 @@ static void run_sequence(int seq, unsigned long seed, int g, double k_stretch,
     free(xd);
 }
 
-int main(void)
+/* test_step_sequence [STEPS]: with STEPS, also as many more random steps
+ * per method, in sequences of 500 on 6x6 grids (the long run the issue
+ * asks for: `build/tests/test_step_sequence 10000`, about a minute). */
+int main(int argc, char **argv)
 {
     /* The issue's sequence: a contact moves to another node pair (the
      * same block count) and stays, comes back, and so on. */
@@ -390,6 +393,10 @@ int main(void)
     for (int k = 0; k < nrand; k++)
         run_sequence(1 + k, 100 + (unsigned long)k, random_cases[k].g,
                      random_cases[k].k_stretch, NULL, random_cases[k].steps);
+    long extra = argc > 1 ? strtol(argv[1], NULL, 10) : 0;
+    for (int k = 0; extra > 0; k++, extra -= 500)
+        run_sequence(1 + nrand + k, 1000 + (unsigned long)k, 6,
+                     k % 2 ? 1e4 : 50, NULL, 500);
     printf("steps checked per method:");
     for (int c = 0; c < NCASES; c++)
         printf(" %s %d%s", cases[c].label, stats[c].steps,
