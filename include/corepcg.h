@@ -351,8 +351,10 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
  * only the numbers are recomputed and the symbolic analysis is reused
  * (info.analysis_reused = 1); otherwise it is a full setup. What each
  * method's analysis depends on -- compared entry by entry, never by counts:
- *   corepcg   N, A's block pattern and the stretch pairs (core stretch; with
- *             core auto, the core's blocks): constraints may change freely;
+ *   corepcg   N and the core's blocks: the diagonal and the stretch pairs'
+ *             blocks (as a set; core auto: the blocks its values select).
+ *             Constraints and A's other blocks (contact and self-contact
+ *             springs) may change freely;
  *   direct    N and A's block pattern: constraints may change freely;
  *   icpcg     A's block pattern and which nodes are fixed (ndof 0): a
  *             node's ndof may change among 3, 2 and 1;

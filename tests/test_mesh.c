@@ -433,8 +433,9 @@ static long brute_force_pairs(const cloth_sim *s, int *pairs, long capacity)
 }
 
 /* The coarse T-shirt in the garment scene: self-contact springs appear
- * and vanish, A's pattern changes with them (and the solver follows),
- * and the spatial hash finds exactly the pairs a brute-force search finds. */
+ * and vanish, A's pattern changes with them (and corePCG, which auto runs
+ * on a mesh, keeps its analysis: its core is not touched), and the
+ * spatial hash finds exactly the pairs a brute-force search finds. */
 static void test_self_contact(void)
 {
     cloth_mesh mesh;
@@ -475,7 +476,10 @@ static void test_self_contact(void)
         CHECK(rc >= 0, "step %d: %s", s->step + 1, msg);
         if (rc < 0)
             break;
-        reanalysed += s->step > 0 && !s->analysis_reused;
+        /* auto runs corePCG here, whose core (diagonal and stretch
+         * blocks) self-contact springs leave alone */
+        reanalysed += s->step > 0 && !s->analysis_reused &&
+                      s->info.method_used == COREPCG_METHOD_COREPCG;
         cloth_advance(s);
     }
     printf("self-contact, coarse T-shirt: %d of %d steps with springs (at most %d), "
@@ -487,7 +491,7 @@ static void test_self_contact(void)
     CHECK(appeared >= 2 && vanished >= 2, "self-contact appeared %d and vanished %d times",
           appeared, vanished);
     CHECK(pattern_changes >= 4, "A's pattern changed %d times", pattern_changes);
-    CHECK(reanalysed >= 1, "%d updates re-analysed", reanalysed);
+    CHECK(reanalysed == 0, "%d updates re-analysed corePCG's core", reanalysed);
     free(want);
     cloth_sim_free(&s);
 }

@@ -287,9 +287,10 @@ int steps_expected_reuse(corepcg_method m, const steps_change *c)
     switch (m) {
     case COREPCG_METHOD_DIRECT: /* S A S + D (I - S): A's blocks */
         return !c->blocks;
-    case COREPCG_METHOD_COREPCG: /* core stretch: its blocks are A's
-                                    stretch-pair blocks, unordered */
-        return !c->blocks && !c->stretch;
+    case COREPCG_METHOD_COREPCG: /* core stretch: the diagonal and the
+                                    stretch pairs' blocks, unordered; A's
+                                    other blocks (contacts) may change */
+        return !c->N && !c->stretch;
     case COREPCG_METHOD_ICPCG: /* cpg_rmat_same_free: nodes with ndof > 0 */
         return !c->blocks && !c->fixed;
     case COREPCG_METHOD_UPCG: /* cpg_same_reduced_pattern */

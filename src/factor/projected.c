@@ -15,6 +15,7 @@ void cpg_proj_free(cpg_proj *p, cholmod_common *cm)
         return;
     free(p->bp);
     free(p->src);
+    free(p->row);
     free(p->map);
     free(p->S);
     if (cm) {
@@ -55,16 +56,19 @@ static int select_blocks(cpg_proj *p, const cpg_bmat *A,
     size_t len = (size_t)(count ? count : 1);
     p->bp = malloc(sizeof(int) * ((size_t)N + 1));
     p->src = malloc(sizeof(int) * len);
+    p->row = malloc(sizeof(int) * len);
     p->map = malloc(sizeof(int) * 9 * len);
     p->S = malloc(sizeof(double) * 9 * (size_t)N);
-    if (!p->bp || !p->src || !p->map || !p->S)
+    if (!p->bp || !p->src || !p->row || !p->map || !p->S)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     int b = 0;
     for (int J = 0; J < N; J++) {
         p->bp[J] = b;
         for (int k = A->p[J]; k < A->p[J + 1]; k++)
-            if (selected(A, keep, J, k))
+            if (selected(A, keep, J, k)) {
+                p->row[b] = A->i[k];
                 p->src[b++] = k;
+            }
         if (b == p->bp[J] || A->i[p->src[p->bp[J]]] != J)
             return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                             "node %d's diagonal block is not selected", J);
@@ -299,6 +303,44 @@ done:
     if (rc != COREPCG_OK)
         cpg_proj_free(p, cm);
     return rc;
+}
+
+/* Where block (I, J) is among A's blocks (column J's rows are sorted), or
+ * -1. */
+static int find_block(const cpg_bmat *A, int I, int J)
+{
+    int lo = A->p[J], hi = A->p[J + 1] - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (A->i[mid] < I)
+            lo = mid + 1;
+        else if (A->i[mid] > I)
+            hi = mid - 1;
+        else
+            return mid;
+    }
+    return -1;
+}
+
+int cpg_proj_selects(const cpg_proj *p, const cpg_bmat *A,
+                     const unsigned char *keep, long count)
+{
+    if (A->nb != p->N || count != p->bp[p->N])
+        return 0;
+    for (int J = 0; J < p->N; J++)
+        for (int b = p->bp[J]; b < p->bp[J + 1]; b++) {
+            int k = find_block(A, p->row[b], J);
+            if (k < 0 || !keep[k])
+                return 0;
+        }
+    return 1;
+}
+
+void cpg_proj_repoint(cpg_proj *p, const cpg_bmat *A)
+{
+    for (int J = 0; J < p->N; J++)
+        for (int b = p->bp[J]; b < p->bp[J + 1]; b++)
+            p->src[b] = find_block(A, p->row[b], J);
 }
 
 /* S_i = U_i U_i^T per node; exactly I and 0 for ndof 3 and 0. */

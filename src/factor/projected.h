@@ -22,6 +22,7 @@ typedef struct cpg_proj {
     int *bp;              /* N + 1: lower blocks of block column J are
                              bp[J] .. bp[J+1]-1, the diagonal one first */
     int *src;             /* bp[N]: each one's index in A's blocks */
+    int *row;             /* bp[N]: each one's block row (node I) */
     int *map;             /* 9 bp[N]: entry (a, c) of lower block b is
                              M->x[map[9b + 3c + a]] (a >= c on the
                              diagonal) */
@@ -41,8 +42,19 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
                      corepcg_ordering ord, corepcg_factor kind,
                      cholmod_common *cm, char *msg);
 
+/* 1 when the blocks of A that keep marks (count of them in A's lower
+ * triangle, the diagonal included) are exactly the ones analysed, in
+ * whatever block pattern A has now: the analysis then holds for A (a
+ * contact spring outside the selection came or went), once repointed. */
+int cpg_proj_selects(const cpg_proj *p, const cpg_bmat *A,
+                     const unsigned char *keep, long count);
+
+/* Points the selection at the same blocks in A's present pattern (which
+ * cpg_proj_selects accepted). */
+void cpg_proj_repoint(cpg_proj *p, const cpg_bmat *A);
+
 /* Bp's values for A's values and the constraints u (A's block pattern as
- * at the analysis), written in place. */
+ * at the analysis, or repointed), written in place. */
 void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u);
 
 /* Numeric factorisation of the values in place. When Bp is not positive

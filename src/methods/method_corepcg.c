@@ -7,7 +7,9 @@
  * The core is factorised in its projected form S C S + D (I - S) on the
  * fixed 3N pattern (projected.h), whose inverse on range(S) is the reduced
  * core's: the analysis and the factor's storage are kept for as long as
- * the mesh is the same, while contacts come and go. The loop is the one of
+ * the core's blocks are the same, while contacts come and go -- sliding
+ * nodes, and contact or self-contact springs, which change A's pattern
+ * outside the core. The loop is the one of
  * corrected MPCG, on A with the filter S, preconditioned by S Cp^-1 S:
  * on range(S) that is PCG on A~ = U^T A U preconditioned by the reduced
  * core, the same iterates (the iteration counts were identical on every
@@ -19,9 +21,9 @@
 #include <string.h>
 
 typedef struct core_state {
-    unsigned char *keep;    /* the blocks of A in the core */
-    unsigned char *next;    /* same_pattern's scratch */
     long core_blocks;
+    int repoint;            /* A's pattern changed outside the core: the
+                               next factorise points the core at it */
     cpg_proj core;          /* S C S + D (I - S), analysed once per mesh */
     cholmod_common *cm;     /* for the preconditioner */
     cpg_precond pc;         /* the fallback when the core is not SPD */
@@ -32,8 +34,6 @@ typedef struct core_state {
 static void core_clear(void *state, cholmod_common *cm)
 {
     core_state *st = state;
-    free(st->keep);
-    free(st->next);
     cpg_proj_free(&st->core, cm);
     cpg_precond_free(&st->pc);
     cpg_fwork_free(&st->work);
@@ -66,42 +66,49 @@ static int core_analyse(void *state, const cpg_ctx *ctx)
     const cpg_sys *s = ctx->sys;
     st->cm = ctx->cm;
     double t = cpg_now();
-    size_t nblocks = (size_t)s->A.p[s->A.nb] + 1;
-    st->keep = malloc(nblocks);
-    st->next = malloc(nblocks);
-    if (!st->keep || !st->next)
+    unsigned char *keep = malloc((size_t)s->A.p[s->A.nb] + 1);
+    if (!keep)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    int rc = mark_core(ctx, s, st->keep, &st->core_blocks, ctx->msg);
-    if (rc != COREPCG_OK)
-        return rc;
-    rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 1, ctx->msg);
-    if (rc != COREPCG_OK)
-        return rc;
+    int rc = mark_core(ctx, s, keep, &st->core_blocks, ctx->msg);
+    if (rc == COREPCG_OK)
+        rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 1, ctx->msg);
     ctx->rec->time_reduce_s = cpg_now() - t;
     t = cpg_now();
-    rc = cpg_proj_analyse(&st->core, &s->A, st->keep, ctx->set->ordering,
-                          ctx->set->factor, ctx->cm, ctx->msg);
+    if (rc == COREPCG_OK)
+        rc = cpg_proj_analyse(&st->core, &s->A, keep, ctx->set->ordering,
+                              ctx->set->factor, ctx->cm, ctx->msg);
     ctx->rec->time_analyze_s = cpg_now() - t;
+    free(keep);
     return rc;
 }
 
-/* The analysis holds while A's block pattern and the core's blocks do
- * (with core stretch they follow from the stretch pairs, which a
- * simulator hands over unchanged: compared first; with core auto they
- * follow the values). Which nodes are constrained does not matter. */
+/* The analysis holds while the core's blocks do: with core stretch the
+ * diagonal and the stretch pairs' blocks (compared first as the arrays a
+ * simulator hands over unchanged), with core auto the blocks its values
+ * select. A's other blocks -- contact and self-contact springs -- may come
+ * and go; which nodes are constrained does not matter. */
 static int core_same_pattern(void *state, const cpg_ctx *ctx,
                              const cpg_sys *next)
 {
     core_state *st = state;
-    if (!cpg_sys_same_blocks(ctx->sys, next))
-        return 0;
-    if (ctx->set->core == COREPCG_CORE_STRETCH &&
+    int same_blocks = cpg_sys_same_blocks(ctx->sys, next);
+    if (same_blocks && ctx->set->core == COREPCG_CORE_STRETCH &&
         cpg_sys_same_stretch(ctx->sys, next))
         return 1;
+    if (ctx->sys->A.nb != next->A.nb || !st->core.row)
+        return 0;
+    unsigned char *marks = malloc((size_t)next->A.p[next->A.nb] + 1);
+    if (!marks)
+        return 0; /* the full setup reports the memory */
     long kept = 0;
     char why[COREPCG_MSG_SIZE];
-    return mark_core(ctx, next, st->next, &kept, why) == COREPCG_OK &&
-           memcmp(st->next, st->keep, (size_t)next->A.p[next->A.nb]) == 0;
+    int same = mark_core(ctx, next, marks, &kept, why) == COREPCG_OK &&
+               cpg_proj_selects(&st->core, &next->A, marks,
+                                next->A.nb + kept);
+    free(marks);
+    if (same && !same_blocks)
+        st->repoint = 1;
+    return same;
 }
 
 static int core_factorise(void *state, const cpg_ctx *ctx)
@@ -112,6 +119,9 @@ static int core_factorise(void *state, const cpg_ctx *ctx)
     const cpg_sys *s = ctx->sys;
     st->cm = ctx->cm;
     double t = cpg_now();
+    if (st->repoint)
+        cpg_proj_repoint(&st->core, &s->A);
+    st->repoint = 0;
     cpg_proj_values(&st->core, &s->A, &s->u);
     ctx->rec->time_reduce_s += cpg_now() - t;
     cpg_precond_free(&st->pc);
