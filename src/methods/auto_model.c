@@ -22,8 +22,10 @@ void cpg_auto_model_init(cpg_auto_model *m, int count)
     memset(m, 0, sizeof *m);
     m->count = count < CPG_AUTO_MAX ? count : CPG_AUTO_MAX;
     m->explore = CPG_AUTO_EXPLORE;
-    for (int k = 0; k < m->count; k++)
+    for (int k = 0; k < m->count; k++) {
         m->c[k].possible = m->c[k].usable = 1;
+        m->c[k].prior = CPG_AUTO_PRIOR_RATIO;
+    }
 }
 
 static int available(const cpg_auto_model *m, int k)
@@ -44,8 +46,11 @@ static int cheapest(const cpg_auto_model *m)
 
 void cpg_auto_prefer(cpg_auto_model *m, int k)
 {
-    if (k >= 0 && k < m->count)
-        m->first = k;
+    if (k < 0 || k >= m->count)
+        return;
+    m->first = k;
+    for (int j = 0; j < k; j++)
+        m->c[j].prior = CPG_AUTO_URGENT_RATIO;
 }
 
 int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
@@ -77,7 +82,8 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
         const cpg_auto_candidate *c = &m->c[k];
         if (k == best || !available(m, k))
             continue;
-        double expected = c->measured ? c->cost_s : prior * m->c[best].cost_s;
+        double ratio_k = c->prior < prior ? c->prior : prior;
+        double expected = c->measured ? c->cost_s : ratio_k * m->c[best].cost_s;
         double ratio = expected > 0 ? c->credit_s / expected : 0;
         if (ratio >= 1.0 && (pick < 0 || ratio > margin)) {
             margin = ratio;

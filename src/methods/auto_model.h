@@ -38,6 +38,8 @@ typedef struct cpg_auto_candidate {
     double cost_s;     /* estimated seconds of a step: update + solve */
     int iterations;    /* of its last timed step */
     double credit_s;   /* time set aside for re-checking it */
+    double prior;      /* never measured: expected to cost this many times
+                          the best's step (CPG_AUTO_PRIOR_RATIO, or less) */
 } cpg_auto_candidate;
 
 typedef struct cpg_auto_model {
@@ -52,7 +54,10 @@ typedef struct cpg_auto_model {
 void cpg_auto_model_init(cpg_auto_model *m, int count);
 
 /* k is tried first when nothing is measured (a structural sign says it
- * suits the system), before the prior order. */
+ * suits the system), before the prior order; the candidates the prior
+ * order put before it are probed soon after (expected at
+ * CPG_AUTO_URGENT_RATIO of its step: within about 10 steps), since the
+ * sign is a guess. */
 void cpg_auto_prefer(cpg_auto_model *m, int k);
 
 /* The candidate to run this step and why (FIRST, FASTEST, PROBE, RECHECK),
