@@ -457,9 +457,10 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
             res->date, res->total_s, res->load_start, env->load,
             busy ? " (above the core count: other work shared the machine, and "
                    "absolute times suffer more than ratios)" : "");
-    fprintf(out, "- the tol of each table for every iterative method (stopping rule in "
-                 "the preconditioned norm, r^T M^-1 r <= tol^2 b^T M^-1 b); default "
-                 "settings otherwise\n");
+    fprintf(out, "- the tol of each table for every iterative method, on the true "
+                 "relative residual |S(b - A x)| <= tol |S(b - A(I-S)z)| (the default "
+                 "stopping rule: every method at the same accuracy); default settings "
+                 "otherwise\n");
     fprintf(out, "- per scene, tol, size and k: the scene is stepped with auto until the "
                  "cloth touches the obstacle (none in pinned), then %d steps spread over "
                  "the next %g s are measured (auto steps the cloth in between, so that "

@@ -172,8 +172,8 @@ static void check_quick_run(void)
               rows, r.method, r.v[K], r.v[TMED], mean);
         /* a failure is flagged by iterations_median = -1; otherwise the
          * answer must verify: the plain residual within 10 x tol (the
-         * stopping rule is in the preconditioned norm, which differs from
-         * the 2-norm by up to sqrt(cond M)), the constraints to round-off */
+         * bench's margin; the default rule stops on it at tol), the
+         * constraints to round-off */
         int failed = r.v[ITER] == -1;
         flagged += failed;
         if (!failed) {
