@@ -52,8 +52,11 @@ static inline const char *cpg_parse_digits(const char *p, const char *end,
 {
     const char *start = p;
     long long v = 0;
+    /* at most 19 digits accumulate (10^19 > LLONG_MAX would overflow:
+     * the fuzzer found a 20-digit index); more are only counted */
     for (; p < end && cpg_is_digit(*p); p++)
-        v = 10 * v + (*p - '0');
+        if (p - start < 18)
+            v = 10 * v + (*p - '0');
     if (p == start || p - start > 18)
         return NULL;
     *out = v;
