@@ -168,7 +168,8 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         }
         double delta_old = delta;
         delta = dot(n, r, s);
-        rr = dot(n, r, r);
+        if (pb->stop_residual)
+            rr = dot(n, r, r);
         it++;
         if (!isfinite(delta)) {
             *iterations = it;
