@@ -237,6 +237,16 @@ static void test_combination(corepcg_ordering ord, corepcg_factor kind)
           kname, code, msg);
     CHECK_STR_CONTAINS(msg, "not positive definite");
     CHECK_STR_CONTAINS(msg, "column");
+    /* the failure as numbers, and the message worded from them */
+    CHECK(f.bad_column >= 0 && f.bad_column < n && f.bad_step < (size_t)n,
+          "%s/%s: failed at column %d, step %zu", name, kname, f.bad_column,
+          f.bad_step);
+    CHECK(!f.bad_has_pivot || !(f.bad_pivot > 0) || !isfinite(f.bad_pivot),
+          "%s/%s: failing pivot %g", name, kname, f.bad_pivot);
+    char where[128], expect[COREPCG_MSG_SIZE];
+    cpg_factor_not_spd_text(&f, where, sizeof where);
+    snprintf(expect, sizeof expect, "not positive definite: %s", where);
+    CHECK_STR_CONTAINS(msg, expect);
     /* the caller's code comes back */
     code = cpg_factor_numeric(&f, M2, COREPCG_ERR_NOT_SPD, &cm, msg);
     CHECK_INT(code, COREPCG_ERR_NOT_SPD);

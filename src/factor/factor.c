@@ -7,6 +7,7 @@
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -499,6 +500,25 @@ static int original_column(const cpg_factor *f, size_t k)
     return f->perm ? f->perm[j] : j;
 }
 
+void cpg_factor_not_spd_text(const cpg_factor *f, char *buf, size_t size)
+{
+    size_t n = f->L ? f->L->n : 0;
+    if (f->bad_has_pivot)
+        snprintf(buf, size, "pivot %g at column %d (pivot %zu of %zu)",
+                 f->bad_pivot, f->bad_column, f->bad_step + 1, n);
+    else
+        snprintf(buf, size, "the factorisation failed at column %d (pivot "
+                 "%zu of %zu)", f->bad_column, f->bad_step + 1, n);
+}
+
+/* The failure cpg_factor_numeric reports, from f's numbers. */
+static int not_spd(const cpg_factor *f, int code, char *msg)
+{
+    char where[128];
+    cpg_factor_not_spd_text(f, where, sizeof where);
+    return cpg_fail(msg, code, "not positive definite: %s", where);
+}
+
 int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                        cholmod_common *cm, char *msg)
 {
@@ -537,12 +557,11 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
      * status and L->minor say so (supernodal and simplicial LL^T). */
     f->bad_column = -1;
     if (status == CHOLMOD_NOT_POSDEF || (ok && L->minor < L->n)) {
-        size_t k = L->minor < L->n ? L->minor : 0;
-        f->bad_column = original_column(f, k);
-        return cpg_fail(msg, not_spd_code,
-                        "not positive definite: the factorisation failed at "
-                        "column %d (pivot %zu of %zu)", f->bad_column, k + 1,
-                        L->n);
+        f->bad_step = L->minor < L->n ? L->minor : 0;
+        f->bad_column = original_column(f, f->bad_step);
+        f->bad_has_pivot = 0;
+        f->bad_pivot = NAN;
+        return not_spd(f, not_spd_code, msg);
     }
     int code = cpg_cholmod_code(cm);
     if (!ok && code == COREPCG_OK)
@@ -555,11 +574,11 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
      * word (and nothing catches NaN): check the whole diagonal. */
     size_t bad = first_bad_pivot(L);
     if (bad < L->n) {
+        f->bad_step = bad;
         f->bad_column = original_column(f, bad);
-        return cpg_fail(msg, not_spd_code,
-                        "not positive definite: pivot %g at column %d "
-                        "(pivot %zu of %zu)", factor_pivot(L, bad),
-                        f->bad_column, bad + 1, L->n);
+        f->bad_has_pivot = 1;
+        f->bad_pivot = factor_pivot(L, bad);
+        return not_spd(f, not_spd_code, msg);
     }
     return COREPCG_OK;
 }

@@ -413,8 +413,8 @@ void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u)
         }
 }
 
-/* Rewrites msg (the factor's "not positive definite: ...") to name the
- * node of the failed column. */
+/* msg naming the node of the failed column, then where the factor failed
+ * (the factor's numbers, as cpg_factor_numeric words them). */
 static int not_spd_at_node(const cpg_proj *p, const cpg_ublocks *u,
                            const char *what, int code, char *msg)
 {
@@ -429,8 +429,7 @@ static int not_spd_at_node(const cpg_proj *p, const cpg_ublocks *u,
     else
         snprintf(where, sizeof where, "in its %d free directions", ndof);
     char detail[COREPCG_MSG_SIZE];
-    const char *colon = strstr(msg, ": ");
-    snprintf(detail, sizeof detail, "%s", colon ? colon + 2 : msg);
+    cpg_factor_not_spd_text(&p->fac, detail, sizeof detail);
     return cpg_fail(msg, code, "%s is not positive definite at node %d (%s): "
                     "%s", what, node, where, detail);
 }
