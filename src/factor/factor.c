@@ -3,6 +3,7 @@
  * a quiet common, analyse once, factorise many times, solve without
  * allocating (the preconditioner inside the PCG loop). */
 #include "factor.h"
+#include "order.h"
 
 #include <math.h>
 #include <omp.h>
@@ -152,37 +153,18 @@ int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
 }
 
 /* The node graph of M: node g's neighbours (g itself included), for the
- * G nodes that own columns; pattern only, both triangles, stype -1. */
-static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *off,
+ * G nodes that own columns, read from each one's first column gcol[g];
+ * pattern only, stype -1 (the triangle M holds). */
+static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *gcol,
                                   const int *node_of_col, int G,
-                                  const int *gnode, cholmod_common *cm)
+                                  cholmod_common *cm)
 {
     const int *Mp = M->p, *Mi = M->i;
-    long nnz = 0;
-    for (int g = 0; g < G; g++) {
-        int col = off[gnode[g]], last = -1;
-        for (int k = Mp[col]; k < Mp[col + 1]; k++) {
-            int h = node_of_col[Mi[k]];
-            nnz += h != last; /* rows are sorted: a node's rows are adjacent */
-            last = h;
-        }
-    }
+    long nnz = cpg_node_graph(Mp, Mi, gcol, G, node_of_col, 0, NULL, NULL);
     cholmod_sparse *Gm = cholmod_allocate_sparse(G, G, (size_t)nnz, 1, 1, -1,
                                                  CHOLMOD_PATTERN, cm);
-    if (!Gm)
-        return NULL;
-    int *Gp = Gm->p, *Gi = Gm->i, t = 0;
-    for (int g = 0; g < G; g++) {
-        Gp[g] = t;
-        int col = off[gnode[g]], last = -1;
-        for (int k = Mp[col]; k < Mp[col + 1]; k++) {
-            int h = node_of_col[Mi[k]];
-            if (h != last)
-                Gi[t++] = h;
-            last = h;
-        }
-    }
-    Gp[G] = t;
+    if (Gm)
+        cpg_node_graph(Mp, Mi, gcol, G, node_of_col, 0, Gm->p, Gm->i);
     return Gm;
 }
 
@@ -250,23 +232,25 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
     int *node_of_col = malloc(sizeof(int) * (n ? n : 1));
     int *gnode = malloc(sizeof(int) * ((size_t)N + 1));
     int *gindex = malloc(sizeof(int) * ((size_t)N + 1));
+    int *gcol = malloc(sizeof(int) * ((size_t)N + 1));
     int *Pnode = malloc(sizeof(int) * ((size_t)N + 1));
     int *Perm = malloc(sizeof(int) * (n ? n : 1));
     cholmod_sparse *Gm = NULL;
     rc = COREPCG_ERR_NO_MEMORY;
-    if (!node_of_col || !gnode || !gindex || !Pnode || !Perm)
+    if (!node_of_col || !gnode || !gindex || !gcol || !Pnode || !Perm)
         goto done;
     rc = COREPCG_OK;
     int G = 0;
     for (int J = 0; J < N; J++)
         if (off[J + 1] > off[J]) {
             gindex[J] = G;
+            gcol[G] = off[J];
             gnode[G++] = J;
         }
     for (int J = 0; J < N; J++)
         for (int c = off[J]; c < off[J + 1]; c++)
             node_of_col[c] = gindex[J];
-    Gm = node_graph(M, off, node_of_col, G, gnode, cm);
+    Gm = node_graph(M, gcol, node_of_col, G, cm);
     if (!Gm)
         goto cholmod_failed;
 
@@ -314,6 +298,7 @@ done:
     free(node_of_col);
     free(gnode);
     free(gindex);
+    free(gcol);
     free(Pnode);
     free(Perm);
     if (rc != COREPCG_OK) {

@@ -73,29 +73,16 @@ static int node_graph(const cpg_ichol *ic, const int *nat_of_node,
                       const int *node_of_nat, int **gp_out, int **gi_out)
 {
     int G = ic->G;
+    long len = cpg_node_graph(ic->ap, ic->ai, node_of_nat, G, nat_of_node, 1,
+                              NULL, NULL);
     int *gp = xmalloc((size_t)G + 1, sizeof(int));
-    long len = 0;
-    for (int g = 0; g < G; g++) {
-        int J = node_of_nat[g];
-        len += ic->ap[J + 1] - ic->ap[J];
-    }
     int *gi = xmalloc((size_t)len, sizeof(int));
     if (!gp || !gi) {
         free(gp);
         free(gi);
         return COREPCG_ERR_NO_MEMORY;
     }
-    int t = 0;
-    for (int g = 0; g < G; g++) {
-        int J = node_of_nat[g];
-        gp[g] = t;
-        for (int k = ic->ap[J]; k < ic->ap[J + 1]; k++) {
-            int h = nat_of_node[ic->ai[k]];
-            if (h >= 0 && h != g)
-                gi[t++] = h;
-        }
-    }
-    gp[G] = t;
+    cpg_node_graph(ic->ap, ic->ai, node_of_nat, G, nat_of_node, 1, gp, gi);
     *gp_out = gp;
     *gi_out = gi;
     return COREPCG_OK;
