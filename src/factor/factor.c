@@ -46,23 +46,6 @@ void cpg_factor_free(cpg_factor *f, cholmod_common *cm)
     memset(f, 0, sizeof *f);
 }
 
-/* The ordering request as CHOLMOD's method list. */
-static void set_ordering(cholmod_common *cm, corepcg_ordering ord)
-{
-    cm->postorder = 1;
-    if (ord == COREPCG_ORDERING_BEST) {
-        /* nmethods 0: CHOLMOD tries AMD, then METIS when AMD's fill is
-         * high, and keeps the better (it rewrites method[0..2] itself). */
-        cm->nmethods = 0;
-        cm->default_nesdis = 0;
-        return;
-    }
-    cm->nmethods = 1;
-    cm->method[0].ordering = ord == COREPCG_ORDERING_AMD ? CHOLMOD_AMD
-                           : ord == COREPCG_ORDERING_METIS ? CHOLMOD_METIS
-                           : CHOLMOD_NESDIS;
-}
-
 static int check_analyze_args(cpg_factor *f, cholmod_sparse *M,
                               corepcg_ordering ord, corepcg_factor kind,
                               cholmod_common *cm, char *msg)
@@ -132,25 +115,6 @@ static int finish_analyze(cpg_factor *f, cholmod_sparse *M, cholmod_common *cm,
  * last bits). Made one at a time, each is what it is alone, so that two
  * handles on two threads stay independent. This lock holds no data. */
 static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
-
-int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
-                       corepcg_factor kind, cholmod_common *cm, char *msg)
-{
-    int rc = check_analyze_args(f, M, ord, kind, cm, msg);
-    if (rc != COREPCG_OK)
-        return rc;
-    /* A new pattern (or size) replaces everything kept. */
-    cpg_factor_free(f, cm);
-    set_ordering(cm, ord);
-    set_kind(cm, kind);
-    /* every ordering but AMD may run METIS (BEST when AMD's fill is high) */
-    if (ord != COREPCG_ORDERING_AMD)
-        pthread_mutex_lock(&metis_lock);
-    f->L = cholmod_analyze(M, cm);
-    if (ord != COREPCG_ORDERING_AMD)
-        pthread_mutex_unlock(&metis_lock);
-    return finish_analyze(f, M, cm, msg);
-}
 
 /* The node graph of M: node g's neighbours (g itself included), for the
  * G nodes that own columns, read from each one's first column gcol[g];
@@ -279,7 +243,9 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
                 f->ordering_used = COREPCG_ORDERING_METIS;
             } else {
                 cholmod_free_factor(&L2, cm);
-                cm->fl = fl; /* finish_analyze reads the kept one's */
+                /* the kept one's counts (finish_analyze reads fl) */
+                cm->fl = fl;
+                cm->lnz = lnz;
             }
         }
         /* a failed second try (METIS or its analysis) leaves the first */

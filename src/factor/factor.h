@@ -35,9 +35,6 @@ typedef struct cpg_factor {
     double bad_pivot;
 } cpg_factor;
 
-/* Analyse (pattern only). */
-int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
-                       corepcg_factor kind, cholmod_common *cm, char *msg);
 /* Analyse a matrix whose unknowns come in node groups (node i owns
  * columns off[i] .. off[i+1]-1, possibly none): the fill-reducing ordering
  * is computed on the node graph, N nodes instead of up to 3N unknowns, and
