@@ -17,7 +17,6 @@ void cpg_ichol_default_opts(cpg_ichol_opts *o)
     o->fill = 0;
     o->ordering = CPG_ICHOL_RCM;
     o->single = 1;
-    o->keep_matrix = 1;
     o->pivot_tol = 1e-8;
     o->shift_first = 1e-3;
     o->shift_growth = 4;
@@ -398,8 +397,9 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
             ic->mq[t] = q++;
         }
     }
-    if (opts->keep_matrix &&
-        cpg_lower_alloc(&ic->lower, G, ic->mp, ic->mi, ic->off, ic->dim) !=
+    /* A~'s lower triangle by blocks, kept at every factorise: icpcg's
+     * product (cpg_lower_apply) */
+    if (cpg_lower_alloc(&ic->lower, G, ic->mp, ic->mi, ic->off, ic->dim) !=
             COREPCG_OK)
         goto fail;
     ic->info.fill = opts->fill;
