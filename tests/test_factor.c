@@ -146,6 +146,18 @@ static void test_code_mapping(void)
     cholmod_finish(&cm);
 }
 
+/* The analysis the library makes (cpg_factor_analyze_nodes), of a scalar
+ * matrix: every unknown its own node. */
+static int analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
+                   corepcg_factor kind, cholmod_common *cm, char *msg)
+{
+    static int off[GRID * GRID + 1];
+    int n = (int)M->ncol;
+    for (int j = 0; j <= n; j++)
+        off[j] = j;
+    return cpg_factor_analyze_nodes(f, M, off, n, ord, kind, cm, msg);
+}
+
 /* One ordering x kind: factor, solve, repeat, refactor, indefinite. */
 static void test_combination(corepcg_ordering ord, corepcg_factor kind)
 {
@@ -166,7 +178,7 @@ static void test_combination(corepcg_ordering ord, corepcg_factor kind)
 
     cpg_factor f;
     memset(&f, 0, sizeof f);
-    int code = cpg_factor_analyze(&f, M, ord, kind, &cm, msg);
+    int code = analyze(&f, M, ord, kind, &cm, msg);
     CHECK(code == COREPCG_OK, "%s/%s analyse: %d %s", name, kname, code, msg);
     code = cpg_factor_numeric(&f, M, COREPCG_ERR_CORE_NOT_SPD, &cm, msg);
     CHECK(code == COREPCG_OK, "%s/%s factor: %d %s", name, kname, code, msg);
@@ -237,6 +249,16 @@ static void test_combination(corepcg_ordering ord, corepcg_factor kind)
           kname, code, msg);
     CHECK_STR_CONTAINS(msg, "not positive definite");
     CHECK_STR_CONTAINS(msg, "column");
+    /* the failure as numbers, and the message worded from them */
+    CHECK(f.bad_column >= 0 && f.bad_column < n && f.bad_step < (size_t)n,
+          "%s/%s: failed at column %d, step %zu", name, kname, f.bad_column,
+          f.bad_step);
+    CHECK(!f.bad_has_pivot || !(f.bad_pivot > 0) || !isfinite(f.bad_pivot),
+          "%s/%s: failing pivot %g", name, kname, f.bad_pivot);
+    char where[128], expect[COREPCG_MSG_SIZE];
+    cpg_factor_not_spd_text(&f, where, sizeof where);
+    snprintf(expect, sizeof expect, "not positive definite: %s", where);
+    CHECK_STR_CONTAINS(msg, expect);
     /* the caller's code comes back */
     code = cpg_factor_numeric(&f, M2, COREPCG_ERR_NOT_SPD, &cm, msg);
     CHECK_INT(code, COREPCG_ERR_NOT_SPD);
@@ -280,23 +302,23 @@ static void test_misuse(void)
               COREPCG_ERR_STATE);
     CHECK_INT(cpg_factor_solve(&f, v, w, &cm), COREPCG_ERR_STATE);
     CHECK_INT(cpg_factor_nnz(&f), 0);
-    CHECK_INT(cpg_factor_analyze(&f, M, COREPCG_ORDERING_COUNT,
-                                 COREPCG_FACTOR_LDL, &cm, msg),
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_COUNT, COREPCG_FACTOR_LDL,
+                      &cm, msg),
               COREPCG_ERR_ARGUMENT);
-    CHECK_INT(cpg_factor_analyze(&f, M, COREPCG_ORDERING_AMD,
-                                 COREPCG_FACTOR_COUNT, &cm, msg),
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD,
+                      COREPCG_FACTOR_COUNT, &cm, msg),
               COREPCG_ERR_ARGUMENT);
     /* CHOLMOD would factorise an unsymmetric matrix as M M^T: refused */
     M->stype = 0;
-    CHECK_INT(cpg_factor_analyze(&f, M, COREPCG_ORDERING_AMD,
-                                 COREPCG_FACTOR_LDL, &cm, msg),
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD,
+                      COREPCG_FACTOR_LDL, &cm, msg),
               COREPCG_ERR_ARGUMENT);
     CHECK_STR_CONTAINS(msg, "stype -1");
     M->stype = -1;
 
     /* analysed but not factorised: no solve yet */
-    CHECK_INT(cpg_factor_analyze(&f, M, COREPCG_ORDERING_AMD,
-                                 COREPCG_FACTOR_LDL, &cm, msg), COREPCG_OK);
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD,
+                      COREPCG_FACTOR_LDL, &cm, msg), COREPCG_OK);
     CHECK_INT(cpg_factor_solve(&f, v, w, &cm), COREPCG_ERR_STATE);
     CHECK_NEAR((double)cpg_factor_nnz(&f), cm.lnz, 0.0);
 
@@ -306,8 +328,8 @@ static void test_misuse(void)
     CHECK_INT(cpg_factor_numeric(&f, small, COREPCG_ERR_NOT_SPD, &cm, msg),
               COREPCG_ERR_DIMENSION);
     /* re-analysing replaces the old analysis without leaking */
-    CHECK_INT(cpg_factor_analyze(&f, small, COREPCG_ORDERING_AMD,
-                                 COREPCG_FACTOR_LL, &cm, msg), COREPCG_OK);
+    CHECK_INT(analyze(&f, small, COREPCG_ORDERING_AMD,
+                      COREPCG_FACTOR_LL, &cm, msg), COREPCG_OK);
     CHECK_INT(cpg_factor_numeric(&f, small, COREPCG_ERR_NOT_SPD, &cm, msg),
               COREPCG_OK);
     double e[3] = {1, 2, 3}, y[3];

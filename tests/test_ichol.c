@@ -166,7 +166,7 @@ static int pcg_iterations(tsys *t, cpg_ichol *ic, double tol, double *relres)
     return it;
 }
 
-/* the defaults, but F in double and no kept matrix: the plain factor */
+/* the defaults, but F in double: the plain factor */
 static cpg_ichol_opts opts_with(int fill, cpg_ichol_ordering ord)
 {
     cpg_ichol_opts o;
@@ -174,7 +174,6 @@ static cpg_ichol_opts opts_with(int fill, cpg_ichol_ordering ord)
     o.fill = fill;
     o.ordering = ord;
     o.single = 0;
-    o.keep_matrix = 0;
     return o;
 }
 
@@ -522,7 +521,6 @@ static void test_reuse(void)
      * the factor is shifted, and with level-1 fill blocks left out */
     for (int fill = 0; fill < 2; fill++) {
         cpg_ichol_opts om = opts_with(fill, CPG_ICHOL_RCM);
-        om.keep_matrix = 1;
         om.pivot_tol = 0.999; /* forces shifts: Schur updates lower pivots */
         CHECK_INT(cpg_ichol_analyse(&fresh, &t.rm, &om, msg), COREPCG_OK);
         double y1[MAXU], y2[MAXU] = {0};
@@ -662,7 +660,6 @@ static void test_defaults(void)
     CHECK_INT(o.fill, 0);
     CHECK_INT(o.ordering, CPG_ICHOL_RCM);
     CHECK_INT(o.single, 1);
-    CHECK_INT(o.keep_matrix, 1);
     CHECK_INT(o.max_retries, 6);
     CHECK_NEAR(o.shift_first, 1e-3, 0);
     CHECK_NEAR(o.shift_growth, 4, 0);

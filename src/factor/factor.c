@@ -3,10 +3,12 @@
  * a quiet common, analyse once, factorise many times, solve without
  * allocating (the preconditioner inside the PCG loop). */
 #include "factor.h"
+#include "order.h"
 
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,23 +44,6 @@ void cpg_factor_free(cpg_factor *f, cholmod_common *cm)
     }
     free(f->perm);
     memset(f, 0, sizeof *f);
-}
-
-/* The ordering request as CHOLMOD's method list. */
-static void set_ordering(cholmod_common *cm, corepcg_ordering ord)
-{
-    cm->postorder = 1;
-    if (ord == COREPCG_ORDERING_BEST) {
-        /* nmethods 0: CHOLMOD tries AMD, then METIS when AMD's fill is
-         * high, and keeps the better (it rewrites method[0..2] itself). */
-        cm->nmethods = 0;
-        cm->default_nesdis = 0;
-        return;
-    }
-    cm->nmethods = 1;
-    cm->method[0].ordering = ord == COREPCG_ORDERING_AMD ? CHOLMOD_AMD
-                           : ord == COREPCG_ORDERING_METIS ? CHOLMOD_METIS
-                           : CHOLMOD_NESDIS;
 }
 
 static int check_analyze_args(cpg_factor *f, cholmod_sparse *M,
@@ -131,57 +116,19 @@ static int finish_analyze(cpg_factor *f, cholmod_sparse *M, cholmod_common *cm,
  * handles on two threads stay independent. This lock holds no data. */
 static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
-                       corepcg_factor kind, cholmod_common *cm, char *msg)
-{
-    int rc = check_analyze_args(f, M, ord, kind, cm, msg);
-    if (rc != COREPCG_OK)
-        return rc;
-    /* A new pattern (or size) replaces everything kept. */
-    cpg_factor_free(f, cm);
-    set_ordering(cm, ord);
-    set_kind(cm, kind);
-    /* every ordering but AMD may run METIS (BEST when AMD's fill is high) */
-    if (ord != COREPCG_ORDERING_AMD)
-        pthread_mutex_lock(&metis_lock);
-    f->L = cholmod_analyze(M, cm);
-    if (ord != COREPCG_ORDERING_AMD)
-        pthread_mutex_unlock(&metis_lock);
-    return finish_analyze(f, M, cm, msg);
-}
-
 /* The node graph of M: node g's neighbours (g itself included), for the
- * G nodes that own columns; pattern only, both triangles, stype -1. */
-static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *off,
+ * G nodes that own columns, read from each one's first column gcol[g];
+ * pattern only, stype -1 (the triangle M holds). */
+static cholmod_sparse *node_graph(const cholmod_sparse *M, const int *gcol,
                                   const int *node_of_col, int G,
-                                  const int *gnode, cholmod_common *cm)
+                                  cholmod_common *cm)
 {
     const int *Mp = M->p, *Mi = M->i;
-    long nnz = 0;
-    for (int g = 0; g < G; g++) {
-        int col = off[gnode[g]], last = -1;
-        for (int k = Mp[col]; k < Mp[col + 1]; k++) {
-            int h = node_of_col[Mi[k]];
-            nnz += h != last; /* rows are sorted: a node's rows are adjacent */
-            last = h;
-        }
-    }
+    long nnz = cpg_node_graph(Mp, Mi, gcol, G, node_of_col, 0, NULL, NULL);
     cholmod_sparse *Gm = cholmod_allocate_sparse(G, G, (size_t)nnz, 1, 1, -1,
                                                  CHOLMOD_PATTERN, cm);
-    if (!Gm)
-        return NULL;
-    int *Gp = Gm->p, *Gi = Gm->i, t = 0;
-    for (int g = 0; g < G; g++) {
-        Gp[g] = t;
-        int col = off[gnode[g]], last = -1;
-        for (int k = Mp[col]; k < Mp[col + 1]; k++) {
-            int h = node_of_col[Mi[k]];
-            if (h != last)
-                Gi[t++] = h;
-            last = h;
-        }
-    }
-    Gp[G] = t;
+    if (Gm)
+        cpg_node_graph(Mp, Mi, gcol, G, node_of_col, 0, Gm->p, Gm->i);
     return Gm;
 }
 
@@ -249,23 +196,25 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
     int *node_of_col = malloc(sizeof(int) * (n ? n : 1));
     int *gnode = malloc(sizeof(int) * ((size_t)N + 1));
     int *gindex = malloc(sizeof(int) * ((size_t)N + 1));
+    int *gcol = malloc(sizeof(int) * ((size_t)N + 1));
     int *Pnode = malloc(sizeof(int) * ((size_t)N + 1));
     int *Perm = malloc(sizeof(int) * (n ? n : 1));
     cholmod_sparse *Gm = NULL;
     rc = COREPCG_ERR_NO_MEMORY;
-    if (!node_of_col || !gnode || !gindex || !Pnode || !Perm)
+    if (!node_of_col || !gnode || !gindex || !gcol || !Pnode || !Perm)
         goto done;
     rc = COREPCG_OK;
     int G = 0;
     for (int J = 0; J < N; J++)
         if (off[J + 1] > off[J]) {
             gindex[J] = G;
+            gcol[G] = off[J];
             gnode[G++] = J;
         }
     for (int J = 0; J < N; J++)
         for (int c = off[J]; c < off[J + 1]; c++)
             node_of_col[c] = gindex[J];
-    Gm = node_graph(M, off, node_of_col, G, gnode, cm);
+    Gm = node_graph(M, gcol, node_of_col, G, cm);
     if (!Gm)
         goto cholmod_failed;
 
@@ -294,7 +243,9 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
                 f->ordering_used = COREPCG_ORDERING_METIS;
             } else {
                 cholmod_free_factor(&L2, cm);
-                cm->fl = fl; /* finish_analyze reads the kept one's */
+                /* the kept one's counts (finish_analyze reads fl) */
+                cm->fl = fl;
+                cm->lnz = lnz;
             }
         }
         /* a failed second try (METIS or its analysis) leaves the first */
@@ -313,6 +264,7 @@ done:
     free(node_of_col);
     free(gnode);
     free(gindex);
+    free(gcol);
     free(Pnode);
     free(Perm);
     if (rc != COREPCG_OK) {
@@ -499,6 +451,25 @@ static int original_column(const cpg_factor *f, size_t k)
     return f->perm ? f->perm[j] : j;
 }
 
+void cpg_factor_not_spd_text(const cpg_factor *f, char *buf, size_t size)
+{
+    size_t n = f->L ? f->L->n : 0;
+    if (f->bad_has_pivot)
+        snprintf(buf, size, "pivot %g at column %d (pivot %zu of %zu)",
+                 f->bad_pivot, f->bad_column, f->bad_step + 1, n);
+    else
+        snprintf(buf, size, "the factorisation failed at column %d (pivot "
+                 "%zu of %zu)", f->bad_column, f->bad_step + 1, n);
+}
+
+/* The failure cpg_factor_numeric reports, from f's numbers. */
+static int not_spd(const cpg_factor *f, int code, char *msg)
+{
+    char where[128];
+    cpg_factor_not_spd_text(f, where, sizeof where);
+    return cpg_fail(msg, code, "not positive definite: %s", where);
+}
+
 int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                        cholmod_common *cm, char *msg)
 {
@@ -537,12 +508,11 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
      * status and L->minor say so (supernodal and simplicial LL^T). */
     f->bad_column = -1;
     if (status == CHOLMOD_NOT_POSDEF || (ok && L->minor < L->n)) {
-        size_t k = L->minor < L->n ? L->minor : 0;
-        f->bad_column = original_column(f, k);
-        return cpg_fail(msg, not_spd_code,
-                        "not positive definite: the factorisation failed at "
-                        "column %d (pivot %zu of %zu)", f->bad_column, k + 1,
-                        L->n);
+        f->bad_step = L->minor < L->n ? L->minor : 0;
+        f->bad_column = original_column(f, f->bad_step);
+        f->bad_has_pivot = 0;
+        f->bad_pivot = NAN;
+        return not_spd(f, not_spd_code, msg);
     }
     int code = cpg_cholmod_code(cm);
     if (!ok && code == COREPCG_OK)
@@ -555,11 +525,11 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
      * word (and nothing catches NaN): check the whole diagonal. */
     size_t bad = first_bad_pivot(L);
     if (bad < L->n) {
+        f->bad_step = bad;
         f->bad_column = original_column(f, bad);
-        return cpg_fail(msg, not_spd_code,
-                        "not positive definite: pivot %g at column %d "
-                        "(pivot %zu of %zu)", factor_pivot(L, bad),
-                        f->bad_column, bad + 1, L->n);
+        f->bad_has_pivot = 1;
+        f->bad_pivot = factor_pivot(L, bad);
+        return not_spd(f, not_spd_code, msg);
     }
     return COREPCG_OK;
 }

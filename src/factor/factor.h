@@ -25,13 +25,16 @@ typedef struct cpg_factor {
     corepcg_ordering ordering_used;
     double flops;                  /* CHOLMOD's flop count of a numeric
                                       factorisation with this analysis */
-    int bad_column;                /* after a not-SPD failure: the column
-                                      (original order) that failed, or -1 */
+    /* After a not-SPD failure: where the factorisation failed, as numbers
+     * (cpg_factor_not_spd_text words them). */
+    int bad_column;                /* the column (original order), or -1 */
+    size_t bad_step;               /* its place in L: pivot bad_step + 1 */
+    int bad_has_pivot;             /* 1: bad_pivot is its pivot (D or L's
+                                      diagonal, <= 0 or not finite); 0:
+                                      CHOLMOD stopped there itself */
+    double bad_pivot;
 } cpg_factor;
 
-/* Analyse (pattern only). */
-int cpg_factor_analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
-                       corepcg_factor kind, cholmod_common *cm, char *msg);
 /* Analyse a matrix whose unknowns come in node groups (node i owns
  * columns off[i] .. off[i+1]-1, possibly none): the fill-reducing ordering
  * is computed on the node graph, N nodes instead of up to 3N unknowns, and
@@ -56,9 +59,15 @@ int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
                                char *msg);
 /* Numeric factorisation with the kept analysis; not_spd_code is returned
  * when M is not positive definite (CHOLMOD's status or a D <= 0), with
- * f->bad_column set and msg naming the column. */
+ * f->bad_column, bad_step and the pivot set and msg "not positive
+ * definite: " followed by cpg_factor_not_spd_text. */
 int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                        cholmod_common *cm, char *msg);
+/* Where the last cpg_factor_numeric failed, from f's numbers: "pivot
+ * -4.5 at column 102 (pivot 4 of 108)", or "the factorisation failed at
+ * column 102 (pivot 4 of 108)" when CHOLMOD stopped without a pivot to
+ * show. f->bad_column must be >= 0. */
+void cpg_factor_not_spd_text(const cpg_factor *f, char *buf, size_t size);
 /* out = M^-1 in, without allocating after the first call (in and out in
  * the unknowns' order, also with f->perm). */
 int cpg_factor_solve(cpg_factor *f, const double *in, double *out,

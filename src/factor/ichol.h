@@ -37,8 +37,6 @@ typedef struct cpg_ichol_opts {
     int fill;                     /* block level of fill: 0 or 1 */
     cpg_ichol_ordering ordering;
     int single;                   /* 1: F in float (half the traffic) */
-    int keep_matrix;              /* 1: keep A~'s lower triangle by blocks
-                                     (lower, for cpg_lower_apply) */
     /* Breakdown: a scalar pivot <= pivot_tol times its diagonal entry of
      * A~. Then the factorisation is retried on A~ + alpha diag(A~)
      * (Manteuffel), alpha = shift_first, * shift_growth, ..., at most
@@ -51,7 +49,7 @@ typedef struct cpg_ichol_opts {
 
 /* The defaults (docs/benchmark.md, "icpcg: which incomplete Cholesky"):
  * fill 0, RCM order, F in
- * float, A~'s lower triangle kept, pivot_tol 1e-8, shifts 1e-3 * 4^k for
+ * float, pivot_tol 1e-8, shifts 1e-3 * 4^k for
  * at most 6 retries (alpha <= 1.024; beyond that PCG needs more than ~150
  * iterations and corePCG is the better fallback). */
 void cpg_ichol_default_opts(cpg_ichol_opts *o);
@@ -96,7 +94,7 @@ typedef struct cpg_ichol {
     /* A~'s strictly lower blocks in position order (a subset of F's
      * pattern): mq is each one's block in F, ms its block in A~ */
     int *mp, *mi, *mq, *ms;
-    cpg_lower lower;          /* keep_matrix: A~ as of the last factorise
+    cpg_lower lower;          /* A~ as of the last factorise
                                  (unshifted), for cpg_lower_apply: each
                                  block read once, half of what the
                                  whole-matrix product reads */

@@ -25,6 +25,7 @@ static void load_block(const double *x, int dI, int dJ, double *P)
  * pivots divided by diag (the unshifted A~ diagonal) must exceed tol for
  * the first d of them. Returns 0, 1 (breakdown) or 2 (not finite); *ratio
  * gets the smallest pivot ratio. */
+/* Not precond.c's invert_spd (LAPACK): other rounding, no pivot ratios. */
 static int pivot_inverse(double *D, const double *diag, int d, double tol,
                          double *ratio)
 {

@@ -17,7 +17,6 @@ void cpg_ichol_default_opts(cpg_ichol_opts *o)
     o->fill = 0;
     o->ordering = CPG_ICHOL_RCM;
     o->single = 1;
-    o->keep_matrix = 1;
     o->pivot_tol = 1e-8;
     o->shift_first = 1e-3;
     o->shift_growth = 4;
@@ -73,29 +72,16 @@ static int node_graph(const cpg_ichol *ic, const int *nat_of_node,
                       const int *node_of_nat, int **gp_out, int **gi_out)
 {
     int G = ic->G;
+    long len = cpg_node_graph(ic->ap, ic->ai, node_of_nat, G, nat_of_node, 1,
+                              NULL, NULL);
     int *gp = xmalloc((size_t)G + 1, sizeof(int));
-    long len = 0;
-    for (int g = 0; g < G; g++) {
-        int J = node_of_nat[g];
-        len += ic->ap[J + 1] - ic->ap[J];
-    }
     int *gi = xmalloc((size_t)len, sizeof(int));
     if (!gp || !gi) {
         free(gp);
         free(gi);
         return COREPCG_ERR_NO_MEMORY;
     }
-    int t = 0;
-    for (int g = 0; g < G; g++) {
-        int J = node_of_nat[g];
-        gp[g] = t;
-        for (int k = ic->ap[J]; k < ic->ap[J + 1]; k++) {
-            int h = nat_of_node[ic->ai[k]];
-            if (h >= 0 && h != g)
-                gi[t++] = h;
-        }
-    }
-    gp[G] = t;
+    cpg_node_graph(ic->ap, ic->ai, node_of_nat, G, nat_of_node, 1, gp, gi);
     *gp_out = gp;
     *gi_out = gi;
     return COREPCG_OK;
@@ -411,8 +397,9 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
             ic->mq[t] = q++;
         }
     }
-    if (opts->keep_matrix &&
-        cpg_lower_alloc(&ic->lower, G, ic->mp, ic->mi, ic->off, ic->dim) !=
+    /* A~'s lower triangle by blocks, kept at every factorise: icpcg's
+     * product (cpg_lower_apply) */
+    if (cpg_lower_alloc(&ic->lower, G, ic->mp, ic->mi, ic->off, ic->dim) !=
             COREPCG_OK)
         goto fail;
     ic->info.fill = opts->fill;

@@ -2,6 +2,7 @@
 /* projected.c -- S B S + D (I - S) on the fixed 3N pattern of a selection
  * of A's blocks, kept in its factor's order (see projected.h). */
 #include "projected.h"
+#include "order.h"
 
 #include <limits.h>
 #include <math.h>
@@ -81,8 +82,7 @@ static int select_blocks(cpg_proj *p, const cpg_bmat *A,
 /* The node graph of the selection: its lower triangle (A's rows are
  * sorted, so are these), real ones as values, as cpg_factor_analyze_nodes
  * takes a matrix. */
-static cholmod_sparse *node_graph(const cpg_proj *p, const cpg_bmat *A,
-                                  cholmod_common *cm)
+static cholmod_sparse *node_graph(const cpg_proj *p, cholmod_common *cm)
 {
     int N = p->N, nblk = p->bp[N];
     cholmod_sparse *G = cholmod_allocate_sparse((size_t)N, (size_t)N,
@@ -90,14 +90,10 @@ static cholmod_sparse *node_graph(const cpg_proj *p, const cpg_bmat *A,
                                                 CHOLMOD_REAL, cm);
     if (!G)
         return NULL;
-    int *Gp = G->p, *Gi = G->i;
+    cpg_node_graph(p->bp, p->row, NULL, N, NULL, 0, G->p, G->i);
     double *Gx = G->x;
-    for (int J = 0; J <= N; J++)
-        Gp[J] = p->bp[J];
-    for (int b = 0; b < nblk; b++) {
-        Gi[b] = A->i[p->src[b]];
+    for (int b = 0; b < nblk; b++)
         Gx[b] = 1;
-    }
     return G;
 }
 
@@ -108,13 +104,12 @@ static cholmod_sparse *node_graph(const cpg_proj *p, const cpg_bmat *A,
  * expanded to its 3 unknowns, has the scalar matrix's fill, at a ninth
  * of the cost of analysing the scalar matrix. Only L->Perm is kept, so a
  * simplicial analysis is enough. */
-static int node_order(const cpg_proj *p, const cpg_bmat *A,
-                      corepcg_ordering ord, int *Pnode,
+static int node_order(const cpg_proj *p, corepcg_ordering ord, int *Pnode,
                       corepcg_ordering *used, cholmod_common *cm, char *msg)
 {
     int N = p->N;
     int *off = malloc(sizeof(int) * ((size_t)N + 1));
-    cholmod_sparse *G = node_graph(p, A, cm);
+    cholmod_sparse *G = node_graph(p, cm);
     if (!off || !G) {
         free(off);
         cholmod_free_sparse(&G, cm);
@@ -286,7 +281,7 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
-    rc = node_order(p, A, ord, Pnode, &used, cm, msg);
+    rc = node_order(p, ord, Pnode, &used, cm, msg);
     if (rc == COREPCG_OK)
         rc = store_permuted(p, A, Pnode, nnz, cm, msg);
     if (rc != COREPCG_OK)
@@ -413,8 +408,8 @@ void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u)
         }
 }
 
-/* Rewrites msg (the factor's "not positive definite: ...") to name the
- * node of the failed column. */
+/* msg naming the node of the failed column, then where the factor failed
+ * (the factor's numbers, as cpg_factor_numeric words them). */
 static int not_spd_at_node(const cpg_proj *p, const cpg_ublocks *u,
                            const char *what, int code, char *msg)
 {
@@ -429,8 +424,7 @@ static int not_spd_at_node(const cpg_proj *p, const cpg_ublocks *u,
     else
         snprintf(where, sizeof where, "in its %d free directions", ndof);
     char detail[COREPCG_MSG_SIZE];
-    const char *colon = strstr(msg, ": ");
-    snprintf(detail, sizeof detail, "%s", colon ? colon + 2 : msg);
+    cpg_factor_not_spd_text(&p->fac, detail, sizeof detail);
     return cpg_fail(msg, code, "%s is not positive definite at node %d (%s): "
                     "%s", what, node, where, detail);
 }

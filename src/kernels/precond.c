@@ -36,6 +36,7 @@ static int node_count(const cpg_precond *pc)
 
 /* Inverts the d x d SPD block M (column-major, leading dimension d) in
  * place through LAPACK's Cholesky; fails if it is not positive definite. */
+/* Not ichol's pivot_inverse: LAPACK rounds otherwise, so its bits differ. */
 static int invert_spd(double *M, int d)
 {
     if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', d, M, d) != 0)
