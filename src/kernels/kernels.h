@@ -71,6 +71,9 @@ typedef struct cpg_pcg_problem {
                                  applications (delta0's and the initial
                                  residual's) as one; same precond_ctx   */
     cpg_filter_fn filter; void *filter_ctx;    /* v = S v; NULL if none */
+    cpg_filter_fn finish; void *finish_ctx; /* or NULL: puts x back on its
+                             constraints, as the answer will be, before the
+                             true residual is measured */
     const double *b;       /* right-hand side                            */
     const double *bdelta;  /* vector defining delta0 (b or b^), or NULL  */
     double delta0;         /* used when bdelta is NULL                   */

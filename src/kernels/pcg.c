@@ -12,6 +12,7 @@
  *    original MPCG hands in its own delta0. */
 #include "kernels.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -51,10 +52,13 @@ static double dot(int n, const double *a, const double *b)
  * residual, so a second check rarely fails. */
 #define TRUE_RESIDUAL_CHECKS 3
 
-/* r = S(b - A x) afresh (q is scratch); returns r^T r. */
-static double true_residual(const cpg_pcg_problem *pb, const double *x,
+/* r = S(b - A x) afresh for x as it will be handed out (q is scratch);
+ * returns r^T r. */
+static double true_residual(const cpg_pcg_problem *pb, double *x,
                             double *r, double *q)
 {
+    if (pb->finish)
+        pb->finish(pb->finish_ctx, x);
     pb->matvec(pb->matvec_ctx, x, q);
     for (int k = 0; k < pb->n; k++)
         r[k] = pb->b[k] - q[k];
@@ -126,7 +130,7 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     } else {
         target = pb->tol * pb->tol * (delta0 > 0 ? delta0 : delta);
     }
-    int checks = 0;
+    int checks = 0, verified = 1; /* rr is the true residual's */
 
     int it = 0;
     while ((pb->stop_residual ? rr : delta) > target) {
@@ -170,6 +174,7 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         delta = dot(n, r, s);
         if (pb->stop_residual)
             rr = dot(n, r, r);
+        verified = 0;
         it++;
         if (!isfinite(delta)) {
             *iterations = it;
@@ -195,6 +200,7 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
                 }
                 continue;
             }
+            verified = 1;
             break;
         }
         double beta = delta / delta_old;
@@ -204,5 +210,18 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             pb->filter(pb->filter_ctx, c);
     }
     *iterations = it;
+    /* the checks ran out with the recurrence's residual below the target
+     * and the true one above it -- and above the round-off of b itself,
+     * which no answer can beat (b = A (I - S) z gives b^ at round-off):
+     * say so, never OK */
+    double floor = 64 * DBL_EPSILON;
+    if (pb->stop_residual && !verified &&
+        (rr = true_residual(pb, x, r, q)) > target &&
+        rr > floor * floor * dot(n, pb->b, pb->b)) {
+        cpg_fail(msg, COREPCG_NOT_CONVERGED, "the true residual stays above "
+                 "tol after %d iterations (the recurrence drifted: a guess far "
+                 "from the answer?)", it);
+        return COREPCG_NOT_CONVERGED;
+    }
     return COREPCG_OK;
 }

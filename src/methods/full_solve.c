@@ -61,6 +61,11 @@ static void apply_filter(void *u, double *v)
     cpg_filter(u, v);
 }
 
+static void apply_finish(void *s, double *x)
+{
+    cpg_fwork_finish(s, x);
+}
+
 int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
                   const double *b, const double *bdelta, double delta0,
@@ -71,6 +76,7 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         .n = 3 * s->A.nb, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
         .precond = precond, .precond_ctx = precond_ctx, .precond2 = precond2,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
+        .finish = apply_finish, .finish_ctx = (void *)s,
         .b = b, .bdelta = bdelta, .delta0 = delta0, .tol = ctx->set->tol,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
