@@ -147,12 +147,15 @@ class AutoFallbackTimes(unittest.TestCase):
                 steps.append(s.solve(b, x0)[1])
         for step, info in enumerate(steps):
             with self.subTest(step=step):
-                # the second step runs mpcg as the model's choice (icpcg
-                # stopped at its budget on the first)
-                self.assertEqual((info["method_used"], info["auto_reason"],
-                                  info["status"], info["iterations"]),
-                                 ("mpcg", ("fallback", "fastest")[step],
-                                  corepcg.Status.NOT_CONVERGED, 1))
+                # mpcg ran: the fallback on the first step; on the second
+                # either the model's choice or the fallback again, as the
+                # two measured step times fall (a clock, so not asserted)
+                self.assertEqual((info["method_used"], info["status"],
+                                  info["iterations"]),
+                                 ("mpcg", corepcg.Status.NOT_CONVERGED, 1))
+                self.assertIn(info["auto_reason"],
+                              ("fallback",) if step == 0
+                              else ("fallback", "fastest"))
                 phases = (info["time_reduce_s"] + info["time_analyze_s"]
                           + info["time_factor_s"])
                 self.assertGreater(phases, 0)
