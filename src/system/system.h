@@ -94,7 +94,8 @@ typedef struct cpg_sys {
     int num_stretch;
     int *stretch;       /* 2 num_stretch node indices, as given    */
     cpg_import_map *map; /* how the caller's A maps onto A's blocks, for
-                            the next import (NULL unless asked for) */
+                            the next import (NULL after a setup:
+                            the first update builds it) */
 } cpg_sys;
 
 /* Validates and copies in: A (cpg_bmat_from_system), the constraint
@@ -104,12 +105,15 @@ int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
                    char *msg);
 void cpg_sys_free(cpg_sys *s);
 
-/* The import of a simulator's next step: as cpg_sys_import, and out gets
- * a map of the caller's pattern; when prev has one and in has the very
- * same pattern arrays with finite values, A's values are only scattered
- * (the rest is imported as always) and prev's map moves to out. spare
- * (may be NULL) holds an earlier A of the same pattern whose arrays are
- * then reused (and spare emptied). */
+/* The import of a simulator's next step: as cpg_sys_import. With a prev
+ * (an update, not a first setup) out gets a map of the caller's pattern;
+ * when prev has one and in has the very same pattern arrays with finite
+ * values, A's values are only scattered (the rest is imported as always)
+ * and prev's map moves to out. A setup builds no map: a one-shot solve
+ * never uses it, and building it costs about as much as the import, so
+ * the first update imports in full and builds it. spare (may be NULL)
+ * holds an earlier A of the same pattern whose arrays are then reused
+ * (and spare emptied). */
 int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
                         cpg_bmat *spare, cholmod_common *cm, cpg_sys *out,
                         char *msg);
