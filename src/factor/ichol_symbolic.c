@@ -372,12 +372,12 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
         if (ic->lp[k + 1] - ic->lp[k] > longest)
             longest = ic->lp[k + 1] - ic->lp[k];
     rc = COREPCG_ERR_NO_MEMORY;
-    ic->lx = xmalloc(9 * (size_t)nb, sizeof(double));
+    ic->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
     ic->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
     if (!ic->lx || !ic->colbuf)
         goto fail;
     if (opts->single) {
-        ic->lxf = xmalloc(9 * (size_t)nb, sizeof(float));
+        ic->lxf = cpg_malloc_huge(9 * (size_t)nb, sizeof(float));
         if (!ic->lxf)
             goto fail;
     }

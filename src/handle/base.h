@@ -40,5 +40,8 @@ void cpg_huge_pages(void *p, size_t bytes);
 /* calloc(count, size) for a large array, with cpg_huge_pages before the
  * zeros are written (calloc's fresh pages would fault one per 4 KiB). */
 void *cpg_zeroed_huge(size_t count, size_t size);
+/* malloc(count * size) (at least one element) with cpg_huge_pages: for a
+ * large array whose first writer fills it anyway; NULL on overflow. */
+void *cpg_malloc_huge(size_t count, size_t size);
 
 #endif /* COREPCG_BASE_H */

@@ -21,16 +21,21 @@ void cpg_huge_pages(void *p, size_t bytes)
         (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
 }
 
-void *cpg_zeroed_huge(size_t count, size_t size)
+void *cpg_malloc_huge(size_t count, size_t size)
 {
     if (count == 0)
         count = 1;
     if (count > SIZE_MAX / size)
         return NULL;
     void *p = malloc(count * size);
-    if (p) {
-        cpg_huge_pages(p, count * size);
-        memset(p, 0, count * size);
-    }
+    cpg_huge_pages(p, count * size);
+    return p;
+}
+
+void *cpg_zeroed_huge(size_t count, size_t size)
+{
+    void *p = cpg_malloc_huge(count, size);
+    if (p)
+        memset(p, 0, (count ? count : 1) * size);
     return p;
 }

@@ -19,7 +19,7 @@ int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
     m->i = i;
     m->off = off;
     m->dim = dim;
-    m->x = malloc(9 * nb * sizeof(double));
+    m->x = cpg_malloc_huge(9 * nb, sizeof(double));
     m->d = malloc(9 * g * sizeof(double));
     m->xin = malloc(3 * g * sizeof(double));
     m->yout = malloc(3 * g * sizeof(double));

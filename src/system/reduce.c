@@ -61,7 +61,7 @@ int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u)
     rm->i = malloc(sizeof(int) * len);
     rm->src = malloc(sizeof(int) * len);
     rm->d = malloc(len);
-    rm->x = malloc(9 * sizeof(double) * len);
+    rm->x = cpg_malloc_huge(9 * len, sizeof(double));
     if (!rm->p || !rm->all3 || !rm->i || !rm->src || !rm->d || !rm->x) {
         cpg_rmat_free(rm);
         return COREPCG_ERR_NO_MEMORY;
