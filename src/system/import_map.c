@@ -25,8 +25,9 @@ struct cpg_import_map {
     int *colptr;       /* CSC: n + 1                                  */
     int *rowidx;       /* nnz                                         */
     int *colidx;       /* TRIPLET: nnz                                */
-    long *pos;         /* 2 nnz: entry k's place in A.x, and its
-                          mirror's (-1 on the diagonal)               */
+    int *pos;          /* 2 nnz: entry k's place in A.x, and its
+                          mirror's (-1 on the diagonal); A has at
+                          most INT_MAX / 9 blocks, so an int holds it */
 };
 
 void cpg_import_map_free(cpg_import_map **mp)
@@ -50,7 +51,7 @@ static long input_nnz(const corepcg_system *in)
 
 /* Where (row, col) of the scalar matrix lies in A's blocks: block (I, J)
  * found by bisection in column J, entry (a, c) at 9 k + 3 c + a. */
-static long place(const cpg_bmat *A, int row, int col)
+static int place(const cpg_bmat *A, int row, int col)
 {
     int I = row / 3, J = col / 3, lo = A->p[J], hi = A->p[J + 1] - 1;
     while (lo <= hi) {
@@ -60,14 +61,16 @@ static long place(const cpg_bmat *A, int row, int col)
         else if (A->i[mid] > I)
             hi = mid - 1;
         else
-            return 9L * mid + 3 * (col % 3) + row % 3;
+            return 9 * mid + 3 * (col % 3) + row % 3;
     }
     return -1; /* cannot happen: A was built from these entries */
 }
 
+/* Huge pages: the first update copies (and the second compares) arrays
+ * of nnz entries, whose fresh 4 KiB pages would each cost a fault. */
 static int *copy_ints(const int *src, long count)
 {
-    int *dst = malloc(sizeof(int) * (size_t)(count > 0 ? count : 1));
+    int *dst = cpg_malloc_huge((size_t)(count > 0 ? count : 1), sizeof(int));
     if (dst && count > 0)
         memcpy(dst, src, sizeof(int) * (size_t)count);
     return dst;
@@ -92,7 +95,7 @@ int cpg_import_map_build(const corepcg_system *in, const cpg_bmat *A,
     m->colptr = csc ? copy_ints(in->A_colptr, n + 1) : NULL;
     m->rowidx = copy_ints(in->A_rowidx, nnz);
     m->colidx = csc ? NULL : copy_ints(in->A_colidx, nnz);
-    m->pos = malloc(2 * sizeof(long) * (size_t)(nnz > 0 ? nnz : 1));
+    m->pos = cpg_malloc_huge(2 * (size_t)(nnz > 0 ? nnz : 1), sizeof(int));
     if ((csc && !m->colptr) || !m->rowidx || (!csc && !m->colidx) || !m->pos) {
         cpg_import_map_free(&m);
         return COREPCG_ERR_NO_MEMORY;
