@@ -28,7 +28,7 @@ enum { M_MPCG = 1, M_DIRECT = 3, M_COREPCG = 4, M_ICPCG = 5, M_AUTO = 6 };
 /* Runs `corepcg bench ARGS` with stdout and stderr into files; exit status. */
 static int run(const char *args)
 {
-    char cmd[2048];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "\"%s\" bench %s >\"%s/stdout.txt\" 2>\"%s/stderr.txt\"",
              cli, args, dir, dir);
     int st = system(cmd);
@@ -310,7 +310,8 @@ static void check_simulations(void)
     CHECK(text != NULL, "no CSV");
     if (text) {
         CHECK_STR_CONTAINS(text, "scene,tol,size,k_stretch,steps,method,total_s,"
-                                 "iterations,failed\n");
+                                 "iterations,failed,pattern_changes,"
+                                 "analysis_reused_steps,mesh\n");
         static const char *const rows[] = {"icpcg", "corepcg", "mpcg", "auto"};
         for (int k = 0; k < 4; k++) {
             char want[96];
@@ -349,7 +350,7 @@ static void check_scaling(void)
     char line[1024];
     CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     CHECK_STR_CONTAINS(line, ",status,factor_gflops,warm_s,warm_iterations,"
-                             "warm_analysis_reused,warm_factor_s\n");
+                             "warm_analysis_reused,warm_factor_s,mesh,subdivide,nodes\n");
     static const char *const names[3] = {"corepcg", "direct", "mpcg"};
     int rows = 0;
     while (fgets(line, sizeof line, f)) {
@@ -427,6 +428,146 @@ static void check_mesh_run(void)
     free(m);
 }
 
+/* The coarse T-shirt: 414 vertices, 788 triangles, 1204 edges (its file's
+ * header). One round of midpoint subdivision adds a vertex per edge:
+ * 414 + 1204 = 1618 vertices (and 4 x 788 triangles). */
+enum { COARSE_V = 414, COARSE_E = 1204 };
+
+static void coarse_mesh(char *path, size_t len)
+{
+    const char *data = getenv("COREPCG_DATA_DIR");
+    snprintf(path, len, "%s/meshes/tshirt_coarse.obj", data && *data ? data : COREPCG_DATA_DIR);
+}
+
+/* --scaling on the garment: a row per subdivision level and method, the
+ * level's node count (3 unknowns each), every answer at tol (direct to
+ * round-off), cold and warm, the analysis kept through the warm step. */
+static void check_mesh_scaling(void)
+{
+    char args[2048], csv[300], mesh[600];
+    coarse_mesh(mesh, sizeof mesh);
+    snprintf(csv, sizeof csv, "%s/mesh_scaling.csv", dir);
+    snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0,1 "
+             "--k 600 --tol 1e-3 --methods corepcg,direct,icpcg --csv \"%s\"", mesh, csv);
+    CHECK_INT(run(args), 0);
+    FILE *f = fopen(csv, "r");
+    CHECK(f != NULL, "no CSV");
+    if (!f)
+        return;
+    char line[1024];
+    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
+    static const char *const names[3] = {"corepcg", "direct", "icpcg"};
+    const int nodes[2] = {COARSE_V, COARSE_V + COARSE_E};
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        char method[32], status[32], meshname[64];
+        int size, n, its, warm_its, reused, level, N;
+        double k, dt, sec, setup, solve, rres, cerr, peak, sim, gflops, warm_s, warm_f;
+        long nnz;
+        int got = sscanf(line, "garment,%d,%lf,%lf,%d,%31[^,],%lf,%lf,%lf,%d,%ld,%lf,%lf,"
+                         "%lf,%lf,%31[^,],%lf,%lf,%d,%d,%lf,%63[^,],%d,%d", &size, &k, &dt,
+                         &n, method, &sec, &setup, &solve, &its, &nnz, &peak, &sim, &rres,
+                         &cerr, status, &gflops, &warm_s, &warm_its, &reused, &warm_f,
+                         meshname, &level, &N);
+        CHECK(got == 23, "row %d: %d fields parsed: %s", rows + 1, got, line);
+        if (got != 23 || rows >= 6) {
+            rows++;
+            continue;
+        }
+        int lv = rows / 3;
+        CHECK(strcmp(method, names[rows % 3]) == 0, "row %d: %s", rows + 1, method);
+        CHECK_INT(size, 0);
+        CHECK(strcmp(meshname, "tshirt_coarse.obj") == 0, "row %d: mesh %s", rows + 1,
+              meshname);
+        CHECK_INT(level, lv);
+        CHECK_INT(N, nodes[lv]);
+        CHECK_INT(n, 3 * nodes[lv]);
+        CHECK(strcmp(status, "ok") == 0, "%s level %d: status %s", method, lv, status);
+        /* the larger of the cold and the warm step's true residual */
+        if (rows % 3 == 1)
+            CHECK(rres <= 1e-12, "direct level %d: residual %g", lv, rres);
+        else
+            CHECK(rres <= 1e-3, "%s level %d: residual %g > tol", method, lv, rres);
+        CHECK(cerr <= 1e-12, "%s level %d: constraint error %g", method, lv, cerr);
+        CHECK(sec > 0 && warm_s > 0 && warm_its >= 0, "%s level %d: cold %g s, warm %g s, "
+              "%d iterations", method, lv, sec, warm_s, warm_its);
+        CHECK_INT(reused, 1);
+        CHECK(nnz > 0, "%s level %d: nnz(L) %ld", method, lv, nnz);
+        rows++;
+    }
+    fclose(f);
+    CHECK_INT(rows, 6);
+    char outpath[320];
+    snprintf(outpath, sizeof outpath, "%s/stdout.txt", dir);
+    char *table = slurp(outpath);
+    CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj | 600 | 1242 | corepcg |");
+    CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj --subdivide 1 | 600 | 4854 | direct |");
+    free(table);
+}
+
+/* One --simulations row's pattern_changes and analysis_reused_steps; 0
+ * when the row is there with steps done and not failed. */
+static int whole_row(const char *text, const char *method, int steps, int *changes,
+                     int *reused)
+{
+    char want[96];
+    snprintf(want, sizeof want, "garment,1e-05,0,600,%d,%s,", steps, method);
+    const char *at = strstr(text, want);
+    if (!at)
+        return -1;
+    double seconds;
+    long its;
+    int failed;
+    char mesh[64];
+    if (sscanf(at + strlen(want), "%lf,%ld,%d,%d,%d,%63[^\n]", &seconds, &its, &failed,
+               changes, reused, mesh) != 6 || failed || !(seconds > 0) ||
+        strcmp(mesh, "tshirt_coarse.obj") != 0)
+        return -1;
+    return 0;
+}
+
+/* --simulations on the garment: self-contact on by default, so A's
+ * pattern changes on some steps (springs appear from about step 50 of the
+ * coarse T-shirt falling onto its body); corePCG keeps its analysis
+ * through them. With --self-contact off the pattern never changes. */
+static void check_mesh_simulations(void)
+{
+    static const char *const names[4] = {"icpcg", "corepcg", "mpcg", "auto"};
+    char args[2048], csv[300], md[300], mesh[600];
+    coarse_mesh(mesh, sizeof mesh);
+    snprintf(csv, sizeof csv, "%s/mesh_whole.csv", dir);
+    snprintf(md, sizeof md, "%s/mesh_whole.md", dir);
+    for (int on = 1; on >= 0; on--) {
+        snprintf(args, sizeof args, "--simulations 60 --scene garment --mesh \"%s\" --k 600 "
+                 "%s--csv \"%s\" --markdown \"%s\"", mesh, on ? "" : "--self-contact off ",
+                 csv, md);
+        CHECK_INT(run(args), 0);
+        char *text = slurp(csv);
+        CHECK(text != NULL, "no CSV");
+        for (int j = 0; j < 4 && text; j++) {
+            int changes = -1, reused = -1;
+            CHECK(whole_row(text, names[j], 60, &changes, &reused) == 0,
+                  "self-contact %s: no good row for %s", on ? "on" : "off", names[j]);
+            if (on)
+                CHECK(changes >= 2 && changes <= 30, "%s: pattern changed on %d steps",
+                      names[j], changes);
+            else
+                CHECK_INT(changes, 0);
+            CHECK(reused >= 0 && reused <= 59, "%s: %d updates kept the analysis",
+                  names[j], reused);
+            if (j == 1) /* corepcg: its core holds whatever self-contact does */
+                CHECK_INT(reused, 59);
+        }
+        free(text);
+        char *m = slurp(md);
+        CHECK_STR_CONTAINS(m, "steps with a new pattern");
+        CHECK_STR_CONTAINS(m, "| garment | 1e-05 | tshirt_coarse.obj | 600 |");
+        if (!on)
+            CHECK_STR_CONTAINS(m, " | 0 |\n");
+        free(m);
+    }
+}
+
 static void check_refusals(void)
 {
     static const struct {
@@ -446,7 +587,18 @@ static void check_refusals(void)
         {"--simulations 5 --steps 3", "--simulations writes"},
         {"--scaling --svg", "--svg needs a file name"},
         {"--frobnicate", "unknown option or argument '--frobnicate'"},
-        {"--scaling --scene garment", "--scaling runs a grid scene over --sizes, not garment"},
+        {"--scaling --scene garment --sizes 41",
+         "--scaling on garment runs the mesh at each --subdivide level, not over --sizes"},
+        /* the mesh options shape the mesh scenes only: refused, not ignored */
+        {"--quick --mesh x.obj", "--mesh applies to the mesh scenes (hang, garment) only, "
+                                 "and this run's scenes are ballhit: add --scene garment"},
+        {"--scaling --subdivide 1", "--subdivide applies to the mesh scenes (hang, garment) "
+                                    "only, and this run's scenes are ballhit"},
+        {"--scene pinned,drape --self-contact on", "--self-contact applies to the mesh "
+         "scenes (hang, garment) only, and this run's scenes are pinned,drape"},
+        {"--simulations 3 --scene ballhit --mesh x.obj", "--mesh applies to the mesh scenes"},
+        {"--scene garment --subdivide 7", "--subdivide needs a whole number in [0, 6], got '7'"},
+        {"--scene garment --self-contact maybe", "--self-contact takes one of on, off, got 'maybe'"},
     };
     char errpath[300];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
@@ -506,6 +658,8 @@ int main(void)
     check_scaling();
     check_failed_run();
     check_mesh_run();
+    check_mesh_scaling();
+    check_mesh_simulations();
     check_refusals();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf \"%s\"", dir);
