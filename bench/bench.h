@@ -58,10 +58,13 @@ typedef struct bench_options {
     int num_levels;
     int self_contact;                  /* --self-contact: 1 on, 0 off, -1
                                           the scene's default            */
+    long max_unknowns;                 /* --max-unknowns: --scaling on a
+                                          mesh without --subdivide runs
+                                          the levels 0, 1, ... whose 3 x
+                                          vertices stay within it       */
 } bench_options;
 
-/* --scaling on a mesh scene, without --subdivide: the levels 0, 1, ...
- * whose unknowns (3 x vertices) stay within this, the issue's ~1M. */
+/* --max-unknowns' default: the issue's ~1M. */
 #define BENCH_SCALING_MAX_UNKNOWNS 1000000L
 
 /* The mesh scenes (hang, garment) run on opt->mesh at each --subdivide

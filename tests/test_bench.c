@@ -448,9 +448,9 @@ static void coarse_mesh(char *path, size_t len)
     snprintf(path, len, "%s/meshes/tshirt_coarse.obj", data && *data ? data : COREPCG_DATA_DIR);
 }
 
-/* A mesh scene beside a grid scene: the garment runs once, on the mesh
- * (size 0, the mesh's name in the CSV and the tables), the grid scene on
- * each size; every method verified. */
+/* A mesh scene beside a grid scene: the garment runs on the mesh at each
+ * --subdivide level (size 0, the mesh's name and the level in the CSV and
+ * the tables), the grid scene on each size; every method verified. */
 static void check_mesh_run(void)
 {
     char args[2048], csv[300], md[300], mesh[600];
@@ -458,7 +458,7 @@ static void check_mesh_run(void)
     snprintf(csv, sizeof csv, "%s/mesh.csv", dir);
     snprintf(md, sizeof md, "%s/mesh.md", dir);
     snprintf(args, sizeof args, "--scene garment,pinned --sizes 9 --k 600 --steps 2 "
-             "--tol 1e-3 --methods icpcg,direct,auto --mesh \"%s\" "
+             "--tol 1e-3 --methods icpcg,direct,auto --mesh \"%s\" --subdivide 0,1 "
              "--csv \"%s\" --markdown \"%s\"", mesh, csv, md);
     CHECK_INT(run(args), 0);
     FILE *f = fopen(csv, "r");
@@ -466,7 +466,7 @@ static void check_mesh_run(void)
     if (!f)
         return;
     char line[1024];
-    int rows = 0, good = 0, on_mesh = 0;
+    int rows = 0, good = 0, on_mesh = 0, subdivided = 0;
     CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     while (fgets(line, sizeof line, f)) {
         struct row r;
@@ -474,31 +474,39 @@ static void check_mesh_run(void)
         if (!parse_row(line, &r))
             continue;
         good += r.v[ITER] >= 0 && r.v[RRES] <= 10 * 1e-3 && r.v[CERR] <= 1e-12;
-        if (strcmp(r.scene, "garment") == 0)
+        if (strcmp(r.scene, "garment") == 0) {
             on_mesh += r.v[SIZE] == 0 && strcmp(r.mesh, "tshirt_coarse.obj") == 0;
-        else
+            subdivided += r.v[SIZE] == 0 &&
+                          strcmp(r.mesh, "tshirt_coarse.obj --subdivide 1") == 0;
+        } else {
             on_mesh += r.v[SIZE] == 9 && r.mesh[0] == '\0' ? 0 : 100;
+        }
     }
     fclose(f);
-    CHECK_INT(rows, 6);
-    CHECK_INT(good, 6);
+    CHECK_INT(rows, 9);
+    CHECK_INT(good, 9);
     CHECK_INT(on_mesh, 3);
+    CHECK_INT(subdivided, 3);
     char *m = slurp(md);
     CHECK_STR_CONTAINS(m, "| tshirt_coarse.obj | 600 |");
+    CHECK_STR_CONTAINS(m, "| tshirt_coarse.obj --subdivide 1 | 600 |");
     CHECK_STR_CONTAINS(m, "| 9x9 | 600 |");
     free(m);
 }
 
 /* --scaling on the garment: a row per subdivision level and method, the
- * level's node count (3 unknowns each), every answer at tol (direct to
- * round-off), cold and warm, the analysis kept through the warm step. */
+ * levels those within --max-unknowns (level 1: 4,854 unknowns; level 2
+ * would be 3 x (1618 + 2 x 1204 + 3 x 788) = 19,170, one above the
+ * bound), the level's node count (3 unknowns each), every answer at tol
+ * (direct to round-off), cold and warm, the analysis kept through the
+ * warm step. */
 static void check_mesh_scaling(void)
 {
     char args[2048], csv[300], mesh[600];
     coarse_mesh(mesh, sizeof mesh);
     snprintf(csv, sizeof csv, "%s/mesh_scaling.csv", dir);
-    snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0,1 "
-             "--k 600 --tol 1e-3 --methods corepcg,direct,icpcg --csv \"%s\"", mesh, csv);
+    snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --max-unknowns "
+             "19169 --k 600 --tol 1e-3 --methods corepcg,direct,icpcg --csv \"%s\"", mesh, csv);
     static const char *const names[3] = {"corepcg", "direct", "icpcg"};
     const int nodes[2] = {COARSE_V, COARSE_V + COARSE_E};
     struct scaling_row rows[6];
@@ -632,6 +640,11 @@ static void check_refusals(void)
         {"--simulations 3 --scene ballhit --mesh x.obj", "--mesh applies to the mesh scenes"},
         {"--scene garment --subdivide 7", "--subdivide needs a whole number in [0, 6], got '7'"},
         {"--scene garment --self-contact maybe", "--self-contact takes one of on, off, got 'maybe'"},
+        {"--scene garment --max-unknowns 5000", "--max-unknowns bounds the subdivision "
+         "levels of --scaling on a mesh scene (--scaling --scene garment)"},
+        {"--scaling --max-unknowns 5000", "--max-unknowns bounds the subdivision levels"},
+        {"--scaling --scene garment --subdivide 0,1 --max-unknowns 5000",
+         "give the levels (--subdivide) or their bound (--max-unknowns), not both"},
     };
     char errpath[300];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);

@@ -19,7 +19,9 @@ static const char usage_text[] =
     "                   data/meshes/tshirt.obj, a T-shirt of 3560 vertices)\n"
     "  --subdivide LIST the mesh's midpoint-subdivision levels, each run like a\n"
     "                   grid size (4^K triangles; default 0; --scaling: 0, 1,\n"
-    "                   ... while 3 x vertices <= 1,000,000: tshirt.obj 0..3)\n"
+    "                   ... up to --max-unknowns)\n"
+    "  --max-unknowns N --scaling on a mesh: the levels whose 3 x vertices stay\n"
+    "                   within N (default 1000000: tshirt.obj 0..3, 672,978)\n"
     "  --self-contact on|off\n"
     "                   repulsion springs in the mesh scenes (default: on in\n"
     "                   garment, off in hang)\n"
@@ -193,6 +195,7 @@ static int parse(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
     o->self_contact = -1;
+    int given_max_unknowns = 0;
     int given_sizes = 0, given_ks = 0, given_steps = 0, given_methods = 0,
         given_scenes = 0, given_tols = 0;
     for (int k = 1; k < argc; k++) {
@@ -221,6 +224,11 @@ static int parse(int argc, char **argv, bench_options *o)
             o->mesh_path = v;
         } else if (strcmp(a, "--subdivide") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_level, o->levels, &o->num_levels);
+        } else if (strcmp(a, "--max-unknowns") == 0) {
+            int n = 0;
+            rc = cli_parse_int(a, v, 3, 2000000000, &n);
+            o->max_unknowns = n;
+            given_max_unknowns = 1;
         } else if (strcmp(a, "--self-contact") == 0) {
             rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
         } else if (strcmp(a, "--sizes") == 0) {
@@ -297,6 +305,18 @@ static int parse(int argc, char **argv, bench_options *o)
     }
     if (mesh_options_unused(o))
         return -1;
+    if (given_max_unknowns && (!o->scaling || !bench_is_mesh_scene(o->scenes[0]))) {
+        cli_error("bench: --max-unknowns bounds the subdivision levels of --scaling on a "
+                  "mesh scene (--scaling --scene garment)");
+        return -1;
+    }
+    if (given_max_unknowns && o->num_levels) {
+        cli_error("bench: give the levels (--subdivide) or their bound (--max-unknowns), "
+                  "not both");
+        return -1;
+    }
+    if (!given_max_unknowns)
+        o->max_unknowns = BENCH_SCALING_MAX_UNKNOWNS;
     if (o->scaling && given_sizes && bench_is_mesh_scene(o->scenes[0])) {
         cli_error("bench: --scaling on %s runs the mesh at each --subdivide level, "
                   "not over --sizes", cloth_scene_name(o->scenes[0]));
@@ -323,7 +343,7 @@ static int parse(int argc, char **argv, bench_options *o)
 }
 
 /* --scaling on a mesh without --subdivide: the levels 0, 1, ... whose
- * unknowns stay within BENCH_SCALING_MAX_UNKNOWNS (level 0 always). */
+ * unknowns stay within --max-unknowns (level 0 always). */
 static int scaling_levels(bench_options *o, char *msg)
 {
     cloth_edge *edges = NULL;
@@ -335,7 +355,7 @@ static int scaling_levels(bench_options *o, char *msg)
     o->num_levels = 0;
     for (int k = 0; k <= CLOTH_MAX_SUBDIVIDE && o->num_levels < BENCH_MAX_LIST; k++) {
         long unknowns = 3 * bench_subdivided_vertices(o->mesh, num_edges, k);
-        if (k > 0 && unknowns > BENCH_SCALING_MAX_UNKNOWNS)
+        if (k > 0 && unknowns > o->max_unknowns)
             break;
         o->levels[o->num_levels++] = k;
     }
