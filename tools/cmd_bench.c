@@ -30,7 +30,8 @@ static const char usage_text[] =
     "                   (default; --scaling: 6000)\n"
     "  --methods LIST   of mpcg-bw, mpcg, upcg, direct, corepcg, icpcg, auto\n"
     "                   (default: all)\n"
-    "  --steps K        measured steps per case (default 5)\n"
+    "  --steps K        measured steps per case (default 5; --scaling: warm\n"
+    "                   steps after the cold one, their median, default 1)\n"
     "  --tol LIST       every iterative method's tolerance, a table each\n"
     "                   (default 1e-5,1e-3; --quick, --scaling: 1e-5)\n"
     "  --csv FILE       one row per scene, tol, size, k and method\n"
@@ -45,7 +46,7 @@ static const char usage_text[] =
     "                   whose A changed pattern (garment: self-contact)\n"
     "  --scaling        per size (default 41,81,161,321,577), or on a mesh\n"
     "                   scene (--scene garment) per --subdivide level, a cold\n"
-    "                   step and the next one warm on the same handle, with\n"
+    "                   step and the next --steps warm on the same handle, with\n"
     "                   direct, corepcg and icpcg: seconds, iterations, true\n"
     "                   residual, factor GFlop/s, nnz(L), peak memory; each\n"
     "                   size in its own process, warmed up with upcg (icpcg\n"
@@ -296,7 +297,7 @@ static int parse(int argc, char **argv, bench_options *o)
         memcpy(o->ks, src, sizeof(double) * (size_t)o->num_ks);
     }
     if (!given_steps)
-        o->steps = o->quick ? 2 : 5;
+        o->steps = o->quick ? 2 : o->scaling ? 1 : 5;
     if (!given_scenes) {
         static const int all[] = {CLOTH_SCENE_BALLHIT, CLOTH_SCENE_DRAPE,
                                   CLOTH_SCENE_PINNED, CLOTH_SCENE_GARMENT};
