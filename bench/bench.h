@@ -54,7 +54,7 @@ typedef struct bench_options {
     const cloth_mesh *mesh;            /* read before the run; NULL when
                                           no scene is a mesh scene       */
     int levels[BENCH_MAX_LIST];        /* --subdivide: the mesh scenes'
-                                          subdivision levels, ascending  */
+                                          subdivision levels, as given   */
     int num_levels;
     int self_contact;                  /* --self-contact: 1 on, 0 off, -1
                                           the scene's default            */

@@ -185,10 +185,12 @@ static void record_start(const bench_options *o, int a, double k, scaling_record
     bench_case_label(o, o->scenes[0], a, rec->label, sizeof rec->label);
     rec->k = k;
     rec->method = -1;
+    rec->rel_residual = rec->constraint_error = NAN; /* no answer yet */
 }
 
 /* Child: the scene (a grid size or a mesh's subdivision level) up to its
- * first contact (stepped with upcg), then one grandchild per method. */
+ * first contact (stepped with upcg, icpcg on a mesh), then one grandchild
+ * per method. */
 static void run_size(const bench_options *o, int a, double k, int fd)
 {
     scaling_record base;
@@ -294,6 +296,19 @@ static void run_size(const bench_options *o, int a, double k, int fd)
 
 /* ------------------------------------------------------------ reports */
 
+/* The largest true residual of the cold and the warm steps (NaN when the
+ * cold step gave no answer). */
+static double largest_residual(const scaling_record *r)
+{
+    return r->warm_steps > 0 ? fmax(r->rel_residual, r->warm_rel_residual) : r->rel_residual;
+}
+
+static double largest_constraint_error(const scaling_record *r)
+{
+    return r->warm_steps > 0 ? fmax(r->constraint_error, r->warm_constraint_error)
+                             : r->constraint_error;
+}
+
 static void print_header(FILE *out)
 {
     fprintf(out, "| size | k_stretch | unknowns n | method | warm-up steps | contacts | cold step "
@@ -334,7 +349,7 @@ static void print_row(FILE *out, const scaling_record *r)
             r->contacts, r->seconds, r->analyze_s, r->factor_s, gflops, r->iterate_s,
             r->iterations, warm, warm_factor, warm_its, kept, changed,
             r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0,
-            fmax(r->rel_residual, r->warm_rel_residual),
+            largest_residual(r),
             failed ? "**FAILED**: " : "",
             failed ? (r->error[0] ? r->error : corepcg_strerror(r->status))
                    : corepcg_strerror(r->status));
@@ -379,8 +394,7 @@ static int fill_csv(FILE *out, const void *what)
                 cloth_scene_name(sr->o->scenes[0]), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
-                r->sim_kb / 1024.0, fmax(r->rel_residual, r->warm_rel_residual),
-                fmax(r->constraint_error, r->warm_constraint_error),
+                r->sim_kb / 1024.0, largest_residual(r), largest_constraint_error(r),
                 failed ? "failed" : corepcg_strerror(r->status), gflops, r->warm_s,
                 r->warm_iterations, r->warm_reused, r->warm_factor_s,
                 r->level >= 0 && sr->o->mesh_name ? sr->o->mesh_name : "", level, r->nodes,
