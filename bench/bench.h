@@ -53,21 +53,44 @@ typedef struct bench_options {
     const char *mesh_name;             /* its file name, for reports     */
     const cloth_mesh *mesh;            /* read before the run; NULL when
                                           no scene is a mesh scene       */
+    int levels[BENCH_MAX_LIST];        /* --subdivide: the mesh scenes'
+                                          subdivision levels, as given   */
+    int num_levels;
+    int self_contact;                  /* --self-contact: 1 on, 0 off, -1
+                                          the scene's default            */
+    long max_unknowns;                 /* --max-unknowns: --scaling on a
+                                          mesh without --subdivide runs
+                                          the levels 0, 1, ... whose 3 x
+                                          vertices stay within it       */
 } bench_options;
 
-/* The mesh scenes (hang, garment) run once on opt->mesh; every other
- * scene on each grid size. */
+/* --max-unknowns' default: the issue's ~1M. */
+#define BENCH_SCALING_MAX_UNKNOWNS 1000000L
+
+/* The mesh scenes (hang, garment) run on opt->mesh at each --subdivide
+ * level; every other scene on each grid size. */
 int bench_is_mesh_scene(int scene);
-/* Sizes a scene runs at: 1 for a mesh scene, else num_sizes. */
+/* Sizes a scene runs at: num_levels for a mesh scene, else num_sizes. */
 int bench_scene_sizes(const bench_options *o, int scene);
+/* The most sizes any scene runs at (the chart's columns). */
+int bench_max_scene_sizes(const bench_options *o);
 /* scenes x tols x (their sizes) x ks. */
 int bench_case_count(const bench_options *o);
-/* The parameters of a scene at size index a (ignored on a mesh), k. */
-void bench_scene_params(const bench_options *o, int scene, int a, double k,
-                        cloth_params *par);
-/* "41x41" or the mesh's file name. */
-void bench_case_label(const bench_options *o, int scene, int size, char *buf,
+/* The parameters of a scene at size (grid) or level (mesh) index a, and
+ * k. On a mesh scene *fine receives opt->mesh subdivided levels[a] times
+ * and par borrows it until the scene is built (cloth_sim_create); free it
+ * with cloth_mesh_free then (it is empty on a grid and on failure). OK,
+ * or an error with msg. */
+int bench_scene_params(const bench_options *o, int scene, int a, double k,
+                       cloth_mesh *fine, cloth_params *par, char *msg);
+/* "41x41", the mesh's file name, or "tshirt.obj --subdivide 2". */
+void bench_case_label(const bench_options *o, int scene, int a, char *buf,
                       size_t len);
+/* Vertices of opt->mesh after `levels` rounds of midpoint subdivision,
+ * counted without subdividing (each round adds a vertex per edge, doubles
+ * the edges and adds three per triangle, quadruples the triangles);
+ * num_edges: the unsubdivided mesh's. */
+long bench_subdivided_vertices(const cloth_mesh *mesh, long num_edges, int levels);
 
 /* One method on one step's system. */
 typedef struct bench_sample {

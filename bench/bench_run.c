@@ -30,7 +30,16 @@ int bench_is_mesh_scene(int scene)
 
 int bench_scene_sizes(const bench_options *o, int scene)
 {
-    return bench_is_mesh_scene(scene) ? 1 : o->num_sizes;
+    return bench_is_mesh_scene(scene) ? o->num_levels : o->num_sizes;
+}
+
+int bench_max_scene_sizes(const bench_options *o)
+{
+    int most = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        if (bench_scene_sizes(o, o->scenes[e]) > most)
+            most = bench_scene_sizes(o, o->scenes[e]);
+    return most;
 }
 
 int bench_group_size(const bench_options *o, int scene)
@@ -46,22 +55,44 @@ int bench_case_count(const bench_options *o)
     return count;
 }
 
-void bench_scene_params(const bench_options *o, int scene, int a, double k,
-                        cloth_params *par)
+int bench_scene_params(const bench_options *o, int scene, int a, double k,
+                       cloth_mesh *fine, cloth_params *par, char *msg)
 {
-    if (bench_is_mesh_scene(scene))
-        cloth_params_default_mesh(par, (cloth_scene)scene, o->mesh);
-    else
+    memset(fine, 0, sizeof *fine);
+    if (bench_is_mesh_scene(scene)) {
+        int rc = cloth_mesh_subdivide(o->mesh, o->levels[a], fine, msg);
+        if (rc != COREPCG_OK)
+            return rc;
+        cloth_params_default_mesh(par, (cloth_scene)scene, fine);
+        if (o->self_contact >= 0)
+            par->self_contact = o->self_contact;
+    } else {
         cloth_params_default(par, (cloth_scene)scene, o->sizes[a]);
+    }
     par->k_stretch = k;
+    return COREPCG_OK;
 }
 
-void bench_case_label(const bench_options *o, int scene, int size, char *buf, size_t len)
+void bench_case_label(const bench_options *o, int scene, int a, char *buf, size_t len)
 {
-    if (bench_is_mesh_scene(scene))
+    if (!bench_is_mesh_scene(scene))
+        snprintf(buf, len, "%dx%d", o->sizes[a], o->sizes[a]);
+    else if (o->levels[a] == 0)
         snprintf(buf, len, "%s", o->mesh_name ? o->mesh_name : "mesh");
     else
-        snprintf(buf, len, "%dx%d", size, size);
+        snprintf(buf, len, "%s --subdivide %d", o->mesh_name ? o->mesh_name : "mesh",
+                 o->levels[a]);
+}
+
+long bench_subdivided_vertices(const cloth_mesh *mesh, long num_edges, int levels)
+{
+    long v = mesh->num_vertices, e = num_edges, t = mesh->num_triangles;
+    for (int k = 0; k < levels; k++) {
+        v += e;
+        e = 2 * e + 3 * t;
+        t *= 4;
+    }
+    return v;
 }
 
 int bench_method_index(const bench_options *o, int method)
@@ -261,11 +292,14 @@ static void run_case(const bench_options *o, bench_case *cs)
     double *x[COREPCG_METHOD_COUNT] = {0};
 
     cloth_params par;
-    bench_scene_params(o, cs->scene, cs->size_index, cs->k, &par);
-    cs->dt = par.dt;
+    cloth_mesh fine;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = cloth_sim_create(&par, &sim, msg);
+    int rc = bench_scene_params(o, cs->scene, cs->size_index, cs->k, &fine, &par, msg);
+    cs->dt = rc >= 0 ? par.dt : 0;
+    if (rc >= 0)
+        rc = cloth_sim_create(&par, &sim, msg);
+    cloth_mesh_free(&fine);
     if (rc < 0) {
         snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
         goto done;
@@ -414,7 +448,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
                     cs->tol = o->tols[t];
                     cs->size_index = a;
                     cs->size = bench_is_mesh_scene(cs->scene) ? 0 : o->sizes[a];
-                    bench_case_label(o, cs->scene, cs->size, cs->label, sizeof cs->label);
+                    bench_case_label(o, cs->scene, a, cs->label, sizeof cs->label);
                     cs->k = o->ks[b];
                     run_case(o, cs);
                 }

@@ -10,9 +10,9 @@
  * simulator) and adds the solver's own peak, and separate processes keep
  * one size's or method's peak out of the next one's.
  *
- * The warm-up steps with upcg, not corepcg: CHOLMOD's supernodal
- * factorisation runs OpenMP regions, and GNU libgomp hangs in a child
- * forked from a process that has used them (seen here in
+ * The warm-up steps with upcg (icpcg on a mesh), not corepcg: CHOLMOD's
+ * supernodal factorisation runs OpenMP regions, and GNU libgomp hangs in
+ * a child forked from a process that has used them (seen here in
  * cholmod_super_numeric), so the forking process must never factorise. */
 #include "bench.h"
 #include "cloth.h"
@@ -30,7 +30,10 @@
 
 /* What one process reports through the pipe (one write, < PIPE_BUF). */
 typedef struct scaling_record {
-    int size;
+    int size;                  /* grid: nodes per side; 0 on a mesh      */
+    int level;                 /* mesh: --subdivide level; -1 on a grid  */
+    int nodes;                 /* N: grid size^2, or the mesh's vertices */
+    char label[64];            /* "161x161", "tshirt.obj --subdivide 2"  */
     double k, dt;
     int method;                /* -1: the scene itself failed             */
     int n, r, status, iterations, warmup_steps, contacts;
@@ -39,9 +42,13 @@ typedef struct scaling_record {
     double rel_residual, constraint_error;
     long nnz_factor;
     double factor_flops;       /* of the cold step's factorisation       */
-    /* the next step, warm (status 0 and the rest 0 when not reached) */
-    int warm_status, warm_iterations, warm_reused;
-    double warm_s, warm_factor_s, warm_rel_residual, warm_constraint_error;
+    /* the next --steps steps, warm (status 0 and the rest 0 when not
+     * reached): medians of the time, iterations and factorisation, the
+     * largest residual and constraint error, counts of the steps that
+     * kept the analysis and of those whose A changed pattern */
+    int warm_status, warm_steps, warm_reused, warm_pattern_changes;
+    double warm_s, warm_iterations, warm_factor_s, warm_rel_residual,
+        warm_constraint_error;
     long peak_kb, sim_kb;      /* ru_maxrss; resident size before setup  */
     char error[256];
 } scaling_record;
@@ -67,41 +74,56 @@ static long resident_kb(void)
 }
 
 /* Grandchild, after the cold step: the simulator takes the answer x and
- * assembles the next step, which the same handle solves warm. */
-static void warm_step(corepcg_solver *h, cloth_sim *sim, double *x,
-                      scaling_record *rec)
+ * assembles the next step, which the same handle solves warm; `steps`
+ * times. */
+static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
+                       scaling_record *rec)
 {
-    memcpy(sim->dv_next, x, sizeof(double) * (size_t)rec->n);
-    cloth_advance(sim);
-    char msg[COREPCG_MSG_SIZE] = "";
-    int rc = cloth_assemble(sim, msg);
-    if (rc < 0) {
+    double seconds[BENCH_MAX_STEPS], its[BENCH_MAX_STEPS], factor[BENCH_MAX_STEPS];
+    rec->warm_rel_residual = rec->warm_constraint_error = 0;
+    for (int k = 0; k < steps && k < BENCH_MAX_STEPS; k++) {
+        memcpy(sim->dv_next, x, sizeof(double) * (size_t)rec->n);
+        cloth_advance(sim);
+        char msg[COREPCG_MSG_SIZE] = "";
+        int rc = cloth_assemble(sim, msg);
+        if (rc < 0) {
+            rec->warm_status = rc;
+            snprintf(rec->error, sizeof rec->error, "warm step %d: %s", k + 1, msg);
+            break;
+        }
+        rec->warm_pattern_changes += sim->pattern_changed;
+        corepcg_system sys;
+        cloth_system(sim, &sys);
+        corepcg_info info;
+        memset(&info, 0, sizeof info);
+        double t0 = cloth_now();
+        rc = corepcg_update(h, &sys, &info);
+        rec->warm_reused += rc >= 0 && info.analysis_reused;
+        if (rc >= 0)
+            rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
+        seconds[k] = cloth_now() - t0;
         rec->warm_status = rc;
-        snprintf(rec->error, sizeof rec->error, "warm step: %s", msg);
-        return;
+        if (rc < 0) {
+            rec->warm_rel_residual = rec->warm_constraint_error = NAN;
+            snprintf(rec->error, sizeof rec->error, "warm step %d: %s", k + 1,
+                     corepcg_message(h)[0] ? corepcg_message(h) : corepcg_strerror(rc));
+            break;
+        }
+        its[k] = info.iterations;
+        factor[k] = info.time_factor_s;
+        rec->warm_rel_residual = fmax(rec->warm_rel_residual, info.rel_residual);
+        rec->warm_constraint_error = fmax(rec->warm_constraint_error, info.constraint_error);
+        rec->warm_steps = k + 1;
     }
-    corepcg_system sys;
-    cloth_system(sim, &sys);
-    corepcg_info info;
-    memset(&info, 0, sizeof info);
-    double t0 = cloth_now();
-    rc = corepcg_update(h, &sys, &info);
-    rec->warm_reused = rc >= 0 && info.analysis_reused;
-    if (rc >= 0)
-        rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
-    rec->warm_s = cloth_now() - t0;
-    rec->warm_status = rc;
-    rec->warm_iterations = info.iterations;
-    rec->warm_factor_s = info.time_factor_s;
-    rec->warm_rel_residual = rc >= 0 ? info.rel_residual : NAN;
-    rec->warm_constraint_error = rc >= 0 ? info.constraint_error : NAN;
-    if (rc < 0 && !rec->error[0])
-        snprintf(rec->error, sizeof rec->error, "warm step: %s",
-                 corepcg_message(h)[0] ? corepcg_message(h) : corepcg_strerror(rc));
+    if (rec->warm_steps > 0) {
+        rec->warm_s = cli_median(seconds, rec->warm_steps);
+        rec->warm_iterations = cli_median(its, rec->warm_steps);
+        rec->warm_factor_s = cli_median(factor, rec->warm_steps);
+    }
 }
 
 /* Grandchild: one cold setup + solve of the assembled step, then the
- * next one warm. */
+ * next --steps ones warm. */
 static void run_method(const bench_options *o, cloth_sim *sim, int method,
                        scaling_record *rec)
 {
@@ -147,43 +169,70 @@ static void run_method(const bench_options *o, cloth_sim *sim, int method,
     rec->nnz_factor = info.nnz_factor;
     rec->factor_flops = info.factor_flops;
     if (rc >= 0)
-        warm_step(h, sim, x, rec);
+        warm_steps(h, sim, x, o->steps, rec);
     corepcg_free(&h);
     free(x);
 }
 
-/* Child: the scene up to its first contact (stepped with upcg), then one
- * grandchild per method. */
-static void run_size(const bench_options *o, int size, double k, int fd)
+/* The record of size or level index a, k, before anything ran. */
+static void record_start(const bench_options *o, int a, double k, scaling_record *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    int mesh = bench_is_mesh_scene(o->scenes[0]);
+    rec->size = mesh ? 0 : o->sizes[a];
+    rec->level = mesh ? o->levels[a] : -1;
+    rec->nodes = mesh ? 0 : o->sizes[a] * o->sizes[a];
+    bench_case_label(o, o->scenes[0], a, rec->label, sizeof rec->label);
+    rec->k = k;
+    rec->method = -1;
+    rec->rel_residual = rec->constraint_error = NAN; /* no answer yet */
+}
+
+/* Child: the scene (a grid size or a mesh's subdivision level) up to its
+ * first contact (stepped with upcg, icpcg on a mesh), then one grandchild
+ * per method. */
+static void run_size(const bench_options *o, int a, double k, int fd)
 {
     scaling_record base;
-    memset(&base, 0, sizeof base);
-    base.size = size;
-    base.k = k;
-    base.method = -1;
+    record_start(o, a, k, &base);
     cloth_params par;
-    cloth_params_default(&par, (cloth_scene)o->scenes[0], size);
-    par.k_stretch = k;
-    base.dt = par.dt;
+    cloth_mesh fine;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = cloth_sim_create(&par, &sim, msg);
+    int rc = bench_scene_params(o, o->scenes[0], a, k, &fine, &par, msg);
+    if (rc >= 0) {
+        base.dt = par.dt;
+        rc = cloth_sim_create(&par, &sim, msg);
+    }
+    cloth_mesh_free(&fine);
     if (rc < 0) {
         snprintf(base.error, sizeof base.error, "scene: %s", msg);
         send_record(fd, &base);
         return;
     }
     base.n = sim->model.n;
+    base.nodes = sim->model.N;
+    /* No CHOLMOD before fork (see above): upcg on a grid, as the grid
+     * figures were measured; on a mesh icpcg (no OpenMP either), since
+     * upcg needs thousands of iterations a step on a stiff subdivided
+     * garment -- and upcg again should the incomplete factor break down */
     corepcg_settings set;
     corepcg_settings_default(&set);
-    set.method = COREPCG_METHOD_UPCG; /* no CHOLMOD before fork: see above */
+    set.method = bench_is_mesh_scene(o->scenes[0]) ? COREPCG_METHOD_ICPCG
+                                                   : COREPCG_METHOD_UPCG;
     set.tol = o->tols[0];
     double t0 = cloth_now();
     while (sim->num_obstacles > 0 && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
         if (o->progress)
-            fprintf(stderr, "\r\033[Kscaling %dx%d: warm-up step %d", size, size,
+            fprintf(stderr, "\r\033[Kscaling %s: warm-up step %d", base.label,
                     base.warmup_steps + 1);
         rc = cloth_step(sim, &set, msg);
+        if (rc == COREPCG_ERR_IC_BREAKDOWN) {
+            corepcg_free(&sim->solver);
+            sim->solver_ready = 0;
+            set.method = COREPCG_METHOD_UPCG;
+            rc = cloth_step(sim, &set, msg);
+        }
         if (rc < 0) {
             snprintf(base.error, sizeof base.error, "warm-up step %d: %s",
                      base.warmup_steps + 1, msg);
@@ -209,7 +258,7 @@ static void run_size(const bench_options *o, int size, double k, int fd)
 
     for (int j = 0; j < o->num_methods; j++) {
         if (o->progress)
-            fprintf(stderr, "\r\033[Kscaling %dx%d: %s", size, size,
+            fprintf(stderr, "\r\033[Kscaling %s: %s", base.label,
                     corepcg_method_name(o->methods[j]));
         fflush(NULL);
         scaling_record rec = base;
@@ -247,39 +296,60 @@ static void run_size(const bench_options *o, int size, double k, int fd)
 
 /* ------------------------------------------------------------ reports */
 
+/* The largest true residual of the cold and the warm steps (NaN when the
+ * cold step gave no answer). */
+static double largest_residual(const scaling_record *r)
+{
+    return r->warm_steps > 0 ? fmax(r->rel_residual, r->warm_rel_residual) : r->rel_residual;
+}
+
+static double largest_constraint_error(const scaling_record *r)
+{
+    return r->warm_steps > 0 ? fmax(r->constraint_error, r->warm_constraint_error)
+                             : r->constraint_error;
+}
+
 static void print_header(FILE *out)
 {
     fprintf(out, "| size | k_stretch | unknowns n | method | warm-up steps | contacts | cold step "
                  "(setup + solve) | analyse | factor | factor GFlop/s | iterate | iterations | "
-                 "warm step (update + solve) | its factor | its | analysis kept | nnz(L) | "
-                 "peak memory | of which simulator | rel. residual | status |\n"
+                 "warm step (update + solve; median) | its factor | its | analysis kept | "
+                 "new pattern | nnz(L) | peak memory | of which simulator | "
+                 "rel. residual (largest) | status |\n"
                  "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-                 "---:|---:|---:|---:|---|\n");
+                 "---:|---:|---:|---:|---:|---|\n");
 }
 
 static void print_row(FILE *out, const scaling_record *r)
 {
     if (r->method < 0) {
-        fprintf(out, "| %dx%d | %g | %d | - | %d | - | - | - | - | - | - | - | - | - | - | - | "
-                     "- | - | - | - | **FAILED**: %s |\n", r->size, r->size, r->k, r->n,
+        fprintf(out, "| %s | %g | %d | - | %d | - | - | - | - | - | - | - | - | - | - | - | "
+                     "- | - | - | - | - | **FAILED**: %s |\n", r->label, r->k, r->n,
                 r->warmup_steps, r->error);
         return;
     }
     char gflops[32] = "-", warm[32] = "-", warm_its[16] = "-", warm_factor[32] = "-";
     if (r->factor_flops > 0 && r->factor_s > 0)
         snprintf(gflops, sizeof gflops, "%.1f", 1e-9 * r->factor_flops / r->factor_s);
-    if (r->warm_s > 0 && r->warm_status >= 0) {
+    char kept[32] = "-", changed[16] = "-";
+    if (r->warm_steps > 0 && r->warm_status >= 0) {
+        snprintf(changed, sizeof changed, "%d", r->warm_pattern_changes);
         snprintf(warm, sizeof warm, "%.3f s", r->warm_s);
-        snprintf(warm_its, sizeof warm_its, "%d", r->warm_iterations);
+        snprintf(warm_its, sizeof warm_its, "%g", r->warm_iterations);
         snprintf(warm_factor, sizeof warm_factor, "%.3f s", r->warm_factor_s);
+        if (r->warm_steps == 1)
+            snprintf(kept, sizeof kept, "%s", r->warm_reused ? "yes" : "no");
+        else
+            snprintf(kept, sizeof kept, "%d of %d", r->warm_reused, r->warm_steps);
     }
     int failed = r->status < 0 || r->warm_status < 0 || r->error[0];
-    fprintf(out, "| %dx%d | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %s | %.3f s | %d | "
-                 "%s | %s | %s | %s | %ld | %.0f MB | %.0f MB | %.2e | %s%s |\n",
-            r->size, r->size, r->k, r->n, corepcg_method_name(r->method), r->warmup_steps,
+    fprintf(out, "| %s | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %s | %.3f s | %d | "
+                 "%s | %s | %s | %s | %s | %ld | %.0f MB | %.0f MB | %.2e | %s%s |\n",
+            r->label, r->k, r->n, corepcg_method_name(r->method), r->warmup_steps,
             r->contacts, r->seconds, r->analyze_s, r->factor_s, gflops, r->iterate_s,
-            r->iterations, warm, warm_factor, warm_its, r->warm_s > 0 ? (r->warm_reused ? "yes" : "no") : "-",
-            r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0, r->rel_residual,
+            r->iterations, warm, warm_factor, warm_its, kept, changed,
+            r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0,
+            largest_residual(r),
             failed ? "**FAILED**: " : "",
             failed ? (r->error[0] ? r->error : corepcg_strerror(r->status))
                    : corepcg_strerror(r->status));
@@ -306,7 +376,8 @@ static int fill_csv(FILE *out, const void *what)
     const struct scaling_report *sr = what;
     fprintf(out, "scene,size,k_stretch,dt,n,method,seconds,setup_s,solve_s,iterations,"
                  "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status,"
-                 "factor_gflops,warm_s,warm_iterations,warm_analysis_reused,warm_factor_s\n");
+                 "factor_gflops,warm_s,warm_iterations,warm_analysis_reused,warm_factor_s,"
+                 "mesh,subdivide,nodes,warm_steps,warm_pattern_changes\n");
     for (int i = 0; i < sr->count; i++) {
         const scaling_record *r = &sr->recs[i];
         double gflops = r->factor_flops > 0 && r->factor_s > 0
@@ -314,15 +385,20 @@ static int fill_csv(FILE *out, const void *what)
         int failed = r->method < 0 || r->error[0];
         /* status: of the cold step, "failed" when either step failed;
          * rel_residual/constraint_error: the larger of the two steps' */
+        /* mesh, subdivide: empty on a grid */
+        char level[16] = "";
+        if (r->level >= 0)
+            snprintf(level, sizeof level, "%d", r->level);
         fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s,"
-                     "%.4g,%.6e,%d,%d,%.6e\n",
+                     "%.4g,%.6e,%g,%d,%.6e,%s,%s,%d,%d,%d\n",
                 cloth_scene_name(sr->o->scenes[0]), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
-                r->sim_kb / 1024.0, fmax(r->rel_residual, r->warm_rel_residual),
-                fmax(r->constraint_error, r->warm_constraint_error),
+                r->sim_kb / 1024.0, largest_residual(r), largest_constraint_error(r),
                 failed ? "failed" : corepcg_strerror(r->status), gflops, r->warm_s,
-                r->warm_iterations, r->warm_reused, r->warm_factor_s);
+                r->warm_iterations, r->warm_reused, r->warm_factor_s,
+                r->level >= 0 && sr->o->mesh_name ? sr->o->mesh_name : "", level, r->nodes,
+                r->warm_steps, r->warm_pattern_changes);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -335,16 +411,21 @@ static int fill_markdown(FILE *out, const void *what)
     fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
                  "OpenMP: %s\n", sr->env->cpu, sr->env->cores, sr->env->blas,
             sr->env->blas_threads, sr->env->omp);
-    fprintf(out, "- per size: a child process steps the scene (with upcg, so that the process that "
+    fprintf(out, "- per size (on a mesh: per subdivision level, 4^K triangles): a child process "
+                 "steps the scene (with upcg, on a mesh with icpcg, so that the process that "
                  "forks never runs CHOLMOD's OpenMP regions, which GNU libgomp cannot fork) until the cloth "
-                 "touches the ball, then each method runs in its own grandchild: one cold "
-                 "corepcg_setup + corepcg_solve (tol %g) of the next step, then the step "
-                 "after it warm (corepcg_update + corepcg_solve on the same handle, as every "
-                 "step after a simulator's first), each timed with a monotonic clock. "
+                 "touches an obstacle (the ball; the body proxy in garment), then each method runs in its own grandchild: one cold "
+                 "corepcg_setup + corepcg_solve (tol %g) of the next step, then the %d "
+                 "step%s after it warm (corepcg_update + corepcg_solve on the same handle, as every "
+                 "step after a simulator's first; the median time and iterations; \"new "
+                 "pattern\": warm steps whose A's pattern changed, self-contact springs "
+                 "coming or going), each timed with a monotonic clock. "
+                 "rel. residual: the largest true relative residual of the cold and warm steps. "
                  "GFlop/s: CHOLMOD's flop count of the cold factorisation over its time. "
                  "Peak memory = the grandchild's getrusage ru_maxrss "
                  "(simulator state inherited + the solver's peak); \"of which simulator\" "
-                 "is its resident size before setup.\n", sr->o->tols[0]);
+                 "is its resident size before setup.\n", sr->o->tols[0], sr->o->steps,
+            sr->o->steps == 1 ? "" : "s");
     fprintf(out, "- whole run: %.0f s; load average (1, 5, 15 min) %s at the start, %s "
                  "at the end\n\n", sr->total_s, sr->load_start, sr->env->load);
     print_table(out, sr->recs, sr->count);
@@ -358,7 +439,8 @@ int bench_scaling(const bench_options *o)
         cli_error("bench --scaling: pipe: %s", strerror(errno));
         return CLI_EXIT_ERROR;
     }
-    int capacity = o->num_sizes * o->num_ks * (o->num_methods + 1), count = 0;
+    int sizes = bench_scene_sizes(o, o->scenes[0]);
+    int capacity = sizes * o->num_ks * (o->num_methods + 1), count = 0;
     scaling_record *recs = calloc((size_t)capacity, sizeof *recs);
     if (!recs) {
         cli_error("bench --scaling: out of memory");
@@ -370,13 +452,13 @@ int bench_scaling(const bench_options *o)
     int printed = 0;
     printf("%s\n\n", o->command);
     print_header(stdout);
-    for (int a = 0; a < o->num_sizes; a++)
+    for (int a = 0; a < sizes; a++)
         for (int b = 0; b < o->num_ks; b++) {
             fflush(NULL);
             pid_t pid = fork();
             if (pid == 0) {
                 close(fds[0]);
-                run_size(o, o->sizes[a], o->ks[b], fds[1]);
+                run_size(o, a, o->ks[b], fds[1]);
                 _exit(0);
             }
             int wstatus = 0;
@@ -401,10 +483,7 @@ int bench_scaling(const bench_options *o)
             if (pid < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
                 if (count < capacity) {
                     scaling_record *r = &recs[count++];
-                    memset(r, 0, sizeof *r);
-                    r->size = o->sizes[a];
-                    r->k = o->ks[b];
-                    r->method = -1;
+                    record_start(o, a, o->ks[b], r);
                     snprintf(r->error, sizeof r->error, "the size's process %s",
                              pid < 0 ? "could not start" : "died");
                 }

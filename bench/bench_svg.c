@@ -203,7 +203,8 @@ int bench_write_svg(FILE *out, const bench_results *res)
     a.khi = log10(kmax) + pad;
 
     /* wide enough for the title and the legend; the panels centred */
-    double panels = o->num_sizes * PANEL_W + (o->num_sizes - 1) * GAP;
+    int columns = bench_max_scene_sizes(o);
+    double panels = columns * PANEL_W + (columns - 1) * GAP;
     double legend = 110.0 * o->num_methods + 80;
     double width = fmax(LEFT + panels + RIGHT, fmax(legend + 40, 820));
     double left = LEFT + 0.5 * (width - (LEFT + panels + RIGHT));

@@ -27,6 +27,10 @@ typedef struct whole_run {
     long iterations;
     int ran[COREPCG_METHOD_COUNT];
     int steps_done, not_converged;
+    int pattern_changes;   /* steps whose A had another pattern than the
+                              step before (self-contact springs came or
+                              went; each run follows its own trajectory) */
+    int reused;            /* updates that kept the symbolic analysis   */
     char error[COREPCG_MSG_SIZE];
 } whole_run;
 
@@ -40,24 +44,30 @@ typedef struct whole_case {
 static void run_one(const bench_options *o, whole_case *wc, whole_run *r)
 {
     cloth_params par;
-    bench_scene_params(o, wc->scene, wc->size_index, wc->k, &par);
+    cloth_mesh fine;
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = (corepcg_method)r->method;
     set.tol = wc->tol;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    if (cloth_sim_create(&par, &sim, msg) < 0) {
+    int rc = bench_scene_params(o, wc->scene, wc->size_index, wc->k, &fine, &par, msg);
+    if (rc >= 0)
+        rc = cloth_sim_create(&par, &sim, msg);
+    cloth_mesh_free(&fine);
+    if (rc < 0) {
         snprintf(r->error, sizeof r->error, "scene: %s", msg);
         return;
     }
     for (int s = 0; s < o->whole_steps; s++) {
-        int rc = cloth_step(sim, &set, msg);
-        if (rc < 0) {
+        int st = cloth_step(sim, &set, msg);
+        if (st < 0) {
             snprintf(r->error, sizeof r->error, "step %d: %s", s + 1, msg);
             break;
         }
-        r->not_converged += rc == COREPCG_NOT_CONVERGED;
+        r->not_converged += st == COREPCG_NOT_CONVERGED;
+        r->pattern_changes += s > 0 && sim->pattern_changed;
+        r->reused += s > 0 && sim->analysis_reused;
         r->seconds += sim->time_solve_s;
         r->iterations += sim->info.iterations;
         if ((unsigned)sim->info.method_used < COREPCG_METHOD_COUNT)
@@ -92,8 +102,9 @@ static void print_table(FILE *out, const bench_options *o,
     fprintf(out, "| scene | tol | size | k_stretch |");
     for (int j = 0; j < o->num_methods; j++)
         fprintf(out, " %s |", corepcg_method_name(o->methods[j]));
-    fprintf(out, " fastest | auto/fastest | auto ran |\n|---|---:|---:|---:|");
-    for (int j = 0; j < o->num_methods + 3; j++)
+    fprintf(out, " fastest | auto/fastest | auto ran | steps with a new pattern |\n"
+                 "|---|---:|---:|---:|");
+    for (int j = 0; j < o->num_methods + 4; j++)
         fprintf(out, "---:|");
     fputc('\n', out);
     int ja = bench_method_index(o, COREPCG_METHOD_AUTO);
@@ -122,7 +133,18 @@ static void print_table(FILE *out, const bench_options *o,
                 used += (size_t)snprintf(ran + used, sizeof ran - used, "%s%s x%d",
                                          used ? ", " : "", corepcg_method_name(m),
                                          wc->runs[ja].ran[m]);
-        fprintf(out, " %s |\n", used ? ran : "-");
+        fprintf(out, " %s |", used ? ran : "-");
+        /* each run follows its own trajectory: the fewest and the most */
+        int lo = -1, hi = -1;
+        for (int j = 0; j < o->num_methods; j++) {
+            int p = wc->runs[j].pattern_changes;
+            lo = lo < 0 || p < lo ? p : lo;
+            hi = p > hi ? p : hi;
+        }
+        if (lo == hi)
+            fprintf(out, " %d |\n", lo);
+        else
+            fprintf(out, " %d-%d |\n", lo, hi);
     }
 }
 
@@ -135,7 +157,11 @@ static int write_markdown(FILE *out, const bench_options *o,
                  "the same start; the seconds are the solver's (setup or update + "
                  "solve at every step) summed over the run, so auto's probes of "
                  "the other methods and its re-checks are included. \"fastest\" is "
-                 "the fastest method other than auto. The run took %.0f s.\n\n",
+                 "the fastest method other than auto. \"steps with a new pattern\": "
+                 "steps after the first whose A had another sparsity pattern than "
+                 "the step before (self-contact springs came or went; the fewest "
+                 "and the most over the methods' runs, each on its own "
+                 "trajectory). The run took %.0f s.\n\n",
             o->command, o->whole_steps, total_s);
     print_table(out, o, cases, count);
     return ferror(out) ? -1 : 0;
@@ -157,15 +183,18 @@ static int fill_markdown(FILE *out, const void *what)
 static int fill_csv(FILE *out, const void *what)
 {
     const struct whole_report *w = what;
-    fprintf(out, "scene,tol,size,k_stretch,steps,method,total_s,iterations,failed\n");
+    fprintf(out, "scene,tol,size,k_stretch,steps,method,total_s,iterations,failed,"
+                 "pattern_changes,analysis_reused_steps,mesh\n");
     for (int c = 0; c < w->count; c++)
         for (int j = 0; j < w->o->num_methods; j++) {
-            const whole_run *r = &w->cases[c].runs[j];
-            fprintf(out, "%s,%.6g,%d,%.17g,%d,%s,%.6e,%ld,%d\n",
-                    cloth_scene_name(w->cases[c].scene), w->cases[c].tol,
-                    w->cases[c].size, w->cases[c].k, r->steps_done,
-                    corepcg_method_name(r->method), r->seconds, r->iterations,
-                    failed(r, w->o));
+            const whole_case *wc = &w->cases[c];
+            const whole_run *r = &wc->runs[j];
+            /* size 0 and the mesh (and its level) on a mesh scene */
+            fprintf(out, "%s,%.6g,%d,%.17g,%d,%s,%.6e,%ld,%d,%d,%d,%s\n",
+                    cloth_scene_name(wc->scene), wc->tol, wc->size, wc->k,
+                    r->steps_done, corepcg_method_name(r->method), r->seconds,
+                    r->iterations, failed(r, w->o), r->pattern_changes, r->reused,
+                    wc->size ? "" : wc->label);
         }
     return ferror(out) ? -1 : 0;
 }
@@ -188,7 +217,7 @@ int bench_whole(const bench_options *o)
                     wc->tol = o->tols[t];
                     wc->size_index = a;
                     wc->size = bench_is_mesh_scene(wc->scene) ? 0 : o->sizes[a];
-                    bench_case_label(o, wc->scene, wc->size, wc->label, sizeof wc->label);
+                    bench_case_label(o, wc->scene, a, wc->label, sizeof wc->label);
                     wc->k = o->ks[b];
                     for (int j = 0; j < o->num_methods; j++) {
                         if (o->progress)

@@ -358,6 +358,8 @@ typedef struct cloth_sim {
     int num_cons;
     int contacts;          /* nodes touching an obstacle                   */
     int self_contacts;     /* self-contact springs                         */
+    int pattern_changed;   /* 1 when this step's self-contact springs are
+                              not the last step's: A's pattern changed    */
     int ndof_count[3];     /* constrained nodes with ndof 0, 1, 2          */
     double obstacle_c[CLOTH_MAX_OBSTACLES][3]; /* first axis end at the
                                                   step's start            */

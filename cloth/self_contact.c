@@ -177,6 +177,7 @@ int cloth_self_contact(cloth_sim *sim, char *msg)
 {
     cloth_model *g = &sim->model;
     sim->self_contacts = 0;
+    sim->pattern_changed = 0;
     if (!sim->par.self_contact)
         return COREPCG_OK;
     double thickness = sim->par.thickness * g->spacing;
@@ -208,5 +209,6 @@ int cloth_self_contact(cloth_sim *sim, char *msg)
     }
     free(found);
     g->num_springs = g->num_fixed + (int)count;
+    sim->pattern_changed = 1;
     return cloth_model_pattern(g, msg);
 }

@@ -28,7 +28,7 @@ enum { M_MPCG = 1, M_DIRECT = 3, M_COREPCG = 4, M_ICPCG = 5, M_AUTO = 6 };
 /* Runs `corepcg bench ARGS` with stdout and stderr into files; exit status. */
 static int run(const char *args)
 {
-    char cmd[2048];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "\"%s\" bench %s >\"%s/stdout.txt\" 2>\"%s/stderr.txt\"",
              cli, args, dir, dir);
     int st = system(cmd);
@@ -82,23 +82,29 @@ struct row {
 
 enum { MESH = 15 }; /* the mesh scenes' mesh (empty on a grid) */
 
-/* Splits one CSV line into FIELDS fields; 1 when every numeric one parses. */
-static int parse_row(char *line, struct row *r)
+/* Splits a CSV line in place at its commas (fields may be empty); the
+ * number of fields, max + 1 when there are more than max. */
+static int split_fields(char *line, char **fields, int max)
 {
     line[strcspn(line, "\r\n")] = '\0';
-    char *fields[FIELDS];
     int n = 0;
-    for (char *p = line; n < FIELDS; n++) {
+    for (char *p = line;; n++) {
+        if (n == max)
+            return max + 1;
         fields[n] = p;
         char *comma = strchr(p, ',');
-        if (!comma) {
-            n++;
-            break;
-        }
+        if (!comma)
+            return n + 1;
         *comma = '\0';
         p = comma + 1;
     }
-    if (n != FIELDS || strchr(fields[FIELDS - 1], ','))
+}
+
+/* Splits one CSV line into FIELDS fields; 1 when every numeric one parses. */
+static int parse_row(char *line, struct row *r)
+{
+    char *fields[FIELDS];
+    if (split_fields(line, fields, FIELDS) != FIELDS)
         return 0;
     snprintf(r->scene, sizeof r->scene, "%.31s", fields[0]);
     snprintf(r->method, sizeof r->method, "%.31s", fields[5]);
@@ -108,6 +114,16 @@ static int parse_row(char *line, struct row *r)
             return 0;
     return 1;
 }
+
+/* --scaling's CSV: scene,size,k_stretch,dt,n,method,seconds,setup_s,solve_s,
+ * iterations,nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,
+ * constraint_error_max,status,factor_gflops,warm_s,warm_iterations,
+ * warm_analysis_reused,warm_factor_s,mesh,subdivide,nodes,warm_steps,
+ * warm_pattern_changes */
+enum { S_SCENE = 0, S_SIZE = 1, S_N = 4, S_METHOD = 5, S_SECONDS = 6, S_NNZ = 10,
+       S_RRES = 13, S_CERR = 14, S_STATUS = 15, S_GFLOPS = 16, S_WARM = 17,
+       S_WARM_ITS = 18, S_REUSED = 19, S_WARM_FACTOR = 20, S_MESH = 21, S_LEVEL = 22,
+       S_NODES = 23, S_WARM_STEPS = 24, S_WARM_PATTERN = 25, SCALING_FIELDS = 26 };
 
 enum { TOL = 1, SIZE = 2, K = 3, DT = 4, STEPS = 6, ITER = 7, TMED = 8, TMIN = 9,
        TMAX = 10, RRES = 11, CERR = 12, NNZ = 13, GFLOPS = 14 };
@@ -310,7 +326,8 @@ static void check_simulations(void)
     CHECK(text != NULL, "no CSV");
     if (text) {
         CHECK_STR_CONTAINS(text, "scene,tol,size,k_stretch,steps,method,total_s,"
-                                 "iterations,failed\n");
+                                 "iterations,failed,pattern_changes,"
+                                 "analysis_reused_steps,mesh\n");
         static const char *const rows[] = {"icpcg", "corepcg", "mpcg", "auto"};
         for (int k = 0; k < 4; k++) {
             char want[96];
@@ -332,6 +349,56 @@ static void check_simulations(void)
     free(m);
 }
 
+/* One row of --scaling's CSV. */
+struct scaling_row {
+    char scene[32], method[32], status[32], mesh[64];
+    double v[SCALING_FIELDS];  /* the numeric fields; level -1 when empty */
+};
+
+/* Runs `bench ARGS` (exit 0 expected) and reads the CSV it wrote, whose
+ * header must end with the scaling columns, into rows (at most max);
+ * the rows read (a row that does not parse is reported, not counted). */
+static int read_scaling(const char *args, const char *csv, struct scaling_row *rows,
+                        int max)
+{
+    CHECK_INT(run(args), 0);
+    FILE *f = fopen(csv, "r");
+    CHECK(f != NULL, "no CSV %s", csv);
+    if (!f)
+        return 0;
+    char line[1024];
+    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
+    CHECK_STR_CONTAINS(line, ",status,factor_gflops,warm_s,warm_iterations,"
+                             "warm_analysis_reused,warm_factor_s,mesh,subdivide,nodes,"
+                             "warm_steps,warm_pattern_changes\n");
+    int count = 0;
+    while (count < max && fgets(line, sizeof line, f)) {
+        char *fields[SCALING_FIELDS];
+        struct scaling_row *r = &rows[count];
+        int got = split_fields(line, fields, SCALING_FIELDS), bad = 0;
+        for (int k = 0; got == SCALING_FIELDS && k < SCALING_FIELDS; k++) {
+            if (k == S_SCENE || k == S_METHOD || k == S_STATUS || k == S_MESH)
+                continue;
+            if (k == S_LEVEL && fields[k][0] == '\0')
+                r->v[k] = -1;
+            else
+                bad += !parse_number(fields[k], &r->v[k]);
+        }
+        CHECK(got == SCALING_FIELDS && !bad, "row %d: %d fields, %d not numbers", count + 1,
+              got, bad);
+        if (got != SCALING_FIELDS || bad)
+            continue;
+        snprintf(r->scene, sizeof r->scene, "%.31s", fields[S_SCENE]);
+        snprintf(r->method, sizeof r->method, "%.31s", fields[S_METHOD]);
+        snprintf(r->status, sizeof r->status, "%.31s", fields[S_STATUS]);
+        snprintf(r->mesh, sizeof r->mesh, "%.63s", fields[S_MESH]);
+        count++;
+    }
+    CHECK(fgets(line, sizeof line, f) == NULL, "more than %d rows", max);
+    fclose(f);
+    return count;
+}
+
 /* --scaling: per method a cold step and the next one warm on the same
  * handle, both verified; corepcg and direct keep their analysis through
  * the contact change and report a factorisation rate, mpcg none. */
@@ -341,70 +408,69 @@ static void check_scaling(void)
     snprintf(csv, sizeof csv, "%s/scaling.csv", dir);
     snprintf(args, sizeof args, "--scaling --sizes 9 --k 600 --tol 1e-3 "
              "--methods corepcg,direct,mpcg --csv \"%s\"", csv);
-    CHECK_INT(run(args), 0);
-    FILE *f = fopen(csv, "r");
-    CHECK(f != NULL, "no CSV");
-    if (!f)
-        return;
-    char line[1024];
-    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
-    CHECK_STR_CONTAINS(line, ",status,factor_gflops,warm_s,warm_iterations,"
-                             "warm_analysis_reused,warm_factor_s\n");
+    struct scaling_row rows[3];
     static const char *const names[3] = {"corepcg", "direct", "mpcg"};
-    int rows = 0;
-    while (fgets(line, sizeof line, f)) {
-        char method[32], status[32];
-        int size, n, its, warm_its, reused;
-        double k, dt, sec, setup, solve, rres, cerr, peak, sim, gflops, warm_s, warm_f;
-        long nnz;
-        int got = sscanf(line, "ballhit,%d,%lf,%lf,%d,%31[^,],%lf,%lf,%lf,%d,%ld,%lf,%lf,"
-                         "%lf,%lf,%31[^,],%lf,%lf,%d,%d,%lf", &size, &k, &dt, &n, method,
-                         &sec, &setup, &solve, &its, &nnz, &peak, &sim, &rres, &cerr,
-                         status, &gflops, &warm_s, &warm_its, &reused, &warm_f);
-        CHECK(got == 20, "row %d: %d fields parsed: %s", rows + 1, got, line);
-        if (got != 20 || rows >= 3)
-            continue;
-        CHECK(strcmp(method, names[rows]) == 0, "row %d: %s", rows + 1, method);
-        CHECK(strcmp(status, "ok") == 0, "%s: status %s", method, status);
-        CHECK(rres <= 10 * 1e-3 && cerr <= 1e-12, "%s: residual %g, constraints %g",
-              method, rres, cerr);
-        CHECK(warm_s > 0 && warm_its >= 0, "%s: warm step %g s, %d iterations", method,
-              warm_s, warm_its);
-        if (rows < 2) { /* corepcg, direct */
-            CHECK_INT(reused, 1);
-            CHECK(gflops > 0 && isfinite(gflops), "%s: %g GFlop/s", method, gflops);
-            CHECK(warm_f > 0 && warm_f < warm_s, "%s: warm factorisation %g s of %g",
-                  method, warm_f, warm_s);
+    CHECK_INT(read_scaling(args, csv, rows, 3), 3);
+    for (int j = 0; j < 3; j++) {
+        const struct scaling_row *r = &rows[j];
+        const char *method = r->method;
+        CHECK(strcmp(r->scene, "ballhit") == 0, "row %d: %s", j + 1, r->scene);
+        CHECK(strcmp(method, names[j]) == 0, "row %d: %s", j + 1, method);
+        CHECK(strcmp(r->status, "ok") == 0, "%s: status %s", method, r->status);
+        CHECK_INT(r->v[S_SIZE], 9);
+        CHECK_INT(r->v[S_N], 3 * 81);
+        CHECK_INT(r->v[S_NODES], 81);
+        CHECK_INT(r->v[S_LEVEL], -1); /* no mesh, no level on a grid */
+        CHECK(r->mesh[0] == '\0', "%s: mesh '%s' on a grid", method, r->mesh);
+        CHECK_INT(r->v[S_WARM_STEPS], 1); /* the default: one warm step */
+        CHECK_INT(r->v[S_WARM_PATTERN], 0); /* no self-contact on a grid */
+        CHECK(r->v[S_RRES] <= 10 * 1e-3 && r->v[S_CERR] <= 1e-12,
+              "%s: residual %g, constraints %g", method, r->v[S_RRES], r->v[S_CERR]);
+        CHECK(r->v[S_WARM] > 0 && r->v[S_WARM_ITS] >= 0, "%s: warm step %g s, %g iterations",
+              method, r->v[S_WARM], r->v[S_WARM_ITS]);
+        if (j < 2) { /* corepcg, direct */
+            CHECK_INT(r->v[S_REUSED], 1);
+            CHECK(r->v[S_GFLOPS] > 0 && isfinite(r->v[S_GFLOPS]), "%s: %g GFlop/s", method,
+                  r->v[S_GFLOPS]);
+            CHECK(r->v[S_WARM_FACTOR] > 0 && r->v[S_WARM_FACTOR] < r->v[S_WARM],
+                  "%s: warm factorisation %g s of %g", method, r->v[S_WARM_FACTOR],
+                  r->v[S_WARM]);
         } else {
-            CHECK(isnan(gflops), "mpcg: %g GFlop/s", gflops);
+            CHECK(isnan(r->v[S_GFLOPS]), "mpcg: %g GFlop/s", r->v[S_GFLOPS]);
         }
-        rows++;
     }
-    fclose(f);
-    CHECK_INT(rows, 3);
 }
 
-/* Bad options exit 2 before anything runs and leave no file. */
-/* A mesh scene beside a grid scene: the garment runs once, on the mesh
- * (size 0, the mesh's name in the CSV and the tables), the grid scene on
- * each size; every method verified. */
-static void check_mesh_run(void)
+/* The coarse T-shirt: 414 vertices, 788 triangles, 1204 edges (its file's
+ * header). One round of midpoint subdivision adds a vertex per edge:
+ * 414 + 1204 = 1618 vertices (and 4 x 788 triangles). */
+enum { COARSE_V = 414, COARSE_E = 1204 };
+
+static void coarse_mesh(char *path, size_t len)
 {
     const char *data = getenv("COREPCG_DATA_DIR");
-    char args[2048], csv[300], md[300];
+    snprintf(path, len, "%s/meshes/tshirt_coarse.obj", data && *data ? data : COREPCG_DATA_DIR);
+}
+
+/* A mesh scene beside a grid scene: the garment runs on the mesh at each
+ * --subdivide level (size 0, the mesh's name and the level in the CSV and
+ * the tables), the grid scene on each size; every method verified. */
+static void check_mesh_run(void)
+{
+    char args[2048], csv[300], md[300], mesh[600];
+    coarse_mesh(mesh, sizeof mesh);
     snprintf(csv, sizeof csv, "%s/mesh.csv", dir);
     snprintf(md, sizeof md, "%s/mesh.md", dir);
     snprintf(args, sizeof args, "--scene garment,pinned --sizes 9 --k 600 --steps 2 "
-             "--tol 1e-3 --methods icpcg,direct,auto --mesh \"%s/meshes/tshirt_coarse.obj\" "
-             "--csv \"%s\" --markdown \"%s\"", data && *data ? data : COREPCG_DATA_DIR,
-             csv, md);
+             "--tol 1e-3 --methods icpcg,direct,auto --mesh \"%s\" --subdivide 0,1 "
+             "--csv \"%s\" --markdown \"%s\"", mesh, csv, md);
     CHECK_INT(run(args), 0);
     FILE *f = fopen(csv, "r");
     CHECK(f != NULL, "%s written", csv);
     if (!f)
         return;
     char line[1024];
-    int rows = 0, good = 0, on_mesh = 0;
+    int rows = 0, good = 0, on_mesh = 0, subdivided = 0;
     CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     while (fgets(line, sizeof line, f)) {
         struct row r;
@@ -412,21 +478,158 @@ static void check_mesh_run(void)
         if (!parse_row(line, &r))
             continue;
         good += r.v[ITER] >= 0 && r.v[RRES] <= 10 * 1e-3 && r.v[CERR] <= 1e-12;
-        if (strcmp(r.scene, "garment") == 0)
+        if (strcmp(r.scene, "garment") == 0) {
             on_mesh += r.v[SIZE] == 0 && strcmp(r.mesh, "tshirt_coarse.obj") == 0;
-        else
+            subdivided += r.v[SIZE] == 0 &&
+                          strcmp(r.mesh, "tshirt_coarse.obj --subdivide 1") == 0;
+        } else {
             on_mesh += r.v[SIZE] == 9 && r.mesh[0] == '\0' ? 0 : 100;
+        }
     }
     fclose(f);
-    CHECK_INT(rows, 6);
-    CHECK_INT(good, 6);
+    CHECK_INT(rows, 9);
+    CHECK_INT(good, 9);
     CHECK_INT(on_mesh, 3);
+    CHECK_INT(subdivided, 3);
     char *m = slurp(md);
     CHECK_STR_CONTAINS(m, "| tshirt_coarse.obj | 600 |");
+    CHECK_STR_CONTAINS(m, "| tshirt_coarse.obj --subdivide 1 | 600 |");
     CHECK_STR_CONTAINS(m, "| 9x9 | 600 |");
     free(m);
 }
 
+/* --scaling on the garment: a row per subdivision level and method, the
+ * levels those within --max-unknowns (level 1: 4,854 unknowns; level 2
+ * would be 3 x (1618 + 2 x 1204 + 3 x 788) = 19,170, one above the
+ * bound), the level's node count (3 unknowns each), every answer at tol
+ * (direct to round-off), cold and on each of the 2 warm steps, the
+ * analysis kept through both. */
+static void check_mesh_scaling(void)
+{
+    char args[2048], csv[300], mesh[600];
+    coarse_mesh(mesh, sizeof mesh);
+    snprintf(csv, sizeof csv, "%s/mesh_scaling.csv", dir);
+    snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --max-unknowns "
+             "19169 --k 600 --tol 1e-3 --steps 2 --methods corepcg,direct,icpcg --csv \"%s\"",
+             mesh, csv);
+    static const char *const names[3] = {"corepcg", "direct", "icpcg"};
+    const int nodes[2] = {COARSE_V, COARSE_V + COARSE_E};
+    struct scaling_row rows[6];
+    CHECK_INT(read_scaling(args, csv, rows, 6), 6);
+    for (int j = 0; j < 6; j++) {
+        const struct scaling_row *r = &rows[j];
+        const char *method = r->method;
+        int lv = j / 3;
+        CHECK(strcmp(r->scene, "garment") == 0, "row %d: %s", j + 1, r->scene);
+        CHECK(strcmp(method, names[j % 3]) == 0, "row %d: %s", j + 1, method);
+        CHECK_INT(r->v[S_SIZE], 0);
+        CHECK(strcmp(r->mesh, "tshirt_coarse.obj") == 0, "row %d: mesh %s", j + 1, r->mesh);
+        CHECK_INT(r->v[S_LEVEL], lv);
+        CHECK_INT(r->v[S_NODES], nodes[lv]);
+        CHECK_INT(r->v[S_N], 3 * nodes[lv]);
+        CHECK(strcmp(r->status, "ok") == 0, "%s level %d: status %s", method, lv, r->status);
+        /* the larger of the cold and the warm step's true residual */
+        if (j % 3 == 1)
+            CHECK(r->v[S_RRES] <= 1e-12, "direct level %d: residual %g", lv, r->v[S_RRES]);
+        else
+            CHECK(r->v[S_RRES] <= 1e-3, "%s level %d: residual %g > tol", method, lv,
+                  r->v[S_RRES]);
+        CHECK(r->v[S_CERR] <= 1e-12, "%s level %d: constraint error %g", method, lv,
+              r->v[S_CERR]);
+        CHECK(r->v[S_SECONDS] > 0 && r->v[S_WARM] > 0 && r->v[S_WARM_ITS] >= 0,
+              "%s level %d: cold %g s, warm %g s, %g iterations", method, lv,
+              r->v[S_SECONDS], r->v[S_WARM], r->v[S_WARM_ITS]);
+        CHECK_INT(r->v[S_WARM_STEPS], 2);
+        CHECK_INT(r->v[S_REUSED], 2);
+        /* the garment touches its body at step ~15; self-contact starts
+         * at ~50 on the coarse T-shirt: none on the measured steps */
+        CHECK_INT(r->v[S_WARM_PATTERN], 0);
+        CHECK(r->v[S_NNZ] > 0, "%s level %d: nnz(L) %g", method, lv, r->v[S_NNZ]);
+    }
+    char outpath[320];
+    snprintf(outpath, sizeof outpath, "%s/stdout.txt", dir);
+    char *table = slurp(outpath);
+    CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj | 600 | 1242 | corepcg |");
+    CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj --subdivide 1 | 600 | 4854 | direct |");
+    free(table);
+
+    /* 60 warm steps (to about step 75): self-contact springs come and go
+     * (from about step 50), and corePCG keeps its analysis on every one */
+    snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0 "
+             "--k 600 --tol 1e-3 --steps 60 --methods corepcg --csv \"%s\"", mesh, csv);
+    CHECK_INT(read_scaling(args, csv, rows, 1), 1);
+    CHECK_INT(rows[0].v[S_WARM_STEPS], 60);
+    CHECK_INT(rows[0].v[S_REUSED], 60);
+    CHECK(rows[0].v[S_WARM_PATTERN] >= 2 && rows[0].v[S_WARM_PATTERN] <= 30,
+          "the pattern changed on %g of 60 warm steps", rows[0].v[S_WARM_PATTERN]);
+    CHECK(rows[0].v[S_RRES] <= 1e-3, "corepcg over 60 warm steps: residual %g",
+          rows[0].v[S_RRES]);
+}
+
+/* One --simulations row's pattern_changes and analysis_reused_steps; 0
+ * when the row is there with steps done and not failed. */
+static int whole_row(const char *text, const char *method, int steps, int *changes,
+                     int *reused)
+{
+    char want[96];
+    snprintf(want, sizeof want, "garment,1e-05,0,600,%d,%s,", steps, method);
+    const char *at = strstr(text, want);
+    if (!at)
+        return -1;
+    double seconds;
+    long its;
+    int failed;
+    char mesh[64];
+    if (sscanf(at + strlen(want), "%lf,%ld,%d,%d,%d,%63[^\n]", &seconds, &its, &failed,
+               changes, reused, mesh) != 6 || failed || !(seconds > 0) ||
+        strcmp(mesh, "tshirt_coarse.obj") != 0)
+        return -1;
+    return 0;
+}
+
+/* --simulations on the garment: self-contact on by default, so A's
+ * pattern changes on some steps (springs appear from about step 50 of the
+ * coarse T-shirt falling onto its body); corePCG keeps its analysis
+ * through them. With --self-contact off the pattern never changes. */
+static void check_mesh_simulations(void)
+{
+    static const char *const names[4] = {"icpcg", "corepcg", "mpcg", "auto"};
+    char args[2048], csv[300], md[300], mesh[600];
+    coarse_mesh(mesh, sizeof mesh);
+    snprintf(csv, sizeof csv, "%s/mesh_whole.csv", dir);
+    snprintf(md, sizeof md, "%s/mesh_whole.md", dir);
+    for (int on = 1; on >= 0; on--) {
+        snprintf(args, sizeof args, "--simulations 60 --scene garment --mesh \"%s\" --k 600 "
+                 "%s--csv \"%s\" --markdown \"%s\"", mesh, on ? "" : "--self-contact off ",
+                 csv, md);
+        CHECK_INT(run(args), 0);
+        char *text = slurp(csv);
+        CHECK(text != NULL, "no CSV");
+        for (int j = 0; j < 4 && text; j++) {
+            int changes = -1, reused = -1;
+            CHECK(whole_row(text, names[j], 60, &changes, &reused) == 0,
+                  "self-contact %s: no good row for %s", on ? "on" : "off", names[j]);
+            if (on)
+                CHECK(changes >= 2 && changes <= 30, "%s: pattern changed on %d steps",
+                      names[j], changes);
+            else
+                CHECK_INT(changes, 0);
+            CHECK(reused >= 0 && reused <= 59, "%s: %d updates kept the analysis",
+                  names[j], reused);
+            if (j == 1) /* corepcg: its core holds whatever self-contact does */
+                CHECK_INT(reused, 59);
+        }
+        free(text);
+        char *m = slurp(md);
+        CHECK_STR_CONTAINS(m, "steps with a new pattern");
+        CHECK_STR_CONTAINS(m, "| garment | 1e-05 | tshirt_coarse.obj | 600 |");
+        if (!on)
+            CHECK_STR_CONTAINS(m, " | 0 |\n");
+        free(m);
+    }
+}
+
+/* Bad options exit 2 before anything runs and leave no file. */
 static void check_refusals(void)
 {
     static const struct {
@@ -446,7 +649,23 @@ static void check_refusals(void)
         {"--simulations 5 --steps 3", "--simulations writes"},
         {"--scaling --svg", "--svg needs a file name"},
         {"--frobnicate", "unknown option or argument '--frobnicate'"},
-        {"--scaling --scene garment", "--scaling runs a grid scene over --sizes, not garment"},
+        {"--scaling --scene garment --sizes 41",
+         "--scaling on garment runs the mesh at each --subdivide level, not over --sizes"},
+        /* the mesh options shape the mesh scenes only: refused, not ignored */
+        {"--quick --mesh x.obj", "--mesh applies to the mesh scenes (hang, garment) only, "
+                                 "and this run's scenes are ballhit: add --scene garment"},
+        {"--scaling --subdivide 1", "--subdivide applies to the mesh scenes (hang, garment) "
+                                    "only, and this run's scenes are ballhit"},
+        {"--scene pinned,drape --self-contact on", "--self-contact applies to the mesh "
+         "scenes (hang, garment) only, and this run's scenes are pinned,drape"},
+        {"--simulations 3 --scene ballhit --mesh x.obj", "--mesh applies to the mesh scenes"},
+        {"--scene garment --subdivide 7", "--subdivide needs a whole number in [0, 6], got '7'"},
+        {"--scene garment --self-contact maybe", "--self-contact takes one of on, off, got 'maybe'"},
+        {"--scene garment --max-unknowns 5000", "--max-unknowns bounds the subdivision "
+         "levels of --scaling on a mesh scene (--scaling --scene garment)"},
+        {"--scaling --max-unknowns 5000", "--max-unknowns bounds the subdivision levels"},
+        {"--scaling --scene garment --subdivide 0,1 --max-unknowns 5000",
+         "give the levels (--subdivide) or their bound (--max-unknowns), not both"},
     };
     char errpath[300];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
@@ -506,6 +725,8 @@ int main(void)
     check_scaling();
     check_failed_run();
     check_mesh_run();
+    check_mesh_scaling();
+    check_mesh_simulations();
     check_refusals();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf \"%s\"", dir);

@@ -448,8 +448,11 @@ static void test_self_contact(void)
     CHECK_INT(s->par.self_contact, 1);
     int steps_with = 0, appeared = 0, vanished = 0, pattern_changes = 0, mismatches = 0;
     int most = 0, previous = 0, previous_nnz = s->model.nnz, reanalysed = 0;
+    int flagged = 0, wrong_flags = 0;
     enum { CAPACITY = 4096 };
     int *want = malloc(2 * CAPACITY * sizeof *want);
+    int *before = malloc(2 * CAPACITY * sizeof *before); /* last step's pairs */
+    long before_count = 0;
     for (int k = 0; k < 90; k++) {
         char msg[COREPCG_MSG_SIZE] = "";
         int rc = cloth_assemble(s, msg);
@@ -462,6 +465,15 @@ static void test_self_contact(void)
                    sp->kind == CLOTH_CONTACT;
         }
         mismatches += !same;
+        /* pattern_changed: exactly when the pairs differ from the last
+         * step's (the same count of other pairs included) */
+        int differ = count != before_count;
+        for (long q = 0; !differ && q < count && q < CAPACITY; q++)
+            differ = want[2 * q] != before[2 * q] || want[2 * q + 1] != before[2 * q + 1];
+        wrong_flags += s->pattern_changed != differ;
+        flagged += s->pattern_changed;
+        before_count = count < CAPACITY ? count : CAPACITY;
+        memcpy(before, want, 2 * (size_t)before_count * sizeof *before);
         if (s->self_contacts > 0 && steps_with == 0)
             all_methods(s, 1e-8, "coarse T-shirt garment with self-contact");
         steps_with += s->self_contacts > 0;
@@ -491,8 +503,12 @@ static void test_self_contact(void)
     CHECK(appeared >= 2 && vanished >= 2, "self-contact appeared %d and vanished %d times",
           appeared, vanished);
     CHECK(pattern_changes >= 4, "A's pattern changed %d times", pattern_changes);
+    CHECK_INT(wrong_flags, 0);
+    CHECK(flagged >= pattern_changes, "pattern_changed on %d steps, nnz changed on %d",
+          flagged, pattern_changes);
     CHECK(reanalysed == 0, "%d updates re-analysed corePCG's core", reanalysed);
     free(want);
+    free(before);
     cloth_sim_free(&s);
 }
 

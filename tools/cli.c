@@ -154,6 +154,11 @@ int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const c
     return 0;
 }
 
+int cli_on_off(const char *name)
+{
+    return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;
+}
+
 int cli_exit_status(int code)
 {
     if (code == COREPCG_NOT_CONVERGED)

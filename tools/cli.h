@@ -51,6 +51,8 @@ int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out)
 /* value of a name table (corepcg_*_from_name); prints the choices on error */
 int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),
                      const char *choices, int *out);
+/* "on" 1, "off" 0, else -1: a name table for cli_parse_choice */
+int cli_on_off(const char *name);
 
 /* The command lines of info and check: `count` positional arguments
  * (all required; `what` is the error when some are missing) and --json. Returns 0

@@ -17,11 +17,6 @@ static int needs_value(const char *opt, const char *value, const char *what)
     return -1;
 }
 
-static int on_off(const char *name)
-{
-    return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;
-}
-
 int cloth_cli_parse(int argc, char **argv, const char *command,
                     const char *usage, int takes_out, int takes_files,
                     struct cloth_cli *o)
@@ -55,7 +50,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
             rc = cli_parse_double(a, v, 1e-6, 1e6, &o->density);
             o->have_density = 1;
         } else if (strcmp(a, "--self-contact") == 0) {
-            rc = cli_parse_choice(a, v, on_off, "on, off", &o->self_contact);
+            rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
             o->have_self_contact = 1;
         } else if (strcmp(a, "--steps") == 0) {
             rc = cli_parse_int(a, v, 1, 100000000, &o->steps);

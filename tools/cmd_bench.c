@@ -17,12 +17,21 @@ static const char usage_text[] =
     "                   changes with the scene; --quick, --scaling: ballhit)\n"
     "  --mesh FILE.obj  the mesh of hang and garment (default\n"
     "                   data/meshes/tshirt.obj, a T-shirt of 3560 vertices)\n"
+    "  --subdivide LIST the mesh's midpoint-subdivision levels, each run like a\n"
+    "                   grid size (4^K triangles; default 0; --scaling: 0, 1,\n"
+    "                   ... up to --max-unknowns)\n"
+    "  --max-unknowns N --scaling on a mesh: the levels whose 3 x vertices stay\n"
+    "                   within N (default 1000000: tshirt.obj 0..3, 672,978)\n"
+    "  --self-contact on|off\n"
+    "                   repulsion springs in the mesh scenes (default: on in\n"
+    "                   garment, off in hang)\n"
     "  --sizes LIST     nodes per side, e.g. 41,81,161 (default)\n"
     "  --k LIST         stretch stiffness k_stretch in N/m, e.g. 60,600,6000\n"
     "                   (default; --scaling: 6000)\n"
     "  --methods LIST   of mpcg-bw, mpcg, upcg, direct, corepcg, icpcg, auto\n"
     "                   (default: all)\n"
-    "  --steps K        measured steps per case (default 5)\n"
+    "  --steps K        measured steps per case (default 5; --scaling: warm\n"
+    "                   steps after the cold one, their median, default 1)\n"
     "  --tol LIST       every iterative method's tolerance, a table each\n"
     "                   (default 1e-5,1e-3; --quick, --scaling: 1e-5)\n"
     "  --csv FILE       one row per scene, tol, size, k and method\n"
@@ -32,12 +41,16 @@ static const char usage_text[] =
     "  --quick          41x41, k 60 and 6000, 2 steps (well under a minute)\n"
     "  --simulations S  whole simulations of S steps, one per method (default\n"
     "                   icpcg,corepcg,mpcg,auto; sizes 41,81; k 60,6000; tol\n"
-    "                   1e-3): the solver's seconds summed, auto against the\n"
-    "                   fastest, probes and re-checks included\n"
-    "  --scaling        per size (default 41,81,161,321,577) a cold step and\n"
-    "                   the next one warm on the same handle, with direct and\n"
-    "                   corepcg: seconds, factor GFlop/s, nnz(L), peak memory;\n"
-    "                   each size in its own process, warmed up with upcg\n"
+    "                   1e-5): the solver's seconds summed, auto against the\n"
+    "                   fastest, probes and re-checks included; the steps\n"
+    "                   whose A changed pattern (garment: self-contact)\n"
+    "  --scaling        per size (default 41,81,161,321,577), or on a mesh\n"
+    "                   scene (--scene garment) per --subdivide level, a cold\n"
+    "                   step and the next --steps warm on the same handle, with\n"
+    "                   direct, corepcg and icpcg: seconds, iterations, true\n"
+    "                   residual, factor GFlop/s, nnz(L), peak memory; each\n"
+    "                   size in its own process, warmed up with upcg (icpcg\n"
+    "                   on a mesh)\n"
     "Each scene, tol, size and k: the scene is stepped with auto until the\n"
     "cloth touches an obstacle (at most 100 steps; none in pinned), then\n"
     "--steps steps spread over the next 0.2 s (auto steps the cloth in\n"
@@ -98,6 +111,11 @@ static int one_tol(const char *opt, const char *item, void *out, int k)
     return cli_parse_double(opt, item, 1e-300, 0.999999, (double *)out + k);
 }
 
+static int one_level(const char *opt, const char *item, void *out, int k)
+{
+    return cli_parse_int(opt, item, 0, CLOTH_MAX_SUBDIVIDE, (int *)out + k);
+}
+
 static int one_scene(const char *opt, const char *item, void *out, int k)
 {
     int *scenes = out;
@@ -150,10 +168,35 @@ static int one_method(const char *opt, const char *item, void *out, int k)
     return 0;
 }
 
+/* The mesh options (--mesh, --subdivide, --self-contact) shape only the
+ * mesh scenes: given for a run of none, they are refused rather than
+ * ignored. 0, or -1 (reported). */
+static int mesh_options_unused(const bench_options *o)
+{
+    int mesh_scenes = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        mesh_scenes += bench_is_mesh_scene(o->scenes[e]);
+    const char *given = o->mesh_path ? "--mesh"
+                      : o->num_levels ? "--subdivide"
+                      : o->self_contact >= 0 ? "--self-contact" : NULL;
+    if (!given || mesh_scenes)
+        return 0;
+    char names[160] = "";
+    size_t used = 0;
+    for (int e = 0; e < o->num_scenes && used < sizeof names; e++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                 e ? "," : "", cloth_scene_name(o->scenes[e]));
+    cli_error("bench: %s applies to the mesh scenes (hang, garment) only, and this "
+              "run's scenes are %s: add --scene garment (or hang)", given, names);
+    return -1;
+}
+
 /* Fills o; 1 for --help, -1 on a usage error. */
 static int parse(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->self_contact = -1;
+    int given_max_unknowns = 0;
     int given_sizes = 0, given_ks = 0, given_steps = 0, given_methods = 0,
         given_scenes = 0, given_tols = 0;
     for (int k = 1; k < argc; k++) {
@@ -180,6 +223,15 @@ static int parse(int argc, char **argv, bench_options *o)
                 rc = -1;
             }
             o->mesh_path = v;
+        } else if (strcmp(a, "--subdivide") == 0) {
+            rc = parse_list(a, v, BENCH_MAX_LIST, one_level, o->levels, &o->num_levels);
+        } else if (strcmp(a, "--max-unknowns") == 0) {
+            int n = 0;
+            rc = cli_parse_int(a, v, 3, 2000000000, &n);
+            o->max_unknowns = n;
+            given_max_unknowns = 1;
+        } else if (strcmp(a, "--self-contact") == 0) {
+            rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
         } else if (strcmp(a, "--sizes") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
             given_sizes = 1;
@@ -245,17 +297,35 @@ static int parse(int argc, char **argv, bench_options *o)
         memcpy(o->ks, src, sizeof(double) * (size_t)o->num_ks);
     }
     if (!given_steps)
-        o->steps = o->quick ? 2 : 5;
+        o->steps = o->quick ? 2 : o->scaling ? 1 : 5;
     if (!given_scenes) {
         static const int all[] = {CLOTH_SCENE_BALLHIT, CLOTH_SCENE_DRAPE,
                                   CLOTH_SCENE_PINNED, CLOTH_SCENE_GARMENT};
         o->num_scenes = o->quick || o->scaling ? 1 : 4;
         memcpy(o->scenes, all, sizeof(int) * (size_t)o->num_scenes);
     }
-    if (o->scaling && bench_is_mesh_scene(o->scenes[0])) {
-        cli_error("bench: --scaling runs a grid scene over --sizes, not %s",
-                  cloth_scene_name(o->scenes[0]));
+    if (mesh_options_unused(o))
         return -1;
+    if (given_max_unknowns && (!o->scaling || !bench_is_mesh_scene(o->scenes[0]))) {
+        cli_error("bench: --max-unknowns bounds the subdivision levels of --scaling on a "
+                  "mesh scene (--scaling --scene garment)");
+        return -1;
+    }
+    if (given_max_unknowns && o->num_levels) {
+        cli_error("bench: give the levels (--subdivide) or their bound (--max-unknowns), "
+                  "not both");
+        return -1;
+    }
+    if (!given_max_unknowns)
+        o->max_unknowns = BENCH_SCALING_MAX_UNKNOWNS;
+    if (o->scaling && given_sizes && bench_is_mesh_scene(o->scenes[0])) {
+        cli_error("bench: --scaling on %s runs the mesh at each --subdivide level, "
+                  "not over --sizes", cloth_scene_name(o->scenes[0]));
+        return -1;
+    }
+    if (o->num_levels == 0 && !o->scaling) {
+        o->levels[0] = 0;
+        o->num_levels = 1; /* --scaling: set from the mesh (load_mesh) */
     }
     if (!given_tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
@@ -271,6 +341,26 @@ static int parse(int argc, char **argv, bench_options *o)
     o->progress = isatty(STDERR_FILENO);
     const char *outputs[] = {o->csv, o->svg, o->markdown};
     return cli_outputs_ready("bench", outputs, 3, NULL, 0) ? -2 : 0;
+}
+
+/* --scaling on a mesh without --subdivide: the levels 0, 1, ... whose
+ * unknowns stay within --max-unknowns (level 0 always). */
+static int scaling_levels(bench_options *o, char *msg)
+{
+    cloth_edge *edges = NULL;
+    int num_edges = 0;
+    int rc = cloth_mesh_edges(o->mesh, &edges, &num_edges, NULL, msg);
+    free(edges);
+    if (rc != COREPCG_OK)
+        return -1;
+    o->num_levels = 0;
+    for (int k = 0; k <= CLOTH_MAX_SUBDIVIDE && o->num_levels < BENCH_MAX_LIST; k++) {
+        long unknowns = 3 * bench_subdivided_vertices(o->mesh, num_edges, k);
+        if (k > 0 && unknowns > o->max_unknowns)
+            break;
+        o->levels[o->num_levels++] = k;
+    }
+    return 0;
 }
 
 /* The mesh for the mesh scenes, if any is run: --mesh, else tshirt.obj
@@ -304,6 +394,11 @@ static int load_mesh(bench_options *o, cloth_mesh *mesh, char *path, size_t len)
     const char *slash = strrchr(o->mesh_path, '/');
     o->mesh_name = slash ? slash + 1 : o->mesh_path;
     o->mesh = mesh;
+    if (o->num_levels == 0 && scaling_levels(o, msg)) {
+        cli_error("bench: %s", msg);
+        cloth_mesh_free(mesh);
+        return -1;
+    }
     return 0;
 }
 
@@ -348,8 +443,11 @@ int cmd_bench(int argc, char **argv)
     cloth_mesh mesh = {0};
     if (load_mesh(&o, &mesh, mesh_path, sizeof mesh_path))
         return CLI_EXIT_ERROR;
-    if (o.scaling)
-        return bench_scaling(&o);
+    if (o.scaling) {
+        int status = bench_scaling(&o);
+        cloth_mesh_free(&mesh);
+        return status;
+    }
     if (o.whole_steps) {
         int status = bench_whole(&o);
         cloth_mesh_free(&mesh);
