@@ -25,7 +25,7 @@ void *cpg_malloc_huge(size_t count, size_t size)
 {
     if (count == 0)
         count = 1;
-    if (count > SIZE_MAX / size)
+    if (size == 0 || count > SIZE_MAX / size)
         return NULL;
     void *p = malloc(count * size);
     cpg_huge_pages(p, count * size);

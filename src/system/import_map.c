@@ -100,7 +100,8 @@ int cpg_import_map_build(const corepcg_system *in, const cpg_bmat *A,
         cpg_import_map_free(&m);
         return COREPCG_ERR_NO_MEMORY;
     }
-    for (int j = 0, k = 0; k < nnz; k++) {
+    int j = 0;
+    for (long k = 0; k < nnz; k++) {
         int row = in->A_rowidx[k], col;
         if (csc) {
             while (in->A_colptr[j + 1] <= k) /* the column of entry k */

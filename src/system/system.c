@@ -119,11 +119,10 @@ int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
         return rc;
     }
     int rc = cpg_sys_import(in, cm, out, msg);
-    if (rc == COREPCG_OK && prev &&
-        cpg_import_map_build(in, &out->A, &out->map)) {
-        cpg_sys_free(out);
-        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    }
+    /* the map only saves the next import's work: without memory for it
+     * the next update imports in full */
+    if (rc == COREPCG_OK && prev)
+        (void)cpg_import_map_build(in, &out->A, &out->map);
     return rc;
 }
 
