@@ -103,32 +103,35 @@ static cholmod_sparse *node_graph(const cpg_proj *p, cholmod_common *cm)
  * graph's with each node a chain of its 3 unknowns: this order, each node
  * expanded to its 3 unknowns, has the scalar matrix's fill, at a ninth
  * of the cost of analysing the scalar matrix. Only L->Perm is kept, so a
- * simplicial analysis is enough. */
+ * simplicial analysis is enough, in a common of its own. */
 static int node_order(const cpg_proj *p, corepcg_ordering ord, int *Pnode,
-                      corepcg_ordering *used, cholmod_common *cm, char *msg)
+                      corepcg_ordering *used, char *msg)
 {
-    int N = p->N;
-    int *off = malloc(sizeof(int) * ((size_t)N + 1));
-    cholmod_sparse *G = node_graph(p, cm);
-    if (!off || !G) {
-        free(off);
-        cholmod_free_sparse(&G, cm);
-        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    }
-    for (int i = 0; i <= N; i++)
-        off[i] = i;
-    cpg_factor f0;
-    memset(&f0, 0, sizeof f0);
-    int rc = cpg_factor_analyze_nodes(&f0, G, off, N, ord, COREPCG_FACTOR_LDL,
-                                      cm, msg);
-    free(off);
-    cholmod_free_sparse(&G, cm);
+    cholmod_common cm;
+    int rc = cpg_factor_start_nodes(&cm, COREPCG_FACTOR_LDL, msg);
     if (rc != COREPCG_OK)
         return rc;
-    memcpy(Pnode, f0.L->Perm, sizeof(int) * (size_t)N);
-    *used = f0.ordering_used;
-    cpg_factor_free(&f0, cm);
-    return COREPCG_OK;
+    int N = p->N;
+    int *off = malloc(sizeof(int) * ((size_t)N + 1));
+    cholmod_sparse *G = node_graph(p, &cm);
+    cpg_factor f0;
+    memset(&f0, 0, sizeof f0);
+    if (!off || !G) {
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    } else {
+        for (int i = 0; i <= N; i++)
+            off[i] = i;
+        rc = cpg_factor_analyze_nodes(&f0, G, off, N, ord, &cm, msg);
+    }
+    if (rc == COREPCG_OK) {
+        memcpy(Pnode, f0.L->Perm, sizeof(int) * (size_t)N);
+        *used = f0.ordering_used;
+    }
+    free(off);
+    cholmod_free_sparse(&G, &cm);
+    cpg_factor_free(&f0, &cm);
+    cholmod_finish(&cm);
+    return rc;
 }
 
 /* The selection's lower triangle in the order Pnode (node positions
@@ -264,8 +267,7 @@ static int store_upper(cpg_proj *p, cholmod_common *cm, char *msg)
 }
 
 int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
-                     corepcg_ordering ord, corepcg_factor kind,
-                     cholmod_common *cm, char *msg)
+                     corepcg_ordering ord, cholmod_common *cm, char *msg)
 {
     memset(p, 0, sizeof *p);
     p->N = A->nb;
@@ -281,7 +283,7 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
-    rc = node_order(p, ord, Pnode, &used, cm, msg);
+    rc = node_order(p, ord, Pnode, &used, msg);
     if (rc == COREPCG_OK)
         rc = store_permuted(p, A, Pnode, nnz, cm, msg);
     if (rc != COREPCG_OK)
@@ -289,7 +291,7 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
     for (int q = 0; q < p->N; q++)
         for (int c = 0; c < 3; c++)
             perm[3 * q + c] = 3 * Pnode[q] + c;
-    rc = cpg_factor_analyze_natural(&p->fac, p->M, perm, used, kind, cm, msg);
+    rc = cpg_factor_analyze_natural(&p->fac, p->M, perm, used, cm, msg);
     if (rc == COREPCG_OK && !p->fac.L->is_super)
         rc = store_upper(p, cm, msg);
 done:
