@@ -5,7 +5,7 @@
  * and an indefinite matrix is reported with the caller's code; the
  * node-graph analysis really uses the ordering asked for (AMD, METIS and
  * NESDIS give three different orders) and keeps each node's unknowns
- * together. */
+ * together; each analysis refuses a common not started for it. */
 #include "internal.h"
 #include "test.h"
 

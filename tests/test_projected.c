@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_projected.c -- the projected matrix S B S + D (I - S) on the fixed
- * 3N pattern (src/projected.c) and its kept factor, on random constrained
- * systems (tests/testsys.c), B = all of A (direct) or the stretch core
- * (corePCG).
+ * 3N pattern (src/factor/projected.c) and its kept factor, on random
+ * constrained systems (tests/testsys.c), B = all of A (direct) or the
+ * stretch core (corePCG).
  *
  * Asserted:
  *  - the stored matrix is 3N x 3N, its lower triangle (stype -1) for a

@@ -514,12 +514,12 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                         "factor: matrix is %zu x %zu, the analysis was for "
                         "n = %zu", M->nrow, M->ncol, f->L->n);
 
-    /* CHOLMOD 3.0.14 opens the OpenMP regions of its supernodal
-     * factorisation with num_threads(4), hard-wired, whatever the machine
-     * (and OMP_NUM_THREADS) says, while OpenBLAS runs its own threads
-     * inside them: oversubscribed, the factorisation took twice as long
-     * (docs/benchmark.md, "corePCG's factorisation"). With
-     * max-active-levels 0 on this thread the regions run on it alone;
+    /* CHOLMOD 3 opens the OpenMP regions of its supernodal factorisation
+     * with num_threads(4), hard-wired, whatever the machine (and
+     * OMP_NUM_THREADS) says, while OpenBLAS runs its own threads inside
+     * them: oversubscribed (docs/benchmark.md, "corePCG's
+     * factorisation"). With max-active-levels 0 on this thread the
+     * regions run on it alone;
      * libgomp keeps the setting per thread, so other threads of the
      * caller are unaffected, and it is restored at once. */
     int levels = omp_get_max_active_levels();

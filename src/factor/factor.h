@@ -83,8 +83,9 @@ void cpg_factor_not_spd_text(const cpg_factor *f, char *buf, size_t size);
 int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
                      cholmod_common *cm);
 /* out1 = M^-1 in1 and out2 = M^-1 in2 as one two-column solve: each
- * triangular solve then streams L once for both (measured 1.6x one
- * column's time). Allocates nothing after its first call. */
+ * triangular solve then streams L once for both, cheaper than two
+ * (docs/benchmark.md, "Triangular solves"). Allocates nothing after its
+ * first call. */
 int cpg_factor_solve2(cpg_factor *f, const double *in1, const double *in2,
                       double *out1, double *out2, cholmod_common *cm);
 long cpg_factor_nnz(const cpg_factor *f);
