@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* factor.c -- the CHOLMOD wrapper shared by the direct solver and corePCG:
- * a quiet common, analyse once, factorise many times, solve without
- * allocating (the preconditioner inside the PCG loop). */
+ * a quiet common per analysis, its settings set once when it starts;
+ * analyse once, factorise many times, solve without allocating (the
+ * preconditioner inside the PCG loop). */
 #include "factor.h"
 #include "order.h"
 
@@ -54,7 +55,7 @@ static int start_common(cholmod_common *cm, corepcg_factor kind,
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "factor: NULL common");
     if ((int)kind < 0 || kind >= COREPCG_FACTOR_COUNT)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "factor analyse: unknown factor kind %d", (int)kind);
+                        "factor: unknown factor kind %d", (int)kind);
     int rc = cpg_cholmod_start(cm);
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "CHOLMOD: cannot start");
