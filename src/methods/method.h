@@ -41,7 +41,7 @@ typedef struct cpg_method_ops {
     /* Frees what the state holds and zeroes it (state may be all zero).
      * A method that uses CHOLMOD owns its common (started at analyse with
      * its own settings) and finishes it here; the second argument is
-     * unused and NULL (it goes with method_icpcg.c's next change). */
+     * unused and always NULL. */
     void (*clear)(void *state, cholmod_common *unused);
     /* Optional (NULL: always 1): 0 when the method cannot run on s with
      * ctx's settings at all (its input is missing), so that auto never
