@@ -222,8 +222,9 @@ typedef struct corepcg_settings {
                                   (FELL_BACK)                                */
     int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0)
                                   (default), 1 = one level of block fill
-                                  (fewer iterations; pays from ~321x321 at
-                                  tight tolerances); both in reverse
+                                  (fewer, dearer iterations: pays on large
+                                  systems at tight tolerances,
+                                  docs/benchmark.md); both in reverse
                                   Cuthill-McKee order of the free nodes,
                                   whatever order they come in            */
     corepcg_stop stop;         /* iterative methods' stopping rule; default

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_auto_model.c -- the auto method's choice (src/auto_model.c), fed
- * fixed step times instead of a clock: which candidate runs, why, when a
- * slower one is re-checked, and what re-checking costs over a simulation.
+/* test_auto_model.c -- the auto method's choice
+ * (src/methods/auto_model.c), fed fixed step times instead of a clock:
+ * which candidate runs, why, when a slower one is re-checked, and what
+ * re-checking costs over a simulation.
  * Candidates in the auto method's order: 0 icpcg, 1 corepcg, 2 mpcg. */
 #include "auto_model.h"
 #include "test.h"

@@ -5,7 +5,7 @@
  * and an indefinite matrix is reported with the caller's code; the
  * node-graph analysis really uses the ordering asked for (AMD, METIS and
  * NESDIS give three different orders) and keeps each node's unknowns
- * together. */
+ * together; each analysis refuses a common not started for it. */
 #include "internal.h"
 #include "test.h"
 
@@ -147,15 +147,15 @@ static void test_code_mapping(void)
 }
 
 /* The analysis the library makes (cpg_factor_analyze_nodes), of a scalar
- * matrix: every unknown its own node. */
+ * matrix: every unknown its own node; the factor kind is cm's. */
 static int analyze(cpg_factor *f, cholmod_sparse *M, corepcg_ordering ord,
-                   corepcg_factor kind, cholmod_common *cm, char *msg)
+                   cholmod_common *cm, char *msg)
 {
     static int off[GRID * GRID + 1];
     int n = (int)M->ncol;
     for (int j = 0; j <= n; j++)
         off[j] = j;
-    return cpg_factor_analyze_nodes(f, M, off, n, ord, kind, cm, msg);
+    return cpg_factor_analyze_nodes(f, M, off, n, ord, cm, msg);
 }
 
 /* One ordering x kind: factor, solve, repeat, refactor, indefinite. */
@@ -165,7 +165,7 @@ static void test_combination(corepcg_ordering ord, corepcg_factor kind)
     const char *kname = corepcg_factor_name(kind);
     cholmod_common cm;
     char msg[COREPCG_MSG_SIZE] = "";
-    CHECK_INT(cpg_cholmod_start(&cm), COREPCG_OK);
+    CHECK_INT(cpg_factor_start_nodes(&cm, kind, msg), COREPCG_OK);
     cholmod_sparse *M = grid_matrix(1, &cm);
     CHECK(M != NULL, "grid matrix");
     if (!M)
@@ -178,7 +178,7 @@ static void test_combination(corepcg_ordering ord, corepcg_factor kind)
 
     cpg_factor f;
     memset(&f, 0, sizeof f);
-    int code = analyze(&f, M, ord, kind, &cm, msg);
+    int code = analyze(&f, M, ord, &cm, msg);
     CHECK(code == COREPCG_OK, "%s/%s analyse: %d %s", name, kname, code, msg);
     code = cpg_factor_numeric(&f, M, COREPCG_ERR_CORE_NOT_SPD, &cm, msg);
     CHECK(code == COREPCG_OK, "%s/%s factor: %d %s", name, kname, code, msg);
@@ -292,7 +292,8 @@ static void test_misuse(void)
 {
     cholmod_common cm;
     char msg[COREPCG_MSG_SIZE] = "";
-    CHECK_INT(cpg_cholmod_start(&cm), COREPCG_OK);
+    CHECK_INT(cpg_factor_start_nodes(&cm, COREPCG_FACTOR_LDL, msg),
+              COREPCG_OK);
     cholmod_sparse *M = grid_matrix(1, &cm);
     cpg_factor f;
     memset(&f, 0, sizeof f);
@@ -302,23 +303,40 @@ static void test_misuse(void)
               COREPCG_ERR_STATE);
     CHECK_INT(cpg_factor_solve(&f, v, w, &cm), COREPCG_ERR_STATE);
     CHECK_INT(cpg_factor_nnz(&f), 0);
-    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_COUNT, COREPCG_FACTOR_LDL,
-                      &cm, msg),
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_COUNT, &cm, msg),
               COREPCG_ERR_ARGUMENT);
-    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD,
-                      COREPCG_FACTOR_COUNT, &cm, msg),
+    cholmod_common other;
+    CHECK_INT(cpg_factor_start_nodes(&other, COREPCG_FACTOR_COUNT, msg),
               COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "unknown factor kind");
+    /* each analysis refuses a common started for the other, or not for
+     * either (its settings would be another analysis's) */
+    CHECK_INT(cpg_factor_start_natural(&other, COREPCG_FACTOR_LDL, msg),
+              COREPCG_OK);
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD, &other, msg),
+              COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "cpg_factor_start_nodes");
+    cholmod_finish(&other);
+    CHECK_INT(cpg_cholmod_start(&other), COREPCG_OK);
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD, &other, msg),
+              COREPCG_ERR_ARGUMENT);
+    int perm[GRID * GRID];
+    for (int k = 0; k < (int)M->ncol; k++)
+        perm[k] = k;
+    CHECK_INT(cpg_factor_analyze_natural(&f, M, perm, COREPCG_ORDERING_AMD,
+                                         &cm, msg),
+              COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "cpg_factor_start_natural");
+    cholmod_finish(&other);
     /* CHOLMOD would factorise an unsymmetric matrix as M M^T: refused */
     M->stype = 0;
-    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD,
-                      COREPCG_FACTOR_LDL, &cm, msg),
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD, &cm, msg),
               COREPCG_ERR_ARGUMENT);
     CHECK_STR_CONTAINS(msg, "stype -1");
     M->stype = -1;
 
     /* analysed but not factorised: no solve yet */
-    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD,
-                      COREPCG_FACTOR_LDL, &cm, msg), COREPCG_OK);
+    CHECK_INT(analyze(&f, M, COREPCG_ORDERING_AMD, &cm, msg), COREPCG_OK);
     CHECK_INT(cpg_factor_solve(&f, v, w, &cm), COREPCG_ERR_STATE);
     CHECK_NEAR((double)cpg_factor_nnz(&f), cm.lnz, 0.0);
 
@@ -328,8 +346,8 @@ static void test_misuse(void)
     CHECK_INT(cpg_factor_numeric(&f, small, COREPCG_ERR_NOT_SPD, &cm, msg),
               COREPCG_ERR_DIMENSION);
     /* re-analysing replaces the old analysis without leaking */
-    CHECK_INT(analyze(&f, small, COREPCG_ORDERING_AMD,
-                      COREPCG_FACTOR_LL, &cm, msg), COREPCG_OK);
+    CHECK_INT(analyze(&f, small, COREPCG_ORDERING_AMD, &cm, msg),
+              COREPCG_OK);
     CHECK_INT(cpg_factor_numeric(&f, small, COREPCG_ERR_NOT_SPD, &cm, msg),
               COREPCG_OK);
     double e[3] = {1, 2, 3}, y[3];
@@ -355,7 +373,8 @@ static void test_node_orderings(void)
 {
     cholmod_common cm;
     char msg[COREPCG_MSG_SIZE] = "";
-    CHECK_INT(cpg_cholmod_start(&cm), COREPCG_OK);
+    CHECK_INT(cpg_factor_start_nodes(&cm, COREPCG_FACTOR_LDL, msg),
+              COREPCG_OK);
     cholmod_sparse *M = grid_matrix(3, &cm);
     int N = (int)M->nrow;
     cholmod_sparse *E = cholmod_allocate_sparse(3 * (size_t)N, 3 * (size_t)N,
@@ -384,8 +403,8 @@ static void test_node_orderings(void)
     for (int o = 0; o < 3; o++) {
         cpg_factor f;
         memset(&f, 0, sizeof f);
-        int code = cpg_factor_analyze_nodes(&f, E, off, N, ords[o],
-                                            COREPCG_FACTOR_LDL, &cm, msg);
+        int code = cpg_factor_analyze_nodes(&f, E, off, N, ords[o], &cm,
+                                            msg);
         CHECK(code == COREPCG_OK, "%s: %d %s", corepcg_ordering_name(ords[o]),
               code, msg);
         if (code != COREPCG_OK)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_ichol.c -- the block incomplete Cholesky of A~ (src/ichol.c):
+/* test_ichol.c -- the block incomplete Cholesky of A~ (src/factor/ichol_*.c):
  *  - a 2-node system worked by hand: D^-1 and F checked entry by entry;
  *  - Kershaw's matrix (SPD, IC(0) meets a pivot of -5): the shift policy
  *    retries, says so, and PCG still reaches the answer; with no retries

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_projected.c -- the projected matrix S B S + D (I - S) on the fixed
- * 3N pattern (src/projected.c) and its kept factor, on random constrained
- * systems (tests/testsys.c), B = all of A (direct) or the stretch core
- * (corePCG).
+ * 3N pattern (src/factor/projected.c) and its kept factor, on random
+ * constrained systems (tests/testsys.c), B = all of A (direct) or the
+ * stretch core (corePCG).
  *
  * Asserted:
  *  - the stored matrix is 3N x 3N, its lower triangle (stype -1) for a
@@ -74,9 +74,13 @@ static void count_cholmod(int on)
     SuiteSparse_config.realloc_func = on ? counting_realloc : realloc;
 }
 
-/* The library's view of a testsys: A's blocks and U. */
+/* The library's view of a testsys: A's blocks and U. cm serves the
+ * import; fcm is the projected matrix's, as a method owns it, started by
+ * proj_analyse. */
 typedef struct lib_sys {
     cholmod_common cm;
+    cholmod_common fcm;
+    int fcm_started;
     cpg_bmat A;
     cpg_ublocks u;
     unsigned char *core;   /* the stretch core's blocks */
@@ -104,7 +108,23 @@ static void lib_close(lib_sys *l)
     cpg_bmat_free(&l->A);
     cpg_ublocks_free(&l->u);
     free(l->core);
+    if (l->fcm_started)
+        cholmod_finish(&l->fcm);
     cholmod_finish(&l->cm);
+}
+
+/* cpg_proj_analyse in a fresh l->fcm started for the factor kind, as
+ * corePCG and direct analyse (the last one's p must have been freed). */
+static int proj_analyse(cpg_proj *p, lib_sys *l, const unsigned char *keep,
+                        corepcg_ordering ord, corepcg_factor kind, char *msg)
+{
+    if (l->fcm_started)
+        cholmod_finish(&l->fcm);
+    int rc = cpg_factor_start_natural(&l->fcm, kind, msg);
+    l->fcm_started = rc == COREPCG_OK;
+    if (rc == COREPCG_OK)
+        rc = cpg_proj_analyse(p, &l->A, keep, ord, &l->fcm, msg);
+    return rc;
 }
 
 /* Dense n x n Bp from the stored matrix, back in the nodes' order. */
@@ -260,7 +280,7 @@ static void check_inverse(const testsys *t, lib_sys *l, cpg_proj *p,
     lapack_int *ipiv = malloc(sizeof(lapack_int) * (size_t)r);
     CHECK_INT(LAPACKE_dgesv(LAPACK_COL_MAJOR, r, 1, R, r, ipiv, want, r), 0);
     cpg_prolong(&l->u, v, NULL, x); /* x = U v */
-    CHECK_INT(cpg_factor_solve(&p->fac, x, y, &l->cm), COREPCG_OK);
+    CHECK_INT(cpg_factor_solve(&p->fac, x, y, &l->fcm), COREPCG_OK);
     cpg_restrict(&l->u, y, got);
     double err = rel_diff(r, got, want);
     CHECK(err <= 1e-10, "%s: |U^T Bp^-1 U v - (U^T B U)^-1 v| = %.3g", label,
@@ -306,19 +326,19 @@ static void test_values_and_inverse(void)
             snprintf(label, sizeof label, "g %d frac %.1f %s", cases[c].g,
                      cases[c].frac, core ? "core" : "A");
             cpg_proj p;
-            int rc = cpg_proj_analyse(&p, &l.A, keep, COREPCG_ORDERING_AMD,
-                                      COREPCG_FACTOR_AUTO, &l.cm, msg);
+            int rc = proj_analyse(&p, &l, keep, COREPCG_ORDERING_AMD,
+                                  COREPCG_FACTOR_AUTO, msg);
             CHECK(rc == COREPCG_OK, "%s: analyse: %s", label, msg);
             if (rc)
                 continue;
             cpg_proj_values(&p, &l.A, &l.u);
             check_values(&t, &l, &p, keep, label);
-            rc = cpg_proj_factorise(&p, &l.u, "B", COREPCG_ERR_NOT_SPD, &l.cm,
+            rc = cpg_proj_factorise(&p, &l.u, "B", COREPCG_ERR_NOT_SPD, &l.fcm,
                                     msg);
             CHECK(rc == COREPCG_OK, "%s: factorise: %s", label, msg);
             if (rc == COREPCG_OK)
                 check_inverse(&t, &l, &p, keep, label);
-            cpg_proj_free(&p, &l.cm);
+            cpg_proj_free(&p, &l.fcm);
         }
         lib_close(&l);
         testsys_free(&t);
@@ -344,17 +364,17 @@ static void test_all_fixed(void)
     if (lib_open(&l, &t))
         return;
     cpg_proj p;
-    CHECK_INT(cpg_proj_analyse(&p, &l.A, l.core, COREPCG_ORDERING_NESDIS,
-                               COREPCG_FACTOR_AUTO, &l.cm, msg), COREPCG_OK);
+    CHECK_INT(proj_analyse(&p, &l, l.core, COREPCG_ORDERING_NESDIS,
+                           COREPCG_FACTOR_AUTO, msg), COREPCG_OK);
     cpg_proj_values(&p, &l.A, &l.u);
     check_values(&t, &l, &p, l.core, "all fixed");
-    CHECK_INT(cpg_proj_factorise(&p, &l.u, "B", COREPCG_ERR_NOT_SPD, &l.cm,
+    CHECK_INT(cpg_proj_factorise(&p, &l.u, "B", COREPCG_ERR_NOT_SPD, &l.fcm,
                                  msg), COREPCG_OK);
     double *v = malloc(sizeof(double) * (size_t)t.n);
     double *y = malloc(sizeof(double) * (size_t)t.n);
     for (int k = 0; k < t.n; k++)
         v[k] = 1 + k % 5;
-    CHECK_INT(cpg_factor_solve(&p.fac, v, y, &l.cm), COREPCG_OK);
+    CHECK_INT(cpg_factor_solve(&p.fac, v, y, &l.fcm), COREPCG_OK);
     double worst = 0;
     for (int i = 0; i < t.N; i++) {
         const double *B = testsys_block(&t, i, i);
@@ -366,7 +386,7 @@ static void test_all_fixed(void)
     CHECK_LE(worst, 1e-14);
     free(v);
     free(y);
-    cpg_proj_free(&p, &l.cm);
+    cpg_proj_free(&p, &l.fcm);
     lib_close(&l);
     testsys_free(&t);
 }
@@ -397,8 +417,8 @@ static void test_same_factor(void)
                 char msg[COREPCG_MSG_SIZE] = "";
                 const char *name = corepcg_ordering_name(ords[k]);
                 cpg_proj p;
-                int rc = cpg_proj_analyse(&p, &l.A, core ? l.core : NULL,
-                                          ords[k], kinds[kind], &l.cm, msg);
+                int rc = proj_analyse(&p, &l, core ? l.core : NULL, ords[k],
+                                      kinds[kind], msg);
                 CHECK(rc == COREPCG_OK, "%s: %s", name, msg);
                 if (rc)
                     continue;
@@ -414,8 +434,11 @@ static void test_same_factor(void)
                 cholmod_free_sparse(&Ms, &l.cm);
                 cpg_factor f0;
                 memset(&f0, 0, sizeof f0);
-                rc = cpg_factor_analyze_nodes(&f0, L0, off3, t.N, ords[k],
-                                              kinds[kind], &l.cm, msg);
+                cholmod_common ncm;
+                rc = cpg_factor_start_nodes(&ncm, kinds[kind], msg);
+                if (rc == COREPCG_OK)
+                    rc = cpg_factor_analyze_nodes(&f0, L0, off3, t.N, ords[k],
+                                                  &ncm, msg);
                 CHECK(rc == COREPCG_OK, "%s: nodes' analysis: %s", name, msg);
                 if (rc == COREPCG_OK) {
                     int same = f0.flops == p.fac.flops &&
@@ -430,10 +453,11 @@ static void test_same_factor(void)
                               cpg_factor_ordering(&f0));
                     CHECK_INT(p.fac.supernodal, kind == 1);
                 }
-                cpg_factor_free(&f0, &l.cm);
+                cpg_factor_free(&f0, &ncm);
+                cholmod_finish(&ncm);
                 cholmod_free_sparse(&U0, &l.cm);
                 cholmod_free_sparse(&L0, &l.cm);
-                cpg_proj_free(&p, &l.cm);
+                cpg_proj_free(&p, &l.fcm);
             }
     free(inv);
     free(off3);
@@ -454,8 +478,8 @@ static void test_refresh(corepcg_factor kind)
         return;
     char msg[COREPCG_MSG_SIZE] = "";
     cpg_proj p;
-    if (cpg_proj_analyse(&p, &l.A, l.core, COREPCG_ORDERING_NESDIS, kind,
-                         &l.cm, msg) != COREPCG_OK) {
+    if (proj_analyse(&p, &l, l.core, COREPCG_ORDERING_NESDIS, kind, msg) !=
+        COREPCG_OK) {
         CHECK(0, "analyse: %s", msg);
         return;
     }
@@ -504,14 +528,14 @@ static void test_refresh(corepcg_factor kind)
         count_cholmod(step > 0);
         cpg_proj_values(&p, &l.A, &l.u);
         int rc = cpg_proj_factorise(&p, &l.u, "the core",
-                                    COREPCG_ERR_CORE_NOT_SPD, &l.cm, msg);
+                                    COREPCG_ERR_CORE_NOT_SPD, &l.fcm, msg);
         CHECK(rc == COREPCG_OK, "%s %s: factorise: %s", kname, steps[step], msg);
         long factor_allocations = allocations;
         size_t factor_bytes = allocated_bytes;
         count_cholmod(step > 0);
-        rc |= cpg_factor_solve(&p.fac, v1, a1, &l.cm);
-        rc |= cpg_factor_solve(&p.fac, v2, a2, &l.cm);
-        rc |= cpg_factor_solve2(&p.fac, v1, v2, b1, b2, &l.cm);
+        rc |= cpg_factor_solve(&p.fac, v1, a1, &l.fcm);
+        rc |= cpg_factor_solve(&p.fac, v2, a2, &l.fcm);
+        rc |= cpg_factor_solve2(&p.fac, v1, v2, b1, b2, &l.fcm);
         long solve_allocations = allocations;
         count_cholmod(0);
         CHECK_INT(rc, COREPCG_OK);
@@ -543,7 +567,7 @@ static void test_refresh(corepcg_factor kind)
     free(a2);
     free(b1);
     free(b2);
-    cpg_proj_free(&p, &l.cm);
+    cpg_proj_free(&p, &l.fcm);
     lib_close(&l);
     testsys_free(&t);
 }
@@ -570,15 +594,15 @@ static void test_not_spd_node(void)
     if (lib_open(&l, &t))
         return;
     cpg_proj p;
-    CHECK_INT(cpg_proj_analyse(&p, &l.A, l.core, COREPCG_ORDERING_AMD,
-                               COREPCG_FACTOR_AUTO, &l.cm, msg), COREPCG_OK);
+    CHECK_INT(proj_analyse(&p, &l, l.core, COREPCG_ORDERING_AMD,
+                           COREPCG_FACTOR_AUTO, msg), COREPCG_OK);
     cpg_proj_values(&p, &l.A, &l.u);
     int rc = cpg_proj_factorise(&p, &l.u, "the matrix core",
-                                COREPCG_ERR_CORE_NOT_SPD, &l.cm, msg);
+                                COREPCG_ERR_CORE_NOT_SPD, &l.fcm, msg);
     CHECK_INT(rc, COREPCG_ERR_CORE_NOT_SPD);
     CHECK_STR_CONTAINS(msg, "the matrix core is not positive definite at "
                             "node 5 (free direction 1 of 1)");
-    cpg_proj_free(&p, &l.cm);
+    cpg_proj_free(&p, &l.fcm);
     lib_close(&l);
     testsys_free(&t);
 }

@@ -42,6 +42,66 @@ static const char usage_text[] =
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
     "3 some step did not converge (all written, flagged)\n";
 
+static void csv_header(FILE *csv)
+{
+    fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,reason,iterations,"
+                 "seconds,analysis_reused,self_contacts\n");
+}
+
+/* The CSV's row for the step just taken (csv_header's columns). */
+static void csv_row(FILE *csv, const cloth_sim *sim)
+{
+    fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d\n", sim->step,
+            sim->contacts, sim->ndof_count[0], sim->ndof_count[1],
+            sim->ndof_count[2], corepcg_method_name(sim->info.method_used),
+            corepcg_auto_reason_name(sim->info.auto_reason),
+            sim->info.iterations, sim->time_solve_s, sim->analysis_reused,
+            sim->self_contacts);
+}
+
+/* The step's frame, DIR/frame_NNNNN.obj: OK or a code, with msg. */
+static int write_frame(const cloth_sim *sim, const char *dir, char *msg)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/frame_%05d.obj", dir, sim->step) >=
+        (int)sizeof path) {
+        snprintf(msg, COREPCG_MSG_SIZE, "%.400s...: path too long", dir);
+        return COREPCG_ERR_IO;
+    }
+    return cloth_write_obj(sim, path, msg);
+}
+
+/* " (icpcg x97, corepcg x3)": the methods that solved some of the steps
+ * but not all (auto's choices), or "" when one method solved them all. */
+static void methods_used(const int *ran, int steps, char *used, size_t size)
+{
+    size_t len = 0;
+    used[0] = '\0';
+    for (int m = 0; m < COREPCG_METHOD_COUNT; m++)
+        if (ran[m] && ran[m] < steps && len < size)
+            len += (size_t)snprintf(used + len, size - len, "%s%s x%d",
+                                    len ? ", " : " (", corepcg_method_name(m),
+                                    ran[m]);
+    if (len && len < size)
+        snprintf(used + len, size - len, ")");
+}
+
+/* The line that sums the run up on stdout. */
+static void print_summary(const struct cloth_cli *o, const cloth_sim *sim,
+                          int steps, const int *ran, long iterations,
+                          double median_s, double assemble_mean_s)
+{
+    char used[256], what[512];
+    methods_used(ran, steps, used, sizeof used);
+    cloth_cli_describe(o, sim->model.N, what, sizeof what);
+    printf("%s, k_stretch %g, dt %g s, %d steps, method %s%s: %ld "
+           "iterations, median solve %.4g s, mean assembly %.4g s, %d contacts "
+           "and %d self-contacts at the end\n",
+           what, o->par.k_stretch, o->par.dt, steps,
+           corepcg_method_name(o->set.method), used, iterations, median_s,
+           assemble_mean_s, sim->contacts, sim->self_contacts);
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     struct cloth_cli o;
@@ -49,7 +109,7 @@ int cmd_simulate(int argc, char **argv)
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     int steps = o.steps ? o.steps : SIMULATE_DEFAULT_STEPS;
-    char msg[COREPCG_MSG_SIZE], obj_path[4096];
+    char msg[COREPCG_MSG_SIZE];
     /* the mesh first: a bad one leaves no output directory behind */
     if (cloth_cli_load(&o) || cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1)) {
         cloth_cli_free(&o);
@@ -65,8 +125,7 @@ int cmd_simulate(int argc, char **argv)
             return CLI_EXIT_ERROR;
         }
         csv = csv_file.f;
-        fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,reason,iterations,"
-                     "seconds,analysis_reused,self_contacts\n");
+        csv_header(csv);
     }
     cloth_sim *sim = NULL;
     double *seconds = malloc(sizeof(double) * (size_t)steps);
@@ -92,22 +151,9 @@ int cmd_simulate(int argc, char **argv)
                     "iterations, %.3g s   ", k + 1, steps, sim->contacts,
                     sim->info.iterations, sim->time_solve_s);
         if (csv)
-            fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d\n", sim->step,
-                    sim->contacts, sim->ndof_count[0], sim->ndof_count[1],
-                    sim->ndof_count[2],
-                    corepcg_method_name(sim->info.method_used),
-                    corepcg_auto_reason_name(sim->info.auto_reason),
-                    sim->info.iterations, sim->time_solve_s,
-                    sim->analysis_reused, sim->self_contacts);
-        if (o.obj) {
-            if (snprintf(obj_path, sizeof obj_path, "%s/frame_%05d.obj", o.obj,
-                         sim->step) >= (int)sizeof obj_path) {
-                snprintf(msg, sizeof msg, "%.400s...: path too long", o.obj);
-                rc = COREPCG_ERR_IO;
-            } else {
-                rc = cloth_write_obj(sim, obj_path, msg);
-            }
-        }
+            csv_row(csv, sim);
+        if (o.obj)
+            rc = write_frame(sim, o.obj, msg);
     }
     if (progress)
         fprintf(stderr, "\r%*s\r", 72, "");
@@ -124,23 +170,8 @@ int cmd_simulate(int argc, char **argv)
         free(seconds);
         return CLI_EXIT_ERROR;
     }
-    double median = cli_median(seconds, steps);
-    char used[256] = "";
-    size_t len = 0;
-    for (int m = 0; m < COREPCG_METHOD_COUNT; m++)
-        if (ran[m] && ran[m] < steps && len < sizeof used)
-            len += (size_t)snprintf(used + len, sizeof used - len, "%s%s x%d",
-                                    len ? ", " : " (", corepcg_method_name(m),
-                                    ran[m]);
-    if (len && len < sizeof used)
-        snprintf(used + len, sizeof used - len, ")");
-    char what[512];
-    cloth_cli_describe(&o, sim->model.N, what, sizeof what);
-    printf("%s, k_stretch %g, dt %g s, %d steps, method %s%s: %ld "
-           "iterations, median solve %.4g s, mean assembly %.4g s, %d contacts "
-           "and %d self-contacts at the end\n",
-           what, o.par.k_stretch, o.par.dt, steps, corepcg_method_name(o.set.method),
-           used, iterations, median, assemble / steps, sim->contacts, sim->self_contacts);
+    print_summary(&o, sim, steps, ran, iterations, cli_median(seconds, steps),
+                  assemble / steps);
     cloth_sim_free(&sim);
     cloth_cli_free(&o);
     free(seconds);

@@ -144,67 +144,82 @@ static int check_combination(const struct solve_options *o)
     return 0;
 }
 
+/* One of the settings' options, a with its value v, into o->set (and
+ * what was given, for check_combination): 1 when a is one (*rc 0 or -1,
+ * having said why), 0 when it is none of them. */
+static int parse_setting(const char *a, const char *v, struct solve_options *o,
+                         int *rc)
+{
+    int m;
+    if (strcmp(a, "--method") == 0) {
+        *rc = cli_parse_choice(a, v, corepcg_method_from_name,
+                               "auto, icpcg, corepcg, upcg, direct, mpcg, "
+                               "mpcg-bw", &m);
+        o->set.method = (corepcg_method)m;
+    } else if (strcmp(a, "--precond") == 0) {
+        *rc = cli_parse_choice(a, v, corepcg_precond_from_name,
+                               "diag, block, projected", &m);
+        o->set.precond = (corepcg_precond)m;
+        o->gave_precond = 1;
+    } else if (strcmp(a, "--ordering") == 0) {
+        *rc = cli_parse_choice(a, v, corepcg_ordering_from_name,
+                               "best, amd, metis, nesdis", &m);
+        o->set.ordering = (corepcg_ordering)m;
+        o->gave_factorisation = 1;
+    } else if (strcmp(a, "--factor") == 0) {
+        *rc = cli_parse_choice(a, v, corepcg_factor_from_name,
+                               "ldl, ll, auto", &m);
+        o->set.factor = (corepcg_factor)m;
+        o->gave_factorisation = 1;
+    } else if (strcmp(a, "--core") == 0) {
+        *rc = cli_parse_choice(a, v, corepcg_core_from_name, "stretch, auto", &m);
+        o->set.core = (corepcg_core)m;
+        o->gave_core = 1;
+    } else if (strcmp(a, "--fallback") == 0) {
+        if (!v || strcmp(v, "upcg") != 0) {
+            cli_error("--fallback takes upcg, got '%s'", v ? v : "");
+            *rc = -1;
+        }
+        o->set.fallback_upcg = 1;
+        o->gave_fallback = 1;
+    } else if (strcmp(a, "--stop") == 0) {
+        *rc = cli_parse_choice(a, v, corepcg_stop_from_name,
+                               "residual, preconditioned", &m);
+        o->set.stop = (corepcg_stop)m;
+        o->gave_stop = 1;
+    } else if (strcmp(a, "--tol") == 0) {
+        *rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
+        o->gave_iteration = 1;
+    } else if (strcmp(a, "--core-threshold") == 0) {
+        *rc = cli_parse_double(a, v, 0, 1e300, &o->set.core_threshold);
+        o->gave_core = o->gave_threshold = 1;
+    } else if (strcmp(a, "--max-iter") == 0) {
+        *rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
+        o->gave_iteration = 1;
+    } else if (strcmp(a, "--ic-fill") == 0) {
+        *rc = cli_parse_int(a, v, 0, 1, &o->set.ic_fill);
+        o->gave_ic_fill = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static int parse(int argc, char **argv, struct solve_options *o)
 {
     memset(o, 0, sizeof *o);
     corepcg_settings_default(&o->set);
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-        int m, rc = 0, takes_value = 1;
+        int rc = 0, takes_value = 1;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             return 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
             takes_value = 0;
-        } else if (strcmp(a, "--method") == 0) {
-            rc = cli_parse_choice(a, v, corepcg_method_from_name,
-                                  "auto, icpcg, corepcg, upcg, direct, mpcg, "
-                                  "mpcg-bw", &m);
-            o->set.method = (corepcg_method)m;
-        } else if (strcmp(a, "--precond") == 0) {
-            rc = cli_parse_choice(a, v, corepcg_precond_from_name,
-                                  "diag, block, projected", &m);
-            o->set.precond = (corepcg_precond)m;
-            o->gave_precond = 1;
-        } else if (strcmp(a, "--ordering") == 0) {
-            rc = cli_parse_choice(a, v, corepcg_ordering_from_name,
-                                  "best, amd, metis, nesdis", &m);
-            o->set.ordering = (corepcg_ordering)m;
-            o->gave_factorisation = 1;
-        } else if (strcmp(a, "--factor") == 0) {
-            rc = cli_parse_choice(a, v, corepcg_factor_from_name,
-                                  "ldl, ll, auto", &m);
-            o->set.factor = (corepcg_factor)m;
-            o->gave_factorisation = 1;
-        } else if (strcmp(a, "--core") == 0) {
-            rc = cli_parse_choice(a, v, corepcg_core_from_name, "stretch, auto", &m);
-            o->set.core = (corepcg_core)m;
-            o->gave_core = 1;
-        } else if (strcmp(a, "--fallback") == 0) {
-            if (!v || strcmp(v, "upcg") != 0) {
-                cli_error("--fallback takes upcg, got '%s'", v ? v : "");
-                rc = -1;
-            }
-            o->set.fallback_upcg = 1;
-            o->gave_fallback = 1;
-        } else if (strcmp(a, "--stop") == 0) {
-            rc = cli_parse_choice(a, v, corepcg_stop_from_name,
-                                  "residual, preconditioned", &m);
-            o->set.stop = (corepcg_stop)m;
-            o->gave_stop = 1;
-        } else if (strcmp(a, "--tol") == 0) {
-            rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
-            o->gave_iteration = 1;
-        } else if (strcmp(a, "--core-threshold") == 0) {
-            rc = cli_parse_double(a, v, 0, 1e300, &o->set.core_threshold);
-            o->gave_core = o->gave_threshold = 1;
-        } else if (strcmp(a, "--max-iter") == 0) {
-            rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
-            o->gave_iteration = 1;
-        } else if (strcmp(a, "--ic-fill") == 0) {
-            rc = cli_parse_int(a, v, 0, 1, &o->set.ic_fill);
-            o->gave_ic_fill = 1;
+        } else if (parse_setting(a, v, o, &rc)) {
+            /* o->set, with what was given */
         } else if (strcmp(a, "--repeat") == 0) {
             rc = cli_parse_int(a, v, 1, 100000, &o->repeat);
         } else if (strcmp(a, "--out") == 0) {

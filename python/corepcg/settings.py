@@ -8,7 +8,7 @@ import numbers
 
 from ._cdefs import Settings
 from ._library import lib
-from .enums import Core, Factor, Method, Ordering, Precond, Stop
+from .enums import Core, Factor, Method, Option, Ordering, Precond, Stop
 from .errors import ArgumentError
 
 # The keywords, one per field of corepcg_settings, in its order.
@@ -18,48 +18,60 @@ CHOICES = {"method": Method, "precond": Precond, "ordering": Ordering,
 FLAGS = ("fallback_upcg",)
 
 # ---------------------------------------------------------------------
-# Which settings each method takes: the rules of tools/cmd_solve.c's
-# check_combination, in its order, kept in this ONE place. A setting given
-# (not None) to a method that does not take it is refused, as the CLI
-# refuses the option, instead of being ignored as by the C library.
-# TO DERIVE: when the library exposes its registry of the options each
-# method takes, build TAKEN_BY from it and drop this copy of the rules.
-AUTO_CANDIDATES = ("icpcg", "corepcg", "mpcg")  # auto takes what they take
-TAKEN_BY = (  # (settings, the methods that take them, why not for others)
-    (("precond",), ("upcg", "mpcg", "mpcg-bw"), ""),
-    (("ordering", "factor"), ("direct", "corepcg"), ""),
-    (("core", "core_threshold", "fallback_upcg"), ("corepcg",), ""),
-    (("ic_fill",), ("icpcg",), ""),
-    (("tol", "max_iter", "stop"), ("icpcg", "corepcg", "upcg", "mpcg", "mpcg-bw"),
-     "direct does not iterate"),
-)
+# Which settings each method takes, read at import from the library's one
+# table of methods (corepcg_method_at, corepcg_method_takes; auto takes
+# what its candidates take), the table the CLI's option checks read too.
+# A setting given (not None) to a method that does not take it is
+# refused, as the CLI refuses the option, instead of being ignored as by
+# the C library.
 
 
-def _takers(methods):
-    """The methods, and auto when one of its candidates is among them."""
-    auto = any(m in AUTO_CANDIDATES for m in methods)
-    return ", ".join(methods) + (" and auto" if auto else "")
+def _methods_in_table_order():
+    out, k = [], 0
+    while lib.corepcg_method_at(k) >= 0:
+        out.append(Method(lib.corepcg_method_at(k)))
+        k += 1
+    return out
+
+
+def _taken_by():
+    """{setting: the labels of the methods that take it, in the table's
+    order}, for every setting corepcg_option names."""
+    methods = _methods_in_table_order()
+    return {option.name.lower(): tuple(
+                m.label for m in methods
+                if lib.corepcg_method_takes(int(m), int(option)))
+            for option in Option}
+
+
+TAKEN_BY = _taken_by()
+
+
+def _takers(name):
+    """"icpcg and auto": the methods that take setting `name`."""
+    takers = [m for m in TAKEN_BY[name] if m != "auto"]
+    if "auto" in TAKEN_BY[name]:
+        takers.append("auto")
+    if len(takers) < 2:
+        return takers[0] if takers else "no method"
+    return ", ".join(takers[:-1]) + " and " + takers[-1]
 
 
 def check_combination(values, given):
     """Raises ArgumentError for the first setting in `given` (the names
-    the caller set) that the method in `values` (settings_dict) does not
-    take, naming the setting and the method."""
+    the caller set), in corepcg_settings' order, that the method in
+    `values` (settings_dict) does not take, naming the setting and the
+    method; then the rules on values: precond 'projected' is upcg's
+    alone, core_threshold needs core 'auto' (as the CLI's)."""
     method = values["method"]
-    refused = None
-    for names, methods, why in TAKEN_BY:
-        takes = method in methods or (
-            method == "auto" and any(m in AUTO_CANDIDATES for m in methods))
-        bad = [n for n in names if n in given]
-        if bad and not takes:
-            refused = (f"{bad[0]} (it is for {_takers(methods)}"
-                       f"{': ' + why if why else ''})")
-        elif names == ("precond",) and values["precond"] == "projected" \
-                and method != "upcg":
-            refused = ("precond='projected' (projected is for upcg; mpcg "
-                       "applies it in effect with diag)")
-        if refused:
-            raise ArgumentError(f"method {method!r} does not take {refused}")
+    for name in NAMES:
+        if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
+            raise ArgumentError(f"method {method!r} does not take {name} "
+                                f"(it is for {_takers(name)})")
+    if values["precond"] == "projected" and method != "upcg":
+        raise ArgumentError(f"method {method!r} does not take "
+                            "precond='projected' (projected is for upcg; "
+                            "mpcg applies it in effect with diag)")
     if "core_threshold" in given and values["core"] != "auto":
         raise ArgumentError(f"core_threshold is for core='auto', not core="
                             f"{values['core']!r}")

@@ -135,8 +135,9 @@ ONE_SETTING = (
 
 class OptionsAMethodDoesNotTake(unittest.TestCase):
     """Python refuses exactly the settings the CLI refuses, per method,
-    naming the setting and the method (settings.TAKEN_BY mirrors
-    tools/cmd_solve.c's check_combination)."""
+    naming the setting and the method (both read the library's table of
+    methods: settings.TAKEN_BY and tools/cmd_solve.c's check_combination);
+    the counts below are the table's, so a wrong table fails here too."""
 
     def test_python_and_cli_agree(self):
         tiny = corepcg.read_bundle(support.DATA / "tiny")
@@ -184,8 +185,8 @@ class OptionsAMethodDoesNotTake(unittest.TestCase):
             corepcg.solve(A, np.zeros(12), method="direct", tol=1e-3)
         self.assertEqual(
             cm.exception.message,
-            "method 'direct' does not take tol (it is for icpcg, corepcg, "
-            "upcg, mpcg, mpcg-bw and auto: direct does not iterate)")
+            "method 'direct' does not take tol (it is for mpcg-bw, mpcg, "
+            "upcg, corepcg, icpcg and auto)")
         with self.assertRaises(corepcg.ArgumentError) as cm:
             corepcg.Solver(A, method="mpcg", ic_fill=0)
         self.assertEqual(cm.exception.message, "method 'mpcg' does not take "

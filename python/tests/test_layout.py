@@ -195,6 +195,24 @@ class Registry(unittest.TestCase):
                            for k in range(3))
             self.assertEqual(takes(enums.Method.AUTO, o), int(any_cand), o)
 
+    def test_python_reads_the_table(self):
+        """settings.TAKEN_BY is the library's table (no copy of its
+        rules): every setting corepcg_option names, each with exactly the
+        methods corepcg_method_takes says take it, in the table's order."""
+        taken = settings.TAKEN_BY
+        self.assertEqual(list(taken), [o.name.lower() for o in enums.Option])
+        for o in enums.Option:
+            want = tuple(enums.Method(m).label for m in self.table()
+                         if self.lib.corepcg_method_takes(m, o))
+            self.assertEqual(taken[o.name.lower()], want, o)
+        self.assertNotIn("direct", taken["tol"])
+        self.assertEqual(taken["ic_fill"], ("icpcg", "auto"))
+        self.assertEqual(taken["ordering"], ("direct", "corepcg", "auto"))
+        self.assertEqual(taken["precond"], ("mpcg-bw", "mpcg", "upcg", "auto"))
+        with self.assertRaises(corepcg.ArgumentError):
+            settings.make_settings(method="direct", tol=1e-3)
+        settings.make_settings(method="icpcg", tol=1e-3, ic_fill=1)
+
 
 class Functions(unittest.TestCase):
     def test_prototypes_match_the_header(self):

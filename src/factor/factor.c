@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* factor.c -- the CHOLMOD wrapper shared by the direct solver and corePCG:
- * a quiet common, analyse once, factorise many times, solve without
- * allocating (the preconditioner inside the PCG loop). */
+ * a quiet common per analysis, its settings set once when it starts;
+ * analyse once, factorise many times, solve without allocating (the
+ * preconditioner inside the PCG loop). */
 #include "factor.h"
 #include "order.h"
 
@@ -46,9 +47,66 @@ void cpg_factor_free(cpg_factor *f, cholmod_common *cm)
     memset(f, 0, sizeof *f);
 }
 
+/* cpg_factor_start_nodes or _natural: the common's settings, once. */
+static int start_common(cholmod_common *cm, corepcg_factor kind,
+                        int ordering, char *msg)
+{
+    if (!cm)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "factor: NULL common");
+    if ((int)kind < 0 || kind >= COREPCG_FACTOR_COUNT)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "factor: unknown factor kind %d", (int)kind);
+    int rc = cpg_cholmod_start(cm);
+    if (rc != COREPCG_OK)
+        return cpg_fail(msg, rc, "CHOLMOD: cannot start");
+    cm->supernodal = kind == COREPCG_FACTOR_LDL ? CHOLMOD_SIMPLICIAL
+                   : kind == COREPCG_FACTOR_LL  ? CHOLMOD_SUPERNODAL
+                   : CHOLMOD_AUTO;
+    /* Simplicial factors stay LDL^T (Ye et al.'s); supernodal ones are LL^T. */
+    cm->final_ll = 0;
+    cm->final_asis = 1;
+    /* The one ordering method the analysis uses. */
+    cm->nmethods = 1;
+    cm->method[0].ordering = ordering;
+    return COREPCG_OK;
+}
+
+int cpg_factor_start_nodes(cholmod_common *cm, corepcg_factor kind, char *msg)
+{
+    int rc = start_common(cm, kind, CHOLMOD_GIVEN, msg);
+    if (rc == COREPCG_OK)
+        cm->postorder = 1; /* the node order, then its etree postorder */
+    return rc;
+}
+
+/* Supernode amalgamation for the natural analysis (CHOLMOD's defaults
+ * are nrelax 4, 16, 48 and zrelax 0.8, 0.1, 0.05). The matrix core's
+ * supernodes are narrow (its node graph is the stretch grid: no diagonal
+ * or two-apart couplings), and wider relaxed supernodes keep the dense
+ * kernels busy longer: the core factorises faster with the same solve
+ * cost; wider still factorised no faster and solved slower
+ * (docs/benchmark.md, "corePCG's factorisation"). */
+int cpg_factor_start_natural(cholmod_common *cm, corepcg_factor kind,
+                             char *msg)
+{
+    static const size_t nrelax[3] = {8, 32, 96};
+    static const double zrelax[3] = {0.8, 0.2, 0.1};
+    int rc = start_common(cm, kind, CHOLMOD_NATURAL, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    cm->postorder = 0; /* the matrix comes with its postorder */
+    for (int k = 0; k < 3; k++) {
+        cm->nrelax[k] = nrelax[k];
+        cm->zrelax[k] = zrelax[k];
+    }
+    return COREPCG_OK;
+}
+
+/* f, M and the common's settings fit the analysis (ordering: the one
+ * the common was started for). */
 static int check_analyze_args(cpg_factor *f, cholmod_sparse *M,
-                              corepcg_ordering ord, corepcg_factor kind,
-                              cholmod_common *cm, char *msg)
+                              corepcg_ordering ord, cholmod_common *cm,
+                              int ordering, char *msg)
 {
     if (!f || !M || !cm)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
@@ -56,24 +114,17 @@ static int check_analyze_args(cpg_factor *f, cholmod_sparse *M,
     if ((int)ord < 0 || ord >= COREPCG_ORDERING_COUNT)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "factor analyse: unknown ordering %d", (int)ord);
-    if ((int)kind < 0 || kind >= COREPCG_FACTOR_COUNT)
+    if (cm->nmethods != 1 || cm->method[0].ordering != ordering ||
+        cm->postorder != (ordering == CHOLMOD_GIVEN))
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "factor analyse: unknown factor kind %d", (int)kind);
+                        "factor analyse: the common was not started for "
+                        "this analysis (cpg_factor_start_%s)",
+                        ordering == CHOLMOD_GIVEN ? "nodes" : "natural");
     if (M->nrow != M->ncol || M->stype >= 0 || M->xtype != CHOLMOD_REAL)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "factor analyse: the matrix must be square, real "
                         "and stored with stype -1");
     return COREPCG_OK;
-}
-
-static void set_kind(cholmod_common *cm, corepcg_factor kind)
-{
-    cm->supernodal = kind == COREPCG_FACTOR_LDL ? CHOLMOD_SIMPLICIAL
-                   : kind == COREPCG_FACTOR_LL  ? CHOLMOD_SUPERNODAL
-                   : CHOLMOD_AUTO;
-    /* Simplicial factors stay LDL^T (Ye et al.'s); supernodal ones are LL^T. */
-    cm->final_ll = 0;
-    cm->final_asis = 1;
 }
 
 /* After cholmod_analyze(_p): status, kind, and the solve vectors. */
@@ -162,156 +213,148 @@ static int order_nodes(cholmod_sparse *Gm, corepcg_ordering ord, int *Pnode,
     return code != COREPCG_OK ? code : ok ? COREPCG_OK : COREPCG_ERR_CHOLMOD;
 }
 
-/* Analyses M with the node order Pnode expanded to its unknowns. */
+/* The nodes that own columns, their graph and its orders: the work of
+ * cpg_factor_analyze_nodes. */
+typedef struct node_work {
+    int G;               /* nodes that own columns */
+    int *gnode;          /* G: the node (of N) of each */
+    int *gindex;         /* N: each node's place among the G */
+    int *gcol;           /* G: its first column */
+    int *node_of_col;    /* n: the place of each column's node */
+    int *Pnode;          /* G: a fill-reducing order of the G */
+    int *Perm;           /* n: Pnode expanded to the columns */
+    cholmod_sparse *Gm;  /* the graph of the G */
+} node_work;
+
+static void node_work_free(node_work *w, cholmod_common *cm)
+{
+    cholmod_free_sparse(&w->Gm, cm);
+    free(w->node_of_col);
+    free(w->gnode);
+    free(w->gindex);
+    free(w->gcol);
+    free(w->Pnode);
+    free(w->Perm);
+}
+
+/* CHOLMOD's code for a call that returned nothing (ERR_CHOLMOD when its
+ * status says OK). */
+static int cholmod_failure(const cholmod_common *cm)
+{
+    int code = cpg_cholmod_code(cm);
+    return code != COREPCG_OK ? code : COREPCG_ERR_CHOLMOD;
+}
+
+/* w for M's columns in the node groups off[0..N]: the nodes that own
+ * columns and their graph. OK or a code; w is to be freed either way. */
+static int node_work_make(node_work *w, cholmod_sparse *M, const int *off,
+                          int N, cholmod_common *cm)
+{
+    size_t n = M->ncol;
+    memset(w, 0, sizeof *w);
+    w->node_of_col = malloc(sizeof(int) * (n ? n : 1));
+    w->gnode = malloc(sizeof(int) * ((size_t)N + 1));
+    w->gindex = malloc(sizeof(int) * ((size_t)N + 1));
+    w->gcol = malloc(sizeof(int) * ((size_t)N + 1));
+    w->Pnode = malloc(sizeof(int) * ((size_t)N + 1));
+    w->Perm = malloc(sizeof(int) * (n ? n : 1));
+    if (!w->node_of_col || !w->gnode || !w->gindex || !w->gcol ||
+        !w->Pnode || !w->Perm)
+        return COREPCG_ERR_NO_MEMORY;
+    for (int J = 0; J < N; J++)
+        if (off[J + 1] > off[J]) {
+            w->gindex[J] = w->G;
+            w->gcol[w->G] = off[J];
+            w->gnode[w->G++] = J;
+        }
+    for (int J = 0; J < N; J++)
+        for (int c = off[J]; c < off[J + 1]; c++)
+            w->node_of_col[c] = w->gindex[J];
+    w->Gm = node_graph(M, w->gcol, w->node_of_col, w->G, cm);
+    return w->Gm ? COREPCG_OK : cholmod_failure(cm);
+}
+
+/* Analyses M with the node order w->Pnode expanded to its unknowns. */
 static cholmod_factor *analyze_given(cholmod_sparse *M, const int *off,
-                                     const int *gnode, const int *Pnode,
-                                     int G, int *Perm, cholmod_common *cm)
+                                     node_work *w, cholmod_common *cm)
 {
     int t = 0;
-    for (int k = 0; k < G; k++) {
-        int J = gnode[Pnode[k]];
+    for (int k = 0; k < w->G; k++) {
+        int J = w->gnode[w->Pnode[k]];
         for (int c = off[J]; c < off[J + 1]; c++)
-            Perm[t++] = c;
+            w->Perm[t++] = c;
     }
-    cm->nmethods = 1;
-    cm->method[0].ordering = CHOLMOD_GIVEN;
-    cm->postorder = 1;
-    return cholmod_analyze_p(M, Perm, NULL, 0, cm);
+    return cholmod_analyze_p(M, w->Perm, NULL, 0, cm);
+}
+
+/* best, after AMD's analysis f->L: METIS too, and the factor with fewer
+ * nonzeros. Always, not by CHOLMOD's rule (METIS only when fl/lnz >= 500
+ * and lnz/anz >= 5): on a node graph that stands for 3x3 blocks fl/lnz is
+ * a third of the scalar matrix's, so the rule would rarely fire; one more
+ * ordering of the node graph is cheap beside the factorisations it
+ * serves, and with full blocks the scalar nnz(L) is 9 lnz - 3 N, so
+ * comparing the node graph's counts picks what the scalar ones would. A
+ * failed second try (METIS or its analysis) leaves the first, with its
+ * counts in the common (finish_analyze reads fl). */
+static void try_metis_too(cpg_factor *f, cholmod_sparse *M, const int *off,
+                          node_work *w, cholmod_common *cm)
+{
+    double lnz = cm->lnz, fl = cm->fl;
+    if (order_nodes(w->Gm, COREPCG_ORDERING_METIS, w->Pnode, cm) ==
+        COREPCG_OK) {
+        cholmod_factor *L2 = analyze_given(M, off, w, cm);
+        if (L2 && cm->lnz < lnz) {
+            cholmod_free_factor(&f->L, cm);
+            f->L = L2;
+            f->ordering_used = COREPCG_ORDERING_METIS;
+        } else {
+            cholmod_free_factor(&L2, cm);
+            cm->fl = fl;
+            cm->lnz = lnz;
+        }
+    }
+    cm->status = CHOLMOD_OK;
 }
 
 int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
-                             int N, corepcg_ordering ord, corepcg_factor kind,
-                             cholmod_common *cm, char *msg)
+                             int N, corepcg_ordering ord, cholmod_common *cm,
+                             char *msg)
 {
-    int rc = check_analyze_args(f, M, ord, kind, cm, msg);
+    int rc = check_analyze_args(f, M, ord, cm, CHOLMOD_GIVEN, msg);
     if (rc != COREPCG_OK)
         return rc;
     if (!off || N < 0 || (size_t)off[N] != M->ncol)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "factor analyse: node offsets do not cover the matrix");
     cpg_factor_free(f, cm);
-    set_kind(cm, kind);
-
-    size_t n = M->ncol;
-    int *node_of_col = malloc(sizeof(int) * (n ? n : 1));
-    int *gnode = malloc(sizeof(int) * ((size_t)N + 1));
-    int *gindex = malloc(sizeof(int) * ((size_t)N + 1));
-    int *gcol = malloc(sizeof(int) * ((size_t)N + 1));
-    int *Pnode = malloc(sizeof(int) * ((size_t)N + 1));
-    int *Perm = malloc(sizeof(int) * (n ? n : 1));
-    cholmod_sparse *Gm = NULL;
-    rc = COREPCG_ERR_NO_MEMORY;
-    if (!node_of_col || !gnode || !gindex || !gcol || !Pnode || !Perm)
-        goto done;
-    rc = COREPCG_OK;
-    int G = 0;
-    for (int J = 0; J < N; J++)
-        if (off[J + 1] > off[J]) {
-            gindex[J] = G;
-            gcol[G] = off[J];
-            gnode[G++] = J;
-        }
-    for (int J = 0; J < N; J++)
-        for (int c = off[J]; c < off[J + 1]; c++)
-            node_of_col[c] = gindex[J];
-    Gm = node_graph(M, gcol, node_of_col, G, cm);
-    if (!Gm)
-        goto cholmod_failed;
-
+    node_work w;
+    rc = node_work_make(&w, M, off, N, cm);
     corepcg_ordering first = ord == COREPCG_ORDERING_BEST ? COREPCG_ORDERING_AMD : ord;
-    rc = order_nodes(Gm, first, Pnode, cm);
-    if (rc != COREPCG_OK)
-        goto done;
-    f->L = analyze_given(M, off, gnode, Pnode, G, Perm, cm);
-    if (!f->L)
-        goto cholmod_failed;
-    f->ordering_used = first;
-    /* best: METIS too, and the factor with fewer nonzeros. Always, not by
-     * CHOLMOD's rule (METIS only when fl/lnz >= 500 and lnz/anz >= 5):
-     * on a node graph that stands for 3x3 blocks fl/lnz is a third of the
-     * scalar matrix's, so the rule would rarely fire; one more ordering of
-     * the node graph is cheap beside the factorisations it serves, and
-     * with full blocks the scalar nnz(L) is 9 lnz - 3 N, so comparing the
-     * node graph's counts picks what the scalar ones would. */
-    double lnz = cm->lnz, fl = cm->fl;
-    if (ord == COREPCG_ORDERING_BEST) {
-        if (order_nodes(Gm, COREPCG_ORDERING_METIS, Pnode, cm) == COREPCG_OK) {
-            cholmod_factor *L2 = analyze_given(M, off, gnode, Pnode, G, Perm, cm);
-            if (L2 && cm->lnz < lnz) {
-                cholmod_free_factor(&f->L, cm);
-                f->L = L2;
-                f->ordering_used = COREPCG_ORDERING_METIS;
-            } else {
-                cholmod_free_factor(&L2, cm);
-                /* the kept one's counts (finish_analyze reads fl) */
-                cm->fl = fl;
-                cm->lnz = lnz;
-            }
-        }
-        /* a failed second try (METIS or its analysis) leaves the first */
-        cm->status = CHOLMOD_OK;
-    }
-    f->node_ordering = 1;
-    rc = COREPCG_OK;
-    goto done;
-cholmod_failed:
-    rc = cpg_cholmod_code(cm);
     if (rc == COREPCG_OK)
-        rc = COREPCG_ERR_CHOLMOD;
-    cholmod_free_factor(&f->L, cm);
-done:
-    cholmod_free_sparse(&Gm, cm);
-    free(node_of_col);
-    free(gnode);
-    free(gindex);
-    free(gcol);
-    free(Pnode);
-    free(Perm);
+        rc = order_nodes(w.Gm, first, w.Pnode, cm);
+    if (rc == COREPCG_OK) {
+        f->L = analyze_given(M, off, &w, cm);
+        rc = f->L ? COREPCG_OK : cholmod_failure(cm);
+    }
+    if (rc == COREPCG_OK) {
+        f->ordering_used = first;
+        if (ord == COREPCG_ORDERING_BEST)
+            try_metis_too(f, M, off, &w, cm);
+    }
+    node_work_free(&w, cm);
     if (rc != COREPCG_OK) {
         int status = cm->status;
         cpg_factor_free(f, cm);
         return cpg_fail(msg, rc, "CHOLMOD ordering/analyse failed: %s (status %d)",
                         cholmod_status_text(status), status);
     }
-    int keep_ordering = f->ordering_used;
+    corepcg_ordering used = f->ordering_used;
     rc = finish_analyze(f, M, cm, msg);
     if (rc == COREPCG_OK) {
         f->node_ordering = 1;
-        f->ordering_used = (corepcg_ordering)keep_ordering;
+        f->ordering_used = used;
     }
     return rc;
-}
-
-/* Supernode amalgamation for the natural analysis (CHOLMOD's defaults
- * are nrelax 4, 16, 48 and zrelax 0.8, 0.1, 0.05). The matrix core's
- * supernodes are narrow (its node graph is the stretch grid: no diagonal
- * or two-apart couplings), and wider relaxed supernodes keep the dense
- * kernels busy longer: the core factorises faster with the same solve
- * cost; wider still factorised no faster and solved slower
- * (docs/benchmark.md, "corePCG's factorisation"). */
-typedef struct relax_saved {
-    size_t nrelax[3];
-    double zrelax[3];
-} relax_saved;
-
-static void set_relax(cholmod_common *cm, relax_saved *saved)
-{
-    static const size_t nrelax[3] = {8, 32, 96};
-    static const double zrelax[3] = {0.8, 0.2, 0.1};
-    for (int k = 0; k < 3; k++) {
-        saved->nrelax[k] = cm->nrelax[k];
-        saved->zrelax[k] = cm->zrelax[k];
-        cm->nrelax[k] = nrelax[k];
-        cm->zrelax[k] = zrelax[k];
-    }
-}
-
-static void restore_relax(cholmod_common *cm, const relax_saved *saved)
-{
-    for (int k = 0; k < 3; k++) {
-        cm->nrelax[k] = saved->nrelax[k];
-        cm->zrelax[k] = saved->zrelax[k];
-    }
 }
 
 /* Every workspace of the one- and two-column solves, at the sizes
@@ -337,10 +380,10 @@ static int alloc_solve_work(cpg_factor *f, cholmod_common *cm)
 
 int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
                                const int *perm, corepcg_ordering ordering_used,
-                               corepcg_factor kind, cholmod_common *cm,
-                               char *msg)
+                               cholmod_common *cm, char *msg)
 {
-    int rc = check_analyze_args(f, M, ordering_used, kind, cm, msg);
+    int rc = check_analyze_args(f, M, ordering_used, cm, CHOLMOD_NATURAL,
+                                msg);
     if (rc != COREPCG_OK)
         return rc;
     if (!perm)
@@ -352,19 +395,7 @@ int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
     if (!f->perm)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     memcpy(f->perm, perm, sizeof(int) * n);
-    set_kind(cm, kind);
-    relax_saved saved;
-    set_relax(cm, &saved);
-    int nmethods = cm->nmethods, ordering = cm->method[0].ordering;
-    int postorder = cm->postorder;
-    cm->nmethods = 1;
-    cm->method[0].ordering = CHOLMOD_NATURAL;
-    cm->postorder = 0; /* perm already holds the postorder */
     f->L = cholmod_analyze(M, cm);
-    cm->nmethods = nmethods;
-    cm->method[0].ordering = ordering;
-    cm->postorder = postorder;
-    restore_relax(cm, &saved);
     int *keep_perm = f->perm;
     f->perm = NULL; /* finish_analyze frees f whole on failure */
     rc = finish_analyze(f, M, cm, msg);
@@ -484,17 +515,12 @@ int cpg_factor_numeric(cpg_factor *f, cholmod_sparse *M, int not_spd_code,
                         "factor: matrix is %zu x %zu, the analysis was for "
                         "n = %zu", M->nrow, M->ncol, f->L->n);
 
-    /* The common may have served another factor since the analysis:
-     * simplicial factors must come out LDL^T, supernodal stay as they are. */
-    cm->final_ll = 0;
-    cm->final_asis = 1;
-
-    /* CHOLMOD 3.0.14 opens the OpenMP regions of its supernodal
-     * factorisation with num_threads(4), hard-wired, whatever the machine
-     * (and OMP_NUM_THREADS) says, while OpenBLAS runs its own threads
-     * inside them: oversubscribed, the factorisation took twice as long
-     * (docs/benchmark.md, "corePCG's factorisation"). With
-     * max-active-levels 0 on this thread the regions run on it alone;
+    /* CHOLMOD 3 opens the OpenMP regions of its supernodal factorisation
+     * with num_threads(4), hard-wired, whatever the machine (and
+     * OMP_NUM_THREADS) says, while OpenBLAS runs its own threads inside
+     * them: oversubscribed (docs/benchmark.md, "corePCG's
+     * factorisation"). With max-active-levels 0 on this thread the
+     * regions run on it alone;
      * libgomp keeps the setting per thread, so other threads of the
      * caller are unaffected, and it is restored at once. */
     int levels = omp_get_max_active_levels();

@@ -35,14 +35,24 @@ typedef struct cpg_factor {
     double bad_pivot;
 } cpg_factor;
 
+/* Each analysis takes a common started for it, once, with the factor
+ * kind (LDL: simplicial LDL^T; LL: supernodal LL^T; AUTO: CHOLMOD's
+ * choice); the factorisations and solves of its factor use the same
+ * common, and nothing rewrites its settings afterwards. A common started
+ * for the other analysis is refused (ERR_ARGUMENT). Both starters return
+ * OK or a code, with msg; the common is freed by cholmod_finish. */
+int cpg_factor_start_nodes(cholmod_common *cm, corepcg_factor kind, char *msg);
+int cpg_factor_start_natural(cholmod_common *cm, corepcg_factor kind,
+                             char *msg);
+
 /* Analyse a matrix whose unknowns come in node groups (node i owns
  * columns off[i] .. off[i+1]-1, possibly none): the fill-reducing ordering
  * is computed on the node graph, N nodes instead of up to 3N unknowns, and
- * expanded so that each node's unknowns stay together. BEST tries AMD and,
- * when its fill is high (CHOLMOD's own rule), METIS, keeping the sparser. */
+ * expanded so that each node's unknowns stay together. BEST tries AMD and
+ * METIS, keeping the sparser. cm: started by cpg_factor_start_nodes. */
 int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
-                             int N, corepcg_ordering ord, corepcg_factor kind,
-                             cholmod_common *cm, char *msg);
+                             int N, corepcg_ordering ord, cholmod_common *cm,
+                             char *msg);
 /* Analyse a matrix M that is already stored in its factor's order
  * (perm[k] = the unknown of row k, as an earlier analysis chose it, its
  * postorder included) with CHOLMOD's natural order: cholmod_factorize then
@@ -52,11 +62,11 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
  * supernodal L's storage is allocated now, with a transparent-huge-page
  * hint, so that the first factorisation does not fault on every 4 KiB
  * page (a simplicial one, for small systems, at the first
- * factorisation); so is every workspace of the solves. */
+ * factorisation); so is every workspace of the solves. cm: started by
+ * cpg_factor_start_natural. */
 int cpg_factor_analyze_natural(cpg_factor *f, cholmod_sparse *M,
                                const int *perm, corepcg_ordering ordering_used,
-                               corepcg_factor kind, cholmod_common *cm,
-                               char *msg);
+                               cholmod_common *cm, char *msg);
 /* Numeric factorisation with the kept analysis; not_spd_code is returned
  * when M is not positive definite (CHOLMOD's status or a D <= 0), with
  * f->bad_column, bad_step and the pivot set and msg "not positive
@@ -73,8 +83,9 @@ void cpg_factor_not_spd_text(const cpg_factor *f, char *buf, size_t size);
 int cpg_factor_solve(cpg_factor *f, const double *in, double *out,
                      cholmod_common *cm);
 /* out1 = M^-1 in1 and out2 = M^-1 in2 as one two-column solve: each
- * triangular solve then streams L once for both (measured 1.6x one
- * column's time). Allocates nothing after its first call. */
+ * triangular solve then streams L once for both, cheaper than two
+ * (docs/benchmark.md, "Triangular solves"). Allocates nothing after its
+ * first call. */
 int cpg_factor_solve2(cpg_factor *f, const double *in1, const double *in2,
                       double *out1, double *out2, cholmod_common *cm);
 long cpg_factor_nnz(const cpg_factor *f);

@@ -103,56 +103,80 @@ static cholmod_sparse *node_graph(const cpg_proj *p, cholmod_common *cm)
  * graph's with each node a chain of its 3 unknowns: this order, each node
  * expanded to its 3 unknowns, has the scalar matrix's fill, at a ninth
  * of the cost of analysing the scalar matrix. Only L->Perm is kept, so a
- * simplicial analysis is enough. */
+ * simplicial analysis is enough, in a common of its own. */
 static int node_order(const cpg_proj *p, corepcg_ordering ord, int *Pnode,
-                      corepcg_ordering *used, cholmod_common *cm, char *msg)
+                      corepcg_ordering *used, char *msg)
 {
-    int N = p->N;
-    int *off = malloc(sizeof(int) * ((size_t)N + 1));
-    cholmod_sparse *G = node_graph(p, cm);
-    if (!off || !G) {
-        free(off);
-        cholmod_free_sparse(&G, cm);
-        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    }
-    for (int i = 0; i <= N; i++)
-        off[i] = i;
-    cpg_factor f0;
-    memset(&f0, 0, sizeof f0);
-    int rc = cpg_factor_analyze_nodes(&f0, G, off, N, ord, COREPCG_FACTOR_LDL,
-                                      cm, msg);
-    free(off);
-    cholmod_free_sparse(&G, cm);
+    cholmod_common cm;
+    int rc = cpg_factor_start_nodes(&cm, COREPCG_FACTOR_LDL, msg);
     if (rc != COREPCG_OK)
         return rc;
-    memcpy(Pnode, f0.L->Perm, sizeof(int) * (size_t)N);
-    *used = f0.ordering_used;
-    cpg_factor_free(&f0, cm);
-    return COREPCG_OK;
+    int N = p->N;
+    int *off = malloc(sizeof(int) * ((size_t)N + 1));
+    cholmod_sparse *G = node_graph(p, &cm);
+    cpg_factor f0;
+    memset(&f0, 0, sizeof f0);
+    if (!off || !G) {
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    } else {
+        for (int i = 0; i <= N; i++)
+            off[i] = i;
+        rc = cpg_factor_analyze_nodes(&f0, G, off, N, ord, &cm, msg);
+    }
+    if (rc == COREPCG_OK) {
+        memcpy(Pnode, f0.L->Perm, sizeof(int) * (size_t)N);
+        *used = f0.ordering_used;
+    }
+    free(off);
+    cholmod_free_sparse(&G, &cm);
+    cpg_factor_free(&f0, &cm);
+    cholmod_finish(&cm);
+    return rc;
 }
 
-/* The selection's lower triangle in the order Pnode (node positions
- * expanded to their 3 unknowns), built in one pass, and where each block
- * entry went (map). Node position q's column c holds the diagonal block's
- * rows 3q + c .. 3q + 2, then 3 rows for each neighbour at a later
- * position, in increasing position. */
-static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
-                          long nnz, cholmod_common *cm, char *msg)
+/* The failure of a CHOLMOD call that made no projected matrix. */
+static int matrix_failed(const cholmod_common *cm, char *msg)
+{
+    int rc = cpg_cholmod_code(cm);
+    rc = rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY;
+    return cpg_fail(msg, rc, "the projected matrix: %s", corepcg_strerror(rc));
+}
+
+/* The selection in the order Pnode, by node position: each position's
+ * off-diagonal blocks go to the earlier of their two positions, listed
+ * there by the later one's position. */
+typedef struct later_blocks {
+    int *pos;     /* N: each node's position (Pnode inverted) */
+    int *start;   /* N + 1: position q's list is start[q] .. start[q+1]-1 */
+    int *nb_pos;  /* the later position of each listed block */
+    int *nb_blk;  /* the block (of the selection) */
+    int *rank;    /* each off-diagonal block's place in the lists */
+} later_blocks;
+
+static void later_blocks_free(later_blocks *l)
+{
+    free(l->pos);
+    free(l->start);
+    free(l->nb_pos);
+    free(l->nb_blk);
+    free(l->rank);
+}
+
+static int later_blocks_make(later_blocks *l, const cpg_proj *p,
+                             const cpg_bmat *A, const int *Pnode)
 {
     int N = p->N, nblk = p->bp[N];
-    int *pos = malloc(sizeof(int) * (size_t)N);
-    int *start = calloc((size_t)N + 1, sizeof(int));
-    int *nb_pos = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
-    int *nb_blk = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
-    int *rank = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
-    int rc = COREPCG_OK;
-    if (!pos || !start || !nb_pos || !nb_blk || !rank) {
-        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-        goto done;
-    }
+    l->pos = malloc(sizeof(int) * (size_t)N);
+    l->start = calloc((size_t)N + 1, sizeof(int));
+    l->nb_pos = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    l->nb_blk = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    l->rank = malloc(sizeof(int) * (size_t)(nblk ? nblk : 1));
+    if (!l->pos || !l->start || !l->nb_pos || !l->nb_blk || !l->rank)
+        return COREPCG_ERR_NO_MEMORY;
+    int *pos = l->pos, *start = l->start, *nb_pos = l->nb_pos;
+    int *nb_blk = l->nb_blk;
     for (int q = 0; q < N; q++)
         pos[Pnode[q]] = q;
-    /* each off-diagonal block goes to the earlier of its two positions */
     for (int J = 0; J < N; J++)
         for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
             int qi = pos[A->i[p->src[b]]], qj = pos[J];
@@ -181,31 +205,33 @@ static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
             nb_blk[u] = w;
         }
     for (int t = 0; t < start[N]; t++)
-        rank[nb_blk[t]] = t;
+        l->rank[nb_blk[t]] = t;
+    return COREPCG_OK;
+}
 
-    p->M = cholmod_allocate_sparse(3 * (size_t)N, 3 * (size_t)N, (size_t)nnz,
-                                   1, 1, -1, CHOLMOD_REAL, cm);
-    if (!p->M) {
-        rc = cpg_cholmod_code(cm);
-        rc = rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY;
-        rc = cpg_fail(msg, rc, "the projected matrix: %s", corepcg_strerror(rc));
-        goto done;
-    }
-    int *Mp = p->M->p, *Mi = p->M->i, t = 0;
-    cpg_huge_pages(Mi, (size_t)nnz * sizeof(int));
-    cpg_huge_pages(p->M->x, (size_t)nnz * sizeof(double));
+/* M's pattern: node position q's column c holds the diagonal block's rows
+ * 3q + c .. 3q + 2, then 3 rows for each block in q's list. */
+static void permuted_pattern(cholmod_sparse *M, int N, const later_blocks *l)
+{
+    int *Mp = M->p, *Mi = M->i, t = 0;
     for (int q = 0; q < N; q++)
         for (int c = 0; c < 3; c++) {
             Mp[3 * q + c] = t;
             for (int a = c; a < 3; a++)
                 Mi[t++] = 3 * q + a;
-            for (int k = start[q]; k < start[q + 1]; k++)
+            for (int k = l->start[q]; k < l->start[q + 1]; k++)
                 for (int a = 0; a < 3; a++)
-                    Mi[t++] = 3 * nb_pos[k] + a;
+                    Mi[t++] = 3 * l->nb_pos[k] + a;
         }
     Mp[3 * N] = t;
-    memset(p->M->x, 0, (size_t)nnz * sizeof(double));
-    for (int J = 0; J < N; J++) {
+}
+
+/* p->map: where each entry of each selected block went in p->M. */
+static void permuted_map(cpg_proj *p, const cpg_bmat *A,
+                         const later_blocks *l)
+{
+    const int *Mp = p->M->p, *pos = l->pos;
+    for (int J = 0; J < p->N; J++) {
         int qj = pos[J];
         int *m = p->map + 9L * p->bp[J]; /* the diagonal block */
         for (int c = 0; c < 3; c++)
@@ -213,7 +239,7 @@ static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
                 m[3 * c + a] = a >= c ? Mp[3 * qj + c] + a - c : -1;
         for (int b = p->bp[J] + 1; b < p->bp[J + 1]; b++) {
             int qi = pos[A->i[p->src[b]]];
-            int first = qi < qj ? qi : qj, r = rank[b] - start[first];
+            int first = qi < qj ? qi : qj, r = l->rank[b] - l->start[first];
             m = p->map + 9L * b;
             for (int c = 0; c < 3; c++)
                 for (int a = 0; a < 3; a++)
@@ -223,13 +249,34 @@ static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
                                            : Mp[3 * qi + a] + 3 - a + 3 * r + c;
         }
     }
-done:
-    free(pos);
-    free(start);
-    free(nb_pos);
-    free(nb_blk);
-    free(rank);
-    return rc;
+}
+
+/* The selection's lower triangle in the order Pnode (node positions
+ * expanded to their 3 unknowns), built in one pass, and where each block
+ * entry went (map). */
+static int store_permuted(cpg_proj *p, const cpg_bmat *A, const int *Pnode,
+                          long nnz, cholmod_common *cm, char *msg)
+{
+    later_blocks l;
+    memset(&l, 0, sizeof l);
+    int rc = later_blocks_make(&l, p, A, Pnode);
+    if (rc != COREPCG_OK) {
+        later_blocks_free(&l);
+        return cpg_fail(msg, rc, "out of memory");
+    }
+    p->M = cholmod_allocate_sparse(3 * (size_t)p->N, 3 * (size_t)p->N,
+                                   (size_t)nnz, 1, 1, -1, CHOLMOD_REAL, cm);
+    if (!p->M) {
+        later_blocks_free(&l);
+        return matrix_failed(cm, msg);
+    }
+    cpg_huge_pages(p->M->i, (size_t)nnz * sizeof(int));
+    cpg_huge_pages(p->M->x, (size_t)nnz * sizeof(double));
+    permuted_pattern(p->M, p->N, &l);
+    memset(p->M->x, 0, (size_t)nnz * sizeof(double));
+    permuted_map(p, A, &l);
+    later_blocks_free(&l);
+    return COREPCG_OK;
 }
 
 /* A simplicial factorisation reads the upper triangle: stored lower, the
@@ -246,9 +293,7 @@ static int store_upper(cpg_proj *p, cholmod_common *cm, char *msg)
     if (!U || !moved) {
         cholmod_free_sparse(&U, cm);
         free(moved);
-        int rc = cpg_cholmod_code(cm);
-        rc = rc != COREPCG_OK ? rc : COREPCG_ERR_NO_MEMORY;
-        return cpg_fail(msg, rc, "the projected matrix: %s", corepcg_strerror(rc));
+        return matrix_failed(cm, msg);
     }
     const double *Ux = U->x;
     for (long t = 0; t < nnz; t++)
@@ -264,8 +309,7 @@ static int store_upper(cpg_proj *p, cholmod_common *cm, char *msg)
 }
 
 int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
-                     corepcg_ordering ord, corepcg_factor kind,
-                     cholmod_common *cm, char *msg)
+                     corepcg_ordering ord, cholmod_common *cm, char *msg)
 {
     memset(p, 0, sizeof *p);
     p->N = A->nb;
@@ -281,7 +325,7 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
         goto done;
     }
-    rc = node_order(p, ord, Pnode, &used, cm, msg);
+    rc = node_order(p, ord, Pnode, &used, msg);
     if (rc == COREPCG_OK)
         rc = store_permuted(p, A, Pnode, nnz, cm, msg);
     if (rc != COREPCG_OK)
@@ -289,7 +333,7 @@ int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
     for (int q = 0; q < p->N; q++)
         for (int c = 0; c < 3; c++)
             perm[3 * q + c] = 3 * Pnode[q] + c;
-    rc = cpg_factor_analyze_natural(&p->fac, p->M, perm, used, kind, cm, msg);
+    rc = cpg_factor_analyze_natural(&p->fac, p->M, perm, used, cm, msg);
     if (rc == COREPCG_OK && !p->fac.L->is_super)
         rc = store_upper(p, cm, msg);
 done:

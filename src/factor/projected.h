@@ -35,12 +35,13 @@ typedef struct cpg_proj {
 
 /* Pattern work, once per mesh: the blocks of A that keep marks (NULL: all
  * of them; the diagonal blocks must be among them), a fill-reducing order
- * of their node graph (ord, computed as cpg_factor_analyze_nodes does),
- * the matrix stored in that order and its natural analysis
- * (cpg_factor_analyze_natural). Leaves p empty on failure. */
+ * of their node graph (ord, computed by cpg_factor_analyze_nodes in a
+ * common of its own), the matrix stored in that order and its natural
+ * analysis (cpg_factor_analyze_natural) in cm, the caller's, started by
+ * cpg_factor_start_natural with the factor kind; every later call on p
+ * takes the same cm. Leaves p empty on failure. */
 int cpg_proj_analyse(cpg_proj *p, const cpg_bmat *A, const unsigned char *keep,
-                     corepcg_ordering ord, corepcg_factor kind,
-                     cholmod_common *cm, char *msg);
+                     corepcg_ordering ord, cholmod_common *cm, char *msg);
 
 /* 1 when the blocks of A that keep marks (count of them in A's lower
  * triangle, the diagonal included) are exactly the ones analysed, in

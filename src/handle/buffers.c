@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buffers.c -- large arrays without fresh-page costs. A new block of
  * memory is paid for on its first touch, one page fault per 4 KiB page
- * (about 12 us each on the VM measured); memory already touched is not.
- * So the arrays a handle keeps from step to step (the factor's storage,
- * the projected matrix) ask for huge pages before their first touch. */
+ * (docs/benchmark.md, "corePCG's factorisation"); memory already touched
+ * is not. So the arrays a handle keeps from step to step (the factor's
+ * storage, the projected matrix) ask for huge pages before their first
+ * touch. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "base.h"
 

@@ -8,7 +8,8 @@
 #include "method.h"
 
 struct corepcg_solver {
-    cholmod_common cm;
+    cholmod_common cm;       /* the import's (A's assembly); the methods
+                                that factorise own their commons */
     int cm_started;
     char msg[COREPCG_MSG_SIZE];
     corepcg_settings set;

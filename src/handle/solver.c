@@ -36,7 +36,7 @@ int corepcg_create(corepcg_solver **out)
 static void clear_system(corepcg_solver *h)
 {
     if (h->state) {
-        h->ops->clear(h->state, &h->cm);
+        h->ops->clear(h->state, NULL);
         free(h->state);
         h->state = NULL;
     }
@@ -68,8 +68,8 @@ const char *corepcg_message(const corepcg_solver *h)
 
 static cpg_ctx context(corepcg_solver *h)
 {
-    cpg_ctx ctx = {.sys = &h->sys, .set = &h->set, .cm = &h->cm,
-                   .msg = h->msg, .rec = &h->setup_info};
+    cpg_ctx ctx = {.sys = &h->sys, .set = &h->set, .msg = h->msg,
+                   .rec = &h->setup_info};
     return ctx;
 }
 

@@ -78,22 +78,22 @@ static double precondition(const cpg_pcg_problem *pb, const double *r,
     return dot(pb->n, r, c);
 }
 
-int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
-            int *iterations, char *msg)
+/* The start from x: r = S(b - A x), c = M^-1 r filtered and
+ * *delta = r^T c; *delta0 = bd^T M^-1 bd (s is free scratch here), or the
+ * one given. OK or a failure, with msg. */
+static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
+                     const double *x, double *delta0, double *delta,
+                     char *msg)
 {
     const int n = pb->n;
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
-    *iterations = 0;
-
-    /* delta0 = bd^T M^-1 bd (s is free scratch here), or given; and the
-     * initial residual r with c = M^-1 r */
     pb->matvec(pb->matvec_ctx, x, q);
     for (int k = 0; k < n; k++)
         r[k] = pb->b[k] - q[k];
     if (pb->filter)
         pb->filter(pb->filter_ctx, r);
     int rc = COREPCG_OK;
-    double delta0 = pb->delta0;
+    *delta0 = pb->delta0;
     if (pb->bdelta && pb->precond2) {
         rc = pb->precond2(pb->precond_ctx, pb->bdelta, r, s, c);
     } else {
@@ -106,30 +106,120 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         return cpg_fail(msg, rc, "the preconditioner failed: %s",
                         corepcg_strerror(rc));
     if (pb->bdelta)
-        delta0 = dot(n, pb->bdelta, s);
+        *delta0 = dot(n, pb->bdelta, s);
     if (pb->filter)
         pb->filter(pb->filter_ctx, c);
-    double delta = dot(n, r, c);
-    if (!isfinite(delta0) || !isfinite(delta))
+    *delta = dot(n, r, c);
+    if (!isfinite(*delta0) || !isfinite(*delta))
         return cpg_fail(msg, COREPCG_ERR_NAN,
                         "NaN or Inf before the first iteration");
-    if (delta0 < 0 || delta < 0)
+    if (*delta0 < 0 || *delta < 0)
         return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
                         "preconditioner is not positive definite "
-                        "(r^T M^-1 r = %.3g)", delta < 0 ? delta : delta0);
-    /* A zero delta0 would ask for an exactly zero residual, reached only by
-     * underflow: measure against the initial residual instead (the solver
-     * answers a zero reduced right-hand side exactly before getting here). */
-    double rr = dot(n, r, r), target;
+                        "(r^T M^-1 r = %.3g)", *delta < 0 ? *delta : *delta0);
+    return COREPCG_OK;
+}
+
+/* What the stopping rule compares with: tol^2 |bd|^2 (residual; rr =
+ * |r|^2 at the start) or tol^2 delta0 (the papers'). A zero reference
+ * would ask for an exactly zero residual, reached only by underflow:
+ * measure against the initial residual instead (the solver answers a
+ * zero reduced right-hand side exactly before getting here). */
+static int pcg_target(const cpg_pcg_problem *pb, double rr, double delta0,
+                      double delta, double *target, char *msg)
+{
     if (pb->stop_residual) {
-        double ref = pb->bdelta ? dot(n, pb->bdelta, pb->bdelta) : rr;
+        double ref = pb->bdelta ? dot(pb->n, pb->bdelta, pb->bdelta) : rr;
         if (!isfinite(rr) || !isfinite(ref))
             return cpg_fail(msg, COREPCG_ERR_NAN, "NaN or Inf before the "
                             "first iteration (|r|^2 overflows)");
-        target = pb->tol * pb->tol * (ref > 0 ? ref : rr);
+        *target = pb->tol * pb->tol * (ref > 0 ? ref : rr);
     } else {
-        target = pb->tol * pb->tol * (delta0 > 0 ? delta0 : delta);
+        *target = pb->tol * pb->tol * (delta0 > 0 ? delta0 : delta);
     }
+    return COREPCG_OK;
+}
+
+/* One iteration along c: x += alpha c, r -= alpha A c (then filtered),
+ * s = M^-1 r and *delta = r^T s (on entry the last one); *it counts it.
+ * OK or a failure, with msg. */
+static int pcg_step(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
+                    double *delta, int *it, char *msg)
+{
+    const int n = pb->n;
+    double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
+    /* c is in range(S), so c^T A c = c^T S A c: q need not be filtered
+     * for alpha. r is filtered after its update instead, so that the
+     * round-off an early, large step leaves along the constrained
+     * directions is dropped at once rather than carried in r^T M^-1 r,
+     * where it would outweigh the true residual later and make the
+     * iteration diverge (seen with a guess 1e8 times the answer). */
+    pb->matvec(pb->matvec_ctx, c, q);
+    double cq = dot(n, c, q);
+    if (!isfinite(cq))
+        return cpg_fail(msg, COREPCG_ERR_NAN,
+                        "NaN or Inf in p^T A p at iteration %d", *it + 1);
+    if (cq <= 0)
+        return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                        "p^T A p = %.3g <= 0 at iteration %d: the "
+                        "matrix is not positive definite", cq, *it + 1);
+    double alpha = *delta / cq;
+    for (int k = 0; k < n; k++) {
+        x[k] += alpha * c[k];
+        r[k] -= alpha * q[k];
+    }
+    if (pb->filter)
+        pb->filter(pb->filter_ctx, r);
+    int rc = pb->precond(pb->precond_ctx, r, s);
+    if (rc != COREPCG_OK)
+        return cpg_fail(msg, rc, "the preconditioner failed at iteration "
+                        "%d: %s", *it + 1, corepcg_strerror(rc));
+    *delta = dot(n, r, s);
+    (*it)++;
+    if (!isfinite(*delta))
+        return cpg_fail(msg, COREPCG_ERR_NAN,
+                        "NaN or Inf in the residual at iteration %d", *it);
+    if (*delta < 0)
+        return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
+                        "r^T M^-1 r = %.3g < 0 at iteration %d: the "
+                        "preconditioner is not positive definite", *delta,
+                        *it);
+    return COREPCG_OK;
+}
+
+/* After the loop: OK, or NOT_CONVERGED when the checks ran out with the
+ * recurrence's residual below the target and the true one above it --
+ * and above the round-off of b itself, which no answer can beat (b =
+ * A (I - S) z gives b^ at round-off): say so, never OK. */
+static int pcg_end(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
+                   int verified, double target, int it, char *msg)
+{
+    double floor = 64 * DBL_EPSILON, rr;
+    if (pb->stop_residual && !verified &&
+        (rr = true_residual(pb, x, w->r, w->q)) > target &&
+        rr > floor * floor * dot(pb->n, pb->b, pb->b)) {
+        cpg_fail(msg, COREPCG_NOT_CONVERGED, "the true residual stays above "
+                 "tol after %d iterations (the recurrence drifted: a guess far "
+                 "from the answer?)", it);
+        return COREPCG_NOT_CONVERGED;
+    }
+    return COREPCG_OK;
+}
+
+int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
+            int *iterations, char *msg)
+{
+    const int n = pb->n;
+    double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
+    *iterations = 0;
+    double delta0 = 0, delta = 0, target = 0;
+    int rc = pcg_start(pb, w, x, &delta0, &delta, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    double rr = dot(n, r, r);
+    rc = pcg_target(pb, rr, delta0, delta, &target, msg);
+    if (rc != COREPCG_OK)
+        return rc;
     int checks = 0, verified = 1; /* rr is the true residual's */
 
     int it = 0;
@@ -138,55 +228,15 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             *iterations = it;
             return COREPCG_NOT_CONVERGED;
         }
-        /* c is in range(S), so c^T A c = c^T S A c: q need not be filtered
-         * for alpha. r is filtered after its update instead, so that the
-         * round-off an early, large step leaves along the constrained
-         * directions is dropped at once rather than carried in r^T M^-1 r,
-         * where it would outweigh the true residual later and make the
-         * iteration diverge (seen with a guess 1e8 times the answer). */
-        pb->matvec(pb->matvec_ctx, c, q);
-        double cq = dot(n, c, q);
-        if (!isfinite(cq)) {
-            *iterations = it;
-            return cpg_fail(msg, COREPCG_ERR_NAN,
-                            "NaN or Inf in p^T A p at iteration %d", it + 1);
-        }
-        if (cq <= 0) {
-            *iterations = it;
-            return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
-                            "p^T A p = %.3g <= 0 at iteration %d: the "
-                            "matrix is not positive definite", cq, it + 1);
-        }
-        double alpha = delta / cq;
-        for (int k = 0; k < n; k++) {
-            x[k] += alpha * c[k];
-            r[k] -= alpha * q[k];
-        }
-        if (pb->filter)
-            pb->filter(pb->filter_ctx, r);
-        rc = pb->precond(pb->precond_ctx, r, s);
+        double delta_old = delta;
+        rc = pcg_step(pb, w, x, &delta, &it, msg);
         if (rc != COREPCG_OK) {
             *iterations = it;
-            return cpg_fail(msg, rc, "the preconditioner failed at iteration "
-                            "%d: %s", it + 1, corepcg_strerror(rc));
+            return rc;
         }
-        double delta_old = delta;
-        delta = dot(n, r, s);
         if (pb->stop_residual)
             rr = dot(n, r, r);
         verified = 0;
-        it++;
-        if (!isfinite(delta)) {
-            *iterations = it;
-            return cpg_fail(msg, COREPCG_ERR_NAN,
-                            "NaN or Inf in the residual at iteration %d", it);
-        }
-        if (delta < 0) {
-            *iterations = it;
-            return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
-                            "r^T M^-1 r = %.3g < 0 at iteration %d: the "
-                            "preconditioner is not positive definite", delta, it);
-        }
         if (pb->stop_residual && rr <= target && checks < TRUE_RESIDUAL_CHECKS) {
             checks++;
             rr = true_residual(pb, x, r, q);
@@ -210,18 +260,5 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             pb->filter(pb->filter_ctx, c);
     }
     *iterations = it;
-    /* the checks ran out with the recurrence's residual below the target
-     * and the true one above it -- and above the round-off of b itself,
-     * which no answer can beat (b = A (I - S) z gives b^ at round-off):
-     * say so, never OK */
-    double floor = 64 * DBL_EPSILON;
-    if (pb->stop_residual && !verified &&
-        (rr = true_residual(pb, x, r, q)) > target &&
-        rr > floor * floor * dot(n, pb->b, pb->b)) {
-        cpg_fail(msg, COREPCG_NOT_CONVERGED, "the true residual stays above "
-                 "tol after %d iterations (the recurrence drifted: a guess far "
-                 "from the answer?)", it);
-        return COREPCG_NOT_CONVERGED;
-    }
-    return COREPCG_OK;
+    return pcg_end(pb, w, x, verified, target, it, msg);
 }

@@ -12,17 +12,16 @@
 #define CPG_AUTO_EXPLORE 0.025
 /* A candidate never measured is expected to cost this many times the
  * measured best's step: tried after PRIOR_RATIO / EXPLORE (320) steps.
- * On every system measured (41x41 to 321x321; ballhit, drape, pinned; k
- * 60 to 6000) corePCG and MPCG took 2.3x to 20x icpcg's step, and a first
- * run of corePCG (its analysis included) up to 30x: probing them early
+ * corePCG and MPCG cost several times icpcg's step, and a first corePCG
+ * step (its analysis included) more, on every system benchmarked
+ * (docs/benchmark.md, "auto: choosing per step"): probing them early
  * would only cost time. */
 #define CPG_AUTO_PRIOR_RATIO 8.0
 /* ... unless the best needs more iterations than this, a sign that its
  * preconditioner suits this system badly: then the others are tried once
- * their credit covers a quarter of its step (within about 10 steps). At
- * the default tol (residual 1e-5) icpcg took 12-25 iterations on the
- * grids measured and 66-93 on the T-shirt, where corePCG took 2-3; MPCG
- * hundreds everywhere. */
+ * their credit covers a quarter of its step (within about 10 steps). It
+ * lies between icpcg's counts on the grids and on the T-shirt at the
+ * default tol (docs/benchmark.md, "auto: choosing per step"). */
 #define CPG_AUTO_URGENT_ITERATIONS 40
 #define CPG_AUTO_URGENT_RATIO 0.25
 /* A candidate never timed solves within this many iterations while a

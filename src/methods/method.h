@@ -15,7 +15,6 @@
 typedef struct cpg_ctx {
     const cpg_sys *sys;          /* the system being set up or solved      */
     const corepcg_settings *set;
-    cholmod_common *cm;          /* the handle's                          */
     char *msg;                   /* COREPCG_MSG_SIZE: why a call failed    */
     corepcg_info *rec;           /* what setup/update measured: a method
                                     fills its sizes and phase times here  */
@@ -39,8 +38,11 @@ typedef struct cpg_method_ops {
      * own record (a copy of the setup's), where a method may say what ran. */
     int (*solve)(void *state, const cpg_ctx *ctx, const double *b,
                  const double *y, double *x, int *iterations);
-    /* Frees what the state holds and zeroes it (state may be all zero). */
-    void (*clear)(void *state, cholmod_common *cm);
+    /* Frees what the state holds and zeroes it (state may be all zero).
+     * A method that uses CHOLMOD owns its common (started at analyse with
+     * its own settings) and finishes it here; the second argument is
+     * unused and always NULL. */
+    void (*clear)(void *state, cholmod_common *unused);
     /* Optional (NULL: always 1): 0 when the method cannot run on s with
      * ctx's settings at all (its input is missing), so that auto never
      * chooses it. */

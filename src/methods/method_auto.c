@@ -64,21 +64,22 @@ static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
     return c;
 }
 
-static void drop(auto_state *st, int k, cholmod_common *cm)
+static void drop(auto_state *st, int k)
 {
     if (st->sub[k]) {
-        ops_of(st, k)->clear(st->sub[k], cm);
+        ops_of(st, k)->clear(st->sub[k], NULL);
         free(st->sub[k]);
         st->sub[k] = NULL;
     }
     st->analysed[k] = st->ready[k] = 0;
 }
 
-static void auto_clear(void *state, cholmod_common *cm)
+static void auto_clear(void *state, cholmod_common *unused)
 {
+    (void)unused;
     auto_state *st = state;
     for (int k = 0; k < st->count; k++)
-        drop(st, k, cm);
+        drop(st, k);
     memset(st, 0, sizeof *st);
 }
 
@@ -110,7 +111,7 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
 {
     auto_state *st = state;
     for (int k = 0; k < st->count; k++)
-        drop(st, k, ctx->cm);
+        drop(st, k);
     st->count = cpg_auto_candidates(st->cand, NCAND, &st->fallback);
     cpg_auto_model_init(&st->model, st->count);
     for (int k = 0; k < st->count; k++) {
@@ -146,7 +147,7 @@ static int auto_same_pattern(void *state, const cpg_ctx *ctx,
             continue;
         cpg_ctx c = sub_ctx(st, ctx, k);
         if (!ops_of(st, k)->same_pattern(st->sub[k], &c, next)) {
-            drop(st, k, ctx->cm);
+            drop(st, k);
             changed = 1;
         }
     }
@@ -172,7 +173,7 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
             return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
         rc = ops->analyse(st->sub[k], &c);
         if (rc < 0) {
-            drop(st, k, ctx->cm);
+            drop(st, k);
             return rc;
         }
         st->analysed[k] = 1;
@@ -181,7 +182,7 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
     }
     rc = ops->factorise(st->sub[k], &c);
     if (rc < 0)
-        drop(st, k, ctx->cm); /* what it holds is of no further use */
+        drop(st, k); /* what it holds is of no further use */
     else
         st->ready[k] = 1;
     return rc;

@@ -25,16 +25,21 @@ typedef struct core_state {
     int repoint;            /* A's pattern changed outside the core: the
                                next factorise points the core at it */
     cpg_proj core;          /* S C S + D (I - S), analysed once per mesh */
-    cholmod_common *cm;     /* for the preconditioner */
+    cholmod_common cm;      /* the core's: started at analyse with the
+                               settings' factor kind, finished in clear */
+    int cm_started;
     cpg_precond pc;         /* the fallback when the core is not SPD */
     int fell_back;
     cpg_fwork work;
 } core_state;
 
-static void core_clear(void *state, cholmod_common *cm)
+static void core_clear(void *state, cholmod_common *unused)
 {
+    (void)unused;
     core_state *st = state;
-    cpg_proj_free(&st->core, cm);
+    cpg_proj_free(&st->core, st->cm_started ? &st->cm : NULL);
+    if (st->cm_started)
+        cholmod_finish(&st->cm);
     cpg_precond_free(&st->pc);
     cpg_fwork_free(&st->work);
     memset(st, 0, sizeof *st);
@@ -43,14 +48,14 @@ static void core_clear(void *state, cholmod_common *cm)
 static int core_precond(void *state, const double *in, double *out)
 {
     core_state *st = state;
-    return cpg_factor_solve(&st->core.fac, in, out, st->cm);
+    return cpg_factor_solve(&st->core.fac, in, out, &st->cm);
 }
 
 static int core_precond2(void *state, const double *in1, const double *in2,
                          double *out1, double *out2)
 {
     core_state *st = state;
-    return cpg_factor_solve2(&st->core.fac, in1, in2, out1, out2, st->cm);
+    return cpg_factor_solve2(&st->core.fac, in1, in2, out1, out2, &st->cm);
 }
 
 static int mark_core(const cpg_ctx *ctx, const cpg_sys *s, unsigned char *keep,
@@ -64,19 +69,22 @@ static int core_analyse(void *state, const cpg_ctx *ctx)
 {
     core_state *st = state;
     const cpg_sys *s = ctx->sys;
-    st->cm = ctx->cm;
+    int rc = cpg_factor_start_natural(&st->cm, ctx->set->factor, ctx->msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    st->cm_started = 1;
     double t = cpg_now();
     unsigned char *keep = malloc((size_t)s->A.p[s->A.nb] + 1);
     if (!keep)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    int rc = mark_core(ctx, s, keep, &st->core_blocks, ctx->msg);
+    rc = mark_core(ctx, s, keep, &st->core_blocks, ctx->msg);
     if (rc == COREPCG_OK)
         rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 1, ctx->msg);
     ctx->rec->time_reduce_s = cpg_now() - t;
     t = cpg_now();
     if (rc == COREPCG_OK)
         rc = cpg_proj_analyse(&st->core, &s->A, keep, ctx->set->ordering,
-                              ctx->set->factor, ctx->cm, ctx->msg);
+                              &st->cm, ctx->msg);
     ctx->rec->time_analyze_s = cpg_now() - t;
     free(keep);
     return rc;
@@ -117,7 +125,6 @@ static int core_factorise(void *state, const cpg_ctx *ctx)
     ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     core_state *st = state;
     const cpg_sys *s = ctx->sys;
-    st->cm = ctx->cm;
     double t = cpg_now();
     if (st->repoint)
         cpg_proj_repoint(&st->core, &s->A);
@@ -130,7 +137,7 @@ static int core_factorise(void *state, const cpg_ctx *ctx)
     ctx->rec->core_blocks = st->core_blocks;
     t = cpg_now();
     int rc = cpg_proj_factorise(&st->core, &s->u, "the matrix core",
-                                COREPCG_ERR_CORE_NOT_SPD, ctx->cm, ctx->msg);
+                                COREPCG_ERR_CORE_NOT_SPD, &st->cm, ctx->msg);
     ctx->rec->time_factor_s = cpg_now() - t;
     ctx->rec->nnz_factor = cpg_factor_nnz(&st->core.fac);
     ctx->rec->factor_flops = st->core.fac.flops;

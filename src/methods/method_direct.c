@@ -12,13 +12,19 @@
 
 typedef struct direct_state {
     cpg_proj full;       /* S A S + D (I - S), analysed once per mesh */
+    cholmod_common cm;   /* full's: started at analyse with the settings'
+                            factor kind, finished in clear */
+    int cm_started;
     cpg_fwork work;
 } direct_state;
 
-static void direct_clear(void *state, cholmod_common *cm)
+static void direct_clear(void *state, cholmod_common *unused)
 {
+    (void)unused;
     direct_state *st = state;
-    cpg_proj_free(&st->full, cm);
+    cpg_proj_free(&st->full, st->cm_started ? &st->cm : NULL);
+    if (st->cm_started)
+        cholmod_finish(&st->cm);
     cpg_fwork_free(&st->work);
     memset(st, 0, sizeof *st);
 }
@@ -27,12 +33,16 @@ static int direct_analyse(void *state, const cpg_ctx *ctx)
 {
     direct_state *st = state;
     const cpg_sys *s = ctx->sys;
-    int rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 0, ctx->msg);
+    int rc = cpg_factor_start_natural(&st->cm, ctx->set->factor, ctx->msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    st->cm_started = 1;
+    rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 0, ctx->msg);
     if (rc != COREPCG_OK)
         return rc;
     double t = cpg_now();
     rc = cpg_proj_analyse(&st->full, &s->A, NULL, ctx->set->ordering,
-                          ctx->set->factor, ctx->cm, ctx->msg);
+                          &st->cm, ctx->msg);
     ctx->rec->time_analyze_s = cpg_now() - t;
     return rc;
 }
@@ -56,7 +66,7 @@ static int direct_factorise(void *state, const cpg_ctx *ctx)
     ctx->rec->time_reduce_s += cpg_now() - t;
     t = cpg_now();
     int rc = cpg_proj_factorise(&st->full, &s->u, "A on the free directions",
-                                COREPCG_ERR_NOT_SPD, ctx->cm, ctx->msg);
+                                COREPCG_ERR_NOT_SPD, &st->cm, ctx->msg);
     ctx->rec->time_factor_s = cpg_now() - t;
     const cpg_factor *f = &st->full.fac;
     ctx->rec->nnz_factor = cpg_factor_nnz(f);
@@ -74,7 +84,7 @@ static int direct_solve(void *state, const cpg_ctx *ctx, const double *b,
     *iterations = 0;
     if (cpg_fwork_rhs(&st->work, ctx->sys, b, x))
         return COREPCG_OK;
-    int rc = cpg_factor_solve(&st->full.fac, st->work.bd, x, ctx->cm);
+    int rc = cpg_factor_solve(&st->full.fac, st->work.bd, x, &st->cm);
     if (rc != COREPCG_OK)
         return cpg_fail(ctx->msg, rc, "CHOLMOD solve failed: %s",
                         corepcg_strerror(rc));

@@ -13,9 +13,9 @@ typedef struct mpcg_state {
     cpg_fwork work;     /* n; bd is the vector that defines delta0 */
 } mpcg_state;
 
-static void mpcg_clear(void *state, cholmod_common *cm)
+static void mpcg_clear(void *state, cholmod_common *unused)
 {
-    (void)cm;
+    (void)unused;
     mpcg_state *st = state;
     cpg_precond_free(&st->pc);
     cpg_fwork_free(&st->work);

@@ -264,31 +264,16 @@ no_memory:
     return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "A: out of memory");
 }
 
-/*
- * Lower-triangle CSC straight to full block storage, in one pass over the
- * entries (the common case: what simulators and bundles give). Column J's
- * blocks above the diagonal are the mirrors of the lower blocks (J, I') of
- * earlier columns I' < J, appended while those columns are processed, so
- * they arrive in increasing row order; its own lower blocks follow them.
- */
-static int blocks_from_lower_csc(const corepcg_system *sys, int N,
-                                 cpg_bmat *out, char *msg)
+/* The counting pass over a lower-triangle CSC: lower[J] the blocks in
+ * column J's lower triangle (the diagonal one included), upper[I] the
+ * mirrors of them above I's diagonal (mark: N of scratch). Returns the
+ * blocks of the full storage. */
+static long count_lower_blocks(const int *Ap, const int *Ai, int N,
+                               int *mark, int *lower, int *upper)
 {
-    const int *Ap = sys->A_colptr, *Ai = sys->A_rowidx;
-    const double *Ax = sys->A_values;
-    int *mark = malloc(sizeof(int) * (size_t)N);
-    int *lower = malloc(sizeof(int) * (size_t)N);  /* lower blocks per column */
-    int *next = malloc(sizeof(int) * (size_t)N);   /* next upper slot */
-    int *pos = malloc(sizeof(int) * (size_t)N);    /* slot of block (I, J) */
-    int *mirror = malloc(sizeof(int) * (size_t)N); /* slot of block (J, I) */
-    out->nb = N;
-    out->p = calloc((size_t)N + 1, sizeof(int));
-    int rc = COREPCG_ERR_NO_MEMORY;
-    if (!mark || !lower || !next || !pos || !mirror || !out->p)
-        goto done;
     for (int I = 0; I < N; I++) {
         mark[I] = -1;
-        lower[I] = next[I] = 0; /* next counts upper blocks in this pass */
+        lower[I] = upper[I] = 0;
     }
     long total = 0;
     for (int J = 0; J < N; J++)
@@ -301,8 +286,53 @@ static int blocks_from_lower_csc(const corepcg_system *sys, int N,
                 lower[J]++;
                 total += I == J ? 1 : 2;
                 if (I != J)
-                    next[I]++;
+                    upper[I]++;
             }
+    return total;
+}
+
+/* Adds column J's entries (I a, J c) to block (I, J), at slot pos[I], and
+ * their mirrors (J c, I a) to block (J, I), at slot mirror[I] (the
+ * diagonal block's, to its other triangle). */
+static void add_column_values(const corepcg_system *sys, int J,
+                              const int *pos, const int *mirror, double *x)
+{
+    const int *Ap = sys->A_colptr, *Ai = sys->A_rowidx;
+    const double *Ax = sys->A_values;
+    for (int c = 0; c < 3; c++)
+        for (int k = Ap[3 * J + c]; k < Ap[3 * J + c + 1]; k++) {
+            int I = Ai[k] / 3, a = Ai[k] % 3;
+            double v = Ax[k];
+            x[9L * pos[I] + 3 * c + a] += v;
+            if (I != J)
+                x[9L * mirror[I] + 3 * a + c] += v;
+            else if (a != c)
+                x[9L * pos[I] + 3 * a + c] += v;
+        }
+}
+
+/*
+ * Lower-triangle CSC straight to full block storage, in one pass over the
+ * entries (the common case: what simulators and bundles give). Column J's
+ * blocks above the diagonal are the mirrors of the lower blocks (J, I') of
+ * earlier columns I' < J, appended while those columns are processed, so
+ * they arrive in increasing row order; its own lower blocks follow them.
+ */
+static int blocks_from_lower_csc(const corepcg_system *sys, int N,
+                                 cpg_bmat *out, char *msg)
+{
+    const int *Ap = sys->A_colptr, *Ai = sys->A_rowidx;
+    int *mark = malloc(sizeof(int) * (size_t)N);
+    int *lower = malloc(sizeof(int) * (size_t)N);  /* lower blocks per column */
+    int *next = malloc(sizeof(int) * (size_t)N);   /* next upper slot */
+    int *pos = malloc(sizeof(int) * (size_t)N);    /* slot of block (I, J) */
+    int *mirror = malloc(sizeof(int) * (size_t)N); /* slot of block (J, I) */
+    out->nb = N;
+    out->p = calloc((size_t)N + 1, sizeof(int));
+    int rc = COREPCG_ERR_NO_MEMORY;
+    if (!mark || !lower || !next || !pos || !mirror || !out->p)
+        goto done;
+    long total = count_lower_blocks(Ap, Ai, N, mark, lower, next);
     rc = COREPCG_ERR_TOO_LARGE;
     if (total > INT_MAX / 9)
         goto done;
@@ -336,16 +366,7 @@ static int blocks_from_lower_csc(const corepcg_system *sys, int N,
                 out->i[mirror[I]] = J;
             }
         }
-        for (int c = 0; c < 3; c++)
-            for (int k = Ap[3 * J + c]; k < Ap[3 * J + c + 1]; k++) {
-                int I = Ai[k] / 3, a = Ai[k] % 3;
-                double v = Ax[k];
-                out->x[9L * pos[I] + 3 * c + a] += v;
-                if (I != J)
-                    out->x[9L * mirror[I] + 3 * a + c] += v;
-                else if (a != c)
-                    out->x[9L * pos[I] + 3 * a + c] += v;
-            }
+        add_column_values(sys, J, pos, mirror, out->x);
     }
     rc = COREPCG_OK;
 done:
