@@ -226,7 +226,8 @@ static corepcg_settings settings_of(const config *c)
     return s;
 }
 
-/* create, setup, solve, update (same pattern), solve. */
+/* create, setup, solve, then twice update (same pattern) and solve: the
+ * first update builds the import map, the second scatters through it. */
 static int solve_steps(const config *c, corepcg_solver **hp, double *x)
 {
     const corepcg_system *sys = c->core_indefinite ? &core_indefinite : &tiny->system;
@@ -239,10 +240,11 @@ static int solve_steps(const config *c, corepcg_solver **hp, double *x)
         rc = corepcg_setup(*hp, sys, &s);
     if (rc >= 0)
         rc = corepcg_solve(*hp, b, x0, x, &info);
-    if (rc >= 0)
+    for (int step = 0; step < 2 && rc >= 0; step++) {
         rc = corepcg_update(*hp, sys, &info);
-    if (rc >= 0)
-        rc = corepcg_solve(*hp, b, x0, x, &info);
+        if (rc >= 0)
+            rc = corepcg_solve(*hp, b, x0, x, &info);
+    }
     return rc;
 }
 
