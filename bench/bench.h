@@ -136,7 +136,8 @@ typedef struct bench_case {
     double tol;
     int size;                  /* nodes per side; 0 on a mesh            */
     int size_index;            /* in opt->sizes                          */
-    char label[64];            /* "41x41" or the mesh's file name        */
+    char label[64];            /* "41x41", or the mesh's file name and
+                                  its level: "tshirt.obj --subdivide 1" */
     double k;
     double dt;
     int n;                     /* unknowns 3N                            */
