@@ -76,13 +76,11 @@ int bench_scene_sizes(const bench_options *o, int scene);
 int bench_max_scene_sizes(const bench_options *o);
 /* scenes x tols x (their sizes) x ks. */
 int bench_case_count(const bench_options *o);
-/* The parameters of a scene at size (grid) or level (mesh) index a, and
- * k. On a mesh scene *fine receives opt->mesh subdivided levels[a] times
- * and par borrows it until the scene is built (cloth_sim_create); free it
- * with cloth_mesh_free then (it is empty on a grid and on failure). OK,
- * or an error with msg. */
-int bench_scene_params(const bench_options *o, int scene, int a, double k,
-                       cloth_mesh *fine, cloth_params *par, char *msg);
+/* The scene at size (grid) or level (mesh) index a, with k: on a mesh
+ * scene opt->mesh subdivided levels[a] times, with the run's
+ * --self-contact. OK, or an error with msg and *sim NULL. */
+int bench_sim_create(const bench_options *o, int scene, int a, double k,
+                     cloth_sim **sim, char *msg);
 /* "41x41", the mesh's file name, or "tshirt.obj --subdivide 2". */
 void bench_case_label(const bench_options *o, int scene, int a, char *buf,
                       size_t len);

@@ -55,22 +55,27 @@ int bench_case_count(const bench_options *o)
     return count;
 }
 
-int bench_scene_params(const bench_options *o, int scene, int a, double k,
-                       cloth_mesh *fine, cloth_params *par, char *msg)
+int bench_sim_create(const bench_options *o, int scene, int a, double k,
+                     cloth_sim **sim, char *msg)
 {
-    memset(fine, 0, sizeof *fine);
+    *sim = NULL;
+    cloth_params par;
+    cloth_mesh fine; /* par borrows it until the scene is built */
+    memset(&fine, 0, sizeof fine);
     if (bench_is_mesh_scene(scene)) {
-        int rc = cloth_mesh_subdivide(o->mesh, o->levels[a], fine, msg);
+        int rc = cloth_mesh_subdivide(o->mesh, o->levels[a], &fine, msg);
         if (rc != COREPCG_OK)
             return rc;
-        cloth_params_default_mesh(par, (cloth_scene)scene, fine);
+        cloth_params_default_mesh(&par, (cloth_scene)scene, &fine);
         if (o->self_contact >= 0)
-            par->self_contact = o->self_contact;
+            par.self_contact = o->self_contact;
     } else {
-        cloth_params_default(par, (cloth_scene)scene, o->sizes[a]);
+        cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
     }
-    par->k_stretch = k;
-    return COREPCG_OK;
+    par.k_stretch = k;
+    int rc = cloth_sim_create(&par, sim, msg);
+    cloth_mesh_free(&fine);
+    return rc;
 }
 
 void bench_case_label(const bench_options *o, int scene, int a, char *buf, size_t len)
@@ -291,15 +296,10 @@ static void run_case(const bench_options *o, bench_case *cs)
     int ready[COREPCG_METHOD_COUNT] = {0};
     double *x[COREPCG_METHOD_COUNT] = {0};
 
-    cloth_params par;
-    cloth_mesh fine;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_scene_params(o, cs->scene, cs->size_index, cs->k, &fine, &par, msg);
-    cs->dt = rc >= 0 ? par.dt : 0;
-    if (rc >= 0)
-        rc = cloth_sim_create(&par, &sim, msg);
-    cloth_mesh_free(&fine);
+    int rc = bench_sim_create(o, cs->scene, cs->size_index, cs->k, &sim, msg);
+    cs->dt = rc >= 0 ? sim->par.dt : 0;
     if (rc < 0) {
         snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
         goto done;

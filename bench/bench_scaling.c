@@ -200,30 +200,10 @@ static void record_start(const bench_options *o, int a, double k, scaling_record
     rec->rel_residual = rec->constraint_error = NAN; /* no answer yet */
 }
 
-/* Child: the scene (a grid size or a mesh's subdivision level) up to its
- * first contact (stepped with upcg, icpcg on a mesh), then one grandchild
- * per method. */
-static void run_size(const bench_options *o, int a, double k, int fd)
+/* Steps the scene until the cloth touches an obstacle (at most
+ * BENCH_MAX_WARMUP steps); the count and time into rec, an error there. */
+static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
 {
-    scaling_record base;
-    record_start(o, a, k, &base);
-    cloth_params par;
-    cloth_mesh fine;
-    cloth_sim *sim = NULL;
-    char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_scene_params(o, o->scenes[0], a, k, &fine, &par, msg);
-    if (rc >= 0) {
-        base.dt = par.dt;
-        rc = cloth_sim_create(&par, &sim, msg);
-    }
-    cloth_mesh_free(&fine);
-    if (rc < 0) {
-        snprintf(base.error, sizeof base.error, "scene: %s", msg);
-        send_record(fd, &base);
-        return;
-    }
-    base.n = sim->model.n;
-    base.nodes = sim->model.N;
     /* No CHOLMOD before fork (see above): upcg on a grid, as the grid
      * figures were measured; on a mesh icpcg (no OpenMP either), since
      * upcg needs thousands of iterations a step on a stiff subdivided
@@ -233,12 +213,13 @@ static void run_size(const bench_options *o, int a, double k, int fd)
     set.method = bench_is_mesh_scene(o->scenes[0]) ? COREPCG_METHOD_ICPCG
                                                    : COREPCG_METHOD_UPCG;
     set.tol = o->tols[0];
+    char msg[COREPCG_MSG_SIZE] = "";
     double t0 = cloth_now();
-    while (sim->num_obstacles > 0 && sim->contacts == 0 && base.warmup_steps < BENCH_MAX_WARMUP) {
+    while (sim->num_obstacles > 0 && sim->contacts == 0 && rec->warmup_steps < BENCH_MAX_WARMUP) {
         if (o->progress)
-            fprintf(stderr, "\r\033[Kscaling %s: warm-up step %d", base.label,
-                    base.warmup_steps + 1);
-        rc = cloth_step(sim, &set, msg);
+            fprintf(stderr, "\r\033[Kscaling %s: warm-up step %d", rec->label,
+                    rec->warmup_steps + 1);
+        int rc = cloth_step(sim, &set, msg);
         if (rc == COREPCG_ERR_IC_BREAKDOWN) {
             corepcg_free(&sim->solver);
             sim->solver_ready = 0;
@@ -246,15 +227,40 @@ static void run_size(const bench_options *o, int a, double k, int fd)
             rc = cloth_step(sim, &set, msg);
         }
         if (rc < 0) {
-            snprintf(base.error, sizeof base.error, "warm-up step %d: %s",
-                     base.warmup_steps + 1, msg);
-            send_record(fd, &base);
-            cloth_sim_free(&sim);
-            return;
+            snprintf(rec->error, sizeof rec->error, "warm-up step %d: %s",
+                     rec->warmup_steps + 1, msg);
+            return rc;
         }
-        base.warmup_steps++;
+        rec->warmup_steps++;
     }
-    base.warmup_s = cloth_now() - t0;
+    rec->warmup_s = cloth_now() - t0;
+    return COREPCG_OK;
+}
+
+/* Child: the scene (a grid size or a mesh's subdivision level) up to its
+ * first contact (stepped with upcg, icpcg on a mesh), then one grandchild
+ * per method. */
+static void run_size(const bench_options *o, int a, double k, int fd)
+{
+    scaling_record base;
+    record_start(o, a, k, &base);
+    cloth_sim *sim = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = bench_sim_create(o, o->scenes[0], a, k, &sim, msg);
+    if (rc >= 0)
+        base.dt = sim->par.dt;
+    if (rc < 0) {
+        snprintf(base.error, sizeof base.error, "scene: %s", msg);
+        send_record(fd, &base);
+        return;
+    }
+    base.n = sim->model.n;
+    base.nodes = sim->model.N;
+    if (warm_up(o, sim, &base) < 0) {
+        send_record(fd, &base);
+        cloth_sim_free(&sim);
+        return;
+    }
     /* the warm-up's solver is not part of the measured step */
     corepcg_free(&sim->solver);
     sim->solver_ready = 0;

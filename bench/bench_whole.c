@@ -43,18 +43,13 @@ typedef struct whole_case {
 
 static void run_one(const bench_options *o, whole_case *wc, whole_run *r)
 {
-    cloth_params par;
-    cloth_mesh fine;
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = (corepcg_method)r->method;
     set.tol = wc->tol;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_scene_params(o, wc->scene, wc->size_index, wc->k, &fine, &par, msg);
-    if (rc >= 0)
-        rc = cloth_sim_create(&par, &sim, msg);
-    cloth_mesh_free(&fine);
+    int rc = bench_sim_create(o, wc->scene, wc->size_index, wc->k, &sim, msg);
     if (rc < 0) {
         snprintf(r->error, sizeof r->error, "scene: %s", msg);
         return;

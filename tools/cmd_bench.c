@@ -193,13 +193,14 @@ static int mesh_options_unused(const bench_options *o)
 }
 
 /* Fills o; 1 for --help, -1 on a usage error. */
-static int parse(int argc, char **argv, bench_options *o)
+/* Which options the command line gave (their defaults depend on the mode). */
+typedef struct bench_given {
+    int sizes, ks, steps, methods, scenes, tols, max_unknowns;
+} bench_given;
+
+/* The options as given: 1 after --help, -1 on an error (said). */
+static int parse_args(int argc, char **argv, bench_options *o, bench_given *g)
 {
-    memset(o, 0, sizeof *o);
-    o->self_contact = -1;
-    int given_max_unknowns = 0;
-    int given_sizes = 0, given_ks = 0, given_steps = 0, given_methods = 0,
-        given_scenes = 0, given_tols = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         int rc = 0, takes_value = 1;
@@ -217,7 +218,7 @@ static int parse(int argc, char **argv, bench_options *o)
         } else if (strcmp(a, "--scene") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_scene, o->scenes,
                             &o->num_scenes);
-            given_scenes = 1;
+            g->scenes = 1;
         } else if (strcmp(a, "--mesh") == 0) {
             if (!v || !*v) {
                 cli_error("--mesh needs an OBJ file");
@@ -230,25 +231,25 @@ static int parse(int argc, char **argv, bench_options *o)
             int n = 0;
             rc = cli_parse_int(a, v, 3, 2000000000, &n);
             o->max_unknowns = n;
-            given_max_unknowns = 1;
+            g->max_unknowns = 1;
         } else if (strcmp(a, "--self-contact") == 0) {
             rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
         } else if (strcmp(a, "--sizes") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
-            given_sizes = 1;
+            g->sizes = 1;
         } else if (strcmp(a, "--k") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_k, o->ks, &o->num_ks);
-            given_ks = 1;
+            g->ks = 1;
         } else if (strcmp(a, "--methods") == 0) {
             rc = parse_list(a, v, COREPCG_METHOD_COUNT, one_method, o->methods,
                             &o->num_methods);
-            given_methods = 1;
+            g->methods = 1;
         } else if (strcmp(a, "--steps") == 0) {
             rc = cli_parse_int(a, v, 1, BENCH_MAX_STEPS, &o->steps);
-            given_steps = 1;
+            g->steps = 1;
         } else if (strcmp(a, "--tol") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_tol, o->tols, &o->num_tols);
-            given_tols = 1;
+            g->tols = 1;
         } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--svg") == 0 ||
                    strcmp(a, "--markdown") == 0) {
             if (!v || !*v || v[0] == '-') {
@@ -269,11 +270,17 @@ static int parse(int argc, char **argv, bench_options *o)
             return -1;
         k += takes_value;
     }
+    return 0;
+}
+
+/* The modes that do not go together: -1 (said) when some are given so. */
+static int check_modes(const bench_options *o, const bench_given *g)
+{
     if (o->quick + o->scaling + (o->whole_steps > 0) > 1) {
         cli_error("bench: --quick, --scaling and --simulations do not go together");
         return -1;
     }
-    if (o->whole_steps && (o->svg || given_steps)) {
+    if (o->whole_steps && (o->svg || g->steps)) {
         cli_error("bench: --simulations writes --csv and --markdown (not --svg) "
                   "and takes its step count itself (not --steps)");
         return -1;
@@ -282,14 +289,20 @@ static int parse(int argc, char **argv, bench_options *o)
         cli_error("bench: --scaling writes --csv and --markdown, not --svg");
         return -1;
     }
-    if (!given_sizes) {
+    return 0;
+}
+
+/* Sizes, k, steps and scenes as the mode has them, unless given. */
+static void set_defaults(bench_options *o, const bench_given *g)
+{
+    if (!g->sizes) {
         static const int normal[] = {41, 81, 161}, quick[] = {41},
                          scaling[] = {41, 81, 161, 321, 577};
         const int *src = o->scaling ? scaling : o->quick ? quick : normal;
         o->num_sizes = o->scaling ? 5 : o->quick ? 1 : o->whole_steps ? 2 : 3;
         memcpy(o->sizes, src, sizeof(int) * (size_t)o->num_sizes);
     }
-    if (!given_ks) {
+    if (!g->ks) {
         static const double normal[] = {60, 600, 6000}, two[] = {60, 6000},
                             scaling[] = {6000};
         const double *src = o->scaling ? scaling
@@ -297,29 +310,35 @@ static int parse(int argc, char **argv, bench_options *o)
         o->num_ks = o->scaling ? 1 : o->quick || o->whole_steps ? 2 : 3;
         memcpy(o->ks, src, sizeof(double) * (size_t)o->num_ks);
     }
-    if (!given_steps)
+    if (!g->steps)
         o->steps = o->quick ? 2 : o->scaling ? 1 : 5;
-    if (!given_scenes) {
+    if (!g->scenes) {
         static const int all[] = {CLOTH_SCENE_BALLHIT, CLOTH_SCENE_DRAPE,
                                   CLOTH_SCENE_PINNED, CLOTH_SCENE_GARMENT};
         o->num_scenes = o->quick || o->scaling ? 1 : 4;
         memcpy(o->scenes, all, sizeof(int) * (size_t)o->num_scenes);
     }
+}
+
+/* The mesh options against the scenes and the mode: -1 (said) when they
+ * do not apply; the subdivision levels' defaults. */
+static int check_mesh(bench_options *o, const bench_given *g)
+{
     if (mesh_options_unused(o))
         return -1;
-    if (given_max_unknowns && (!o->scaling || !bench_is_mesh_scene(o->scenes[0]))) {
+    if (g->max_unknowns && (!o->scaling || !bench_is_mesh_scene(o->scenes[0]))) {
         cli_error("bench: --max-unknowns bounds the subdivision levels of --scaling on a "
                   "mesh scene (--scaling --scene garment)");
         return -1;
     }
-    if (given_max_unknowns && o->num_levels) {
+    if (g->max_unknowns && o->num_levels) {
         cli_error("bench: give the levels (--subdivide) or their bound (--max-unknowns), "
                   "not both");
         return -1;
     }
-    if (!given_max_unknowns)
+    if (!g->max_unknowns)
         o->max_unknowns = BENCH_SCALING_MAX_UNKNOWNS;
-    if (o->scaling && given_sizes && bench_is_mesh_scene(o->scenes[0])) {
+    if (o->scaling && g->sizes && bench_is_mesh_scene(o->scenes[0])) {
         cli_error("bench: --scaling on %s runs the mesh at each --subdivide level, "
                   "not over --sizes", cloth_scene_name(o->scenes[0]));
         return -1;
@@ -328,7 +347,24 @@ static int parse(int argc, char **argv, bench_options *o)
         o->levels[0] = 0;
         o->num_levels = 1; /* --scaling: set from the mesh (load_mesh) */
     }
-    if (!given_tols) {
+    return 0;
+}
+
+static int parse(int argc, char **argv, bench_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->self_contact = -1;
+    bench_given given = {0};
+    const bench_given *g = &given;
+    int rc = parse_args(argc, argv, o, &given);
+    if (rc)
+        return rc;
+    if (check_modes(o, g) < 0)
+        return -1;
+    set_defaults(o, g);
+    if (check_mesh(o, g) < 0)
+        return -1;
+    if (!g->tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
         o->tols[1] = 1e-3;
         o->num_tols = o->quick || o->scaling || o->whole_steps ? 1 : 2;
@@ -337,7 +373,7 @@ static int parse(int argc, char **argv, bench_options *o)
         cli_error("bench: --scaling takes one scene and one tol");
         return -1;
     }
-    if (!given_methods)
+    if (!g->methods)
         default_methods(o);
     o->progress = isatty(STDERR_FILENO);
     const char *outputs[] = {o->csv, o->svg, o->markdown};
