@@ -92,6 +92,7 @@ static int icpcg_factorise(void *state, const cpg_ctx *ctx)
     ctx->rec->ic_fill = in->fill;
     ctx->rec->ic_shift = in->shift;
     ctx->rec->ic_retries = in->retries;
+    ctx->rec->ic_compensation = in->compensation;
     /* the factor's entries as stored: F's 3x3 blocks and the pivots */
     ctx->rec->nnz_factor = 9 * in->blocks + 6L * in->nodes;
     return rc;
