@@ -34,10 +34,11 @@ static const char usage_text[] =
     "                   obstacles); DIR and its parents are created if missing\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
     "                   method,reason,iterations,seconds,analysis_reused,\n"
-    "                   self_contacts\n"
+    "                   self_contacts,ic_shift,ic_retries,ic_compensation\n"
     "                   (method: the one that ran; reason: why auto ran it,\n"
     "                   none for the other methods; seconds: the solver's\n"
-    "                   setup/update + solve)\n"
+    "                   setup/update + solve; ic_*: icpcg's factor as info\n"
+    "                   reports it, 0 for the other methods)\n"
     "A progress line goes to stderr when it is a terminal.\n"
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
     "3 some step did not converge (all written, flagged)\n";
@@ -66,7 +67,8 @@ int cmd_simulate(int argc, char **argv)
         }
         csv = csv_file.f;
         fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,reason,iterations,"
-                     "seconds,analysis_reused,self_contacts\n");
+                     "seconds,analysis_reused,self_contacts,ic_shift,"
+                     "ic_retries,ic_compensation\n");
     }
     cloth_sim *sim = NULL;
     double *seconds = malloc(sizeof(double) * (size_t)steps);
@@ -92,13 +94,15 @@ int cmd_simulate(int argc, char **argv)
                     "iterations, %.3g s   ", k + 1, steps, sim->contacts,
                     sim->info.iterations, sim->time_solve_s);
         if (csv)
-            fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d\n", sim->step,
+            fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d,%g,%d,%g\n", sim->step,
                     sim->contacts, sim->ndof_count[0], sim->ndof_count[1],
                     sim->ndof_count[2],
                     corepcg_method_name(sim->info.method_used),
                     corepcg_auto_reason_name(sim->info.auto_reason),
                     sim->info.iterations, sim->time_solve_s,
-                    sim->analysis_reused, sim->self_contacts);
+                    sim->analysis_reused, sim->self_contacts,
+                    sim->info.ic_shift, sim->info.ic_retries,
+                    sim->info.ic_compensation);
         if (o.obj) {
             if (snprintf(obj_path, sizeof obj_path, "%s/frame_%05d.obj", o.obj,
                          sim->step) >= (int)sizeof obj_path) {
