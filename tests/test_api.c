@@ -1034,8 +1034,9 @@ static void make_kershaw(kershaw_sys *k)
 }
 
 /* icpcg on Kershaw's system: IC(0) breaks down once, the factor kept
- * compensates its one dropped block (tr R / tr A~ = 1/12, test_ichol),
- * unshifted, and info says so; the answer meets the tolerance. Then auto with one
+ * compensates its one dropped fill, 2 (-2) / 3, with 4/3 on each of two
+ * pivots (A~ is the scalar 4x4, trace 12: tr R / tr A~ = 2/9), unshifted,
+ * and info says so; the answer meets the tolerance. Then auto with one
  * iteration allowed: icpcg stops short, corePCG (whose core is A here)
  * solves it in one iteration, and info says it fell back. */
 static void test_ic_breakdown_and_fallback(void)
@@ -1053,7 +1054,7 @@ static void test_ic_breakdown_and_fallback(void)
     CHECK(info.ic_shift == 0 && info.ic_retries == 1 && info.ic_fill == 0,
           "icpcg on Kershaw: shift %g after %d retries (fill %d)",
           info.ic_shift, info.ic_retries, info.ic_fill);
-    CHECK_NEAR(info.ic_compensation, 1.0 / 12, 1e-14);
+    CHECK_NEAR(info.ic_compensation, 2.0 / 9, 1e-14);
     CHECK_INT(corepcg_check(&k.sys, k.b, x, &cerr, &rres, NULL), COREPCG_OK);
     CHECK_LE(rres, 1e-8);
     CHECK_LE(cerr, 1e-15);
