@@ -302,6 +302,51 @@ static int numeric(cpg_ichol *ic, const cpg_rmat *At, double alpha,
     return 0;
 }
 
+/* The attempts of a factorisation: plain IC; on breakdown the
+ * compensated one, which an SPD A~ cannot break (compensate); shifts only
+ * after that, for round-off or an A~ that is not SPD. Fills ic->info's
+ * attempt fields; *alpha and *comp are the last attempt's, *bad its
+ * failed node. Returns numeric's status of the last attempt. */
+static int attempts(cpg_ichol *ic, const cpg_rmat *At, double *alpha,
+                    int *comp, int *bad)
+{
+    cpg_ichol_info *inf = &ic->info;
+    inf->factorised = 0;
+    inf->shift = 0;
+    inf->retries = 0;
+    inf->breakdown_node = -1;
+    inf->breakdown_ratio = 0;
+    inf->min_pivot_ratio = INFINITY;
+    inf->compensated = 0;
+    inf->compensation = 0;
+    const int policy = ic->opts.compensate;
+    int shifts = 0, st;
+    *comp = policy == CPG_ICHOL_COMP_ALWAYS;
+    for (;;) {
+        *alpha = shifts == 0 ? 0
+               : ic->opts.shift_first * pow(ic->opts.shift_growth, shifts - 1);
+        double ratio;
+        st = numeric(ic, At, *alpha, *comp, bad, &ratio);
+        inf->min_pivot_ratio = ratio;
+        if (st == 0)
+            break;
+        if (inf->retries == 0) {
+            inf->breakdown_node = *bad;
+            inf->breakdown_ratio = ratio;
+        }
+        if (st >= 2)
+            break;
+        if (!*comp && policy == CPG_ICHOL_COMP_ON_BREAKDOWN)
+            *comp = 1;
+        else if (shifts < ic->opts.max_retries)
+            shifts++;
+        else
+            break;
+        inf->retries++;
+    }
+    return st;
+}
+
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
 {
     if (!ic || !At || !At->A || !At->u || !At->x)
@@ -323,44 +368,10 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
                             "factorise: node %d has ndof %d, not the "
                             "pattern analysed", node, ic->dim[k]);
     }
+    double alpha;
+    int bad = -1, comp;
+    int st = attempts(ic, At, &alpha, &comp, &bad);
     cpg_ichol_info *inf = &ic->info;
-    inf->factorised = 0;
-    inf->shift = 0;
-    inf->retries = 0;
-    inf->breakdown_node = -1;
-    inf->breakdown_ratio = 0;
-    inf->min_pivot_ratio = INFINITY;
-    inf->compensated = 0;
-    inf->compensation = 0;
-    const int policy = ic->opts.compensate;
-    int comp = policy == CPG_ICHOL_COMP_ALWAYS, shifts = 0;
-    double alpha = 0;
-    int bad = -1, st = 0;
-    /* plain IC; on breakdown the compensated one, which an SPD A~ cannot
-     * break (compensate); shifts only after that, for round-off or an A~
-     * that is not SPD */
-    for (;;) {
-        alpha = shifts == 0 ? 0
-              : ic->opts.shift_first * pow(ic->opts.shift_growth, shifts - 1);
-        double ratio;
-        st = numeric(ic, At, alpha, comp, &bad, &ratio);
-        inf->min_pivot_ratio = ratio;
-        if (st == 0)
-            break;
-        if (inf->retries == 0) {
-            inf->breakdown_node = bad;
-            inf->breakdown_ratio = ratio;
-        }
-        if (st >= 2)
-            break;
-        if (!comp && policy == CPG_ICHOL_COMP_ON_BREAKDOWN)
-            comp = 1;
-        else if (shifts < ic->opts.max_retries)
-            shifts++;
-        else
-            break;
-        inf->retries++;
-    }
     inf->time_factor_s = cpg_now() - t0;
     if (st == 2)
         return cpg_fail(msg, COREPCG_ERR_NOT_FINITE, "incomplete Cholesky: "
