@@ -306,7 +306,8 @@ typedef struct corepcg_info {
     int ic_fill;               /* icpcg: the fill level of its factor       */
     double ic_shift;           /* icpcg: alpha of the Manteuffel shift
                                   A~ + alpha diag(A~) that the factor needed
-                                  (0: none: IC of A~ itself)                */
+                                  (0: none; the last resort, after the
+                                  compensated retry)                        */
     int ic_retries;            /* icpcg: factorisations that broke down
                                   before the one kept                       */
     double ic_compensation;    /* icpcg: > 0 when the factor kept moved the
