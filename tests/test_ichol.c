@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_ichol.c -- the block incomplete Cholesky of A~ (src/ichol.c):
  *  - a 2-node system worked by hand: D^-1 and F checked entry by entry;
- *  - Kershaw's matrix (SPD, IC(0) meets a pivot of -5): the shift policy
- *    retries, says so, and PCG still reaches the answer; with no retries
- *    allowed factorise refuses and apply stays refused;
+ *  - Kershaw's matrix (SPD, IC(0) meets a pivot of -5): shifts alone
+ *    retry, say so, and PCG still reaches the answer, and with no retries
+ *    allowed factorise refuses and apply stays refused; the default
+ *    compensates the one dropped block instead (its trace by hand);
+ *  - random stiff triangle patches (the garments' breakdown in small):
+ *    the compensated factor never breaks down where plain IC(0) does;
  *  - a star whose level-1 fill is its whole Cholesky fill: IC(1) is exact
  *    (PCG in 1 iteration, also with ndof 2 and 1 nodes) while IC(0) is not;
  *  - a path and a spider numbered at random: RCM finds a no-fill order,
@@ -753,6 +756,10 @@ static void test_arguments(void)
     bad.ordering = (cpg_ichol_ordering)7;
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &bad, msg), COREPCG_ERR_ARGUMENT);
     bad = o;
+    bad.compensate = CPG_ICHOL_COMP_COUNT;
+    CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &bad, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "unknown compensation 3");
+    bad = o;
     bad.shift_growth = 1;
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &bad, msg), COREPCG_ERR_ARGUMENT);
     bad = o;
@@ -797,6 +804,7 @@ static void test_defaults(void)
     cpg_ichol_opts o;
     cpg_ichol_default_opts(&o);
     CHECK_INT(o.fill, 0);
+    CHECK_INT(o.compensate, CPG_ICHOL_COMP_ON_BREAKDOWN);
     CHECK_INT(o.ordering, CPG_ICHOL_RCM);
     CHECK_INT(o.single, 1);
     CHECK_INT(o.max_retries, 6);
