@@ -307,9 +307,14 @@ typedef struct corepcg_info {
     int ic_fill;               /* icpcg: the fill level of its factor       */
     double ic_shift;           /* icpcg: alpha of the Manteuffel shift
                                   A~ + alpha diag(A~) that the factor needed
-                                  (0: none: IC of A~ itself)                */
+                                  (0: none; the last resort, after the
+                                  compensated retry)                        */
     int ic_retries;            /* icpcg: factorisations that broke down
                                   before the one kept                       */
+    double ic_compensation;    /* icpcg: > 0 when the factor kept moved the
+                                  fill it drops onto its pivots (the retry
+                                  after a breakdown): tr R / tr A~ of the
+                                  PSD R it factorises A~ + R of; 0: none   */
     double time_reduce_s;      /* build U, A~ (and core) at setup/update    */
     double time_analyze_s;     /* CHOLMOD analyse (0 when reused)           */
     double time_factor_s;      /* numeric factorisation (CHOLMOD's, or the

@@ -1033,7 +1033,9 @@ static void make_kershaw(kershaw_sys *k)
     k->sys.stretch_pairs = k->pairs;
 }
 
-/* icpcg on Kershaw's system: IC(0) breaks down, a shifted factor is kept
+/* icpcg on Kershaw's system: IC(0) breaks down once, the factor kept
+ * compensates its one dropped fill, 2 (-2) / 3, with 4/3 on each of two
+ * pivots (A~ is the scalar 4x4, trace 12: tr R / tr A~ = 2/9), unshifted,
  * and info says so; the answer meets the tolerance. Then auto with one
  * iteration allowed: icpcg stops short, corePCG (whose core is A here)
  * solves it in one iteration, and info says it fell back. */
@@ -1049,9 +1051,10 @@ static void test_ic_breakdown_and_fallback(void)
     corepcg_info info;
     CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, k.b, NULL, x, &info), COREPCG_OK);
-    CHECK(info.ic_shift > 0 && info.ic_retries >= 1 && info.ic_fill == 0,
+    CHECK(info.ic_shift == 0 && info.ic_retries == 1 && info.ic_fill == 0,
           "icpcg on Kershaw: shift %g after %d retries (fill %d)",
           info.ic_shift, info.ic_retries, info.ic_fill);
+    CHECK_NEAR(info.ic_compensation, 2.0 / 9, 1e-14);
     CHECK_INT(corepcg_check(&k.sys, k.b, x, &cerr, &rres, NULL), COREPCG_OK);
     CHECK_LE(rres, 1e-8);
     CHECK_LE(cerr, 1e-15);
@@ -1065,6 +1068,8 @@ static void test_ic_breakdown_and_fallback(void)
     CHECK(info.ic_shift == 0 && info.ic_retries == 0 && info.iterations == 1,
           "IC(1) on Kershaw: shift %g, %d retries, %d iterations",
           info.ic_shift, info.ic_retries, info.iterations);
+    CHECK(info.ic_compensation == 0, "IC(1): compensation %g",
+          info.ic_compensation);
 
     /* auto with one iteration allowed: icpcg stops short, the fallback
      * prepared at setup (corrected MPCG) runs within the same budget and

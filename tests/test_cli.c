@@ -307,6 +307,7 @@ static void test_solve(void)
         "rel_residual", "constraint_error", "tol", "nnz_reduced", "nnz_factor",
         "ordering", "factor", "nnz_core", "core_blocks", "analysis_reused",
         "method_used", "auto_reason", "ic_fill", "ic_shift", "ic_retries",
+        "ic_compensation",
         "factor_flops", "repeat", "time_warm_median_s", "time_warm_min_s",
         "time_reduce_s", "time_analyze_s", "time_factor_s", "time_iterate_s",
         "time_setup_s", "time_solve_s", "time_total_s", "time_read_s"};

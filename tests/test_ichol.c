@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_ichol.c -- the block incomplete Cholesky of A~ (src/factor/ichol_*.c):
  *  - a 2-node system worked by hand: D^-1 and F checked entry by entry;
- *  - Kershaw's matrix (SPD, IC(0) meets a pivot of -5): the shift policy
- *    retries, says so, and PCG still reaches the answer; with no retries
- *    allowed factorise refuses and apply stays refused;
+ *  - Kershaw's matrix (SPD, IC(0) meets a pivot of -5): shifts alone
+ *    retry, say so, and PCG still reaches the answer, and with no retries
+ *    allowed factorise refuses and apply stays refused; the default
+ *    compensates the one dropped block instead (its trace by hand);
+ *  - random stiff triangle patches (the garments' breakdown in small):
+ *    the compensated factor never breaks down where plain IC(0) does;
  *  - a star whose level-1 fill is its whole Cholesky fill: IC(1) is exact
  *    (PCG in 1 iteration, also with ndof 2 and 1 nodes) while IC(0) is not;
  *  - a path and a spider numbered at random: RCM finds a no-fill order,
@@ -21,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXN 8               /* nodes */
+#define MAXN 16              /* nodes */
 #define MAXU (3 * MAXN)      /* unknowns */
 
 /* A small system built from a dense matrix and a node adjacency. */
@@ -262,8 +265,10 @@ static void test_breakdown(int comp)
     char msg[COREPCG_MSG_SIZE];
     cpg_ichol ic;
 
-    /* no retries: refused, with where and the pivot */
+    /* shifts only (compensate NEVER), no retries: refused, with where
+     * and the pivot */
     cpg_ichol_opts o = opts_with(0, CPG_ICHOL_NATURAL);
+    o.compensate = CPG_ICHOL_COMP_NEVER;
     o.max_retries = 0;
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
     msg[0] = '\0';
@@ -278,11 +283,13 @@ static void test_breakdown(int comp)
     CHECK_INT(cpg_ichol_apply(&ic, v, out), COREPCG_ERR_STATE);
     cpg_ichol_free(&ic);
 
-    /* the default policy: shifted until the pivots pass, and reported */
+    /* shifts only: shifted until the pivots pass, and reported */
     o = opts_with(0, CPG_ICHOL_NATURAL);
+    o.compensate = CPG_ICHOL_COMP_NEVER;
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
     CHECK_INT(ic.info.factorised, 1);
+    CHECK_INT(ic.info.compensated, 0);
     CHECK_INT(ic.info.breakdown_node, 3);
     CHECK_NEAR(ic.info.breakdown_ratio, -5.0 / 3, 1e-12);
     CHECK(ic.info.retries >= 1, "retries %d", ic.info.retries);
@@ -305,6 +312,37 @@ static void test_breakdown(int comp)
     CHECK_LE(it, 12);
     cpg_ichol_free(&ic);
 
+    /* the default: one breakdown, then the compensated factor, unshifted,
+     * even with no shifted retry allowed. The only drop is (3, 1) at node
+     * 0: E = diag(-4/3 in comp, 1/12, 1/12), s = 1, so R adds 2 (4/3 +
+     * 1/12 + 1/12) = 3 to the trace of 36. M = A~ + R with R of rank 1 per
+     * component: at most 4 distinct eigenvalues of M^-1 A~, so PCG ends
+     * in 4 iterations. */
+    o = opts_with(0, CPG_ICHOL_NATURAL);
+    CHECK_INT(o.compensate, CPG_ICHOL_COMP_ON_BREAKDOWN);
+    o.max_retries = 0;
+    CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
+    CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
+    CHECK_INT(ic.info.retries, 1);
+    CHECK_INT(ic.info.breakdown_node, 3);
+    CHECK(ic.info.shift == 0, "shift %g", ic.info.shift);
+    CHECK_INT(ic.info.compensated, 1);
+    CHECK_NEAR(ic.info.compensation, 3.0 / 36, 1e-14);
+    CHECK(ic.info.min_pivot_ratio > 0.1, "pivot ratio %g",
+          ic.info.min_pivot_ratio);
+    it = pcg_iterations(&t, &ic, 1e-10, &relres);
+    CHECK_LE(relres, 1e-9);
+    CHECK_LE(it, 4);
+    cpg_ichol_free(&ic);
+    /* compensated from the start: the same factor, no breakdown */
+    o.compensate = CPG_ICHOL_COMP_ALWAYS;
+    CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
+    CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
+    CHECK_INT(ic.info.retries, 0);
+    CHECK_INT(ic.info.breakdown_node, -1);
+    CHECK_NEAR(ic.info.compensation, 3.0 / 36, 1e-14);
+    cpg_ichol_free(&ic);
+
     /* level-1 fill restores the dropped blocks: exact, no shift */
     o = opts_with(1, CPG_ICHOL_NATURAL);
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
@@ -314,6 +352,110 @@ static void test_breakdown(int comp)
     CHECK_INT(pcg_iterations(&t, &ic, 1e-10, &relres), 1);
     cpg_ichol_free(&ic);
     tsys_free(&t);
+}
+
+/* ---------------------------------------------- stiff triangle springs */
+
+/* 4 x 4 nodes, every cell cut by one diagonal, a spring of stiffness k on
+ * every edge of the triangles, mass 1: a patch of cloth whose triangles
+ * are rigid in-plane, slightly out of plane (z noise). A = I + k sum over
+ * edges of d d^T (x) [1 -1; -1 1], d the unit edge. */
+static void stiff_patch(tsys *t, double k)
+{
+    tsys_init(t, 16);
+    memset(t->A, 0, sizeof t->A);
+    double x[16][3];
+    for (int i = 0; i < 16; i++) {
+        x[i][0] = i % 4 + 0.2 * urand();
+        x[i][1] = i / 4 + 0.2 * urand();
+        x[i][2] = 0.05 * urand();
+    }
+    for (int i = 0; i < 16; i++)
+        for (int j = i + 1; j < 16; j++) {
+            int ri = i / 4, ci = i % 4, rj = j / 4, cj = j % 4;
+            /* right, up, and the diagonal up-right */
+            int edge = (rj == ri && cj == ci + 1) ||
+                       (rj == ri + 1 && (cj == ci || cj == ci + 1));
+            if (!edge)
+                continue;
+            link_nodes(t, i, j);
+            double d[3], len = 0;
+            for (int a = 0; a < 3; a++) {
+                d[a] = x[j][a] - x[i][a];
+                len += d[a] * d[a];
+            }
+            len = sqrt(len);
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) {
+                    double v = k * d[a] * d[b] / (len * len);
+                    t->A[t->n * (3 * i + b) + 3 * i + a] += v;
+                    t->A[t->n * (3 * j + b) + 3 * j + a] += v;
+                    t->A[t->n * (3 * j + b) + 3 * i + a] -= v;
+                    t->A[t->n * (3 * i + b) + 3 * j + a] -= v;
+                }
+        }
+    for (int r = 0; r < t->n; r++)
+        t->A[t->n * r + r] += 1;
+}
+
+/* Many random patches at stiffness k / mass 1e2, 1e4, 1e6, in both
+ * orderings: plain IC(0) breaks down on some (what the T-shirt shows);
+ * the compensated factor never does, the default policy factorises at
+ * most twice and never shifts, and PCG with it converges. */
+static void test_stiff_triangles(void)
+{
+    int plain_broke = 0, comp_broke = 0, cases = 0, worst_it = 0;
+    int worst_retries = 0;
+    double worst_shift = 0, worst_res = 0;
+    char msg[COREPCG_MSG_SIZE];
+    for (int trial = 0; trial < 60; trial++)
+        for (int e = 2; e <= 6; e += 2)
+            for (int ord = 0; ord < 2; ord++) {
+                tsys t;
+                stiff_patch(&t, pow(10, e));
+                if (tsys_build(&t))
+                    return;
+                cases++;
+                cpg_ichol ic;
+                cpg_ichol_opts o = opts_with(0, (cpg_ichol_ordering)ord);
+                o.max_retries = 0;
+                o.compensate = CPG_ICHOL_COMP_NEVER;
+                CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
+                plain_broke += cpg_ichol_factorise(&ic, &t.rm, msg) != COREPCG_OK;
+                cpg_ichol_free(&ic);
+                o.compensate = CPG_ICHOL_COMP_ALWAYS;
+                CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
+                comp_broke += cpg_ichol_factorise(&ic, &t.rm, msg) != COREPCG_OK;
+                cpg_ichol_free(&ic);
+                o = opts_with(0, (cpg_ichol_ordering)ord);
+                CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
+                if (cpg_ichol_factorise(&ic, &t.rm, msg) == COREPCG_OK) {
+                    double relres;
+                    int it = pcg_iterations(&t, &ic, 1e-10, &relres);
+                    worst_it = it > worst_it ? it : worst_it;
+                    worst_res = relres > worst_res ? relres : worst_res;
+                } else {
+                    worst_retries = 100;
+                }
+                if (ic.info.retries > worst_retries)
+                    worst_retries = ic.info.retries;
+                if (ic.info.shift > worst_shift)
+                    worst_shift = ic.info.shift;
+                cpg_ichol_free(&ic);
+                tsys_free(&t);
+            }
+    printf("stiff patches: %d cases, plain IC(0) broke down on %d, "
+           "compensated on %d; default: <= %d retries, shift <= %g, "
+           "<= %d iterations\n", cases, plain_broke, comp_broke,
+           worst_retries, worst_shift, worst_it);
+    CHECK(plain_broke >= cases / 10, "plain IC(0) broke down on only %d "
+          "of %d patches: the test no longer exercises breakdown",
+          plain_broke, cases);
+    CHECK_INT(comp_broke, 0);
+    CHECK_LE(worst_retries, 1);
+    CHECK(worst_shift == 0, "shift %g", worst_shift);
+    CHECK_LE(worst_res, 1e-7); /* tol 1e-10 at a condition up to ~1e6 */
+    CHECK_LE(worst_it, 40); /* measured 36 */
 }
 
 /* ------------------------------------------------------- fill = exact */
@@ -614,6 +756,10 @@ static void test_arguments(void)
     bad.ordering = (cpg_ichol_ordering)7;
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &bad, msg), COREPCG_ERR_ARGUMENT);
     bad = o;
+    bad.compensate = CPG_ICHOL_COMP_COUNT;
+    CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &bad, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, "unknown compensation 3");
+    bad = o;
     bad.shift_growth = 1;
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &bad, msg), COREPCG_ERR_ARGUMENT);
     bad = o;
@@ -658,6 +804,7 @@ static void test_defaults(void)
     cpg_ichol_opts o;
     cpg_ichol_default_opts(&o);
     CHECK_INT(o.fill, 0);
+    CHECK_INT(o.compensate, CPG_ICHOL_COMP_ON_BREAKDOWN);
     CHECK_INT(o.ordering, CPG_ICHOL_RCM);
     CHECK_INT(o.single, 1);
     CHECK_INT(o.max_retries, 6);
@@ -767,6 +914,7 @@ int main(void)
     test_hand();
     for (int comp = 0; comp < 3; comp++)
         test_breakdown(comp);
+    test_stiff_triangles();
     test_star();
     test_orderings(0);
     test_orderings(1);

@@ -34,10 +34,11 @@ static const char usage_text[] =
     "                   obstacles); DIR and its parents are created if missing\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
     "                   method,reason,iterations,seconds,analysis_reused,\n"
-    "                   self_contacts\n"
+    "                   self_contacts,ic_shift,ic_retries,ic_compensation\n"
     "                   (method: the one that ran; reason: why auto ran it,\n"
     "                   none for the other methods; seconds: the solver's\n"
-    "                   setup/update + solve)\n"
+    "                   setup/update + solve; ic_*: icpcg's factor as info\n"
+    "                   reports it, 0 for the other methods)\n"
     "A progress line goes to stderr when it is a terminal.\n"
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
     "3 some step did not converge (all written, flagged)\n";
@@ -45,18 +46,20 @@ static const char usage_text[] =
 static void csv_header(FILE *csv)
 {
     fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,reason,iterations,"
-                 "seconds,analysis_reused,self_contacts\n");
+                 "seconds,analysis_reused,self_contacts,ic_shift,ic_retries,"
+                 "ic_compensation\n");
 }
 
 /* The CSV's row for the step just taken (csv_header's columns). */
 static void csv_row(FILE *csv, const cloth_sim *sim)
 {
-    fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d\n", sim->step,
+    fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d,%g,%d,%g\n", sim->step,
             sim->contacts, sim->ndof_count[0], sim->ndof_count[1],
             sim->ndof_count[2], corepcg_method_name(sim->info.method_used),
             corepcg_auto_reason_name(sim->info.auto_reason),
             sim->info.iterations, sim->time_solve_s, sim->analysis_reused,
-            sim->self_contacts);
+            sim->self_contacts, sim->info.ic_shift, sim->info.ic_retries,
+            sim->info.ic_compensation);
 }
 
 /* The step's frame, DIR/frame_NNNNN.obj: OK or a code, with msg. */

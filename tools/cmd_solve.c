@@ -278,7 +278,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            "\"tol\": %.17g, \"nnz_reduced\": %ld, \"nnz_factor\": %ld, "
            "\"ordering\": %s, \"factor\": %s, \"nnz_core\": %ld, "
            "\"core_blocks\": %ld, \"ic_fill\": %d, \"ic_shift\": %.17g, "
-           "\"ic_retries\": %d, \"analysis_reused\": %s, "
+           "\"ic_retries\": %d, \"ic_compensation\": %.17g, "
+           "\"analysis_reused\": %s, "
            "\"time_read_s\": %.6g, "
            "\"time_reduce_s\": %.6g, \"time_analyze_s\": %.6g, "
            "\"time_factor_s\": %.6g, \"factor_flops\": %.6g, "
@@ -294,6 +295,7 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            factored || ic ? in->nnz_factor : 0, ordering, factor,
            core ? in->nnz_core : 0, core ? in->core_blocks : 0,
            ic ? in->ic_fill : 0, ic ? in->ic_shift : 0, ic ? in->ic_retries : 0,
+           ic ? in->ic_compensation : 0,
            in->analysis_reused ? "true" : "false", read_s, in->time_reduce_s,
            in->time_analyze_s, in->time_factor_s,
            factored ? in->factor_flops : 0, in->time_iterate_s,
@@ -313,8 +315,14 @@ static void print_summary(const corepcg_info *in, double read_s,
                in->factor_supernodal ? "supernodal LL^T" : "simplicial LDL^T");
     if (used == COREPCG_METHOD_ICPCG) {
         printf(" (IC(%d)", in->ic_fill);
+        if (in->ic_compensation > 0)
+            printf(", dropped fill compensated (tr R / tr A~ %.3g)",
+                   in->ic_compensation);
         if (in->ic_shift > 0)
-            printf(", shift %g after %d breakdowns", in->ic_shift, in->ic_retries);
+            printf(", shift %g", in->ic_shift);
+        if (in->ic_retries > 0)
+            printf(" after %d breakdown%s", in->ic_retries,
+                   in->ic_retries > 1 ? "s" : "");
         printf(")");
     }
     printf("\nunknowns          n = %d, reduced r = %d\n", in->n, in->r);

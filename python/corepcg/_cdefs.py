@@ -81,6 +81,7 @@ class Info(ctypes.Structure):
         ("ic_fill", c_int),
         ("ic_shift", c_double),
         ("ic_retries", c_int),
+        ("ic_compensation", c_double),
         ("time_reduce_s", c_double),
         ("time_analyze_s", c_double),
         ("time_factor_s", c_double),

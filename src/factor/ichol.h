@@ -33,24 +33,37 @@ typedef enum cpg_ichol_ordering {
     CPG_ICHOL_ORDERING_COUNT
 } cpg_ichol_ordering;
 
+/* When the fill F's pattern drops is compensated on the pivots instead
+ * (ichol_numeric.c, compensate: the factor of A~ + R, R PSD, which an SPD
+ * A~ cannot break down). */
+typedef enum cpg_ichol_comp {
+    CPG_ICHOL_COMP_NEVER = 0,        /* plain IC, Manteuffel shifts only */
+    CPG_ICHOL_COMP_ON_BREAKDOWN = 1, /* plain IC; on breakdown compensated */
+    CPG_ICHOL_COMP_ALWAYS = 2,       /* compensated from the first attempt */
+    CPG_ICHOL_COMP_COUNT
+} cpg_ichol_comp;
+
 typedef struct cpg_ichol_opts {
     int fill;                     /* block level of fill: 0 or 1 */
+    int compensate;               /* cpg_ichol_comp */
     cpg_ichol_ordering ordering;
     int single;                   /* 1: F in float (half the traffic) */
     /* Breakdown: a scalar pivot <= pivot_tol times its diagonal entry of
-     * A~. Then the factorisation is retried on A~ + alpha diag(A~)
+     * A~. Then (compensate ON_BREAKDOWN) the factorisation is retried
+     * once with the dropped fill compensated, and if that breaks down too
+     * (round-off; an A~ that is not SPD) on A~ + alpha diag(A~)
      * (Manteuffel), alpha = shift_first, * shift_growth, ..., at most
-     * max_retries times; after that factorise fails. */
+     * max_retries shifted attempts; after that factorise fails. */
     double pivot_tol;
     double shift_first;
     double shift_growth;
     int max_retries;
 } cpg_ichol_opts;
 
-/* The defaults (docs/benchmark.md, "icpcg: which incomplete Cholesky"):
- * fill 0, RCM order, F in
- * float, pivot_tol 1e-8, shifts 1e-3 * 4^k for
- * at most 6 retries (alpha <= 1.024; beyond that PCG needs more than ~150
+/* The defaults (docs/benchmark.md, "icpcg: which incomplete Cholesky"
+ * and "IC(0) on triangle meshes"): fill 0, RCM order, F in float,
+ * compensation on breakdown, pivot_tol 1e-8, shifts 1e-3 * 4^k for at
+ * most 6 retries (alpha <= 1.024; beyond that PCG needs more than ~150
  * iterations and corePCG is the better fallback). */
 void cpg_ichol_default_opts(cpg_ichol_opts *o);
 
@@ -63,6 +76,8 @@ typedef struct cpg_ichol_info {
     long fill_blocks;         /* of which not in A~'s pattern */
     int factorised;           /* 1 after a successful factorise */
     double shift;             /* alpha of the factor kept (0: none) */
+    int compensated;          /* 1: the factor kept compensates its drops */
+    double compensation;      /* then tr R / tr A~ (0 if not) */
     int retries;              /* attempts that broke down before it */
     int breakdown_node;       /* node of the first failed pivot, or -1 */
     double breakdown_ratio;   /* its pivot / A~'s diagonal entry (0 if none) */
@@ -94,6 +109,7 @@ typedef struct cpg_ichol {
     /* A~'s strictly lower blocks in position order (a subset of F's
      * pattern): mq is each one's block in F, ms its block in A~ */
     int *mp, *mi, *mq, *ms;
+    double comp_added;        /* this attempt's compensation (trace) */
     cpg_lower lower;          /* A~ as of the last factorise
                                  (unshifted), for cpg_lower_apply: each
                                  block read once, half of what the

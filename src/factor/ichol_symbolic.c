@@ -15,6 +15,7 @@
 void cpg_ichol_default_opts(cpg_ichol_opts *o)
 {
     o->fill = 0;
+    o->compensate = CPG_ICHOL_COMP_ON_BREAKDOWN;
     o->ordering = CPG_ICHOL_RCM;
     o->single = 1;
     o->pivot_tol = 1e-8;
@@ -306,6 +307,10 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "incomplete Cholesky: fill level %d (0 or 1)",
                         opts->fill);
+    if (opts->compensate < 0 || opts->compensate >= CPG_ICHOL_COMP_COUNT)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "incomplete Cholesky: unknown compensation %d",
+                        opts->compensate);
     if ((int)opts->ordering < 0 || opts->ordering >= CPG_ICHOL_ORDERING_COUNT)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "incomplete Cholesky: unknown ordering %d",

@@ -4,10 +4,13 @@
  * zero fill by default, or one level of fill (settings.ic_fill), in
  * reverse Cuthill-McKee order of the free nodes, whatever order the
  * caller's nodes come in. A factorisation that
- * meets a pivot <= 0 is retried on A~ + alpha diag(A~) with growing alpha
- * (Manteuffel's shift; info says which alpha); when even the largest
- * shift breaks down the method fails with ERR_IC_BREAKDOWN, never with a
- * silent wrong answer (auto then runs corePCG instead).
+ * meets a pivot <= 0 is retried once with the fill it drops compensated on
+ * the pivots (ichol_numeric.c: it cannot break down on an SPD A~; info's
+ * ic_compensation says how much), and only if that breaks down too on
+ * A~ + alpha diag(A~) with growing alpha (Manteuffel's shift; info says
+ * which alpha); when even the largest shift breaks down the method fails
+ * with ERR_IC_BREAKDOWN, never with a silent wrong answer (auto then runs
+ * another method).
  *
  * The analysis (node order, the factor's pattern, every buffer) depends
  * only on A's block pattern and which nodes are free: a contact that
@@ -92,6 +95,7 @@ static int icpcg_factorise(void *state, const cpg_ctx *ctx)
     ctx->rec->ic_fill = in->fill;
     ctx->rec->ic_shift = in->shift;
     ctx->rec->ic_retries = in->retries;
+    ctx->rec->ic_compensation = in->compensation;
     /* the factor's entries as stored: F's 3x3 blocks and the pivots */
     ctx->rec->nnz_factor = 9 * in->blocks + 6L * in->nodes;
     return rc;
