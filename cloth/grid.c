@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* grid.c -- the Provot grid as a cloth model: its springs (stretch, shear,
- * bend), equal masses and quads; pattern.c lays out A's pattern. */
+ * bend), equal masses and quads; model.c lays out A's pattern. */
 #include "cloth.h"
 
 #include <math.h>

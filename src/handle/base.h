@@ -41,7 +41,8 @@ void cpg_huge_pages(void *p, size_t bytes);
  * zeros are written (calloc's fresh pages would fault one per 4 KiB). */
 void *cpg_zeroed_huge(size_t count, size_t size);
 /* malloc(count * size) (at least one element) with cpg_huge_pages: for a
- * large array whose first writer fills it anyway; NULL on overflow. */
+ * large array whose first writer fills it anyway; NULL on overflow. Free
+ * it with free(). */
 void *cpg_malloc_huge(size_t count, size_t size);
 
 #endif /* COREPCG_BASE_H */

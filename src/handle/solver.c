@@ -36,7 +36,7 @@ int corepcg_create(corepcg_solver **out)
 static void clear_system(corepcg_solver *h)
 {
     if (h->state) {
-        h->ops->clear(h->state, NULL);
+        h->ops->clear(h->state);
         free(h->state);
         h->state = NULL;
     }

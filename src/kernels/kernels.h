@@ -84,7 +84,7 @@ typedef struct cpg_pcg_problem {
 } cpg_pcg_problem;
 
 typedef struct cpg_pcg_work {
-    double *r, *c, *q, *s;   /* 4 vectors of length n */
+    double *r, *c, *q, *s;   /* 4 vectors of length n, one block at r */
 } cpg_pcg_work;
 
 int cpg_pcg_work_alloc(cpg_pcg_work *w, int n);

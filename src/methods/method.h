@@ -40,9 +40,8 @@ typedef struct cpg_method_ops {
                  const double *y, double *x, int *iterations);
     /* Frees what the state holds and zeroes it (state may be all zero).
      * A method that uses CHOLMOD owns its common (started at analyse with
-     * its own settings) and finishes it here; the second argument is
-     * unused and always NULL. */
-    void (*clear)(void *state, cholmod_common *unused);
+     * its own settings) and finishes it here. */
+    void (*clear)(void *state);
     /* Optional (NULL: always 1): 0 when the method cannot run on s with
      * ctx's settings at all (its input is missing), so that auto never
      * chooses it. */

@@ -67,16 +67,15 @@ static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 static void drop(auto_state *st, int k)
 {
     if (st->sub[k]) {
-        ops_of(st, k)->clear(st->sub[k], NULL);
+        ops_of(st, k)->clear(st->sub[k]);
         free(st->sub[k]);
         st->sub[k] = NULL;
     }
     st->analysed[k] = st->ready[k] = 0;
 }
 
-static void auto_clear(void *state, cholmod_common *unused)
+static void auto_clear(void *state)
 {
-    (void)unused;
     auto_state *st = state;
     for (int k = 0; k < st->count; k++)
         drop(st, k);

@@ -33,9 +33,8 @@ typedef struct core_state {
     cpg_fwork work;
 } core_state;
 
-static void core_clear(void *state, cholmod_common *unused)
+static void core_clear(void *state)
 {
-    (void)unused;
     core_state *st = state;
     cpg_proj_free(&st->core, st->cm_started ? &st->cm : NULL);
     if (st->cm_started)

@@ -18,9 +18,8 @@ typedef struct direct_state {
     cpg_fwork work;
 } direct_state;
 
-static void direct_clear(void *state, cholmod_common *unused)
+static void direct_clear(void *state)
 {
-    (void)unused;
     direct_state *st = state;
     cpg_proj_free(&st->full, st->cm_started ? &st->cm : NULL);
     if (st->cm_started)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* method_icpcg.c -- PCG on the reduced system A~ (Ye et al.'s uPCG loop)
- * preconditioned by a block incomplete Cholesky factor of A~ (ichol.c):
+ * preconditioned by a block incomplete Cholesky factor of A~ (factor/ichol_*.c):
  * zero fill by default, or one level of fill (settings.ic_fill), in
  * reverse Cuthill-McKee order of the free nodes, whatever order the
  * caller's nodes come in. A factorisation that
@@ -27,9 +27,8 @@ typedef struct icpcg_state {
     cpg_rwork work;      /* sized for r = 3N, the most any ndof gives */
 } icpcg_state;
 
-static void icpcg_clear(void *state, cholmod_common *cm)
+static void icpcg_clear(void *state)
 {
-    (void)cm;
     icpcg_state *st = state;
     cpg_rmat_free(&st->Ar);
     cpg_ichol_free(&st->ic);

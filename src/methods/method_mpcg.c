@@ -13,9 +13,8 @@ typedef struct mpcg_state {
     cpg_fwork work;     /* n; bd is the vector that defines delta0 */
 } mpcg_state;
 
-static void mpcg_clear(void *state, cholmod_common *unused)
+static void mpcg_clear(void *state)
 {
-    (void)unused;
     mpcg_state *st = state;
     cpg_precond_free(&st->pc);
     cpg_fwork_free(&st->work);

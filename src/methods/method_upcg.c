@@ -13,9 +13,8 @@ typedef struct upcg_state {
     cpg_rwork work;
 } upcg_state;
 
-static void upcg_clear(void *state, cholmod_common *unused)
+static void upcg_clear(void *state)
 {
-    (void)unused;
     upcg_state *st = state;
     cpg_rmat_free(&st->Ar);
     cpg_precond_free(&st->pc);
