@@ -283,19 +283,115 @@ static int reference_index(const bench_options *o)
     return j < 0 ? 0 : j;
 }
 
+/* The handles of one case, one per method: auto's is the simulator's. */
+typedef struct case_handles {
+    int M, ja, ref;
+    corepcg_solver *h[COREPCG_METHOD_COUNT];
+    int ready[COREPCG_METHOD_COUNT];
+    double *x[COREPCG_METHOD_COUNT];
+} case_handles;
+
+/* Every handle set up on the step before the first measured one and
+ * updated once with it (untimed: a handle's first update builds its
+ * import map), so that each measured step is a steady warm update, as a
+ * simulator's are; auto's handle, the simulator's own, has seen every
+ * step anyway. Then that step is taken. */
+static int prime_handles(bench_case *cs, cloth_sim *sim, case_handles *ch,
+                         const corepcg_settings *between)
+{
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_assemble(sim, msg);
+    if (rc < 0) {
+        snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
+        return rc;
+    }
+    corepcg_system prime;
+    cloth_system(sim, &prime);
+    for (int j = 0; j < ch->M; j++) {
+        bench_sample scratch;
+        for (int pass = 0; pass < 2 && j != ch->ja; pass++)
+            measure(cs->tol, cs->cells[j].method, ch->h[j], &ch->ready[j],
+                    &prime, sim, ch->x[j], &scratch);
+    }
+    rc = cloth_step(sim, between, msg);
+    if (rc < 0)
+        snprintf(cs->error, sizeof cs->error, "step before measuring: %s", msg);
+    return rc;
+}
+
+/* Measured step `step`: the stride's steps in between, then every method
+ * on the same system (order rotated per step), then the cloth advanced
+ * with the reference answer (another verified one if it failed). */
+static int measured_step(const bench_options *o, bench_case *cs, cloth_sim *sim,
+                         case_handles *ch, int step,
+                         const corepcg_settings *between)
+{
+    char msg[COREPCG_MSG_SIZE] = "";
+    for (int skip = 1; skip < cs->stride; skip++) {
+        int rc = cloth_step(sim, between, msg);
+        if (rc < 0) {
+            snprintf(cs->error, sizeof cs->error,
+                     "step between measurements: %s", msg);
+            return rc;
+        }
+    }
+    int rc = cloth_assemble(sim, msg);
+    if (rc < 0) {
+        snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
+        return rc;
+    }
+    corepcg_system sys;
+    cloth_system(sim, &sys);
+    if (step == 0) {
+        cs->contacts = sim->contacts;
+        cs->constrained = sim->num_cons;
+    }
+    const int M = ch->M, ja = ch->ja, ref = ch->ref;
+    for (int t = 0; t < M; t++) {
+        int j = (t + step) % M;
+        bench_cell *c = &cs->cells[j];
+        progress(o, "bench %s %s k %g tol %g: step %d/%d %s",
+                 cloth_scene_name(cs->scene), cs->label, cs->k, cs->tol,
+                 step + 1, o->steps, corepcg_method_name(c->method));
+        bench_sample *s = &c->samples[c->steps++];
+        if (j == ja)
+            ch->ready[j] = sim->solver_ready;
+        measure(cs->tol, c->method, ch->h[j], &ch->ready[j], &sys, sim,
+                ch->x[j], s);
+        if (j == ja)
+            sim->solver_ready = ch->ready[j];
+        verify(cs, c, step, s, corepcg_message(ch->h[j]));
+    }
+    int use = -1;
+    for (int t = 0; t < M && use < 0; t++) {
+        int j = t == 0 ? ref : (t <= ref ? t - 1 : t);
+        const bench_sample *s = &cs->cells[j].samples[step];
+        if (s->status >= 0 && s->status != COREPCG_NOT_CONVERGED)
+            use = j;
+    }
+    if (use < 0) {
+        snprintf(cs->error, sizeof cs->error,
+                 "step %d: no method produced an answer; stopped", step + 1);
+        return COREPCG_ERR_STATE;
+    }
+    cs->advance_substitutes += use != ref;
+    memcpy(sim->dv_next, ch->x[use], sizeof(double) * (size_t)cs->n);
+    cloth_advance(sim);
+    return COREPCG_OK;
+}
+
 static void run_case(const bench_options *o, bench_case *cs)
 {
-    int M = o->num_methods;
-    for (int j = 0; j < M; j++)
+    case_handles ch;
+    memset(&ch, 0, sizeof ch);
+    ch.M = o->num_methods;
+    ch.ja = bench_method_index(o, COREPCG_METHOD_AUTO);
+    ch.ref = reference_index(o);
+    for (int j = 0; j < ch.M; j++)
         cs->cells[j].method = o->methods[j];
-    cs->advance_method = o->methods[reference_index(o)];
+    cs->advance_method = o->methods[ch.ref];
     /* Every way out goes through done:, which fails each cell that did not
      * get all its steps -- a scene or warm-up failure included. */
-    corepcg_solver *h[COREPCG_METHOD_COUNT] = {0};
-    int ja = bench_method_index(o, COREPCG_METHOD_AUTO);
-    int ready[COREPCG_METHOD_COUNT] = {0};
-    double *x[COREPCG_METHOD_COUNT] = {0};
-
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
     int rc = bench_sim_create(o, cs->scene, cs->size_index, cs->k, &sim, msg);
@@ -309,27 +405,25 @@ static void run_case(const bench_options *o, bench_case *cs)
      * through the warm-up and between the measured steps, so that, as in
      * a simulation, it has seen every step (its choice rests on what it
      * measured on earlier ones). */
-    if (ja >= 0) {
+    if (ch.ja >= 0) {
         rc = corepcg_create(&sim->solver);
         if (rc < 0) {
             snprintf(cs->error, sizeof cs->error, "%s", corepcg_strerror(rc));
             goto done;
         }
-        h[ja] = sim->solver;
+        ch.h[ch.ja] = sim->solver;
     }
     if (warm_up(o, sim, cs) < 0)
         goto done;
-
-    for (int j = 0; j < M; j++) {
-        x[j] = malloc(sizeof(double) * (size_t)cs->n);
-        rc = x[j] ? (h[j] ? COREPCG_OK : corepcg_create(&h[j]))
-                  : COREPCG_ERR_NO_MEMORY;
+    for (int j = 0; j < ch.M; j++) {
+        ch.x[j] = malloc(sizeof(double) * (size_t)cs->n);
+        rc = ch.x[j] ? (ch.h[j] ? COREPCG_OK : corepcg_create(&ch.h[j]))
+                     : COREPCG_ERR_NO_MEMORY;
         if (rc < 0) {
             snprintf(cs->error, sizeof cs->error, "%s", corepcg_strerror(rc));
             goto done;
         }
     }
-    int ref = reference_index(o);
     /* the measured steps spread over the window: after the first contact
      * with an obstacle, from the start in a scene without one */
     cs->stride = (int)fmax(1, floor(BENCH_HIT_WINDOW_S / cs->dt / o->steps));
@@ -337,87 +431,16 @@ static void run_case(const bench_options *o, bench_case *cs)
     corepcg_settings_default(&between);
     between.method = COREPCG_METHOD_AUTO;
     between.tol = cs->tol;
-    /* Every handle is set up on the step before the first measured one
-     * and updated once with it (untimed: a handle's first update builds
-     * its import map), so that each measured step is a steady warm
-     * update, as a simulator's are; auto's handle, the simulator's own,
-     * has seen every step anyway. */
-    rc = cloth_assemble(sim, msg);
-    if (rc < 0) {
-        snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
+    if (prime_handles(cs, sim, &ch, &between) < 0)
         goto done;
-    }
-    corepcg_system prime;
-    cloth_system(sim, &prime);
-    for (int j = 0; j < M; j++) {
-        bench_sample scratch;
-        for (int pass = 0; pass < 2 && j != ja; pass++)
-            measure(cs->tol, cs->cells[j].method, h[j], &ready[j], &prime,
-                    sim, x[j], &scratch);
-    }
-    rc = cloth_step(sim, &between, msg);
-    if (rc < 0) {
-        snprintf(cs->error, sizeof cs->error, "step before measuring: %s", msg);
-        goto done;
-    }
-    for (int step = 0; step < o->steps; step++) {
-        for (int skip = 1; skip < cs->stride; skip++) {
-            rc = cloth_step(sim, &between, msg);
-            if (rc < 0) {
-                snprintf(cs->error, sizeof cs->error,
-                         "step between measurements: %s", msg);
-                goto done;
-            }
-        }
-        rc = cloth_assemble(sim, msg);
-        if (rc < 0) {
-            snprintf(cs->error, sizeof cs->error, "assembly: %s", msg);
-            goto done;
-        }
-        corepcg_system sys;
-        cloth_system(sim, &sys);
-        if (step == 0) {
-            cs->contacts = sim->contacts;
-            cs->constrained = sim->num_cons;
-        }
-        for (int t = 0; t < M; t++) {
-            int j = (t + step) % M;
-            bench_cell *c = &cs->cells[j];
-            progress(o, "bench %s %s k %g tol %g: step %d/%d %s",
-                 cloth_scene_name(cs->scene), cs->label, cs->k,
-                     cs->tol, step + 1, o->steps,
-                     corepcg_method_name(c->method));
-            bench_sample *s = &c->samples[c->steps++];
-            if (j == ja)
-                ready[j] = sim->solver_ready;
-            measure(cs->tol, c->method, h[j], &ready[j], &sys, sim, x[j], s);
-            if (j == ja)
-                sim->solver_ready = ready[j];
-            verify(cs, c, step, s, corepcg_message(h[j]));
-        }
-        /* advance with the reference answer; another verified one if the
-         * reference failed at this step */
-        int use = -1;
-        for (int t = 0; t < M && use < 0; t++) {
-            int j = t == 0 ? ref : (t <= ref ? t - 1 : t);
-            const bench_sample *s = &cs->cells[j].samples[step];
-            if (s->status >= 0 && s->status != COREPCG_NOT_CONVERGED)
-                use = j;
-        }
-        if (use < 0) {
-            snprintf(cs->error, sizeof cs->error,
-                     "step %d: no method produced an answer; stopped", step + 1);
+    for (int step = 0; step < o->steps; step++)
+        if (measured_step(o, cs, sim, &ch, step, &between) < 0)
             break;
-        }
-        cs->advance_substitutes += use != ref;
-        memcpy(sim->dv_next, x[use], sizeof(double) * (size_t)cs->n);
-        cloth_advance(sim);
-    }
 done:
-    for (int j = 0; j < M; j++) {
-        if (j != ja) /* auto's handle is the simulator's, freed with it */
-            corepcg_free(&h[j]);
-        free(x[j]);
+    for (int j = 0; j < ch.M; j++) {
+        if (j != ch.ja) /* auto's handle is the simulator's, freed with it */
+            corepcg_free(&ch.h[j]);
+        free(ch.x[j]);
         summarise(&cs->cells[j]);
         if (cs->cells[j].steps < o->steps)
             fail_cell(&cs->cells[j], "%s", cs->error[0] ? cs->error : "not run");

@@ -17,6 +17,51 @@ static int needs_value(const char *opt, const char *value, const char *what)
     return -1;
 }
 
+/* The scene against the grid or mesh options: its index, or -1 (said). */
+static int check_scene(const struct cloth_cli *o, const char *scene, int size,
+                       int have_subdivide, int takes_out, const char *usage)
+{
+    const char *command = o->command;
+    if (!scene) {
+        cli_error("%s: no SCENE given (%s)", command, SCENES);
+        fputs(usage, stderr);
+        return -1;
+    }
+    int s = cloth_scene_from_name(scene);
+    if (s < 0) {
+        cli_error("%s: unknown scene '%s' (%s)", command, scene, SCENES);
+        return -1;
+    }
+    if (o->mesh_path && size) {
+        cli_error("%s: --size and --mesh do not go together (a grid or a mesh)", command);
+        return -1;
+    }
+    if (!o->mesh_path && (have_subdivide || o->have_density)) {
+        cli_error("%s: --subdivide and --density need --mesh FILE.obj", command);
+        return -1;
+    }
+    if (o->mesh_path && !cloth_scene_on_mesh(s)) {
+        cli_error("%s: scene %s runs on a grid (--size m); on a mesh: hang, ballhit, "
+                  "drape, garment, free", command, scene);
+        return -1;
+    }
+    if (!o->mesh_path && !cloth_scene_on_grid(s)) {
+        cli_error("%s: scene %s needs --mesh FILE.obj (e.g. data/meshes/tshirt.obj)",
+                  command, scene);
+        return -1;
+    }
+    if (!o->mesh_path && !size) {
+        cli_error("%s: --size m is required (nodes per side, %d..%d), or --mesh FILE.obj",
+                  command, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE);
+        return -1;
+    }
+    if (takes_out && !o->out) {
+        cli_error("%s: --out DIR is required", command);
+        return -1;
+    }
+    return s;
+}
+
 int cloth_cli_parse(int argc, char **argv, const char *command,
                     const char *usage, int takes_out, int takes_files,
                     struct cloth_cli *o)
@@ -84,43 +129,9 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
             return -1;
         k += takes_value;
     }
-    if (!scene) {
-        cli_error("%s: no SCENE given (%s)", command, SCENES);
-        fputs(usage, stderr);
+    int s = check_scene(o, scene, size, have_subdivide, takes_out, usage);
+    if (s < 0)
         return -1;
-    }
-    int s = cloth_scene_from_name(scene);
-    if (s < 0) {
-        cli_error("%s: unknown scene '%s' (%s)", command, scene, SCENES);
-        return -1;
-    }
-    if (o->mesh_path && size) {
-        cli_error("%s: --size and --mesh do not go together (a grid or a mesh)", command);
-        return -1;
-    }
-    if (!o->mesh_path && (have_subdivide || o->have_density)) {
-        cli_error("%s: --subdivide and --density need --mesh FILE.obj", command);
-        return -1;
-    }
-    if (o->mesh_path && !cloth_scene_on_mesh(s)) {
-        cli_error("%s: scene %s runs on a grid (--size m); on a mesh: hang, ballhit, "
-                  "drape, garment, free", command, scene);
-        return -1;
-    }
-    if (!o->mesh_path && !cloth_scene_on_grid(s)) {
-        cli_error("%s: scene %s needs --mesh FILE.obj (e.g. data/meshes/tshirt.obj)",
-                  command, scene);
-        return -1;
-    }
-    if (!o->mesh_path && !size) {
-        cli_error("%s: --size m is required (nodes per side, %d..%d), or --mesh FILE.obj",
-                  command, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE);
-        return -1;
-    }
-    if (takes_out && !o->out) {
-        cli_error("%s: --out DIR is required", command);
-        return -1;
-    }
     /* a grid's parameters are complete now; a mesh's once it is read */
     cloth_params_default(&o->par, (cloth_scene)s, size);
     return 0;

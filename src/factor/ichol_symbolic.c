@@ -296,13 +296,9 @@ done:
 
 /* ------------------------------------------------------------- analyse */
 
-int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
-                      const cpg_ichol_opts *opts, char *msg)
+/* The options' ranges: OK, or ERR_ARGUMENT with msg. */
+static int check_opts(const cpg_ichol_opts *opts, char *msg)
 {
-    if (!ic || !At || !At->A || !At->u || !At->p || !opts)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "incomplete Cholesky analyse: NULL argument");
-    memset(ic, 0, sizeof *ic);
     if (opts->fill < 0 || opts->fill > 1)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "incomplete Cholesky: fill level %d (0 or 1)",
@@ -323,17 +319,20 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
                         "incomplete Cholesky: shift settings out of range "
                         "(pivot_tol in [0, 1), shift_first > 0, "
                         "shift_growth > 1, max_retries in [0, 100])");
-    double t0 = cpg_now();
-    ic->opts = *opts;
+    return COREPCG_OK;
+}
+
+/* A~'s block pattern copied (ap, ai), the free nodes counted (G) and the
+ * per-node arrays of the factorisation: OK or ERR_NO_MEMORY. */
+static int alloc_nodes(cpg_ichol *ic, const cpg_rmat *At)
+{
     const int N = At->A->nb, B = At->p[N];
     ic->N = N;
-    int rc = COREPCG_ERR_NO_MEMORY;
-    int *op = NULL, *oi = NULL, *os = NULL;
     ic->ap = xmalloc((size_t)N + 1, sizeof(int));
     ic->ai = xmalloc((size_t)B, sizeof(int));
     ic->pos = xmalloc((size_t)N, sizeof(int));
     if (!ic->ap || !ic->ai || !ic->pos)
-        goto fail;
+        return COREPCG_ERR_NO_MEMORY;
     memcpy(ic->ap, At->p, sizeof(int) * ((size_t)N + 1));
     for (int t = 0; t < B; t++)
         ic->ai[t] = At->A->i[At->src[t]];
@@ -348,12 +347,67 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
     ic->dinv = xmalloc(9 * (size_t)G, sizeof(double));
     ic->diag = xmalloc(3 * (size_t)G, sizeof(double));
     ic->w = xmalloc(3 * (size_t)G, sizeof(double));
-    if (!ic->perm || !ic->off || !ic->dim || !ic->dsrc || !ic->dinv ||
-        !ic->diag || !ic->w)
-        goto fail;
-    rc = make_ordering(ic);
+    return ic->perm && ic->off && ic->dim && ic->dsrc && ic->dinv &&
+                   ic->diag && ic->w
+               ? COREPCG_OK
+               : COREPCG_ERR_NO_MEMORY;
+}
+
+/* F's values (and their float copy when single) and the column buffer,
+ * for F's pattern (lp, li): OK or ERR_NO_MEMORY. */
+static int alloc_values(cpg_ichol *ic, int single)
+{
+    long nb = ic->lp[ic->G], longest = 0;
+    for (int k = 0; k < ic->G; k++)
+        if (ic->lp[k + 1] - ic->lp[k] > longest)
+            longest = ic->lp[k + 1] - ic->lp[k];
+    ic->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
+    ic->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
+    if (single)
+        ic->lxf = cpg_malloc_huge(9 * (size_t)nb, sizeof(float));
+    return ic->lx && ic->colbuf && (!single || ic->lxf) ? COREPCG_OK
+                                                       : COREPCG_ERR_NO_MEMORY;
+}
+
+/* Where each of A~'s lower blocks (mp, mi) sits in F (mq; rows sorted in
+ * both), and A~'s lower triangle kept for icpcg's product
+ * (cpg_lower_apply): OK or ERR_NO_MEMORY. */
+static int map_lower_blocks(cpg_ichol *ic)
+{
+    const int G = ic->G;
+    ic->mq = xmalloc((size_t)ic->mp[G], sizeof(int));
+    if (!ic->mq)
+        return COREPCG_ERR_NO_MEMORY;
+    for (int k = 0; k < G; k++) {
+        int q = ic->lp[k];
+        for (int t = ic->mp[k]; t < ic->mp[k + 1]; t++) {
+            while (ic->li[q] != ic->mi[t])
+                q++;
+            ic->mq[t] = q++;
+        }
+    }
+    return cpg_lower_alloc(&ic->lower, G, ic->mp, ic->mi, ic->off, ic->dim);
+}
+
+int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
+                      const cpg_ichol_opts *opts, char *msg)
+{
+    if (!ic || !At || !At->A || !At->u || !At->p || !opts)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "incomplete Cholesky analyse: NULL argument");
+    memset(ic, 0, sizeof *ic);
+    int rc = check_opts(opts, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    double t0 = cpg_now();
+    ic->opts = *opts;
+    int *op = NULL, *oi = NULL, *os = NULL;
+    rc = alloc_nodes(ic, At);
+    if (rc == COREPCG_OK)
+        rc = make_ordering(ic);
     if (rc != COREPCG_OK)
         goto fail;
+    const int G = ic->G;
     /* offsets and sizes of At's system, refreshed by every factorise: the
      * kept product may fill its answer with NaN before one */
     for (int k = 0; k < G; k++) {
@@ -370,49 +424,23 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
             goto fail_msg;
         }
     rc = factor_pattern(ic, op, oi);
+    if (rc == COREPCG_OK)
+        rc = alloc_values(ic, opts->single);
     if (rc != COREPCG_OK)
         goto fail;
-    long nb = ic->lp[G], longest = 0;
-    for (int k = 0; k < G; k++)
-        if (ic->lp[k + 1] - ic->lp[k] > longest)
-            longest = ic->lp[k + 1] - ic->lp[k];
-    rc = COREPCG_ERR_NO_MEMORY;
-    ic->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
-    ic->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
-    if (!ic->lx || !ic->colbuf)
-        goto fail;
-    if (opts->single) {
-        ic->lxf = cpg_malloc_huge(9 * (size_t)nb, sizeof(float));
-        if (!ic->lxf)
-            goto fail;
-    }
-    /* A~'s lower blocks: where each sits in F (rows sorted in both) */
     ic->mp = op;
     ic->mi = oi;
     ic->ms = os;
     op = oi = os = NULL;
-    ic->mq = xmalloc((size_t)ic->mp[G], sizeof(int));
-    if (!ic->mq)
-        goto fail;
-    for (int k = 0; k < G; k++) {
-        int q = ic->lp[k];
-        for (int t = ic->mp[k]; t < ic->mp[k + 1]; t++) {
-            while (ic->li[q] != ic->mi[t])
-                q++;
-            ic->mq[t] = q++;
-        }
-    }
-    /* A~'s lower triangle by blocks, kept at every factorise: icpcg's
-     * product (cpg_lower_apply) */
-    if (cpg_lower_alloc(&ic->lower, G, ic->mp, ic->mi, ic->off, ic->dim) !=
-            COREPCG_OK)
+    rc = map_lower_blocks(ic);
+    if (rc != COREPCG_OK)
         goto fail;
     ic->info.fill = opts->fill;
     ic->info.ordering = opts->ordering;
     ic->info.single = opts->single;
     ic->info.nodes = G;
-    ic->info.blocks = nb;
-    ic->info.fill_blocks = nb - ic->mp[G];
+    ic->info.blocks = ic->lp[G];
+    ic->info.fill_blocks = ic->lp[G] - ic->mp[G];
     ic->info.breakdown_node = -1;
     ic->info.time_analyse_s = cpg_now() - t0;
     return COREPCG_OK;
