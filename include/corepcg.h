@@ -372,8 +372,8 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
  * Whatever is kept (the analysis, A's import map and arrays) is reused
  * only for the very pattern it was made for; the import map is built by
  * the first update (a setup builds none), so the first update imports A
- * in full and later ones with the same pattern arrays only scatter. info (may be NULL) gets
- * status, analysis_reused and the setup times.
+ * in full and later ones with the same pattern arrays only scatter.
+ * info (may be NULL) gets status, analysis_reused and the setup times.
  * Returns setup's codes, and ERR_STATE before a successful setup. If the
  * new system cannot be read (a code from the checks above), the previous
  * one stays set up; if it is read but its factorisation fails, the handle
