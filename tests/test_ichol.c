@@ -458,6 +458,49 @@ static void test_stiff_triangles(void)
     CHECK_LE(worst_it, 40); /* measured 36 */
 }
 
+/* The compensated factor does not depend on A's units: a stiff patch
+ * with sliding nodes (ndof 2, whose padded pivot slots must not weigh in)
+ * scaled by 1e-6 and 1e3 compensates the same share of A~'s trace and
+ * takes the same PCG iterations as at scale 1 (the padding's 1s once
+ * doubled the share at 1e-6: 0.035 -> 0.073, 14 -> 21 iterations). */
+static void test_compensation_units(void)
+{
+    const double scales[] = {1, 1e-6, 1e3};
+    double share[3];
+    int its[3];
+    char msg[COREPCG_MSG_SIZE];
+    unsigned long seed = rng_state;
+    for (int c = 0; c < 3; c++) {
+        rng_state = seed; /* the same patch at every scale */
+        tsys t;
+        stiff_patch(&t, 1e4);
+        for (int i = 0; i < 8; i++) /* every other node slides in z = const */
+            t.cons[t.ncons++] = (corepcg_constraint){
+                .node = 2 * i, .ndof = 2, .p = {0, 0, 1}};
+        for (int e = 0; e < t.n * t.n; e++)
+            t.A[e] *= scales[c];
+        if (tsys_build(&t))
+            return;
+        cpg_ichol ic;
+        cpg_ichol_opts o = opts_with(0, CPG_ICHOL_RCM);
+        o.compensate = CPG_ICHOL_COMP_ALWAYS;
+        CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
+        CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
+        share[c] = ic.info.compensation;
+        double relres;
+        its[c] = pcg_iterations(&t, &ic, 1e-10, &relres);
+        CHECK_LE(relres, 1e-9);
+        cpg_ichol_free(&ic);
+        tsys_free(&t);
+    }
+    CHECK(share[0] > 0, "no compensation on the stiff patch");
+    for (int c = 1; c < 3; c++) {
+        CHECK_NEAR(share[c], share[0], 1e-6 * share[0]);
+        CHECK(abs(its[c] - its[0]) <= 1, "scale %g: %d iterations, %d at 1",
+              scales[c], its[c], its[0]);
+    }
+}
+
 /* ------------------------------------------------------- fill = exact */
 
 static void test_star(void)
@@ -915,6 +958,7 @@ int main(void)
     for (int comp = 0; comp < 3; comp++)
         test_breakdown(comp);
     test_stiff_triangles();
+    test_compensation_units();
     test_star();
     test_orderings(0);
     test_orderings(1);

@@ -163,7 +163,8 @@ static void eig3(const double *S, double *V)
  * U^T and V Sigma V^T / s: R adds only in the directions E couples (a
  * stiff spring's). The entrywise rule, |e| on all three diagonals, took
  * 126 iterations on the T-shirt at k 6000 against 64; v_i = the unit
- * vectors 90. s = sqrt(tr A~_II / tr A~_JJ) balances the two nodes.
+ * vectors 90. s = sqrt(m_I / m_J), the ratio of the nodes' mean diagonal
+ * entries over their free directions, balances the two nodes.
  * Adds tr R to ic->comp_added. */
 static void compensate(cpg_ichol *ic, int I, int J, const double *F,
                        const double *W)
@@ -174,16 +175,23 @@ static void compensate(cpg_ichol *ic, int I, int J, const double *F,
             E[3 * c + a] = F[a] * W[c] + F[3 + a] * W[3 + c] +
                            F[6 + a] * W[6 + c];
     double *DI = ic->dinv + 9L * I, *DJ = ic->dinv + 9L * J;
+    /* the mean diagonal entry of each node over its free directions
+     * only (the padding's 1s would make the factor depend on A's units) */
     const double *dI = ic->diag + 3L * I, *dJ = ic->diag + 3L * J;
-    const double trI = dI[0] + dI[1] + dI[2], trJ = dJ[0] + dJ[1] + dJ[2];
-    const double s = sqrt(trI / trJ);
+    double mI = 0, mJ = 0;
+    for (int a = 0; a < ic->dim[I]; a++)
+        mI += dI[a] / ic->dim[I];
+    for (int a = 0; a < ic->dim[J]; a++)
+        mJ += dJ[a] / ic->dim[J];
+    const double s = sqrt(mI / mJ);
     double e2 = 0;
     for (int q = 0; q < 9; q++)
         e2 += E[q] * E[q];
-    if (e2 < 1e-8 * trI * trJ / 9) {
+    if (e2 < 1e-8 * mI * mJ) {
         /* |E| below 1e-4 of the pivots' mean (the soft couplings, about
-         * half the drops on a garment): v_i the unit vectors, a_i E's
-         * columns, by entries -- PSD as well, a fifth of the work */
+         * half the drops on a garment): the entrywise rule, each entry e
+         * a 2x2 block [s|e|, e; e, |e|/s] on the two diagonals -- PSD as
+         * well, a fifth of the work */
         for (int c = 0; c < 3; c++)
             for (int a = 0; a < 3; a++) {
                 double e = fabs(E[3 * c + a]);
