@@ -208,6 +208,35 @@ static int lower_pattern(cpg_ichol *ic, int **op_out, int **oi_out,
 
 /* F's pattern: the lower pattern (fill 0) or with its level-1 fill: block
  * (I, J), I > J, whenever some K < J has (I, K) and (J, K) in A~. */
+/* Column J of the level-1 pattern: A~'s lower rows of J (op, oi) and the
+ * rows I > J of every column K < J coupled to J (rows of the lower
+ * pattern: rp, ri), each once (mark[I] == J after); written to out
+ * unsorted when out is not NULL. Returns their count. */
+static int level1_column(const int *op, const int *oi, const int *rp,
+                         const int *ri, int J, int *mark, int *out)
+{
+    int n = 0;
+    for (int q = op[J]; q < op[J + 1]; q++) {
+        mark[oi[q]] = J;
+        if (out)
+            out[n] = oi[q];
+        n++;
+    }
+    for (int a = rp[J]; a < rp[J + 1]; a++) {
+        int K = ri[a];
+        for (int q = op[K]; q < op[K + 1]; q++) {
+            int I = oi[q];
+            if (I > J && mark[I] != J) {
+                mark[I] = J;
+                if (out)
+                    out[n] = I;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
 static int factor_pattern(cpg_ichol *ic, const int *op, const int *oi)
 {
     int G = ic->G, rc = COREPCG_ERR_NO_MEMORY;
@@ -238,52 +267,26 @@ static int factor_pattern(cpg_ichol *ic, const int *op, const int *oi)
     for (int K = 0; K < G; K++)
         for (int q = op[K]; q < op[K + 1]; q++)
             ri[cnt[oi[q]]++] = K;
+    /* two passes: count, then fill */
     for (int J = 0; J < G; J++)
         mark[J] = -1;
-    /* two passes: count, then fill */
-    for (int pass = 0; pass < 2; pass++) {
-        long total = 0;
-        for (int J = 0; J < G; J++) {
-            int start = (int)total;
-            if (pass)
-                start = ic->lp[J];
-            int n = 0;
-            for (int q = op[J]; q < op[J + 1]; q++) {
-                mark[oi[q]] = J;
-                if (pass)
-                    ic->li[start + n] = oi[q];
-                n++;
-            }
-            for (int a = rp[J]; a < rp[J + 1]; a++) {
-                int K = ri[a];
-                for (int q = op[K]; q < op[K + 1]; q++) {
-                    int I = oi[q];
-                    if (I > J && mark[I] != J) {
-                        mark[I] = J;
-                        if (pass)
-                            ic->li[start + n] = I;
-                        n++;
-                    }
-                }
-            }
-            if (pass) {
-                sort_column(ic->li + start, NULL, n);
-            } else {
-                total += n;
-                ic->lp[J + 1] = (int)total;
-                if (total > INT_MAX / 9) {
-                    rc = COREPCG_ERR_TOO_LARGE;
-                    goto done;
-                }
-            }
+    long total = 0;
+    for (int J = 0; J < G; J++) {
+        total += level1_column(op, oi, rp, ri, J, mark, NULL);
+        ic->lp[J + 1] = (int)total;
+        if (total > INT_MAX / 9) {
+            rc = COREPCG_ERR_TOO_LARGE;
+            goto done;
         }
-        if (!pass) {
-            ic->li = xmalloc((size_t)total, sizeof(int));
-            if (!ic->li)
-                goto done;
-            for (int J = 0; J < G; J++)
-                mark[J] = -1;
-        }
+    }
+    ic->li = xmalloc((size_t)total, sizeof(int));
+    if (!ic->li)
+        goto done;
+    for (int J = 0; J < G; J++)
+        mark[J] = -1;
+    for (int J = 0; J < G; J++) {
+        int n = level1_column(op, oi, rp, ri, J, mark, ic->li + ic->lp[J]);
+        sort_column(ic->li + ic->lp[J], NULL, n);
     }
     rc = COREPCG_OK;
 done:
