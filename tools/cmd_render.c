@@ -116,6 +116,31 @@ static int png_path(const char *dir, const char *frame, char *out, size_t len)
     return snprintf(out, len, "%s/%.*s.png", dir, (int)stem, base) < (int)len ? 0 : -1;
 }
 
+/* Every frame into meshes, and the box around all of them (lo, hi):
+ * CLI_EXIT_OK, or CLI_EXIT_ERROR (said) at the first bad one. */
+static int read_frames(const char **frames, int count, cloth_mesh *meshes,
+                       double *lo, double *hi)
+{
+    for (int c = 0; c < 3; c++) {
+        lo[c] = INFINITY;
+        hi[c] = -INFINITY;
+    }
+    for (int k = 0; k < count; k++) {
+        char msg[COREPCG_MSG_SIZE];
+        if (cloth_mesh_read_obj(frames[k], &meshes[k], msg) != COREPCG_OK) {
+            cli_error("render: %s", msg);
+            return CLI_EXIT_ERROR;
+        }
+        double a[3], b[3];
+        cloth_mesh_bounds(&meshes[k], a, b);
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fmin(lo[c], a[c]);
+            hi[c] = fmax(hi[c], b[c]);
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
 int cmd_render(int argc, char **argv)
 {
     const char *out = NULL;
@@ -165,22 +190,8 @@ int cmd_render(int argc, char **argv)
     /* every frame read first: the framing is their common box, and a bad
      * one stops the run before any picture is written */
     cloth_mesh *meshes = calloc((size_t)count, sizeof *meshes);
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    int status = meshes ? CLI_EXIT_OK : CLI_EXIT_ERROR;
-    for (int k = 0; status == CLI_EXIT_OK && k < count; k++) {
-        char msg[COREPCG_MSG_SIZE];
-        if (cloth_mesh_read_obj(frames[k], &meshes[k], msg) != COREPCG_OK) {
-            cli_error("render: %s", msg);
-            status = CLI_EXIT_ERROR;
-            break;
-        }
-        double a[3], b[3];
-        cloth_mesh_bounds(&meshes[k], a, b);
-        for (int c = 0; c < 3; c++) {
-            lo[c] = fmin(lo[c], a[c]);
-            hi[c] = fmax(hi[c], b[c]);
-        }
-    }
+    double lo[3], hi[3];
+    int status = meshes ? read_frames(frames, count, meshes, lo, hi) : CLI_EXIT_ERROR;
     const char *dirs[1] = {out};
     if (status == CLI_EXIT_OK && cli_outputs_ready("render", NULL, 0, dirs, 1))
         status = CLI_EXIT_ERROR;
