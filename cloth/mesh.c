@@ -5,9 +5,9 @@
  * number vertices from 1, as OBJ does, and name the file's line when the
  * mesh came from one. */
 #include "cloth.h"
+#include "message.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,20 +85,6 @@ static const char *vertex_place(const cloth_mesh *mesh, int i, char *buf, size_t
     return buf;
 }
 
-static int bad_mesh(char *msg, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int bad_mesh(char *msg, const char *fmt, ...)
-{
-    if (msg) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, COREPCG_MSG_SIZE, fmt, ap);
-        va_end(ap);
-    }
-    return COREPCG_ERR_FORMAT;
-}
-
 /* One triangle's side: the edge a < b, the vertex opposite, and the slot
  * 3 t + k of side k (from corner k to corner k + 1) of triangle t. */
 typedef struct half_edge {
@@ -148,13 +134,13 @@ int cloth_mesh_edges(const cloth_mesh *mesh, cloth_edge **edges,
         while (k + same < count && he[k + same].a == he[k].a && he[k + same].b == he[k].b)
             same++;
         if (same > 2) {
-            rc = bad_mesh(msg, "%s: edge %d-%d is on a third triangle (after %s); "
+            rc = cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: edge %d-%d is on a third triangle (after %s); "
                           "a cloth surface has at most two on an edge",
                           triangle_place(mesh, (int)(he[k + 2].slot / 3), p1, sizeof p1),
                           he[k].a + 1, he[k].b + 1,
                           triangle_again(mesh, (int)(he[k + 1].slot / 3), p2, sizeof p2));
         } else if (same == 2 && he[k].opposite == he[k + 1].opposite) {
-            rc = bad_mesh(msg, "%s: the same three vertices %d, %d, %d as %s",
+            rc = cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: the same three vertices %d, %d, %d as %s",
                           triangle_place(mesh, (int)(he[k + 1].slot / 3), p1, sizeof p1),
                           he[k].a + 1, he[k].b + 1, he[k].opposite + 1,
                           triangle_again(mesh, (int)(he[k].slot / 3), p2, sizeof p2));
@@ -205,28 +191,28 @@ int cloth_mesh_check(const cloth_mesh *mesh, char *msg)
     char where[COREPCG_MSG_SIZE];
     const char *name = mesh->source ? mesh->source : "mesh";
     if (mesh->num_vertices <= 0 || mesh->num_triangles <= 0 || !mesh->x || !mesh->triangles)
-        return bad_mesh(msg, "%s: no %s", name, mesh->num_vertices <= 0 ? "vertices" : "faces");
+        return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: no %s", name, mesh->num_vertices <= 0 ? "vertices" : "faces");
     for (int i = 0; i < mesh->num_vertices; i++)
         for (int c = 0; c < 3; c++)
             if (!isfinite(mesh->x[3 * i + c]))
-                return bad_mesh(msg, "%s: vertex %d has coordinate %g",
+                return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: vertex %d has coordinate %g",
                                 vertex_place(mesh, i, where, sizeof where), i + 1,
                                 mesh->x[3 * i + c]);
     for (int t = 0; t < mesh->num_triangles; t++) {
         const int *v = &mesh->triangles[3 * t];
         for (int k = 0; k < 3; k++)
             if (v[k] < 0 || v[k] >= mesh->num_vertices)
-                return bad_mesh(msg, "%s: vertex %d out of range (1..%d)",
+                return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: vertex %d out of range (1..%d)",
                                 triangle_place(mesh, t, where, sizeof where), v[k] + 1,
                                 mesh->num_vertices);
         if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2])
-            return bad_mesh(msg, "%s: triangle %d %d %d repeats a vertex",
+            return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: triangle %d %d %d repeats a vertex",
                             triangle_place(mesh, t, where, sizeof where), v[0] + 1,
                             v[1] + 1, v[2] + 1);
         double longest2, area = cloth_mesh_triangle_area(mesh, t, &longest2);
         /* relative to its size: a sliver of zero area in floating point */
         if (!(2.0 * area > 1e-12 * longest2))
-            return bad_mesh(msg, "%s: triangle %d %d %d is degenerate (no area)",
+            return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: triangle %d %d %d is degenerate (no area)",
                             triangle_place(mesh, t, where, sizeof where), v[0] + 1,
                             v[1] + 1, v[2] + 1);
     }
@@ -250,7 +236,7 @@ int cloth_mesh_check(const cloth_mesh *mesh, char *msg)
             unused = i;
     free(used);
     if (unused >= 0)
-        return bad_mesh(msg, "%s: vertex %d is on no face (it would have no mass)",
+        return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: vertex %d is on no face (it would have no mass)",
                         vertex_place(mesh, unused, where, sizeof where), unused + 1);
     return COREPCG_OK;
 }

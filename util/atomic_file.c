@@ -3,6 +3,7 @@
  * atomic_file.h): temporaries next to the target, fsync, rename; for a
  * group of files, backups of the old ones until every rename succeeded. */
 #include "atomic_file.h"
+#include "message.h"
 
 #include "corepcg.h"
 
@@ -15,22 +16,6 @@
 #include <unistd.h>
 
 #define NAME_TRIES 1000 /* taken names (stale temporaries) before giving up */
-
-/* cpg_fail's twin: this file is also built alone (libcorepcg_atomic, for
- * the CLI and the simulator), without error.c and the library internals. */
-static int fail(char *msg, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *msg, int code, const char *fmt, ...)
-{
-    if (msg) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, COREPCG_MSG_SIZE, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 /* ================================================================ paths */
 
@@ -55,14 +40,14 @@ int cpg_path_exists(const char *path, char *msg)
         return 1;
     if (errno == ENOENT)
         return 0;
-    return fail(msg, COREPCG_ERR_IO, "%s: %s", path, strerror(errno));
+    return cpg_fail(msg, COREPCG_ERR_IO, "%s: %s", path, strerror(errno));
 }
 
 static int make_one_dir(const char *dir, char *msg)
 {
     if (mkdir(dir, 0777) == 0 || errno == EEXIST)
         return COREPCG_OK;
-    return fail(msg, COREPCG_ERR_IO, "%s: cannot create: %s", dir,
+    return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot create: %s", dir,
                 strerror(errno));
 }
 
@@ -70,7 +55,7 @@ int cpg_make_dirs(const char *dir, char *msg)
 {
     char *p = malloc(strlen(dir) + 1);
     if (!p)
-        return fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     strcpy(p, dir);
     int rc = COREPCG_OK;
     /* every parent, then dir itself; an existing one is fine here and
@@ -87,7 +72,7 @@ int cpg_make_dirs(const char *dir, char *msg)
         rc = make_one_dir(dir, msg);
     struct stat st;
     if (rc == COREPCG_OK && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
-        rc = fail(msg, COREPCG_ERR_IO, "%s: exists and is not a directory",
+        rc = cpg_fail(msg, COREPCG_ERR_IO, "%s: exists and is not a directory",
                   dir);
     return rc;
 }
@@ -158,7 +143,7 @@ static int make_parents(const char *path, char *msg)
 {
     char *dir = parent_of(path);
     if (!dir)
-        return fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     int rc = cpg_make_dirs(dir, msg);
     free(dir);
     return rc;
@@ -173,7 +158,7 @@ int cpg_atomic_open(cpg_atomic_file *af, const char *path, char *msg)
         return rc;
     af->path = malloc(strlen(path) + 1);
     if (!af->path)
-        return fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     strcpy(af->path, path);
     af->tmp = sibling_name(path, "tmp", make_file, &fd, &err);
     if (af->tmp && !(af->f = fdopen(fd, "w"))) {
@@ -188,8 +173,8 @@ int cpg_atomic_open(cpg_atomic_file *af, const char *path, char *msg)
     free(af->path);
     af->path = NULL;
     if (err == ENOMEM)
-        return fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory", path);
-    return fail(msg, COREPCG_ERR_IO, "%s: cannot write: cannot create a "
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory", path);
+    return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot write: cannot create a "
                 "temporary file in its directory: %s", path, strerror(err));
 }
 
@@ -207,7 +192,7 @@ int cpg_atomic_finish(cpg_atomic_file *af, char *msg)
 {
     if (!af->f)
         return af->tmp ? COREPCG_OK
-                       : fail(msg, COREPCG_ERR_IO, "no file to finish");
+                       : cpg_fail(msg, COREPCG_ERR_IO, "no file to finish");
     int err = 0;
     if (fflush(af->f) != 0)
         err = errno ? errno : EIO;
@@ -220,7 +205,7 @@ int cpg_atomic_finish(cpg_atomic_file *af, char *msg)
     af->f = NULL;
     if (!err)
         return COREPCG_OK;
-    int rc = fail(msg, COREPCG_ERR_IO, "%s: write failed: %s", af->path,
+    int rc = cpg_fail(msg, COREPCG_ERR_IO, "%s: write failed: %s", af->path,
                   strerror(err));
     cpg_atomic_discard(af);
     return rc;
@@ -274,28 +259,28 @@ static int keep_old(change *c, char *msg)
     struct stat st;
     if (lstat(c->path, &st) != 0) {
         if (errno != ENOENT)
-            return fail(msg, COREPCG_ERR_IO, "%s: %s", c->path,
+            return cpg_fail(msg, COREPCG_ERR_IO, "%s: %s", c->path,
                         strerror(errno));
         c->existed = 0; /* nothing to keep (or to remove) */
         return COREPCG_OK;
     }
     if (S_ISDIR(st.st_mode))
-        return fail(msg, COREPCG_ERR_IO, "%s: is a directory", c->path);
+        return cpg_fail(msg, COREPCG_ERR_IO, "%s: is a directory", c->path);
     c->existed = 1;
     int err = 0;
     c->backup = sibling_name(c->path, "old", make_link, (void *)c->path, &err);
     if (c->backup)
         return COREPCG_OK;
     if (err == ENOMEM)
-        return fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory", c->path);
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory", c->path);
     /* reserve a name now; apply() renames the old file onto it */
     int fd = -1;
     c->backup = sibling_name(c->path, "old", make_file, &fd, &err);
     if (!c->backup)
         return err == ENOMEM
-                   ? fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory",
+                   ? cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "%s: out of memory",
                           c->path)
-                   : fail(msg, COREPCG_ERR_IO, "%s: cannot keep a copy of "
+                   : cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot keep a copy of "
                           "the old file: %s", c->path, strerror(err));
     close(fd);
     c->moved = 1;
@@ -374,11 +359,11 @@ int cpg_atomic_commit_all(cpg_atomic_file *files, int count,
     int total = count + (remove ? nremove : 0), rc = COREPCG_OK;
     change *ch = calloc((size_t)(total > 0 ? total : 1), sizeof *ch);
     if (!ch)
-        rc = fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     for (int k = 0; k < count && rc == COREPCG_OK; k++) {
         rc = cpg_atomic_finish(&files[k], msg);
         if (rc == COREPCG_OK && !files[k].tmp)
-            rc = fail(msg, COREPCG_ERR_IO, "no file to commit");
+            rc = cpg_fail(msg, COREPCG_ERR_IO, "no file to commit");
     }
     /* Each target is one visible step, each existing file to remove too;
      * a single step cannot leave a mix, so it needs no backup. */
@@ -400,7 +385,7 @@ int cpg_atomic_commit_all(cpg_atomic_file *files, int count,
     /* allocated now: after the first rename nothing may fail for memory */
     for (int k = 0; rc == COREPCG_OK && k < total; k++)
         if (!(ch[k].dir = parent_of(ch[k].path)))
-            rc = fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+            rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
 
     for (int k = 0; rc == COREPCG_OK && k < total; k++) {
         if (!ch[k].tmp && !ch[k].existed)
@@ -411,9 +396,9 @@ int cpg_atomic_commit_all(cpg_atomic_file *files, int count,
         if (!ch[k].tmp && err == ENOENT)
             continue; /* vanished meanwhile: removed all the same */
         rc = ch[k].tmp
-                 ? fail(msg, COREPCG_ERR_IO, "%s: cannot rename %s into "
+                 ? cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot rename %s into "
                         "place: %s", ch[k].path, ch[k].tmp, strerror(err))
-                 : fail(msg, COREPCG_ERR_IO, "%s: cannot remove the old "
+                 : cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot remove the old "
                         "file: %s", ch[k].path, strerror(err));
         roll_back(ch, k, msg);
     }
@@ -442,7 +427,7 @@ int cpg_output_check(const char *path, char *msg)
 {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return fail(msg, COREPCG_ERR_IO, "%s: cannot write: it is a directory",
+        return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot write: it is a directory",
                     path);
     /* what writing it will do first: the parents, then a temporary */
     cpg_atomic_file af;
@@ -456,7 +441,7 @@ int cpg_output_dir_check(const char *dir, char *msg)
     int rc = cpg_make_dirs(dir, msg);
     char *probe = rc == COREPCG_OK ? cpg_path_join(dir, "probe") : NULL;
     if (rc == COREPCG_OK && !probe)
-        rc = fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     if (rc == COREPCG_OK) {
         cpg_atomic_file af;
         rc = cpg_atomic_open(&af, probe, msg);

@@ -15,10 +15,7 @@
 #include <stddef.h>
 #include <suitesparse/cholmod.h>
 
-/* printf into msg (COREPCG_MSG_SIZE bytes, may be NULL); returns code so
- * that callers can write `return cpg_fail(msg, CODE, "...", ...)`. */
-int cpg_fail(char *msg, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+#include "message.h" /* cpg_fail */
 
 /* OK, or ERR_ARGUMENT naming the first setting out of range. */
 int cpg_settings_check(const corepcg_settings *s, char *msg);

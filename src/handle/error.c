@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* error.c -- the table of status texts and the message helper. */
+/* error.c -- the table of status texts (the message helper, cpg_fail, is
+ * util/message.c). */
 #include "base.h"
 
 #include <stdio.h>
@@ -39,15 +40,4 @@ const char *corepcg_strerror(int code)
         if (code_texts[k].code == code)
             return code_texts[k].text;
     return code < 0 ? "unknown error" : "unknown warning";
-}
-
-int cpg_fail(char *msg, int code, const char *fmt, ...)
-{
-    if (msg) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, COREPCG_MSG_SIZE, fmt, ap);
-        va_end(ap);
-    }
-    return code;
 }
