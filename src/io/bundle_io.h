@@ -84,9 +84,6 @@ typedef struct cpg_mm_scan {
 int cpg_mm_read_file(cpg_mm_scan *s, char *msg);
 void cpg_mm_free(cpg_mm_scan *s);
 
-/* malloc for a large array about to be filled: huge pages asked for
- * first (a fresh 4 KiB page costs a fault on its first touch). */
-void *cpg_mm_alloc(size_t count, size_t size);
 
 /* Where the pieces of a body of len bytes begin: at most count offsets,
  * each the start of a line, ascending; returns how many. */

@@ -103,11 +103,14 @@ static int gather_csc(const cpg_mm_scan *s, double *x, csc *m)
 {
     long long nnz = s->entries;
     size_t room = (size_t)nnz + 1;
-    int *ri = malloc(sizeof(int) * room), *rj = malloc(sizeof(int) * room);
-    int *ti = malloc(sizeof(int) * room), *tj = malloc(sizeof(int) * room);
+    /* whole huge pages: six arrays of nnz, each touched once */
+    int *ri = cpg_malloc_huge(room, sizeof(int));
+    int *rj = cpg_malloc_huge(room, sizeof(int));
+    int *ti = cpg_malloc_huge(room, sizeof(int));
+    int *tj = cpg_malloc_huge(room, sizeof(int));
     int *count = malloc(sizeof(int) * ((size_t)m->n + 1));
-    double *rx = x ? malloc(sizeof(double) * room) : NULL;
-    double *tx = x ? malloc(sizeof(double) * room) : NULL;
+    double *rx = x ? cpg_malloc_huge(room, sizeof(double)) : NULL;
+    double *tx = x ? cpg_malloc_huge(room, sizeof(double)) : NULL;
     int rc = COREPCG_ERR_NO_MEMORY;
     if (ri && rj && ti && tj && count && (!x || (rx && tx))) {
         sort_by(m->n, nnz, s->row, s->col, x, count, ri, rj, rx);
@@ -143,7 +146,7 @@ static int triplets_to_csc(cpg_mm_scan *s, int n, int want_values, csc *m,
     m->p = calloc((size_t)n + 1, sizeof(int));
     double *x = want_values ? s->val : NULL;
     if (want_values && !x) { /* a pattern A: all ones */
-        x = cpg_mm_alloc((size_t)nnz, sizeof(double));
+        x = cpg_malloc_huge((size_t)nnz, sizeof(double));
         for (long long t = 0; x && t < nnz; t++)
             x[t] = 1;
         s->val = x;
@@ -159,8 +162,8 @@ static int triplets_to_csc(cpg_mm_scan *s, int n, int want_values, csc *m,
         s->val = NULL;
         m->nnz = (int)nnz;
     } else if (rc == COREPCG_OK) {
-        m->i = cpg_mm_alloc((size_t)nnz + 1, sizeof(int));
-        m->x = want_values ? cpg_mm_alloc((size_t)nnz + 1, sizeof(double))
+        m->i = cpg_malloc_huge((size_t)nnz + 1, sizeof(int));
+        m->x = want_values ? cpg_malloc_huge((size_t)nnz + 1, sizeof(double))
                            : NULL;
         rc = m->i && (!want_values || m->x) ? gather_csc(s, x, m)
                                             : COREPCG_ERR_NO_MEMORY;

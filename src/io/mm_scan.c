@@ -470,35 +470,15 @@ static long long most_entries(const cpg_mm_scan *s, size_t bytes)
     return most < s->entries ? most : s->entries;
 }
 
-void *cpg_mm_alloc(size_t count, size_t size)
-{
-    const size_t huge = (size_t)2 << 20;
-    if (count == 0)
-        count = 1;
-    if (count > SIZE_MAX / size - huge)
-        return NULL;
-    size_t bytes = count * size;
-    if (bytes < 2 * huge)
-        return malloc(bytes);
-    /* Aligned and rounded up to whole huge pages, so that no 4 KiB
-     * page is left at either end to fault on its own. */
-    void *p = NULL;
-    bytes = (bytes + huge - 1) & ~(huge - 1);
-    if (posix_memalign(&p, huge, bytes) != 0)
-        return NULL;
-    cpg_huge_pages(p, bytes);
-    return p;
-}
-
 /* Room for count entries in s's arrays (those the kind has). */
 static int entries_alloc(cpg_mm_scan *s, long long count)
 {
     size_t k = (size_t)count;
     if (s->kind == CPG_MM_VECTOR || !s->pattern)
-        s->val = cpg_mm_alloc(k, sizeof(double));
+        s->val = cpg_malloc_huge(k, sizeof(double));
     if (s->kind != CPG_MM_VECTOR) {
-        s->row = cpg_mm_alloc(k, sizeof(int));
-        s->col = cpg_mm_alloc(k, sizeof(int));
+        s->row = cpg_malloc_huge(k, sizeof(int));
+        s->col = cpg_malloc_huge(k, sizeof(int));
     }
     int ok = (s->kind == CPG_MM_VECTOR || (s->row && s->col)) &&
              (s->val || (s->kind != CPG_MM_VECTOR && s->pattern));
