@@ -81,34 +81,32 @@ static void test_first_and_probe(void)
               first_probe);
     }
 
-    /* a preferred candidate (corePCG on a triangle mesh) runs first, and
-     * the one the prior order put before it (icpcg) is probed within 10
-     * steps, since the preference is a guess (on a soft T-shirt icpcg was
-     * the faster); mpcg only by the usual credit */
-    cpg_auto_model_init(&m, 3);
-    cpg_auto_prefer(&m, CORE);
-    int ic_probe = -1, mpcg_probe = -1;
-    for (step = 1; step <= 300; step++) {
-        int k = cpg_auto_choose(&m, &why);
-        if (step == 1)
-            CHECK(k == CORE && why == COREPCG_AUTO_FIRST, "step 1: %d (%s)",
-                  k, corepcg_auto_reason_name(why));
-        if (k == IC && ic_probe < 0)
-            ic_probe = step;
-        if (k == MPCG && mpcg_probe < 0)
-            mpcg_probe = step;
-        /* icpcg 1.5 times corePCG's step: corePCG stays the fastest */
-        cpg_auto_measured(&m, k, k == CORE ? 0.05 : k == IC ? 0.075 : 0.5,
-                          k == CORE ? 5 : k == IC ? 30 : 600);
+    /* icpcg set aside on a sign before it was timed (its IC(0) broke down
+     * on a triangle mesh: corePCG ran in its place) is probed at the
+     * next step; from then on measured times decide */
+    for (int ic_faster = 0; ic_faster <= 1; ic_faster++) {
+        cpg_auto_model_init(&m, 3);
+        CHECK_INT(cpg_auto_nothing_measured(&m), 1);
+        cpg_auto_probe_next(&m, IC);
+        cpg_auto_measured(&m, CORE, 0.05, 3);
+        CHECK_INT(cpg_auto_nothing_measured(&m), 0);
+        CHECK_INT(cpg_auto_choose(&m, &why), IC);
+        CHECK_INT(why, COREPCG_AUTO_PROBE);
+        /* stiff garment: icpcg 1.5x corePCG's step (tol 1e-5), or 0.6x
+         * (tol 1e-3) */
+        double ic_cost = ic_faster ? 0.03 : 0.075;
+        int runs[3] = {0, 0, 0};
+        cpg_auto_measured(&m, IC, ic_cost, 60);
+        simulate(&m, (const double[3]){ic_cost, 0.05, 0.5},
+                 (const int[3]){60, 3, 600}, 300, runs);
+        /* the slower one is only re-checked, by its credit (2.5% of the
+         * faster's steps for one of its own): every 40-60 steps */
+        int slower_runs = ic_faster ? runs[CORE] : runs[IC];
+        CHECK(slower_runs >= 3 && slower_runs <= 8, "icpcg %s: the slower ran "
+              "%d of 300 steps", ic_faster ? "faster" : "slower", slower_runs);
+        CHECK_INT(cpg_auto_choose(&m, &why), ic_faster ? IC : CORE);
+        CHECK_INT(why, COREPCG_AUTO_FASTEST);
     }
-    CHECK_INT(ic_probe, 11);
-    CHECK_INT(mpcg_probe, -1);
-    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
-    /* the prior order stands behind the preferred one when it cannot run */
-    cpg_auto_model_init(&m, 3);
-    cpg_auto_prefer(&m, CORE);
-    cpg_auto_unusable(&m, CORE);
-    CHECK_INT(cpg_auto_choose(&m, &why), IC);
 }
 
 /* The three scenes of issue 10, with step times in the proportions the

@@ -547,9 +547,14 @@ static void test_garments_fit(void)
 
 /* Every method solves the assembled system of s to tol, as corepcg_check
  * measures it, with the constraints exact; the iterations printed. */
+/* How often all_methods saw a fresh auto run icpcg [0] or, on IC(0)'s
+ * breakdown, corePCG [1]: the meshes must show both. */
+static int auto_first_choices[2];
+
 static void all_methods(cloth_sim *s, double tol, const char *what)
 {
     char msg[COREPCG_MSG_SIZE] = "";
+    int icpcg_broke_down = 0;
     corepcg_system sys;
     cloth_system(s, &sys);
     double *x = calloc((size_t)s->model.n, sizeof *x);
@@ -577,13 +582,22 @@ static void all_methods(cloth_sim *s, double tol, const char *what)
         /* the residual rule (the default) means what it says */
         CHECK(res <= tol, "%s %s: relative residual %g after %d iterations", what,
               corepcg_method_name(method), res, info.iterations);
-        /* a fresh auto on a triangle mesh tries corePCG first */
-        if (method == COREPCG_METHOD_AUTO)
-            CHECK(info.method_used == COREPCG_METHOD_COREPCG &&
-                      info.auto_reason == COREPCG_AUTO_FIRST,
-                  "%s auto: ran %s (%s)", what,
+        /* a fresh auto on a triangle mesh runs icpcg first, and corePCG
+         * in its place when IC(0) breaks down (icpcg ran before auto) */
+        if (method == COREPCG_METHOD_ICPCG)
+            icpcg_broke_down = info.ic_retries > 0;
+        if (method == COREPCG_METHOD_AUTO) {
+            corepcg_method want =
+                icpcg_broke_down ? COREPCG_METHOD_COREPCG : COREPCG_METHOD_ICPCG;
+            corepcg_auto_reason why =
+                icpcg_broke_down ? COREPCG_AUTO_BREAKDOWN : COREPCG_AUTO_FIRST;
+            CHECK(info.method_used == want && info.auto_reason == why,
+                  "%s auto: ran %s (%s), icpcg %s", what,
                   corepcg_method_name(info.method_used),
-                  corepcg_auto_reason_name(info.auto_reason));
+                  corepcg_auto_reason_name(info.auto_reason),
+                  icpcg_broke_down ? "broke down" : "did not break down");
+            auto_first_choices[icpcg_broke_down]++;
+        }
         printf(" %s %d", corepcg_method_name(method), info.iterations);
         corepcg_free(&h);
     }
@@ -632,6 +646,9 @@ static void test_methods_on_meshes(void)
         methods_on(s, 0, COREPCG_DEFAULT_TOL, "T-shirt garment");
     cloth_sim_free(&s);
     cloth_mesh_free(&mesh);
+    CHECK(auto_first_choices[0] > 0 && auto_first_choices[1] > 0,
+          "fresh auto: icpcg first %d times, corePCG on breakdown %d times",
+          auto_first_choices[0], auto_first_choices[1]);
 }
 
 /* icpcg on a stiff garment (issue 19): the coarse T-shirt on the body at

@@ -73,6 +73,7 @@ class AutoReason(Choice):
     PROBE = 3
     RECHECK = 4
     FALLBACK = 5
+    BREAKDOWN = 6
 
 
 class Precond(Choice):

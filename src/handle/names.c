@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-static const char *const auto_reason_names[] = {"none", "first", "fastest",
-                                                "probe", "recheck", "fallback"};
+static const char *const auto_reason_names[] = {
+    "none", "first", "fastest", "probe", "recheck", "fallback", "breakdown"};
 static const char *const precond_names[] = {"diag", "block", "projected"};
 static const char *const ordering_names[] = {"best", "amd", "metis", "nesdis"};
 static const char *const factor_names[] = {"ldl", "ll", "auto"};

@@ -44,25 +44,26 @@ static int cheapest(const cpg_auto_model *m)
     return best;
 }
 
-void cpg_auto_prefer(cpg_auto_model *m, int k)
+void cpg_auto_probe_next(cpg_auto_model *m, int k)
 {
-    if (k < 0 || k >= m->count)
-        return;
-    m->first = k;
-    for (int j = 0; j < k; j++)
-        m->c[j].prior = CPG_AUTO_URGENT_RATIO;
+    /* expected at half of what one step's credit is: covered after one */
+    if (k >= 0 && k < m->count)
+        m->c[k].prior = 0.5 * m->explore;
+}
+
+int cpg_auto_nothing_measured(const cpg_auto_model *m)
+{
+    for (int k = 0; k < m->count; k++)
+        if (m->c[k].measured)
+            return 0;
+    return 1;
 }
 
 int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
 {
     int best = cheapest(m);
     if (best < 0) {
-        /* nothing measured yet: the preferred one, else the first usable
-         * in the prior order */
-        if (available(m, m->first)) {
-            *why = COREPCG_AUTO_FIRST;
-            return m->first;
-        }
+        /* nothing measured yet: the first usable in the prior order */
         for (int k = 0; k < m->count; k++)
             if (available(m, k)) {
                 *why = COREPCG_AUTO_FIRST;

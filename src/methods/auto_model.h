@@ -43,8 +43,6 @@ typedef struct cpg_auto_candidate {
 
 typedef struct cpg_auto_model {
     int count;         /* candidates, in the prior order */
-    int first;         /* tried first when nothing is measured (0 unless
-                          cpg_auto_prefer says otherwise) */
     double explore;
     cpg_auto_candidate c[CPG_AUTO_MAX];
 } cpg_auto_model;
@@ -52,12 +50,13 @@ typedef struct cpg_auto_model {
 /* count candidates, all possible and usable, none measured. */
 void cpg_auto_model_init(cpg_auto_model *m, int count);
 
-/* k is tried first when nothing is measured (a structural sign says it
- * suits the system), before the prior order; the candidates the prior
- * order put before it are probed soon after (expected at
- * CPG_AUTO_URGENT_RATIO of its step: within about 10 steps), since the
- * sign is a guess. */
-void cpg_auto_prefer(cpg_auto_model *m, int k);
+/* k, never measured, was set aside for this step on a sign that another
+ * suits the system better; since the sign is a guess, k is probed at the
+ * next step, once the step that ran has earned it any credit. */
+void cpg_auto_probe_next(cpg_auto_model *m, int k);
+
+/* 1 when no candidate has been timed yet. */
+int cpg_auto_nothing_measured(const cpg_auto_model *m);
 
 /* The candidate to run this step and why (FIRST, FASTEST, PROBE, RECHECK),
  * among the usable ones not skipped; -1 (reason NONE) when there is none. */

@@ -6,7 +6,9 @@
  * as long as its pattern holds, so a re-check costs one step of that
  * method, not a new setup of everything. A candidate that fails (a core
  * that is not positive definite, a breakdown) is set aside until the
- * pattern changes, and the next one runs in its place (FALLBACK). */
+ * pattern changes, and the next one runs in its place (FALLBACK). icpcg
+ * runs first; on a triangle mesh whose IC(0) breaks down corePCG runs in
+ * its place at once (BREAKDOWN). */
 #include "auto_model.h"
 #include "method.h"
 
@@ -52,14 +54,18 @@ static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
     return c;
 }
 
-/* A candidate never timed may suit this system badly: on a single cold
- * solve nothing else would catch it, so while the fallback is prepared it
- * solves within a budget of iterations, after which the fallback takes
- * over. The fallback itself has the caller's max_iter. */
+/* Before any candidate is timed (a single cold solve) nothing else would
+ * catch a first choice that suits this system badly, so while the
+ * fallback is prepared it solves within a budget of iterations, after
+ * which the fallback takes over. A probe, once another candidate has been
+ * timed, runs to the caller's max_iter: it costs one step, where handing
+ * it to the fallback (MPCG, hundreds of iterations on stiff cloth) would
+ * cost more. The fallback itself has the caller's max_iter. */
 static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 {
     cpg_ctx c = sub_ctx(st, ctx, k);
-    if (!st->model.c[k].measured && k != st->fallback && st->ready[st->fallback])
+    if (cpg_auto_nothing_measured(&st->model) && k != st->fallback &&
+        st->ready[st->fallback])
         c.set = &st->trial[k];
     return c;
 }
@@ -94,18 +100,14 @@ static int possible(const auto_state *st, const cpg_ctx *ctx, int k,
 
 /* A sign, read from the stretch graph alone, that the system is a triangle
  * mesh: about 3 stretch pairs a node (every edge of the triangles), where
- * a quad grid with springs to its 4 neighbours has 2. There IC(0) drops
- * the stiff in-plane couplings that close each triangle (on the T-shirt
- * it needed 66-93 iterations at the default tol, and broke down at k
- * 6000) while the core holds exactly them (corePCG: 2-3 iterations). */
+ * a quad grid with springs to its 4 neighbours has 2. */
 static int triangulated(const cpg_sys *s)
 {
     return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
 }
 
 /* Auto's own analysis is only the bookkeeping: each candidate analyses
- * the first time it runs on this pattern; corePCG is tried first on a
- * triangle mesh. */
+ * the first time it runs on this pattern. */
 static int auto_analyse(void *state, const cpg_ctx *ctx)
 {
     auto_state *st = state;
@@ -121,9 +123,6 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
             st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
         if (!possible(st, ctx, k, ctx->sys))
             cpg_auto_impossible(&st->model, k);
-        else if (st->cand[k] == COREPCG_METHOD_COREPCG &&
-                 triangulated(ctx->sys))
-            cpg_auto_prefer(&st->model, k);
     }
     return COREPCG_OK;
 }
@@ -252,6 +251,59 @@ static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
     ctx->rec->analysis_reused = reused;
 }
 
+static int candidate_index(const auto_state *st, corepcg_method m)
+{
+    for (int k = 0; k < st->count; k++)
+        if (st->cand[k] == m)
+            return k;
+    return -1;
+}
+
+/* The sign that stiff cloth is meshed with triangles: icpcg, the first
+ * choice and never timed, met a breakdown on a triangle mesh. Zero fill
+ * drops the stiff in-plane couplings that close each triangle
+ * (docs/benchmark.md, "IC(0) on triangle meshes"); the core holds exactly
+ * them. On the T-shirt at k 6000 icpcg then needed 80-164 iterations at
+ * the default tol, corePCG 2-3; on soft cloth, where IC(0) holds, icpcg
+ * was up to 10x the faster. */
+static int stiff_triangles(const auto_state *st, const cpg_ctx *ctx)
+{
+    int k = st->chosen;
+    return st->cand[k] == COREPCG_METHOD_ICPCG && !st->model.c[k].measured &&
+           ctx->rec->ic_retries > 0 && triangulated(ctx->sys);
+}
+
+/* On that sign corePCG is prepared and runs this step in icpcg's place;
+ * icpcg is probed on the next step, and from then on measured times
+ * decide (at tol 1e-3 icpcg was the faster on the same garments). Returns
+ * 1 when corePCG took over; 0 (icpcg's record kept) when it cannot. */
+static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
+                          const corepcg_info *base, double *analyse_s)
+{
+    int ic = st->chosen, core = candidate_index(st, COREPCG_METHOD_COREPCG);
+    if (core < 0 || !st->model.c[core].usable)
+        return 0;
+    corepcg_info icpcg_rec = *ctx->rec;
+    double icpcg_analyse_s = *analyse_s;
+    *ctx->rec = *base;
+    if (prepare(st, ctx, core, analyse_s) < 0) {
+        /* e.g. a core that is not positive definite: icpcg's factor stands */
+        cpg_auto_unusable(&st->model, core);
+        *ctx->rec = icpcg_rec;
+        *analyse_s = icpcg_analyse_s;
+        ctx->msg[0] = '\0';
+        return 0;
+    }
+    /* icpcg's analysis this step counts as much as corePCG's */
+    ctx->rec->analysis_reused = icpcg_rec.analysis_reused && ctx->rec->analysis_reused;
+    st->chosen = core;
+    st->why = COREPCG_AUTO_BREAKDOWN;
+    ctx->rec->method_used = st->cand[core];
+    ctx->rec->auto_reason = st->why;
+    cpg_auto_probe_next(&st->model, ic);
+    return 1;
+}
+
 static int auto_factorise(void *state, const cpg_ctx *ctx)
 {
     auto_state *st = state;
@@ -265,6 +317,12 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
         cpg_auto_usable_again(&st->model);
     double t = cpg_now(), analyse_s;
     int rc = choose_and_prepare(st, ctx, &base, &analyse_s);
+    if (rc >= 0 && stiff_triangles(st, ctx)) {
+        /* corePCG's cost is its own: icpcg's factorisation is not part */
+        double t_switch = cpg_now();
+        if (switch_to_core(st, ctx, &base, &analyse_s))
+            t = t_switch;
+    }
     st->step_s = cpg_now() - t - analyse_s;
     st->timing = rc >= 0;
     if (rc >= 0)
