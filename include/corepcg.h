@@ -106,9 +106,9 @@ typedef enum corepcg_auto_reason {
                                    the system changed                      */
     COREPCG_AUTO_FALLBACK,      /* the chosen one failed; this one ran      */
     COREPCG_AUTO_BREAKDOWN,     /* icpcg, the first choice, broke down on a
-                                   triangle mesh (stiff in-plane couplings):
-                                   corepcg ran in its place, icpcg is
-                                   probed on the next step                 */
+                                   triangle mesh (stiff in-plane couplings)
+                                   and tol < 1e-5: corepcg ran in its
+                                   place, icpcg is probed on the next step */
     COREPCG_AUTO_REASON_COUNT
 } corepcg_auto_reason;
 

@@ -7,8 +7,9 @@
  * method, not a new setup of everything. A candidate that fails (a core
  * that is not positive definite, a breakdown) is set aside until the
  * pattern changes, and the next one runs in its place (FALLBACK). icpcg
- * runs first; on a triangle mesh whose IC(0) breaks down corePCG runs in
- * its place at once (BREAKDOWN). */
+ * runs first; on a triangle mesh whose IC(0) breaks down corePCG is
+ * probed on the next step, or at a tight tol runs in icpcg's place at
+ * once (BREAKDOWN). */
 #include "auto_model.h"
 #include "method.h"
 
@@ -260,23 +261,31 @@ static int candidate_index(const auto_state *st, corepcg_method m)
 }
 
 /* The sign that stiff cloth is meshed with triangles: icpcg, the first
- * choice and never timed, met a breakdown on a triangle mesh. Zero fill
+ * choice before anything was timed, met a breakdown on a triangle mesh. Zero fill
  * drops the stiff in-plane couplings that close each triangle
  * (docs/benchmark.md, "IC(0) on triangle meshes"); the core holds exactly
- * them. On the T-shirt at k 6000 icpcg then needed 80-164 iterations at
- * the default tol, corePCG 2-3; on soft cloth, where IC(0) holds, icpcg
- * was up to 10x the faster. */
+ * them. On the T-shirt at k 6000 icpcg then needed 64-282 iterations at
+ * tol 1e-5 to 1e-6 where corePCG needed 2-4; on soft cloth, where IC(0)
+ * holds, icpcg was up to 10x the faster. */
 static int stiff_triangles(const auto_state *st, const cpg_ctx *ctx)
 {
     int k = st->chosen;
-    return st->cand[k] == COREPCG_METHOD_ICPCG && !st->model.c[k].measured &&
-           ctx->rec->ic_retries > 0 && triangulated(ctx->sys);
+    return st->cand[k] == COREPCG_METHOD_ICPCG &&
+           cpg_auto_nothing_measured(&st->model) && ctx->rec->ic_retries > 0 &&
+           triangulated(ctx->sys);
 }
 
-/* On that sign corePCG is prepared and runs this step in icpcg's place;
- * icpcg is probed on the next step, and from then on measured times
- * decide (at tol 1e-3 icpcg was the faster on the same garments). Returns
- * 1 when corePCG took over; 0 (icpcg's record kept) when it cannot. */
+/* On that sign, which of the two runs first: corePCG below this tol. Its
+ * step is a factorisation whatever the tol, icpcg's iterations grow as tol
+ * tightens; cold single solves of the stiff T-shirt (3.5k to 56k
+ * vertices) tied at 1e-5, icpcg won by 1.2-2.7x at 1e-4 and 1e-3,
+ * corePCG by 1.05-1.5x at 1e-6 (docs/benchmark.md, "auto: choosing per
+ * step"). The other one is probed on the next step either way, and from
+ * then on measured times decide. */
+#define CPG_AUTO_CORE_FIRST_TOL 1e-5
+
+/* corePCG is prepared and runs this step in icpcg's place. Returns 1 when
+ * it took over; 0 (icpcg's record kept) when it cannot. */
 static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
                           const corepcg_info *base, double *analyse_s)
 {
@@ -295,7 +304,8 @@ static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
         return 0;
     }
     /* icpcg's analysis this step counts as much as corePCG's */
-    ctx->rec->analysis_reused = icpcg_rec.analysis_reused && ctx->rec->analysis_reused;
+    ctx->rec->analysis_reused =
+        icpcg_rec.analysis_reused && ctx->rec->analysis_reused;
     st->chosen = core;
     st->why = COREPCG_AUTO_BREAKDOWN;
     ctx->rec->method_used = st->cand[core];
@@ -320,7 +330,10 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
     if (rc >= 0 && stiff_triangles(st, ctx)) {
         /* corePCG's cost is its own: icpcg's factorisation is not part */
         double t_switch = cpg_now();
-        if (switch_to_core(st, ctx, &base, &analyse_s))
+        if (ctx->set->tol >= CPG_AUTO_CORE_FIRST_TOL)
+            cpg_auto_probe_next(&st->model,
+                                candidate_index(st, COREPCG_METHOD_COREPCG));
+        else if (switch_to_core(st, ctx, &base, &analyse_s))
             t = t_switch;
     }
     st->step_s = cpg_now() - t - analyse_s;
