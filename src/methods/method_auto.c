@@ -330,10 +330,14 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
     if (rc >= 0 && stiff_triangles(st, ctx)) {
         /* corePCG's cost is its own: icpcg's factorisation is not part */
         double t_switch = cpg_now();
-        if (ctx->set->tol >= CPG_AUTO_CORE_FIRST_TOL)
+        if (ctx->set->tol >= CPG_AUTO_CORE_FIRST_TOL) {
             cpg_auto_probe_next(&st->model,
                                 candidate_index(st, COREPCG_METHOD_COREPCG));
-        else if (switch_to_core(st, ctx, &base, &analyse_s))
+            /* no budget before the fallback: MPCG needs hundreds to
+             * thousands of iterations on stiff cloth (779-1668 on the
+             * T-shirt at k 6000), icpcg 64-188 there */
+            st->trial[st->chosen].max_iter = st->set[st->chosen].max_iter;
+        } else if (switch_to_core(st, ctx, &base, &analyse_s))
             t = t_switch;
     }
     st->step_s = cpg_now() - t - analyse_s;
