@@ -8,7 +8,9 @@
  * candidate; once a candidate's credit covers what it is expected to cost
  * (its measured cost, or a prior multiple of the best's for one never
  * measured), it runs instead (a probe if it was never measured, a
- * re-check otherwise) and its estimate is refreshed. So re-checking costs
+ * re-check otherwise) and its estimate is refreshed. A candidate timed on
+ * one step only is re-checked once within about 10 steps (its first step
+ * is rarely a typical one). So re-checking costs
  * at most that fraction per other candidate, and a method that becomes the
  * fastest (the scene changed) is found within about cost ratio / fraction
  * steps.
@@ -85,6 +87,9 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
             continue;
         double ratio_k = c->prior < prior ? c->prior : prior;
         double expected = c->measured ? c->cost_s : ratio_k * m->c[best].cost_s;
+        /* one step measured is provisional (below): re-checked once soon */
+        if (c->measured == 1 && expected > CPG_AUTO_URGENT_RATIO * m->c[best].cost_s)
+            expected = CPG_AUTO_URGENT_RATIO * m->c[best].cost_s;
         double ratio = expected > 0 ? c->credit_s / expected : 0;
         if (ratio >= 1.0 && (pick < 0 || ratio > margin)) {
             margin = ratio;
@@ -105,9 +110,14 @@ void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
     if (k < 0 || k >= m->count || !(seconds >= 0))
         return;
     cpg_auto_candidate *c = &m->c[k];
-    /* halfway to the new time: a changing scene is followed within a few
-     * steps, one noisy step moves the estimate by half its noise */
-    c->cost_s = c->measured ? 0.5 * (c->cost_s + seconds) : seconds;
+    /* A candidate's first timed step is its first on this handle: memory
+     * touched for the first time, and in a simulation often a start from
+     * rest (icpcg on the T-shirt: 125 iterations and 3x a later step's
+     * time). So that step's time is provisional: the second replaces it.
+     * From then on, halfway to the new time: a changing scene is followed
+     * within a few steps, one noisy step moves the estimate by half its
+     * noise. */
+    c->cost_s = c->measured >= 2 ? 0.5 * (c->cost_s + seconds) : seconds;
     c->measured++;
     c->iterations = iterations;
     c->credit_s = 0;
