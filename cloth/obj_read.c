@@ -37,7 +37,10 @@ static int refuse(reader *r, int code, const char *fmt, ...)
 static int refuse(reader *r, int code, const char *fmt, ...)
 {
     if (r->msg) {
-        int used = snprintf(r->msg, COREPCG_MSG_SIZE, "%s:%d: ", r->path, r->line);
+        /* no line yet (a directory, an unreadable file): the file alone */
+        int used = r->line > 0
+                       ? snprintf(r->msg, COREPCG_MSG_SIZE, "%s:%d: ", r->path, r->line)
+                       : snprintf(r->msg, COREPCG_MSG_SIZE, "%s: ", r->path);
         if (used < 0 || used >= COREPCG_MSG_SIZE)
             used = 0;
         va_list ap;

@@ -224,6 +224,20 @@ static void test_usage(void)
     CHECK_STR_CONTAINS(err_text, "needs BUNDLE and X.mtx");
     CHECK_INT(run("check", tiny, "a", "b", NULL), 2);
     CHECK(out_text[0] == '\0', "a usage error prints nothing on stdout");
+
+    /* every method of the library's table is named by the help of each
+     * command that takes one, and by the refusal of an unknown one */
+    static const char *const takes_method[] = {"solve", "gen", "simulate", "bench"};
+    for (size_t c = 0; c < sizeof takes_method / sizeof takes_method[0]; c++) {
+        CHECK_INT(run(takes_method[c], "--help", NULL, NULL, NULL), 0);
+        for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+            CHECK(strstr(out_text, corepcg_method_name(corepcg_method_at(k))),
+                  "%s --help does not name %s", takes_method[c],
+                  corepcg_method_name(corepcg_method_at(k)));
+    }
+    CHECK_INT(run("solve", tiny, "--method", "nosuch", NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "--method takes one of auto, icpcg, corepcg, "
+                       "direct, upcg, mpcg, mpcg-bw, got 'nosuch'");
 }
 
 /* A bad input: exit 1, stderr names the file (and line), stdout empty,

@@ -187,6 +187,11 @@ static void test_read_bad(void)
     char msg[COREPCG_MSG_SIZE] = "";
     CHECK_INT(cloth_mesh_read_obj("/nonexistent/cloth.obj", &m, msg), COREPCG_ERR_IO);
     CHECK_STR_CONTAINS(msg, "/nonexistent/cloth.obj: No such file");
+    /* a directory opens but cannot be read: named without a line 0 */
+    CHECK_INT(cloth_mesh_read_obj(tmp_dir, &m, msg), COREPCG_ERR_IO);
+    char want[FIXTURE_PATH + 32];
+    snprintf(want, sizeof want, "%s: read error", tmp_dir);
+    CHECK_STR_CONTAINS(msg, want);
 
     /* a mesh made in memory: the same checks, named by triangle */
     int bad_t[6] = {0, 1, 2, 1, 3, 7};

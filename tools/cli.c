@@ -154,6 +154,19 @@ int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const c
     return 0;
 }
 
+int cli_parse_method(const char *opt, const char *text, int newest_first, int *out)
+{
+    char names[256] = "";
+    size_t used = 0;
+    for (int k = 0; k < COREPCG_METHOD_COUNT && used < sizeof names; k++) {
+        int m = corepcg_method_at(newest_first ? COREPCG_METHOD_COUNT - 1 - k : k);
+        int w = snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "",
+                         corepcg_method_name(m));
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return cli_parse_choice(opt, text, corepcg_method_from_name, names, out);
+}
+
 int cli_on_off(const char *name)
 {
     return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;

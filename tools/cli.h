@@ -51,6 +51,9 @@ int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out)
 /* value of a name table (corepcg_*_from_name); prints the choices on error */
 int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),
                      const char *choices, int *out);
+/* a method's name; the choices printed on error are the library's table
+ * of methods (corepcg_method_at), newest first or in the table's order */
+int cli_parse_method(const char *opt, const char *text, int newest_first, int *out);
 /* "on" 1, "off" 0, else -1: a name table for cli_parse_choice */
 int cli_on_off(const char *name);
 

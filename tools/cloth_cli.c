@@ -100,9 +100,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
         } else if (strcmp(a, "--steps") == 0) {
             rc = cli_parse_int(a, v, 1, 100000000, &o->steps);
         } else if (strcmp(a, "--method") == 0) {
-            rc = cli_parse_choice(a, v, corepcg_method_from_name,
-                                  "auto, icpcg, corepcg, upcg, direct, mpcg, "
-                                  "mpcg-bw", &m);
+            rc = cli_parse_method(a, v, 1, &m);
             o->set.method = (corepcg_method)m;
         } else if (strcmp(a, "--tol") == 0) {
             rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);

@@ -157,9 +157,7 @@ static void default_methods(bench_options *o)
 static int one_method(const char *opt, const char *item, void *out, int k)
 {
     int *methods = out;
-    if (cli_parse_choice(opt, item, corepcg_method_from_name,
-                         "mpcg-bw, mpcg, upcg, direct, corepcg, icpcg, auto",
-                         &methods[k]))
+    if (cli_parse_method(opt, item, 0, &methods[k]))
         return -1;
     for (int j = 0; j < k; j++)
         if (methods[j] == methods[k]) {

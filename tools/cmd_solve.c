@@ -152,9 +152,7 @@ static int parse_setting(const char *a, const char *v, struct solve_options *o,
 {
     int m;
     if (strcmp(a, "--method") == 0) {
-        *rc = cli_parse_choice(a, v, corepcg_method_from_name,
-                               "auto, icpcg, corepcg, upcg, direct, mpcg, "
-                               "mpcg-bw", &m);
+        *rc = cli_parse_method(a, v, 1, &m);
         o->set.method = (corepcg_method)m;
     } else if (strcmp(a, "--precond") == 0) {
         *rc = cli_parse_choice(a, v, corepcg_precond_from_name,

@@ -13,7 +13,7 @@ then v += dv, x += h v. A node touching the ball slides on it: a
 constraint with ndof 2, normal p, and z = -(p.v) p so that its normal
 velocity after the step is zero.
 
-Run from the repository root:  PYTHONPATH=python python3 python/examples/cloth_step_loop.py
+Run from the repository root:  PYTHONPATH=python /usr/bin/python3 python/examples/cloth_step_loop.py
 Exit status 0 when every step solved to its tolerance, held its contacts
 exactly and the cloth ended draped over the ball."""
 import sys

@@ -12,7 +12,7 @@ answers are measured by corepcg.check (relative residual
 the free directions) and compared with the direct solve.
 
 Run from the repository root:
-    PYTHONPATH=python python3 python/examples/compare_cg.py [BUNDLE]
+    PYTHONPATH=python /usr/bin/python3 python/examples/compare_cg.py [BUNDLE]
 (default: data/ballhit41-k6000). Exit status 0 when every answer meets
 the tolerance (relative residual <= 10 tol, exact constraints) and agrees
 with the direct solve."""

@@ -3,10 +3,9 @@
  * the whole file, the header checked line by line, then the entries
  * parsed on all cores.
  *
- * The rules (docs/format.md section 3) are those of the line-by-line
- * scanner that used to run before CHOLMOD's reader, and they stay one
- * implementation: check_line below, which every line the fast path does
- * not take goes through. The fast path (fast_line) takes only lines that
+ * The rules (docs/format.md section 3) have one implementation:
+ * check_line below, which every line the fast path does not take goes
+ * through. The fast path (fast_line) takes only lines that
  * are plainly valid -- `row col value` with blanks between, decimal
  * digits, a plain decimal value in range -- and reads them exactly as
  * check_line would (decimal.c is bit for bit strtod).

@@ -9,8 +9,9 @@
  * (its measured cost, or a prior multiple of the best's for one never
  * measured), it runs instead (a probe if it was never measured, a
  * re-check otherwise) and its estimate is refreshed. A candidate timed on
- * one step only is re-checked once within about 10 steps (its first step
- * is rarely a typical one). So re-checking costs
+ * one step only, within CPG_AUTO_FIRST_STEP_EXCESS of the best, is
+ * re-checked once within about 10 steps (its first step is rarely a
+ * typical one). So re-checking costs
  * at most that fraction per other candidate, and a method that becomes the
  * fastest (the scene changed) is found within about cost ratio / fraction
  * steps.
@@ -87,9 +88,12 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
             continue;
         double ratio_k = c->prior < prior ? c->prior : prior;
         double expected = c->measured ? c->cost_s : ratio_k * m->c[best].cost_s;
-        /* one step measured is provisional (below): re-checked once soon */
-        if (c->measured == 1 && expected > CPG_AUTO_URGENT_RATIO * m->c[best].cost_s)
-            expected = CPG_AUTO_URGENT_RATIO * m->c[best].cost_s;
+        /* one step measured is provisional (below): re-checked once soon,
+         * unless even a first step's excess could not explain the gap */
+        double best_s = m->c[best].cost_s;
+        if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s &&
+            expected > CPG_AUTO_URGENT_RATIO * best_s)
+            expected = CPG_AUTO_URGENT_RATIO * best_s;
         double ratio = expected > 0 ? c->credit_s / expected : 0;
         if (ratio >= 1.0 && (pick < 0 || ratio > margin)) {
             margin = ratio;

@@ -24,6 +24,12 @@
  * default tol (docs/benchmark.md, "auto: choosing per step"). */
 #define CPG_AUTO_URGENT_ITERATIONS 40
 #define CPG_AUTO_URGENT_RATIO 0.25
+/* A candidate's first timed step took up to 3.1 times a later one (the
+ * T-shirt's first step from rest, a probe in fresh memory: docs/
+ * benchmark.md, "auto: choosing per step"): one timed within this many
+ * times the best's step is re-checked soon, since its time may be that
+ * excess alone; one slower still is left to the usual credit. */
+#define CPG_AUTO_FIRST_STEP_EXCESS 4.0
 /* A candidate never timed solves within this many iterations while a
  * fallback is ready (a cold single solve has nothing else to catch a
  * preconditioner that suits the system badly). */

@@ -79,15 +79,6 @@ const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
  * of its fallback among them; returns how many. */
 int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
 
-/* Every method's operations (methods/method_*.c). */
-extern const cpg_method_ops cpg_mpcg_ops;
-extern const cpg_method_ops cpg_mpcg_bw_ops;
-extern const cpg_method_ops cpg_upcg_ops;
-extern const cpg_method_ops cpg_direct_ops;
-extern const cpg_method_ops cpg_corepcg_ops;
-extern const cpg_method_ops cpg_icpcg_ops;
-extern const cpg_method_ops cpg_auto_ops;
-
 /* Generic same_pattern for methods on A~ by blocks: A's block pattern and
  * every node's ndof unchanged. */
 int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,

@@ -40,9 +40,9 @@ static void ichol_options(const corepcg_settings *set, cpg_ichol_opts *o)
 {
     cpg_ichol_default_opts(o);
     o->fill = set->ic_fill;
-    /* the nodes' own order only when the caller's file happened to be
-     * numbered well: a 161x161 grid renumbered at random took 29
-     * iterations in it against 5 in row order; RCM gives 5 in both */
+    /* RCM, not the caller's order: IC(0) in the nodes' own order is only
+     * as good as the file's numbering (docs/benchmark.md, "Grids and
+     * garments": node order) */
     o->ordering = CPG_ICHOL_RCM;
 }
 

@@ -13,6 +13,16 @@
                   CPG_TAKES(COREPCG_OPTION_STOP))
 #define CHOLMOD_ORDERING (CPG_TAKES(COREPCG_OPTION_ORDERING) | CPG_TAKES(COREPCG_OPTION_FACTOR))
 
+/* Every method's operations (methods/method_*.c): only this table names
+ * them. */
+extern const cpg_method_ops cpg_mpcg_ops;
+extern const cpg_method_ops cpg_mpcg_bw_ops;
+extern const cpg_method_ops cpg_upcg_ops;
+extern const cpg_method_ops cpg_direct_ops;
+extern const cpg_method_ops cpg_corepcg_ops;
+extern const cpg_method_ops cpg_icpcg_ops;
+extern const cpg_method_ops cpg_auto_ops;
+
 /* From the baseline to the newest; auto last (the benchmark's order). */
 const cpg_method_entry cpg_methods[] = {
     {COREPCG_METHOD_MPCG_BW, "mpcg-bw", &cpg_mpcg_bw_ops,
