@@ -141,6 +141,23 @@ static void matvec(void *ctx, const double *in, double *out)
 
 /* PCG on A~ from zero with the factor; returns iterations, writes the
  * relative reduced residual |b~ - A~ x| / |b~| */
+/* max_k |(M^-1 A e - e)_k| / max_k |e_k| for a random e: 0 up to float's
+ * precision (the sweeps read F in float) when the factor is complete */
+static double exactness(tsys *t, cpg_ichol *ic)
+{
+    double e[MAXU], Ae[MAXU], out[MAXU], err = 0, emax = 0;
+    for (int k = 0; k < t->u.r; k++)
+        e[k] = urand() - 0.5;
+    cpg_rmat_mult(&t->rm, e, Ae);
+    if (cpg_ichol_apply(ic, Ae, out) != COREPCG_OK)
+        return INFINITY;
+    for (int k = 0; k < t->u.r; k++) {
+        err = fmax(err, fabs(out[k] - e[k]));
+        emax = fmax(emax, fabs(e[k]));
+    }
+    return err / emax;
+}
+
 static int pcg_iterations(tsys *t, cpg_ichol *ic, double tol, double *relres)
 {
     int r = t->u.r, it = -1;
@@ -169,14 +186,13 @@ static int pcg_iterations(tsys *t, cpg_ichol *ic, double tol, double *relres)
     return it;
 }
 
-/* the defaults, but F in double: the plain factor */
+/* the defaults with this fill and ordering */
 static cpg_ichol_opts opts_with(int fill, cpg_ichol_ordering ord)
 {
     cpg_ichol_opts o;
     cpg_ichol_default_opts(&o);
     o.fill = fill;
     o.ordering = ord;
-    o.single = 0;
     return o;
 }
 
@@ -223,12 +239,15 @@ static void test_hand(void)
           ic.info.shift, ic.info.retries, ic.info.breakdown_node);
     /* smallest pivot / diagonal entry: D2's first pivot 2 over A22's 6 */
     CHECK_NEAR(ic.info.min_pivot_ratio, 1.0 / 3, 1e-15);
-    /* M = A here: M^-1 (A e) = e */
+    /* M = A here: M^-1 (A e) = e, to float's precision (the sweeps read
+     * F in float) */
     double e[6] = {1, -2, 3, 0.5, -1, 2}, Ae[6], out[6];
     cpg_rmat_mult(&t.rm, e, Ae);
     CHECK_INT(cpg_ichol_apply(&ic, Ae, out), COREPCG_OK);
     for (int k = 0; k < 6; k++)
-        CHECK_NEAR(out[k], e[k], 1e-13);
+        CHECK_NEAR(out[k], e[k], 1e-6);
+    for (int q = 0; q < 9; q++)
+        CHECK_INT(ic.lxf[q] == (float)ic.lx[q], 1);
     cpg_ichol_free(&ic);
     tsys_free(&t);
 }
@@ -349,7 +368,8 @@ static void test_breakdown(int comp)
     CHECK_INT(ic.info.fill_blocks, 1); /* (3, 1), Cholesky's only fill */
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
     CHECK(ic.info.shift == 0, "shift %g", ic.info.shift);
-    CHECK_INT(pcg_iterations(&t, &ic, 1e-10, &relres), 1);
+    CHECK_LE(exactness(&t, &ic), 1e-6);
+    CHECK_LE(pcg_iterations(&t, &ic, 1e-10, &relres), 2);
     cpg_ichol_free(&ic);
     tsys_free(&t);
 }
@@ -489,7 +509,7 @@ static void test_compensation_units(void)
         share[c] = ic.info.compensation;
         double relres;
         its[c] = pcg_iterations(&t, &ic, 1e-10, &relres);
-        CHECK_LE(relres, 1e-9);
+        CHECK_LE(relres, 1e-8); /* the rule is on M^-1's norm, F in float */
         cpg_ichol_free(&ic);
         tsys_free(&t);
     }
@@ -533,7 +553,8 @@ static void test_star(void)
         CHECK_INT(ic.info.blocks, 15);      /* all pairs of 6 nodes */
         CHECK_INT(ic.info.fill_blocks, 10); /* pairs of 1..5 */
         CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
-        CHECK_INT(pcg_iterations(&t, &ic, 1e-12, &relres), 1);
+        CHECK_LE(exactness(&t, &ic), 1e-6);
+        CHECK_LE(pcg_iterations(&t, &ic, 1e-12, &relres), 2);
         CHECK_LE(relres, 1e-12);
         cpg_ichol_free(&ic);
 
@@ -601,9 +622,11 @@ static void test_orderings(int spider)
         if (ord == CPG_ICHOL_NATURAL) {
             CHECK(it > 1, "the given order should drop fill (%d its)", it);
         } else {
-            CHECK(it == 1, "%s of a %s: %d iterations, expected 1",
-                  cpg_ichol_ordering_name(o.ordering),
-                  spider ? "spider" : "path", it);
+            /* no fill dropped: the factor is complete */
+            CHECK(exactness(&t, &ic) <= 1e-6 && it <= 2,
+                  "%s of a %s: M^-1 A - I %g, %d iterations",
+                  cpg_ichol_ordering_name(o.ordering), spider ? "spider" : "path",
+                  exactness(&t, &ic), it);
             CHECK_LE(relres, 1e-12);
         }
         CHECK_STR_CONTAINS(cpg_ichol_ordering_name(o.ordering),
@@ -679,28 +702,9 @@ static void test_reuse(void)
     CHECK_LE(it, 17); /* r = 17 unknowns */
     cpg_ichol_free(&fresh);
 
-    /* single precision storage: the same preconditioner to ~1e-7 */
-    double v[MAXU], o1[MAXU], o2[MAXU];
+    double v[MAXU];
     for (int k = 0; k < t.u.r; k++)
         v[k] = urand();
-    cpg_ichol_apply(&ic, v, o1);
-    cpg_ichol_opts of = o;
-    of.single = 1;
-    CHECK_INT(cpg_ichol_analyse(&fresh, &t.rm, &of, msg), COREPCG_OK);
-    CHECK_INT(cpg_ichol_factorise(&fresh, &t.rm, msg), COREPCG_OK);
-    for (int k = 0; k < t.u.r; k++)
-        o2[k] = NAN;
-    CHECK_INT(cpg_ichol_apply(&fresh, v, o2), COREPCG_OK);
-    double dmax = 0, omax = 0;
-    for (int k = 0; k < t.u.r; k++) {
-        dmax = fmax(dmax, fabs(o1[k] - o2[k]));
-        omax = fmax(omax, fabs(o1[k]));
-        if (isnan(o2[k]))
-            dmax = INFINITY;
-    }
-    CHECK(dmax > 0 && dmax <= 1e-6 * omax, "float factor differs by %g of %g",
-          dmax, omax);
-    cpg_ichol_free(&fresh);
 
     /* the kept lower triangle multiplies as A~ does, unshifted even when
      * the factor is shifted, and with level-1 fill blocks left out */
@@ -849,7 +853,6 @@ static void test_defaults(void)
     CHECK_INT(o.fill, 0);
     CHECK_INT(o.compensate, CPG_ICHOL_COMP_ON_BREAKDOWN);
     CHECK_INT(o.ordering, CPG_ICHOL_RCM);
-    CHECK_INT(o.single, 1);
     CHECK_INT(o.max_retries, 6);
     CHECK_NEAR(o.shift_first, 1e-3, 0);
     CHECK_NEAR(o.shift_growth, 4, 0);

@@ -4,6 +4,7 @@ pass their own checks (exit status 0)."""
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import support
@@ -24,6 +25,23 @@ class Examples(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertIn("80 steps", p.stdout)
         self.assertEqual(p.stderr, "")
+
+    def test_cloth_step_loop_on_a_mesh(self):
+        # the coarse T-shirt (414 vertices) in the file's own order
+        p = run("cloth_step_loop.py", "--mesh", "data/meshes/tshirt_coarse.obj")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("80 steps of 414 nodes", p.stdout)
+        self.assertEqual(p.stderr, "")
+
+    def test_cloth_step_loop_bad_mesh(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.obj")
+            with open(bad, "w") as f:
+                f.write("v 0 0 0\nv 1 0 0\nf 1 2 3\n")
+            p = run("cloth_step_loop.py", "--mesh", bad)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("bad.obj:3: a face needs 3 or more defined vertices", p.stderr)
+        self.assertEqual(p.stdout, "")
 
     def test_compare_cg(self):
         p = run("compare_cg.py")  # data/ballhit41-k6000

@@ -47,7 +47,6 @@ typedef struct cpg_ichol_opts {
     int fill;                     /* block level of fill: 0 or 1 */
     int compensate;               /* cpg_ichol_comp */
     cpg_ichol_ordering ordering;
-    int single;                   /* 1: F in float (half the traffic) */
     /* Breakdown: a scalar pivot <= pivot_tol times its diagonal entry of
      * A~. Then (compensate ON_BREAKDOWN) the factorisation is retried
      * once with the dropped fill compensated, and if that breaks down too
@@ -70,7 +69,6 @@ void cpg_ichol_default_opts(cpg_ichol_opts *o);
 typedef struct cpg_ichol_info {
     int fill;
     cpg_ichol_ordering ordering;
-    int single;
     int nodes;                /* free nodes in the factor */
     long blocks;              /* blocks of F (strictly lower) */
     long fill_blocks;         /* of which not in A~'s pattern */
@@ -100,8 +98,10 @@ typedef struct cpg_ichol {
     int *dsrc;                /* G: A~'s block index of the diagonal */
     /* F by block columns of positions, rows sorted */
     int *lp, *li;
-    double *lx;               /* 9 per block of F */
-    float *lxf;               /* single: 9 per block */
+    double *lx;               /* 9 per block of F, as factorised */
+    float *lxf;               /* the same in float, which the sweeps read
+                                 (half the memory; the same iteration
+                                 counts: docs/benchmark.md) */
     double *dinv;             /* 9 per position: D^-1 (symmetric) */
     double *diag;             /* 3 per position: A~'s diagonal entries */
     double *colbuf;           /* 9 * longest column: F of the column */

@@ -404,59 +404,55 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
         inf->compensated = 1;
         inf->compensation = trace > 0 ? ic->comp_added / trace : 0;
     }
-    if (ic->lxf) {
-        long n9 = 9L * ic->lp[ic->G];
-        for (long q = 0; q < n9; q++)
-            ic->lxf[q] = (float)ic->lx[q];
-    }
+    long n9 = 9L * ic->lp[ic->G];
+    for (long q = 0; q < n9; q++)
+        ic->lxf[q] = (float)ic->lx[q];
     return COREPCG_OK;
 }
 
 /* --------------------------------------------------------------- apply */
 
-/* The two sweeps for F of type T: w <- D^-1 (I + F)^-1 w (forward, F's
+/* The two sweeps with F in float: w <- D^-1 (I + F)^-1 w (forward, F's
  * columns scattered in increasing order), then w <- (I + F)^-T w (backward,
  * the same columns gathered in decreasing order): F is read in its storage
  * order both times. */
-#define DEFINE_SWEEPS(NAME, T)                                             \
-    static void NAME(const cpg_ichol *ic, const T *lx, double *w)          \
-    {                                                                      \
-        const int G = ic->G;                                               \
-        const int *lp = ic->lp, *li = ic->li;                              \
-        const double *dinv = ic->dinv;                                     \
-        for (int k = 0; k < G; k++) {                                      \
-            double *wk = w + 3L * k;                                       \
-            const double y0 = wk[0], y1 = wk[1], y2 = wk[2];               \
-            for (int q = lp[k]; q < lp[k + 1]; q++) {                      \
-                const T *F = lx + 9L * q;                                  \
-                double *wi = w + 3L * li[q];                               \
-                wi[0] -= F[0] * y0 + F[3] * y1 + F[6] * y2;                \
-                wi[1] -= F[1] * y0 + F[4] * y1 + F[7] * y2;                \
-                wi[2] -= F[2] * y0 + F[5] * y1 + F[8] * y2;                \
-            }                                                              \
-            const double *S = dinv + 9L * k;                               \
-            wk[0] = S[0] * y0 + S[3] * y1 + S[6] * y2;                     \
-            wk[1] = S[1] * y0 + S[4] * y1 + S[7] * y2;                     \
-            wk[2] = S[2] * y0 + S[5] * y1 + S[8] * y2;                     \
-        }                                                                  \
-        for (int k = G - 1; k >= 0; k--) {                                 \
-            double *wk = w + 3L * k;                                       \
-            double x0 = wk[0], x1 = wk[1], x2 = wk[2];                     \
-            for (int q = lp[k]; q < lp[k + 1]; q++) {                      \
-                const T *F = lx + 9L * q;                                  \
-                const double *wi = w + 3L * li[q];                         \
-                x0 -= F[0] * wi[0] + F[1] * wi[1] + F[2] * wi[2];          \
-                x1 -= F[3] * wi[0] + F[4] * wi[1] + F[5] * wi[2];          \
-                x2 -= F[6] * wi[0] + F[7] * wi[1] + F[8] * wi[2];          \
-            }                                                              \
-            wk[0] = x0;                                                    \
-            wk[1] = x1;                                                    \
-            wk[2] = x2;                                                    \
-        }                                                                  \
+static void sweeps(const cpg_ichol *ic, double *w)
+{
+    const int G = ic->G;
+    const int *lp = ic->lp, *li = ic->li;
+    const double *dinv = ic->dinv;
+    const float *lx = ic->lxf;
+    for (int k = 0; k < G; k++) {
+        double *wk = w + 3L * k;
+        const double y0 = wk[0], y1 = wk[1], y2 = wk[2];
+        for (int q = lp[k]; q < lp[k + 1]; q++) {
+            const float *F = lx + 9L * q;
+            double *wi = w + 3L * li[q];
+            wi[0] -= F[0] * y0 + F[3] * y1 + F[6] * y2;
+            wi[1] -= F[1] * y0 + F[4] * y1 + F[7] * y2;
+            wi[2] -= F[2] * y0 + F[5] * y1 + F[8] * y2;
+        }
+        const double *S = dinv + 9L * k;
+        wk[0] = S[0] * y0 + S[3] * y1 + S[6] * y2;
+        wk[1] = S[1] * y0 + S[4] * y1 + S[7] * y2;
+        wk[2] = S[2] * y0 + S[5] * y1 + S[8] * y2;
     }
+    for (int k = G - 1; k >= 0; k--) {
+        double *wk = w + 3L * k;
+        double x0 = wk[0], x1 = wk[1], x2 = wk[2];
+        for (int q = lp[k]; q < lp[k + 1]; q++) {
+            const float *F = lx + 9L * q;
+            const double *wi = w + 3L * li[q];
+            x0 -= F[0] * wi[0] + F[1] * wi[1] + F[2] * wi[2];
+            x1 -= F[3] * wi[0] + F[4] * wi[1] + F[5] * wi[2];
+            x2 -= F[6] * wi[0] + F[7] * wi[1] + F[8] * wi[2];
+        }
+        wk[0] = x0;
+        wk[1] = x1;
+        wk[2] = x2;
+    }
+}
 
-DEFINE_SWEEPS(sweeps_double, double)
-DEFINE_SWEEPS(sweeps_float, float)
 
 int cpg_ichol_apply(void *ctx, const double *in, double *out)
 {
@@ -475,10 +471,7 @@ int cpg_ichol_apply(void *ctx, const double *in, double *out)
         wk[1] = d > 1 ? v[1] : 0;
         wk[2] = d > 2 ? v[2] : 0;
     }
-    if (ic->lxf)
-        sweeps_float(ic, ic->lxf, w);
-    else
-        sweeps_double(ic, ic->lx, w);
+    sweeps(ic, w);
     for (int k = 0; k < G; k++) {
         double *v = out + off[k];
         const double *wk = w + 3L * k;

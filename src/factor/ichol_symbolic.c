@@ -17,7 +17,6 @@ void cpg_ichol_default_opts(cpg_ichol_opts *o)
     o->fill = 0;
     o->compensate = CPG_ICHOL_COMP_ON_BREAKDOWN;
     o->ordering = CPG_ICHOL_RCM;
-    o->single = 1;
     o->pivot_tol = 1e-8;
     o->shift_first = 1e-3;
     o->shift_growth = 4;
@@ -356,9 +355,9 @@ static int alloc_nodes(cpg_ichol *ic, const cpg_rmat *At)
                : COREPCG_ERR_NO_MEMORY;
 }
 
-/* F's values (and their float copy when single) and the column buffer,
+/* F's values (and their float copy) and the column buffer,
  * for F's pattern (lp, li): OK or ERR_NO_MEMORY. */
-static int alloc_values(cpg_ichol *ic, int single)
+static int alloc_values(cpg_ichol *ic)
 {
     long nb = ic->lp[ic->G], longest = 0;
     for (int k = 0; k < ic->G; k++)
@@ -366,10 +365,8 @@ static int alloc_values(cpg_ichol *ic, int single)
             longest = ic->lp[k + 1] - ic->lp[k];
     ic->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
     ic->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
-    if (single)
-        ic->lxf = cpg_malloc_huge(9 * (size_t)nb, sizeof(float));
-    return ic->lx && ic->colbuf && (!single || ic->lxf) ? COREPCG_OK
-                                                       : COREPCG_ERR_NO_MEMORY;
+    ic->lxf = cpg_malloc_huge(9 * (size_t)nb, sizeof(float));
+    return ic->lx && ic->colbuf && ic->lxf ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
 }
 
 /* Where each of A~'s lower blocks (mp, mi) sits in F (mq; rows sorted in
@@ -428,7 +425,7 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
         }
     rc = factor_pattern(ic, op, oi);
     if (rc == COREPCG_OK)
-        rc = alloc_values(ic, opts->single);
+        rc = alloc_values(ic);
     if (rc != COREPCG_OK)
         goto fail;
     ic->mp = op;
@@ -440,7 +437,6 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
         goto fail;
     ic->info.fill = opts->fill;
     ic->info.ordering = opts->ordering;
-    ic->info.single = opts->single;
     ic->info.nodes = G;
     ic->info.blocks = ic->lp[G];
     ic->info.fill_blocks = ic->lp[G] - ic->mp[G];

@@ -5,16 +5,17 @@
  * Each candidate has an estimated cost of a step (update + solve, seconds)
  * and a re-check credit. The measured cheapest runs, except that every
  * step sets aside a fraction of its own time as credit for each other
- * candidate; once a candidate's credit covers what it is expected to cost
- * (its measured cost, or a prior multiple of the best's for one never
- * measured), it runs instead (a probe if it was never measured, a
- * re-check otherwise) and its estimate is refreshed. A candidate timed on
- * one step only, within CPG_AUTO_FIRST_STEP_EXCESS of the best, is
+ * candidate; once a candidate's credit covers what running it would cost
+ * (for one measured, its excess over the best's step; for one never
+ * measured, a prior multiple of the best's step), it runs instead (a
+ * probe if it was never measured, a re-check otherwise) and its estimate
+ * is refreshed. So re-checking costs at most that fraction of the run per
+ * other candidate, a close contender is re-checked often and a far one
+ * rarely, and a method that becomes the fastest (the scene changed) is
+ * found within about (cost ratio - 1) / fraction steps. A candidate timed
+ * on one step only, within CPG_AUTO_FIRST_STEP_EXCESS of the best, is
  * re-checked once within about 10 steps (its first step is rarely a
- * typical one). So re-checking costs
- * at most that fraction per other candidate, and a method that becomes the
- * fastest (the scene changed) is found within about cost ratio / fraction
- * steps.
+ * typical one).
  * Pure arithmetic, no clock: tests feed it fixed measurements. */
 #include "auto_model.h"
 
@@ -75,26 +76,36 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
         *why = COREPCG_AUTO_NONE;
         return -1;
     }
-    /* the candidate whose credit covers its expected cost by the widest
-     * margin; one never measured is expected to cost a multiple of the
-     * best's step, a fraction of it when the best is in trouble */
+    /* the candidate whose credit covers what running it would cost by the
+     * widest margin */
     double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS
                        ? CPG_AUTO_URGENT_RATIO : CPG_AUTO_PRIOR_RATIO;
+    double best_s = m->c[best].cost_s;
     int pick = -1;
     double margin = 1.0;
     for (int k = 0; k < m->count; k++) {
         const cpg_auto_candidate *c = &m->c[k];
         if (k == best || !available(m, k))
             continue;
-        double ratio_k = c->prior < prior ? c->prior : prior;
-        double expected = c->measured ? c->cost_s : ratio_k * m->c[best].cost_s;
-        /* one step measured is provisional (below): re-checked once soon,
-         * unless even a first step's excess could not explain the gap */
-        double best_s = m->c[best].cost_s;
-        if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s &&
-            expected > CPG_AUTO_URGENT_RATIO * best_s)
-            expected = CPG_AUTO_URGENT_RATIO * best_s;
-        double ratio = expected > 0 ? c->credit_s / expected : 0;
+        double need;
+        if (!c->measured) {
+            /* a probe: expected to cost a multiple of the best's step, a
+             * fraction of it when the best is in trouble */
+            need = (c->prior < prior ? c->prior : prior) * best_s;
+        } else if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s) {
+            /* one step measured is provisional (below): re-checked once
+             * soon, unless even a first step's excess could not explain
+             * the gap */
+            need = CPG_AUTO_URGENT_RATIO * best_s;
+        } else {
+            /* a re-check costs what it takes beyond the best's step: a
+             * close contender is re-checked often, a far one rarely, each
+             * at most `explore` of the run; at most every few steps */
+            need = c->cost_s - best_s;
+            if (need < CPG_AUTO_CLOSEST_RECHECK * best_s)
+                need = CPG_AUTO_CLOSEST_RECHECK * best_s;
+        }
+        double ratio = need > 0 ? c->credit_s / need : 0;
         if (ratio >= 1.0 && (pick < 0 || ratio > margin)) {
             margin = ratio;
             pick = k;

@@ -8,8 +8,15 @@
 
 #define CPG_AUTO_MAX 4
 /* Share of each step's time set aside to re-check every other candidate:
- * re-checking costs at most this much per other candidate. */
+ * re-checking costs at most this much per other candidate. A re-check is
+ * paid by its excess over the best's step, so a candidate r times the
+ * best is re-checked every (r - 1) / EXPLORE steps: 1.3x every 12 steps,
+ * 2x every 40, 8x every 280. */
 #define CPG_AUTO_EXPLORE 0.025
+/* ... but not more often than every CLOSEST_RECHECK / EXPLORE steps (4),
+ * whatever the gap: two candidates of nearly equal cost do not alternate
+ * step by step. */
+#define CPG_AUTO_CLOSEST_RECHECK 0.1
 /* A candidate never measured is expected to cost this many times the
  * measured best's step: tried after PRIOR_RATIO / EXPLORE (320) steps.
  * corePCG and MPCG cost several times icpcg's step, and a first corePCG
