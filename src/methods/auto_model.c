@@ -19,6 +19,7 @@
  * Pure arithmetic, no clock: tests feed it fixed measurements. */
 #include "auto_model.h"
 
+#include <math.h>
 #include <string.h>
 
 void cpg_auto_model_init(cpg_auto_model *m, int count)
@@ -92,18 +93,16 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
             /* a probe: expected to cost a multiple of the best's step, a
              * fraction of it when the best is in trouble */
             need = (c->prior < prior ? c->prior : prior) * best_s;
-        } else if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s) {
-            /* one step measured is provisional (below): re-checked once
-             * soon, unless even a first step's excess could not explain
-             * the gap */
-            need = CPG_AUTO_URGENT_RATIO * best_s;
         } else {
             /* a re-check costs what it takes beyond the best's step: a
              * close contender is re-checked often, a far one rarely, each
              * at most `explore` of the run; at most every few steps */
-            need = c->cost_s - best_s;
-            if (need < CPG_AUTO_CLOSEST_RECHECK * best_s)
-                need = CPG_AUTO_CLOSEST_RECHECK * best_s;
+            need = fmax(c->cost_s - best_s, CPG_AUTO_CLOSEST_RECHECK * best_s);
+            /* one step measured is provisional (below): re-checked once
+             * soon, unless even a first step's excess could not explain
+             * the gap */
+            if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s)
+                need = fmin(need, CPG_AUTO_URGENT_RATIO * best_s);
         }
         double ratio = need > 0 ? c->credit_s / need : 0;
         if (ratio >= 1.0 && (pick < 0 || ratio > margin)) {

@@ -261,8 +261,8 @@ static int candidate_index(const auto_state *st, corepcg_method m)
 }
 
 /* The sign that stiff cloth is meshed with triangles: icpcg, the first
- * choice before anything was timed, met a breakdown on a triangle mesh. Zero fill
- * drops the stiff in-plane couplings that close each triangle
+ * choice before anything was timed, met a breakdown on a triangle mesh.
+ * Zero fill drops the stiff in-plane couplings that close each triangle
  * (docs/benchmark.md, "IC(0) on triangle meshes"); the core holds exactly
  * them. On the T-shirt at k 6000 icpcg then needed 64-282 iterations at
  * tol 1e-5 to 1e-6 where corePCG needed 2-4; on soft cloth, where IC(0)
@@ -314,6 +314,16 @@ static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
     return 1;
 }
 
+/* At a looser tol icpcg runs this step, with no budget before the
+ * fallback (MPCG needs hundreds to thousands of iterations on stiff cloth:
+ * 779-1668 on the T-shirt at k 6000, icpcg 64-188), and corePCG is
+ * probed on the next. */
+static void keep_icpcg(auto_state *st)
+{
+    cpg_auto_probe_next(&st->model, candidate_index(st, COREPCG_METHOD_COREPCG));
+    st->trial[st->chosen].max_iter = st->set[st->chosen].max_iter;
+}
+
 static int auto_factorise(void *state, const cpg_ctx *ctx)
 {
     auto_state *st = state;
@@ -328,17 +338,14 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
     double t = cpg_now(), analyse_s;
     int rc = choose_and_prepare(st, ctx, &base, &analyse_s);
     if (rc >= 0 && stiff_triangles(st, ctx)) {
-        /* corePCG's cost is its own: icpcg's factorisation is not part */
         double t_switch = cpg_now();
-        if (ctx->set->tol >= CPG_AUTO_CORE_FIRST_TOL) {
-            cpg_auto_probe_next(&st->model,
-                                candidate_index(st, COREPCG_METHOD_COREPCG));
-            /* no budget before the fallback: MPCG needs hundreds to
-             * thousands of iterations on stiff cloth (779-1668 on the
-             * T-shirt at k 6000), icpcg 64-188 there */
-            st->trial[st->chosen].max_iter = st->set[st->chosen].max_iter;
-        } else if (switch_to_core(st, ctx, &base, &analyse_s))
-            t = t_switch;
+        if (ctx->set->tol < CPG_AUTO_CORE_FIRST_TOL) {
+            /* corePCG's cost is its own: icpcg's factorisation is not */
+            if (switch_to_core(st, ctx, &base, &analyse_s))
+                t = t_switch;
+        } else {
+            keep_icpcg(st);
+        }
     }
     st->step_s = cpg_now() - t - analyse_s;
     st->timing = rc >= 0;
