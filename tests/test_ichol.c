@@ -139,8 +139,6 @@ static void matvec(void *ctx, const double *in, double *out)
     cpg_rmat_mult(ctx, in, out);
 }
 
-/* PCG on A~ from zero with the factor; returns iterations, writes the
- * relative reduced residual |b~ - A~ x| / |b~| */
 /* max_k |(M^-1 A e - e)_k| / max_k |e_k| for a random e: 0 up to float's
  * precision (the sweeps read F in float) when the factor is complete */
 static double exactness(tsys *t, cpg_ichol *ic)
@@ -158,6 +156,8 @@ static double exactness(tsys *t, cpg_ichol *ic)
     return err / emax;
 }
 
+/* PCG on A~ from zero with the factor; returns iterations, writes the
+ * relative reduced residual |b~ - A~ x| / |b~| */
 static int pcg_iterations(tsys *t, cpg_ichol *ic, double tol, double *relres)
 {
     int r = t->u.r, it = -1;

@@ -57,6 +57,8 @@ def read_obj(path):
             words = line.split()
             try:
                 if words and words[0] == "v":
+                    if len(words) < 4:
+                        raise ValueError("a v line holds x y z")
                     verts.append([float(w) for w in words[1:4]])
                 elif words and words[0] == "f":
                     idx = [int(w.split("/")[0]) for w in words[1:]]
@@ -68,7 +70,11 @@ def read_obj(path):
                 raise ValueError(f"{path}:{line_no}: {e}") from None
     if not tris:
         raise ValueError(f"{path}: no faces")
-    return np.array(verts), np.array(tris)
+    tris = np.array(tris)
+    unused = np.setdiff1d(np.arange(len(verts)), tris)
+    if unused.size:  # it would have no mass: A singular
+        raise ValueError(f"{path}: vertex {unused[0] + 1} is on no face")
+    return np.array(verts), tris
 
 
 def make_mesh_cloth(path):
@@ -204,6 +210,7 @@ def main(argv):
     dv = np.zeros(x.size)
     failures = []
     reused = 0
+    touched = 0  # steps with contacts
     solve_s = 0.0
     cons, z = contacts(x, v)
     A, b = assemble(x, v, mass, springs)
@@ -225,6 +232,7 @@ def main(argv):
             same = now == previous and info["auto_reason"] == "fastest"
             previous = now
             reused += info["analysis_reused"]
+            touched += len(cons) > 0
             if info["rel_residual"] > 10 * TOL or info["constraint_error"] > 1e-12:
                 failures.append(f"step {step}: {info}")
             if same and not info["analysis_reused"]:
@@ -244,6 +252,8 @@ def main(argv):
           f"lowest node at z {x[:, 2].min():.3f}")
     if gap < -2e-3:
         failures.append(f"the cloth went {-gap:.3f} m into the ball")
+    if touched == 0:
+        failures.append("the cloth never touched the ball")
     if not mesh:
         centre = x[(SIZE * SIZE) // 2]
         print(f"centre node at z {centre[2]:.3f}")

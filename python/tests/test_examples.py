@@ -34,14 +34,20 @@ class Examples(unittest.TestCase):
         self.assertEqual(p.stderr, "")
 
     def test_cloth_step_loop_bad_mesh(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            bad = os.path.join(tmp, "bad.obj")
-            with open(bad, "w") as f:
-                f.write("v 0 0 0\nv 1 0 0\nf 1 2 3\n")
-            p = run("cloth_step_loop.py", "--mesh", bad)
-        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
-        self.assertIn("bad.obj:3: a face needs 3 or more defined vertices", p.stderr)
-        self.assertEqual(p.stdout, "")
+        for text, message in (
+                ("v 0 0 0\nv 1 0 0\nf 1 2 3\n",
+                 "bad.obj:3: a face needs 3 or more defined vertices"),
+                ("v 0 0 0\nv 1 0\n", "bad.obj:2: a v line holds x y z"),
+                ("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 5 5 5\nf 1 2 3\n",
+                 "bad.obj: vertex 4 is on no face")):
+            with tempfile.TemporaryDirectory() as tmp:
+                bad = os.path.join(tmp, "bad.obj")
+                with open(bad, "w") as f:
+                    f.write(text)
+                p = run("cloth_step_loop.py", "--mesh", bad)
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            self.assertIn(message, p.stderr)
+            self.assertEqual(p.stdout, "")
 
     def test_compare_cg(self):
         p = run("compare_cg.py")  # data/ballhit41-k6000

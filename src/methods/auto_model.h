@@ -37,9 +37,9 @@
  * times the best's step is re-checked soon, since its time may be that
  * excess alone; one slower still is left to the usual credit. */
 #define CPG_AUTO_FIRST_STEP_EXCESS 4.0
-/* A candidate never timed solves within this many iterations while a
- * fallback is ready (a cold single solve has nothing else to catch a
- * preconditioner that suits the system badly). */
+/* Before any candidate is timed, the first choice solves within this many
+ * iterations while a fallback is ready (a cold single solve has nothing
+ * else to catch a preconditioner that suits the system badly). */
 #define CPG_AUTO_TROUBLE_ITERATIONS 150
 
 typedef struct cpg_auto_candidate {
@@ -76,8 +76,9 @@ int cpg_auto_nothing_measured(const cpg_auto_model *m);
 int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why);
 
 /* Candidate k took seconds (and iterations) for a step: its estimate
- * moves halfway there, its credit is spent, every other usable candidate
- * earns explore x seconds of credit. */
+ * becomes that time on its first two steps (the first is provisional),
+ * then moves halfway there; its credit is spent, every other usable
+ * candidate earns explore x seconds of credit. */
 void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
                        int iterations);
 

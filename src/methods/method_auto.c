@@ -31,8 +31,9 @@ typedef struct auto_state {
     cpg_auto_model model;
     corepcg_settings set[NCAND];  /* the caller's, with method set        */
     corepcg_settings trial[NCAND]; /* the same, max_iter capped at
-                                     CPG_AUTO_TROUBLE_ITERATIONS: for a
-                                     candidate never timed               */
+                                     CPG_AUTO_TROUBLE_ITERATIONS: for the
+                                     first choice, before anything is
+                                     timed                               */
     void *sub[NCAND];             /* each candidate's state, or NULL      */
     int analysed[NCAND];          /* sub[k] is analysed for this pattern  */
     int ready[NCAND];             /* sub[k] is factorised for this step   */
@@ -314,10 +315,10 @@ static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
     return 1;
 }
 
-/* At a looser tol icpcg runs this step, with no budget before the
- * fallback (MPCG needs hundreds to thousands of iterations on stiff cloth:
- * 779-1668 on the T-shirt at k 6000, icpcg 64-188), and corePCG is
- * probed on the next. */
+/* At a looser tol (or when corePCG could not be prepared) icpcg runs this
+ * step, with no budget before the fallback (MPCG needs hundreds to
+ * thousands of iterations on stiff cloth: 779-1668 on the T-shirt at k
+ * 6000, icpcg 64-282), and corePCG is probed on the next. */
 static void keep_icpcg(auto_state *st)
 {
     cpg_auto_probe_next(&st->model, candidate_index(st, COREPCG_METHOD_COREPCG));
@@ -339,11 +340,11 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
     int rc = choose_and_prepare(st, ctx, &base, &analyse_s);
     if (rc >= 0 && stiff_triangles(st, ctx)) {
         double t_switch = cpg_now();
-        if (ctx->set->tol < CPG_AUTO_CORE_FIRST_TOL) {
-            /* corePCG's cost is its own: icpcg's factorisation is not */
-            if (switch_to_core(st, ctx, &base, &analyse_s))
-                t = t_switch;
+        if (ctx->set->tol < CPG_AUTO_CORE_FIRST_TOL &&
+            switch_to_core(st, ctx, &base, &analyse_s)) {
+            t = t_switch; /* corePCG's cost is its own, not icpcg's too */
         } else {
+            t += cpg_now() - t_switch; /* nor a failed switch icpcg's */
             keep_icpcg(st);
         }
     }
@@ -355,8 +356,8 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
 }
 
 /* Solves with this step's candidate. One that fails is set aside until
- * the pattern changes; one that stops at max_iter (or, never timed
- * before, at CPG_AUTO_TROUBLE_ITERATIONS) is charged the time it took (so
+ * the pattern changes; one that stops at max_iter (or, before anything
+ * was timed, at CPG_AUTO_TROUBLE_ITERATIONS) is charged the time it took (so
  * the model avoids it while that lasts) and skipped for this step. Either
  * way the fallback prepared at the update solves from the same guess (x
  * is the handle's scratch until it accepts an answer), and ctx->rec -- the
