@@ -780,6 +780,55 @@ static void test_stiff_garment(void)
     cloth_mesh_free(&mesh);
 }
 
+/* The coarse T-shirt at k_stretch 6e5, first contact: icpcg needs more
+ * than auto's 150-iteration budget for a first choice (196 measured), and
+ * IC(0) breaks down. At the default tol a fresh auto lets icpcg run past
+ * the budget rather than hand the step to MPCG (hundreds of iterations
+ * more on stiff cloth). */
+static void test_auto_budget_after_breakdown(void)
+{
+    cloth_mesh mesh;
+    if (read_data_mesh("tshirt_coarse.obj", &mesh) != COREPCG_OK)
+        return;
+    cloth_params p;
+    cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &mesh);
+    p.k_stretch = 6e5;
+    cloth_sim *s = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    while (s && s->contacts == 0 && s->step < 200 &&
+           step_with(s, COREPCG_METHOD_AUTO, 1e-3))
+        ;
+    CHECK(s && s->contacts > 0, "very stiff garment: no contact");
+    if (s && s->contacts > 0 && cloth_assemble(s, msg) == COREPCG_OK) {
+        corepcg_system sys;
+        cloth_system(s, &sys);
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        corepcg_solver *h = NULL;
+        corepcg_info info;
+        double *x = calloc((size_t)s->model.n, sizeof *x);
+        int rc = corepcg_create(&h);
+        if (rc == COREPCG_OK)
+            rc = corepcg_setup(h, &sys, &set);
+        if (rc == COREPCG_OK)
+            rc = corepcg_solve(h, s->b, s->dv, x, &info);
+        CHECK(rc == COREPCG_OK, "auto: %s", h ? corepcg_message(h) : "");
+        double cerr = 1, res = 1;
+        CHECK_INT(corepcg_check(&sys, s->b, x, &cerr, &res, msg), COREPCG_OK);
+        CHECK(info.method_used == COREPCG_METHOD_ICPCG &&
+                  info.auto_reason == COREPCG_AUTO_FIRST && info.iterations > 150 &&
+                  res <= COREPCG_DEFAULT_TOL,
+              "very stiff garment: auto ran %s (%s), %d iterations, residual %g",
+              corepcg_method_name(info.method_used),
+              corepcg_auto_reason_name(info.auto_reason), info.iterations, res);
+        corepcg_free(&h);
+        free(x);
+    }
+    cloth_sim_free(&s);
+    cloth_mesh_free(&mesh);
+}
+
 /* ------------------------------------------------------------ the CLI */
 
 static int count_lines(const char *path, const char *prefix)
@@ -973,6 +1022,7 @@ int main(void)
     timed("garments_fit", test_garments_fit);
     timed("methods_on_meshes", test_methods_on_meshes);
     timed("stiff_garment", test_stiff_garment);
+    timed("auto_budget_after_breakdown", test_auto_budget_after_breakdown);
     timed("cli", test_cli);
     timed("render", test_render);
     char cmd[FIXTURE_PATH + 16];
