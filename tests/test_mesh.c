@@ -712,27 +712,36 @@ static void auto_on_breakdown(const corepcg_system *sys, const double *b,
     }
 }
 
-static void test_stiff_garment(void)
+/* The coarse T-shirt on its body at this k_stretch, stepped with auto to
+ * its first contact and that step's system assembled; NULL (the check
+ * failed) when it cannot be. */
+static cloth_sim *coarse_garment_at_contact(double k_stretch)
 {
     cloth_mesh mesh;
     if (read_data_mesh("tshirt_coarse.obj", &mesh) != COREPCG_OK)
-        return;
+        return NULL;
     cloth_params p;
     cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &mesh);
-    p.k_stretch = 6000;
+    p.k_stretch = k_stretch;
     cloth_sim *s = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
     CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    cloth_mesh_free(&mesh); /* the simulator keeps its own copy */
     while (s && s->contacts == 0 && s->step < 200 &&
            step_with(s, COREPCG_METHOD_AUTO, 1e-3))
         ;
-    if (!s || s->contacts == 0) {
-        CHECK(0, "stiff garment: no contact");
+    if (!s || s->contacts == 0 || cloth_assemble(s, msg) != COREPCG_OK) {
+        CHECK(0, "garment at k %g: no contact (%s)", k_stretch, msg);
         cloth_sim_free(&s);
-        cloth_mesh_free(&mesh);
-        return;
     }
-    CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
+    return s;
+}
+
+static void test_stiff_garment(void)
+{
+    cloth_sim *s = coarse_garment_at_contact(6000);
+    if (!s)
+        return;
     corepcg_system sys;
     cloth_system(s, &sys);
     const double tol = 1e-8;
@@ -777,7 +786,6 @@ static void test_stiff_garment(void)
     free(x);
     free(xd);
     cloth_sim_free(&s);
-    cloth_mesh_free(&mesh);
 }
 
 /* The coarse T-shirt at k_stretch 6e5, first contact: icpcg needs more
@@ -787,20 +795,9 @@ static void test_stiff_garment(void)
  * more on stiff cloth). */
 static void test_auto_budget_after_breakdown(void)
 {
-    cloth_mesh mesh;
-    if (read_data_mesh("tshirt_coarse.obj", &mesh) != COREPCG_OK)
-        return;
-    cloth_params p;
-    cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &mesh);
-    p.k_stretch = 6e5;
-    cloth_sim *s = NULL;
+    cloth_sim *s = coarse_garment_at_contact(6e5);
     char msg[COREPCG_MSG_SIZE] = "";
-    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
-    while (s && s->contacts == 0 && s->step < 200 &&
-           step_with(s, COREPCG_METHOD_AUTO, 1e-3))
-        ;
-    CHECK(s && s->contacts > 0, "very stiff garment: no contact");
-    if (s && s->contacts > 0 && cloth_assemble(s, msg) == COREPCG_OK) {
+    if (s) {
         corepcg_system sys;
         cloth_system(s, &sys);
         corepcg_settings set;
@@ -826,7 +823,6 @@ static void test_auto_budget_after_breakdown(void)
         free(x);
     }
     cloth_sim_free(&s);
-    cloth_mesh_free(&mesh);
 }
 
 /* ------------------------------------------------------------ the CLI */
