@@ -142,6 +142,16 @@ static void test_first_and_probe(void)
         CHECK_INT(cpg_auto_choose(&m, &why), ic_faster ? IC : CORE);
         CHECK_INT(why, COREPCG_AUTO_FASTEST);
     }
+    /* a candidate to be probed next that fails is set aside, and on a new
+     * pattern waits for the usual prior again, not the next step */
+    cpg_auto_model_init(&m, 3);
+    cpg_auto_probe_next(&m, CORE);
+    cpg_auto_measured(&m, IC, 0.05, 60);
+    cpg_auto_unusable(&m, CORE);
+    cpg_auto_usable_again(&m);
+    cpg_auto_measured(&m, IC, 0.05, 60);
+    CHECK_INT(cpg_auto_choose(&m, &why), IC);
+    CHECK_INT(why, COREPCG_AUTO_FASTEST);
 }
 
 /* The three scenes of issue 10, with step times in the proportions the

@@ -825,6 +825,73 @@ static void test_auto_budget_after_breakdown(void)
     cloth_sim_free(&s);
 }
 
+/* A kept auto handle stepped through the stiff coarse garment gives, at
+ * every step, a fresh auto handle's answer to within the tolerance's
+ * reach (100 tol each, as test_step_sequence allows), while the fresh
+ * handles take the breakdown sign every time (below tol 1e-5: corePCG in
+ * icpcg's place; at the default: icpcg, corePCG probed next) and the kept
+ * one follows its measurements. */
+static void test_auto_kept_on_garment(void)
+{
+    static const double tols[2] = {1e-8, COREPCG_DEFAULT_TOL};
+    for (int t = 0; t < 2; t++) {
+        cloth_sim *s = coarse_garment_at_contact(6000);
+        if (!s)
+            return;
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.tol = tols[t];
+        corepcg_solver *kept = NULL;
+        int n = s->model.n, ran[COREPCG_METHOD_COUNT] = {0}, signs = 0;
+        double *xf = calloc((size_t)n, sizeof *xf), worst = 0;
+        char msg[COREPCG_MSG_SIZE] = "";
+        CHECK_INT(corepcg_create(&kept), COREPCG_OK);
+        for (int step = 0; step < 12; step++) {
+            CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
+            corepcg_system sys;
+            cloth_system(s, &sys);
+            corepcg_info info, finfo;
+            int rc = step ? corepcg_update(kept, &sys, NULL) : corepcg_setup(kept, &sys, &set);
+            if (rc == COREPCG_OK)
+                rc = corepcg_solve(kept, s->b, s->dv, s->dv_next, &info);
+            corepcg_solver *fresh = NULL;
+            int frc = corepcg_create(&fresh);
+            if (frc == COREPCG_OK)
+                frc = corepcg_setup(fresh, &sys, &set);
+            if (frc == COREPCG_OK)
+                frc = corepcg_solve(fresh, s->b, s->dv, xf, &finfo);
+            corepcg_free(&fresh);
+            CHECK(rc == COREPCG_OK && frc == COREPCG_OK, "tol %g, step %d: kept %d, "
+                  "fresh %d", tols[t], step, rc, frc);
+            if (rc != COREPCG_OK || frc != COREPCG_OK)
+                break;
+            double num = 0, den = 0;
+            for (int k = 0; k < n; k++) {
+                num += (s->dv_next[k] - xf[k]) * (s->dv_next[k] - xf[k]);
+                den += xf[k] * xf[k];
+            }
+            worst = fmax(worst, sqrt(num / den));
+            ran[info.method_used]++;
+            signs += finfo.auto_reason ==
+                     (tols[t] < 1e-5 ? COREPCG_AUTO_BREAKDOWN : COREPCG_AUTO_FIRST);
+            cloth_advance(s);
+        }
+        printf("kept auto on the stiff garment, tol %g: icpcg %d, corepcg %d, mpcg %d "
+               "steps; fresh took the sign %d times; kept vs fresh %.3g\n", tols[t],
+               ran[COREPCG_METHOD_ICPCG], ran[COREPCG_METHOD_COREPCG],
+               ran[COREPCG_METHOD_MPCG], signs, worst);
+        CHECK_LE(worst, 2 * 100 * tols[t]);
+        CHECK_INT(signs, 12);
+        /* both were timed on the kept handle: the probe after the sign */
+        CHECK(ran[COREPCG_METHOD_ICPCG] > 0 && ran[COREPCG_METHOD_COREPCG] > 0,
+              "kept auto ran icpcg %d, corepcg %d times", ran[COREPCG_METHOD_ICPCG],
+              ran[COREPCG_METHOD_COREPCG]);
+        corepcg_free(&kept);
+        free(xf);
+        cloth_sim_free(&s);
+    }
+}
+
 /* ------------------------------------------------------------ the CLI */
 
 static int count_lines(const char *path, const char *prefix)
@@ -1019,6 +1086,7 @@ int main(void)
     timed("methods_on_meshes", test_methods_on_meshes);
     timed("stiff_garment", test_stiff_garment);
     timed("auto_budget_after_breakdown", test_auto_budget_after_breakdown);
+    timed("auto_kept_on_garment", test_auto_kept_on_garment);
     timed("cli", test_cli);
     timed("render", test_render);
     char cmd[FIXTURE_PATH + 16];

@@ -453,7 +453,6 @@ static void sweeps(const cpg_ichol *ic, double *w)
     }
 }
 
-
 int cpg_ichol_apply(void *ctx, const double *in, double *out)
 {
     cpg_ichol *ic = ctx;

@@ -145,6 +145,8 @@ void cpg_auto_unusable(cpg_auto_model *m, int k)
     if (k >= 0 && k < m->count) {
         m->c[k].usable = 0;
         m->c[k].credit_s = 0;
+        /* a sign that made it urgent did not hold: back to the prior */
+        m->c[k].prior = CPG_AUTO_PRIOR_RATIO;
     }
 }
 
