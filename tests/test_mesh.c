@@ -6,7 +6,8 @@
  * how the vertices are numbered, self-contact springs that appear and
  * vanish (and A's pattern with them; every method on such a system), the
  * committed garments against the body proxy, every method on every mesh
- * scene, the CLI's --mesh, and `corepcg render`'s pictures. */
+ * scene, auto on stiff garments (and icpcg's stop at a breakdown that it
+ * asks for), the CLI's --mesh, and `corepcg render`'s pictures. */
 #include "cloth_fixture.h"
 #include "fixture.h"
 #include "test.h"
@@ -15,6 +16,11 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <zlib.h>
+
+/* after zlib.h: CHOLMOD's cholmod_io64.h defines _LARGEFILE64_SOURCE,
+ * which makes a later zlib.h ask for off64_t */
+#include "internal.h"
+#include "method.h"
 
 /* ---------------------------------------------------------- helpers */
 
@@ -712,6 +718,54 @@ static void auto_on_breakdown(const corepcg_system *sys, const double *b,
     }
 }
 
+/* What auto asks of icpcg on a stiff triangle mesh at a tight tol
+ * (method.h, stop_at_breakdown): the plain attempt alone, nothing
+ * factorised, no message; the analysis kept, so that the next
+ * factorisation, without the stop, is the compensated one a fresh icpcg
+ * makes (fresh: its record). */
+static void icpcg_stops_at_breakdown(const corepcg_system *sys,
+                                     const corepcg_info *fresh)
+{
+    cholmod_common cm;
+    cpg_sys in;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cpg_cholmod_start(&cm), COREPCG_OK);
+    if (cpg_sys_import(sys, &cm, &in, msg) != COREPCG_OK) {
+        CHECK(0, "import: %s", msg);
+        cholmod_finish(&cm);
+        return;
+    }
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = COREPCG_METHOD_ICPCG;
+    corepcg_info rec;
+    memset(&rec, 0, sizeof rec);
+    cpg_ctx ctx = {.sys = &in, .set = &set, .msg = msg, .rec = &rec,
+                   .stop_at_breakdown = 1};
+    const cpg_method_ops *ops = cpg_method_ops_of(COREPCG_METHOD_ICPCG);
+    void *state = calloc(1, ops->state_size);
+    if (state && ops->analyse(state, &ctx) == COREPCG_OK) {
+        CHECK_INT(ops->factorise(state, &ctx), CPG_FACTOR_STOPPED);
+        CHECK(msg[0] == '\0', "a stop is no failure: %s", msg);
+        CHECK(rec.ic_retries == 0 && rec.ic_compensation == 0,
+              "stopped: %d retries, compensation %g", rec.ic_retries,
+              rec.ic_compensation);
+        ctx.stop_at_breakdown = 0;
+        CHECK_INT(ops->factorise(state, &ctx), COREPCG_OK);
+        CHECK_INT(rec.ic_retries, fresh->ic_retries);
+        CHECK(rec.ic_compensation == fresh->ic_compensation,
+              "compensation %.17g, a fresh icpcg's %.17g",
+              rec.ic_compensation, fresh->ic_compensation);
+    } else {
+        CHECK(0, "icpcg analyse: %s", msg);
+    }
+    if (state)
+        ops->clear(state);
+    free(state);
+    cpg_sys_free(&in);
+    cholmod_finish(&cm);
+}
+
 /* The coarse T-shirt on its body at this k_stretch, stepped with auto to
  * its first contact and that step's system assembled; NULL (the check
  * failed) when it cannot be. */
@@ -778,8 +832,10 @@ static void test_stiff_garment(void)
     }
     /* the error runs 10 to 100 times the residual on cloth (design.md) */
     CHECK_LE(sqrt(num / den), 100 * tol);
-    if (info.ic_retries == 1)
+    if (info.ic_retries == 1) {
         auto_on_breakdown(&sys, s->b, s->dv, x);
+        icpcg_stops_at_breakdown(&sys, &info);
+    }
     else
         CHECK(0, "the stiff garment's IC(0) no longer breaks down: auto's "
               "reaction to a breakdown is untested");

@@ -18,7 +18,15 @@ typedef struct cpg_ctx {
     char *msg;                   /* COREPCG_MSG_SIZE: why a call failed    */
     corepcg_info *rec;           /* what setup/update measured: a method
                                     fills its sizes and phase times here  */
+    int stop_at_breakdown;       /* factorise: an incomplete factor that
+                                    breaks down stops there (auto's sign,
+                                    method_auto.c) and returns
+                                    CPG_FACTOR_STOPPED                    */
 } cpg_ctx;
+
+/* factorise's status when ctx->stop_at_breakdown stopped it: nothing is
+ * factorised, the analysis is kept for the next factorise. */
+#define CPG_FACTOR_STOPPED 2
 
 typedef struct cpg_method_ops {
     size_t state_size;

@@ -100,14 +100,6 @@ static int possible(const auto_state *st, const cpg_ctx *ctx, int k,
     return !ops->possible || ops->possible(&c, s);
 }
 
-/* A sign, read from the stretch graph alone, that the system is a triangle
- * mesh: about 3 stretch pairs a node (every edge of the triangles), where
- * a quad grid with springs to its 4 neighbours has 2. */
-static int triangulated(const cpg_sys *s)
-{
-    return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
-}
-
 /* Auto's own analysis is only the bookkeeping: each candidate analyses
  * the first time it runs on this pattern. */
 static int auto_analyse(void *state, const cpg_ctx *ctx)
@@ -156,6 +148,43 @@ static int auto_same_pattern(void *state, const cpg_ctx *ctx,
     return 1;
 }
 
+/* A sign, read from the stretch graph alone, that the system is a triangle
+ * mesh: about 3 stretch pairs a node (every edge of the triangles), where
+ * a quad grid with springs to its 4 neighbours has 2. */
+static int triangulated(const cpg_sys *s)
+{
+    return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
+}
+
+static int candidate_index(const auto_state *st, corepcg_method m)
+{
+    for (int k = 0; k < st->count; k++)
+        if (st->cand[k] == m)
+            return k;
+    return -1;
+}
+
+/* On the sign (stiff_triangles), which of the two runs first: corePCG
+ * below this tol. Its step is a factorisation whatever the tol, icpcg's
+ * iterations grow as tol tightens; cold single solves of the stiff T-shirt (3.5k to 56k
+ * vertices) tied at 1e-5, icpcg won by 1.2-2.7x at 1e-4 and 1e-3,
+ * corePCG by 1.05-1.5x at 1e-6 (docs/benchmark.md, "auto: choosing per
+ * step"). The other one is probed on the next step either way, and from
+ * then on measured times decide. */
+#define CPG_AUTO_CORE_FIRST_TOL 1e-5
+
+/* 1 when candidate k is icpcg, run first on a triangle mesh at a tol where
+ * the sign hands the step to corePCG: its factorisation then stops at the
+ * first breakdown, since the compensated attempt would be thrown away. */
+static int core_on_breakdown(const auto_state *st, const cpg_ctx *ctx, int k)
+{
+    int core = candidate_index(st, COREPCG_METHOD_COREPCG);
+    return st->cand[k] == COREPCG_METHOD_ICPCG &&
+           cpg_auto_nothing_measured(&st->model) && triangulated(ctx->sys) &&
+           ctx->set->tol < CPG_AUTO_CORE_FIRST_TOL && core >= 0 &&
+           st->model.c[core].usable;
+}
+
 /* Analysis (if this pattern has none yet) and factorisation of candidate
  * k for ctx->sys. *analyse_s gets the analysis time: a one-off that the
  * cost of a step leaves out, so that candidates compare by what they cost
@@ -165,6 +194,7 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
 {
     const cpg_method_ops *ops = ops_of(st, k);
     cpg_ctx c = sub_ctx(st, ctx, k);
+    c.stop_at_breakdown = core_on_breakdown(st, ctx, k);
     int rc = COREPCG_OK;
     double t = cpg_now();
     *analyse_s = 0;
@@ -183,7 +213,7 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
     rc = ops->factorise(st->sub[k], &c);
     if (rc < 0)
         drop(st, k); /* what it holds is of no further use */
-    else
+    else if (rc != CPG_FACTOR_STOPPED)
         st->ready[k] = 1;
     return rc;
 }
@@ -253,14 +283,6 @@ static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
     ctx->rec->analysis_reused = reused;
 }
 
-static int candidate_index(const auto_state *st, corepcg_method m)
-{
-    for (int k = 0; k < st->count; k++)
-        if (st->cand[k] == m)
-            return k;
-    return -1;
-}
-
 /* The sign that stiff cloth is meshed with triangles: icpcg, the first
  * choice before anything was timed, met a breakdown on a triangle mesh.
  * Zero fill drops the stiff in-plane couplings that close each triangle
@@ -276,17 +298,9 @@ static int stiff_triangles(const auto_state *st, const cpg_ctx *ctx)
            triangulated(ctx->sys);
 }
 
-/* On that sign, which of the two runs first: corePCG below this tol. Its
- * step is a factorisation whatever the tol, icpcg's iterations grow as tol
- * tightens; cold single solves of the stiff T-shirt (3.5k to 56k
- * vertices) tied at 1e-5, icpcg won by 1.2-2.7x at 1e-4 and 1e-3,
- * corePCG by 1.05-1.5x at 1e-6 (docs/benchmark.md, "auto: choosing per
- * step"). The other one is probed on the next step either way, and from
- * then on measured times decide. */
-#define CPG_AUTO_CORE_FIRST_TOL 1e-5
-
-/* corePCG is prepared and runs this step in icpcg's place. Returns 1 when
- * it took over; 0 (icpcg's record kept) when it cannot. */
+/* corePCG is prepared and runs this step in icpcg's place, whose
+ * factorisation stopped at the breakdown. Returns 1 when it took over; 0
+ * (icpcg's record kept, corePCG set aside) when it cannot. */
 static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
                           const corepcg_info *base, double *analyse_s)
 {
@@ -316,7 +330,7 @@ static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
 }
 
 /* At a looser tol (or when corePCG could not be prepared) icpcg runs this
- * step, with no budget before the fallback (MPCG needs hundreds to
+ * step, compensated, with no budget before the fallback (MPCG needs hundreds to
  * thousands of iterations on stiff cloth: 779-1668 on the T-shirt at k
  * 6000, icpcg 64-282), and corePCG is probed on the next. */
 static void keep_icpcg(auto_state *st)
@@ -338,15 +352,27 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
         cpg_auto_usable_again(&st->model);
     double t = cpg_now(), analyse_s;
     int rc = choose_and_prepare(st, ctx, &base, &analyse_s);
-    if (rc >= 0 && stiff_triangles(st, ctx)) {
+    if (rc == CPG_FACTOR_STOPPED) {
+        /* icpcg broke down at a tight tol (core_on_breakdown) */
         double t_switch = cpg_now();
-        if (ctx->set->tol < CPG_AUTO_CORE_FIRST_TOL &&
-            switch_to_core(st, ctx, &base, &analyse_s)) {
+        if (switch_to_core(st, ctx, &base, &analyse_s)) {
             t = t_switch; /* corePCG's cost is its own, not icpcg's too */
+            rc = COREPCG_OK;
         } else {
+            /* corePCG is set aside now, so icpcg factorises in full */
+            double icpcg_analyse_s = analyse_s;
             t += cpg_now() - t_switch; /* nor a failed switch icpcg's */
-            keep_icpcg(st);
+            rc = prepare(st, ctx, st->chosen, &analyse_s);
+            analyse_s = icpcg_analyse_s;
+            if (rc < 0) {
+                cpg_auto_unusable(&st->model, st->chosen);
+                rc = choose_and_prepare(st, ctx, &base, &analyse_s);
+            } else {
+                keep_icpcg(st);
+            }
         }
+    } else if (rc >= 0 && stiff_triangles(st, ctx)) {
+        keep_icpcg(st);
     }
     st->step_s = cpg_now() - t - analyse_s;
     st->timing = rc >= 0;

@@ -10,7 +10,8 @@
  * A~ + alpha diag(A~) with growing alpha (Manteuffel's shift; info says
  * which alpha); when even the largest shift breaks down the method fails
  * with ERR_IC_BREAKDOWN, never with a silent wrong answer (auto then runs
- * another method).
+ * another method). Auto may ask it to stop at the first breakdown instead
+ * (cpg_ctx.stop_at_breakdown).
  *
  * The analysis (node order, the factor's pattern, every buffer) depends
  * only on A's block pattern and which nodes are free: a contact that
@@ -88,7 +89,18 @@ static int icpcg_factorise(void *state, const cpg_ctx *ctx)
         ctx->rec->time_reduce_s = cpg_now() - t;
     }
     st->values_fresh = 0;
+    /* stopped at the first breakdown: the plain attempt alone */
+    cpg_ichol_opts kept = st->ic.opts;
+    if (ctx->stop_at_breakdown) {
+        st->ic.opts.compensate = CPG_ICHOL_COMP_NEVER;
+        st->ic.opts.max_retries = 0;
+    }
     int rc = cpg_ichol_factorise(&st->ic, &st->Ar, ctx->msg);
+    st->ic.opts = kept;
+    if (ctx->stop_at_breakdown && rc == COREPCG_ERR_IC_BREAKDOWN) {
+        ctx->msg[0] = '\0';
+        rc = CPG_FACTOR_STOPPED;
+    }
     const cpg_ichol_info *in = &st->ic.info;
     ctx->rec->time_factor_s = in->time_factor_s;
     ctx->rec->ic_fill = in->fill;
