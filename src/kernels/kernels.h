@@ -13,6 +13,10 @@
 
 /* y = A x over n = 3 nb unknowns. */
 void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
+/* The same for the prescribed part w = (I - S) z of a right-hand side:
+ * zero without a product when w is (a step whose obstacles are at rest;
+ * A's entries are finite, so A 0 is exactly 0). */
+void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y);
 
 /* yt (r) = A~ xt (r); cpg_rmat_apply is the same as a cpg_apply_fn. */
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
@@ -36,6 +40,13 @@ typedef struct cpg_lower {
     double *x, *d;            /* the values, filled by the owner          */
     double *xin, *yout;       /* 3 G each: the product's padded vectors   */
     int loaded;               /* 1 when x and d hold A~'s values          */
+    /* The product in two halves of the block columns, [0, half) and
+     * [half, G), one thread each when two are free: the first half's
+     * blocks in rows >= half add into spill (3 spill_rows), summed into
+     * the result after both. The same sums in the same order on one
+     * thread, so the answer does not depend on the threads. */
+    int half, spill_rows;
+    double *spill;
 } cpg_lower;
 
 /* Allocates the values and work vectors (ERR_NO_MEMORY, m empty, on

@@ -6,6 +6,7 @@
 #include "kernels.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,11 +20,24 @@ int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
     m->i = i;
     m->off = off;
     m->dim = dim;
+    /* halves of equal blocks; in a bandwidth-reducing order the first
+     * half reaches only a band of rows past it */
+    int half = 0;
+    while (half < G && p[half] < p[G] / 2)
+        half++;
+    int last = half - 1;
+    for (long t = 0; t < p[half]; t++)
+        if (i[t] > last)
+            last = i[t];
+    m->half = half;
+    m->spill_rows = last - half + 1;
     m->x = cpg_malloc_huge(9 * nb, sizeof(double));
     m->d = malloc(9 * g * sizeof(double));
     m->xin = malloc(3 * g * sizeof(double));
     m->yout = malloc(3 * g * sizeof(double));
-    if (!m->x || !m->d || !m->xin || !m->yout) {
+    m->spill = malloc(3 * (size_t)(m->spill_rows > 0 ? m->spill_rows : 1) *
+                      sizeof(double));
+    if (!m->x || !m->d || !m->xin || !m->yout || !m->spill) {
         cpg_lower_free(m);
         return COREPCG_ERR_NO_MEMORY;
     }
@@ -36,18 +50,19 @@ void cpg_lower_free(cpg_lower *m)
     free(m->d);
     free(m->xin);
     free(m->yout);
+    free(m->spill);
     memset(m, 0, sizeof *m);
 }
 
-/* y = A~ x in the padded order: each lower block B (row I, column k)
- * gives y_I += B x_k and y_k += B^T x_I. */
-static void padded_mult(const cpg_lower *m, const double *x, double *y)
+/* Block columns [k0, k1) of y = A~ x in the padded order: each lower
+ * block B (row I, column k) gives y_I += B x_k and y_k += B^T x_I; rows
+ * from `from` on add into spill (row from + r at 3 r) instead of y. */
+static void mult_columns(const cpg_lower *m, int k0, int k1, int from,
+                         const double *x, double *y, double *spill)
 {
-    const int G = m->G;
     const int *mp = m->p, *mi = m->i;
     const double *mx = m->x, *md = m->d;
-    memset(y, 0, 3 * sizeof(double) * (size_t)G);
-    for (int k = 0; k < G; k++) {
+    for (int k = k0; k < k1; k++) {
         const double *xk = x + 3L * k, *D = md + 9L * k;
         const double x0 = xk[0], x1 = xk[1], x2 = xk[2];
         double y0 = D[0] * x0 + D[3] * x1 + D[6] * x2;
@@ -55,8 +70,9 @@ static void padded_mult(const cpg_lower *m, const double *x, double *y)
         double y2 = D[2] * x0 + D[5] * x1 + D[8] * x2;
         for (int t = mp[k]; t < mp[k + 1]; t++) {
             const double *B = mx + 9L * t;
-            const double *xi = x + 3L * mi[t];
-            double *yi = y + 3L * mi[t];
+            const int I = mi[t];
+            const double *xi = x + 3L * I;
+            double *yi = I < from ? y + 3L * I : spill + 3L * (I - from);
             yi[0] += B[0] * x0 + B[3] * x1 + B[6] * x2;
             yi[1] += B[1] * x0 + B[4] * x1 + B[7] * x2;
             yi[2] += B[2] * x0 + B[5] * x1 + B[8] * x2;
@@ -69,6 +85,36 @@ static void padded_mult(const cpg_lower *m, const double *x, double *y)
         yk[1] += y1;
         yk[2] += y2;
     }
+}
+
+/* Below this many block columns a second thread costs more than it
+ * saves (a parallel region's start, some microseconds). */
+#define CPG_LOWER_PARALLEL_COLUMNS 8192
+
+/* y = A~ x in the padded order, by halves (cpg_lower). */
+static void padded_mult(const cpg_lower *m, const double *x, double *y)
+{
+    const int G = m->G, half = m->half;
+    double *spill = m->spill;
+    int threads = G >= CPG_LOWER_PARALLEL_COLUMNS && omp_get_max_threads() > 1
+                      ? 2 : 1;
+#pragma omp parallel num_threads(threads)
+    {
+        for (int part = omp_get_thread_num(); part < 2;
+             part += omp_get_num_threads()) {
+            if (part == 0) {
+                memset(y, 0, 3 * sizeof(double) * (size_t)half);
+                memset(spill, 0, 3 * sizeof(double) * (size_t)m->spill_rows);
+                mult_columns(m, 0, half, half, x, y, spill);
+            } else {
+                memset(y + 3L * half, 0, 3 * sizeof(double) * (size_t)(G - half));
+                mult_columns(m, half, G, G, x, y, NULL);
+            }
+        }
+    }
+    double *ys = y + 3L * half;
+    for (long r = 0; r < 3L * m->spill_rows; r++)
+        ys[r] += spill[r];
 }
 
 void cpg_lower_apply(void *ctx, const double *in, double *out)

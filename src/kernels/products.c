@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* products.c -- the products the PCG loop runs: A x by 3x3 node blocks and
  * A~ x~ by reduced node blocks, both in gather form over the whole stored
- * matrix; and the zero test of a right-hand side. */
+ * matrix (A w of the prescribed part skipped when w is zero); and the zero
+ * test of a right-hand side. */
 #include "kernels.h"
+
+#include <string.h>
 
 void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
 {
@@ -20,6 +23,15 @@ void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
         y[3L * J + 1] = y1;
         y[3L * J + 2] = y2;
     }
+}
+
+void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y)
+{
+    size_t n = 3 * (size_t)A->nb;
+    if (cpg_all_zero(w, (int)n))
+        memset(y, 0, n * sizeof(double));
+    else
+        cpg_bmat_mult(A, w, y);
 }
 
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)

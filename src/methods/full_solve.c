@@ -33,7 +33,7 @@ int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x)
 {
     int n = 3 * s->A.nb;
     double *bd = w->bd;
-    cpg_bmat_mult(&s->A, s->w, bd);
+    cpg_bmat_mult_prescribed(&s->A, s->w, bd);
     for (int k = 0; k < n; k++)
         bd[k] = b[k] - bd[k];
     cpg_filter(&s->u, bd);

@@ -36,7 +36,7 @@ void cpg_rwork_free(cpg_rwork *w)
 int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b)
 {
     int n = 3 * s->A.nb, r = s->u.r;
-    cpg_bmat_mult(&s->A, s->w, w->tmp);
+    cpg_bmat_mult_prescribed(&s->A, s->w, w->tmp);
     for (int k = 0; k < n; k++)
         w->tmp[k] = b[k] - w->tmp[k];
     cpg_restrict(&s->u, w->tmp, w->bt);

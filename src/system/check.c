@@ -61,7 +61,7 @@ void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
 
     /* denominator: b^ = S (b - A (I - S) z) */
     cpg_prescribed(u, z, w);
-    cpg_bmat_mult(A, w, Aw);
+    cpg_bmat_mult_prescribed(A, w, Aw);
     for (size_t k = 0; k < n; k++)
         Aw[k] = b[k] - Aw[k];
     cpg_filter(u, Aw);
