@@ -35,7 +35,9 @@
  *  - no stretch pairs with core stretch: ERR_NO_CORE; with core auto it
  *    solves and info.core_blocks > 0;
  *  - a core that is not positive definite (A is): ERR_CORE_NOT_SPD, or
- *    with fallback_upcg COREPCG_FELL_BACK, fell_back 1 and the answer. */
+ *    with fallback_upcg COREPCG_FELL_BACK, fell_back 1 and the answer;
+ *    auto, when IC(0) broke down on a "triangle mesh" at a tight tol and
+ *    the core then fails, solves with icpcg compensated. */
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
@@ -900,6 +902,65 @@ static void test_core_not_spd(void)
     corepcg_free(&h);
 }
 
+/* auto's sign on a "triangle mesh" whose core cannot be factorised:
+ * Kershaw's 4-cycle K (x) I3 (SPD; IC(0) breaks down on it) with stretch
+ * pairs on three of its edges, whose core [3 -2; -2 3 -2; ...] has the
+ * eigenvalue 3 - 4 cos(pi/5) < 0, and pairs without blocks to make 10 (2.5
+ * a node). At a tight tol icpcg's factorisation stops at the breakdown and
+ * corePCG is tried in its place; it fails, so icpcg factorises again,
+ * compensated, and solves the step. */
+static void test_auto_core_not_spd_after_breakdown(void)
+{
+    static const double K[4][4] = {
+        {3, -2, 0, 2}, {-2, 3, -2, 0}, {0, -2, 3, -2}, {2, 0, -2, 3}};
+    int colptr[13], rowidx[48], nnz = 0;
+    double values[48];
+    colptr[0] = 0;
+    for (int col = 0; col < 12; col++) {
+        for (int row = col; row < 12; row++)
+            if (row % 3 == col % 3 && K[row / 3][col / 3] != 0) {
+                rowidx[nnz] = row;
+                values[nnz++] = K[row / 3][col / 3];
+            }
+        colptr[col + 1] = nnz;
+    }
+    int pairs[20] = {0, 1, 1, 2, 2, 3};
+    for (int q = 3; q < 10; q++) {
+        pairs[2 * q] = q % 2;     /* (0, 2) and (1, 3): no block in A */
+        pairs[2 * q + 1] = q % 2 + 2;
+    }
+    double b[12], x[12], xd[12];
+    for (int k = 0; k < 12; k++)
+        b[k] = 1 + 0.25 * k * (k % 2 ? -1 : 1);
+    corepcg_system sys = {.num_nodes = 4, .A_format = COREPCG_CSC,
+                          .A_triangle = COREPCG_LOWER, .A_colptr = colptr,
+                          .A_rowidx = rowidx, .A_values = values,
+                          .num_stretch = 10, .stretch_pairs = pairs};
+    testsys_system_dense_solve(&sys, b, xd);
+    corepcg_solver *h = NULL;
+    corepcg_settings s;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    settings_for(&s, COREPCG_METHOD_COREPCG, 1e-10);
+    CHECK_INT(corepcg_setup(h, &sys, &s), COREPCG_ERR_CORE_NOT_SPD);
+    settings_for(&s, COREPCG_METHOD_AUTO, 1e-10);
+    corepcg_info info;
+    int rc = corepcg_setup(h, &sys, &s);
+    if (rc == COREPCG_OK)
+        rc = corepcg_solve(h, b, NULL, x, &info);
+    CHECK(rc == COREPCG_OK, "auto: rc %d (%s)", rc, corepcg_message(h));
+    if (rc == COREPCG_OK) {
+        CHECK(info.method_used == COREPCG_METHOD_ICPCG &&
+                  info.auto_reason == COREPCG_AUTO_FIRST,
+              "auto ran %s (%s)", corepcg_method_name(info.method_used),
+              corepcg_auto_reason_name(info.auto_reason));
+        CHECK(info.ic_retries == 1 && info.ic_compensation > 0,
+              "icpcg compensated after its breakdown: %d retries, "
+              "compensation %g", info.ic_retries, info.ic_compensation);
+        CHECK_LE(rel_err(12, x, xd), 1e-8);
+    }
+    corepcg_free(&h);
+}
+
 /* info->status is the code the call returned, on every path (review
  * finding: solve(NULL) and early update returns left it 0 or untouched). */
 static void test_info_status_on_failure(void)
@@ -1133,6 +1194,7 @@ int main(void)
     test_info();
     test_no_core();
     test_core_not_spd();
+    test_auto_core_not_spd_after_breakdown();
     test_info_status_on_failure();
     test_free_part_of_z_ignored();
     return test_summary("test_api");
