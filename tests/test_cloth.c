@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "test.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <suitesparse/cholmod.h>
 #include <sys/wait.h>
@@ -592,6 +593,52 @@ static void test_methods_on_cloth(void)
     cloth_sim_free(&s);
 }
 
+/* A 95x95 ballhit step at its first contacts, above the size from which
+ * the products split their columns among threads (kernels.h): every
+ * iterative method gives the same bits on one thread as on two. */
+static void test_threads_same_bits(void)
+{
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_BALLHIT, 95, 60.0);
+    if (!s)
+        return;
+    while (s->contacts == 0 && s->step < 60 && step_ok(s))
+        ;
+    cloth_assemble(s, NULL);
+    CHECK(s->model.n / 3 >= CPG_PARALLEL_COLUMNS, "%d nodes", s->model.n / 3);
+    corepcg_system sys;
+    cloth_system(s, &sys);
+    size_t n = (size_t)s->model.n;
+    double *x[2] = {calloc(n, sizeof(double)), calloc(n, sizeof(double))};
+    static const corepcg_method methods[] = {
+        COREPCG_METHOD_ICPCG, COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG,
+        COREPCG_METHOD_COREPCG};
+    int threads = omp_get_max_threads();
+    for (size_t m = 0; m < sizeof methods / sizeof *methods; m++) {
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.method = methods[m];
+        for (int t = 0; t < 2; t++) {
+            omp_set_num_threads(t + 1);
+            corepcg_solver *h = NULL;
+            int rc = corepcg_create(&h);
+            if (rc == COREPCG_OK)
+                rc = corepcg_setup(h, &sys, &set);
+            if (rc == COREPCG_OK)
+                rc = corepcg_solve(h, s->b, s->dv, x[t], NULL);
+            CHECK(rc == COREPCG_OK, "%s on %d threads: %s",
+                  corepcg_method_name(methods[m]), t + 1,
+                  h ? corepcg_message(h) : "");
+            corepcg_free(&h);
+        }
+        CHECK(memcmp(x[0], x[1], n * sizeof(double)) == 0,
+              "%s: one thread and two differ", corepcg_method_name(methods[m]));
+    }
+    omp_set_num_threads(threads);
+    free(x[0]);
+    free(x[1]);
+    cloth_sim_free(&s);
+}
+
 /* ------------------------------------------------- the CLI and data */
 
 static const char *data_dir(void)
@@ -849,6 +896,7 @@ int main(void)
     timed("ballhit_contacts", test_ballhit_contacts);
     timed("drape_and_rail", test_drape_and_rail);
     timed("methods_on_cloth", test_methods_on_cloth);
+    timed("threads_same_bits", test_threads_same_bits);
     timed("data", test_data);
     timed("cli", test_cli);
     return test_summary("test_cloth");

@@ -11,6 +11,19 @@
 
 /* ------------------------------------------------------------ products */
 
+/* The products run their block columns in two halves (two_parts.c), on
+ * two threads from this many columns on (fewer: starting a thread, some
+ * microseconds, costs more than it saves). Each output is summed in one
+ * fixed order either way, so no answer depends on the threads. */
+#define CPG_PARALLEL_COLUMNS 8192
+/* 1 when a product over this many block columns takes a second thread. */
+int cpg_two_threads(int columns);
+/* part(arg, 0) on the calling thread and part(arg, 1) on a second thread
+ * when two_threads (or after it, on this one, when not or when no thread
+ * can be started); returns once both are done. */
+void cpg_two_parts(void (*part)(void *arg, int which), void *arg,
+                   int two_threads);
+
 /* y = A x over n = 3 nb unknowns. */
 void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
 /* The same for the prescribed part w = (I - S) z of a right-hand side:

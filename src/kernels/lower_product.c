@@ -6,7 +6,6 @@
 #include "kernels.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,34 +86,37 @@ static void mult_columns(const cpg_lower *m, int k0, int k1, int from,
     }
 }
 
-/* Below this many block columns a second thread costs more than it
- * saves (a parallel region's start, some microseconds). */
-#define CPG_LOWER_PARALLEL_COLUMNS 8192
+typedef struct halves_job {
+    const cpg_lower *m;
+    const double *x;
+    double *y;
+} halves_job;
+
+/* Half `which` of y = A~ x (cpg_lower): its rows of y zeroed, its
+ * columns multiplied. */
+static void mult_half(void *arg, int which)
+{
+    const halves_job *j = arg;
+    const cpg_lower *m = j->m;
+    const int G = m->G, half = m->half;
+    if (which == 0) {
+        memset(j->y, 0, 3 * sizeof(double) * (size_t)half);
+        memset(m->spill, 0, 3 * sizeof(double) * (size_t)m->spill_rows);
+        mult_columns(m, 0, half, half, j->x, j->y, m->spill);
+    } else {
+        memset(j->y + 3L * half, 0, 3 * sizeof(double) * (size_t)(G - half));
+        mult_columns(m, half, G, G, j->x, j->y, NULL);
+    }
+}
 
 /* y = A~ x in the padded order, by halves (cpg_lower). */
 static void padded_mult(const cpg_lower *m, const double *x, double *y)
 {
-    const int G = m->G, half = m->half;
-    double *spill = m->spill;
-    int threads = G >= CPG_LOWER_PARALLEL_COLUMNS && omp_get_max_threads() > 1
-                      ? 2 : 1;
-#pragma omp parallel num_threads(threads)
-    {
-        for (int part = omp_get_thread_num(); part < 2;
-             part += omp_get_num_threads()) {
-            if (part == 0) {
-                memset(y, 0, 3 * sizeof(double) * (size_t)half);
-                memset(spill, 0, 3 * sizeof(double) * (size_t)m->spill_rows);
-                mult_columns(m, 0, half, half, x, y, spill);
-            } else {
-                memset(y + 3L * half, 0, 3 * sizeof(double) * (size_t)(G - half));
-                mult_columns(m, half, G, G, x, y, NULL);
-            }
-        }
-    }
-    double *ys = y + 3L * half;
+    halves_job job = {m, x, y};
+    cpg_two_parts(mult_half, &job, cpg_two_threads(m->G));
+    double *ys = y + 3L * m->half;
     for (long r = 0; r < 3L * m->spill_rows; r++)
-        ys[r] += spill[r];
+        ys[r] += m->spill[r];
 }
 
 void cpg_lower_apply(void *ctx, const double *in, double *out)

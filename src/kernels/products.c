@@ -1,17 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* products.c -- the products the PCG loop runs: A x by 3x3 node blocks and
  * A~ x~ by reduced node blocks, both in gather form over the whole stored
- * matrix (A w of the prescribed part skipped when w is zero); and the zero
- * test of a right-hand side. */
+ * matrix, so that a large one runs in two halves of its columns on two
+ * threads (A w of the prescribed part skipped when w is zero); and the
+ * zero test of a right-hand side. */
 #include "kernels.h"
 
 #include <string.h>
 
-void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
+/* A product's arguments, split at column half between two_parts' parts. */
+typedef struct product_job {
+    const void *matrix;
+    const double *x;
+    double *y;
+    int half, columns;
+} product_job;
+
+static void bmat_columns(const cpg_bmat *A, const double *x, double *y,
+                         int J0, int J1)
 {
     /* Gather form: A is stored whole, and block (J, I) = block (I, J)^T, so
      * y_J = sum over column J of A_IJ^T x_I writes y once per node. */
-    for (int J = 0; J < A->nb; J++) {
+    for (int J = J0; J < J1; J++) {
         double y0 = 0, y1 = 0, y2 = 0;
         for (int k = A->p[J]; k < A->p[J + 1]; k++) {
             const double *B = A->x + 9L * k, *xi = x + 3L * A->i[k];
@@ -25,6 +35,19 @@ void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
     }
 }
 
+static void bmat_part(void *arg, int which)
+{
+    const product_job *j = arg;
+    bmat_columns(j->matrix, j->x, j->y, which ? j->half : 0,
+                 which ? j->columns : j->half);
+}
+
+void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
+{
+    product_job job = {A, x, y, A->nb / 2, A->nb};
+    cpg_two_parts(bmat_part, &job, cpg_two_threads(A->nb));
+}
+
 void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y)
 {
     size_t n = 3 * (size_t)A->nb;
@@ -34,13 +57,14 @@ void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y)
         cpg_bmat_mult(A, w, y);
 }
 
-void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
+static void rmat_columns(const cpg_rmat *rm, const double *xt, double *yt,
+                         int J0, int J1)
 {
-    /* Gather form, as cpg_bmat_mult: y_J = sum over column J of
+    /* Gather form, as bmat_columns: y_J = sum over column J of
      * A~_IJ^T x_I, since A~ is symmetric and stored whole. Columns whose
      * nodes all keep 3 dof (nearly all) take the unrolled 3x3 path. */
     const int *ndof = rm->u->ndof, *off = rm->u->off;
-    for (int J = 0; J < rm->A->nb; J++) {
+    for (int J = J0; J < J1; J++) {
         double y0 = 0, y1 = 0, y2 = 0;
         if (rm->all3[J]) {
             for (int t = rm->p[J]; t < rm->p[J + 1]; t++) {
@@ -67,6 +91,20 @@ void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
         for (int c = 0; c < dJ; c++)
             yt[off[J] + c] = y[c];
     }
+}
+
+static void rmat_part(void *arg, int which)
+{
+    const product_job *j = arg;
+    rmat_columns(j->matrix, j->x, j->y, which ? j->half : 0,
+                 which ? j->columns : j->half);
+}
+
+void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
+{
+    int nb = rm->A->nb;
+    product_job job = {rm, xt, yt, nb / 2, nb};
+    cpg_two_parts(rmat_part, &job, cpg_two_threads(nb));
 }
 
 void cpg_rmat_apply(void *rm, const double *xt, double *yt)
