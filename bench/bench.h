@@ -173,7 +173,11 @@ typedef struct bench_env {
     char omp[128];             /* the OpenMP settings CHOLMOD runs under   */
     char load[64];             /* /proc/loadavg when read                */
     double load1;
+    char blas_note[256];       /* a warning about OpenBLAS's kernels, or "" */
 } bench_env;
+
+/* The report's lines about the machine (markdown), env's note included. */
+void bench_print_machine(FILE *out, const bench_env *env);
 
 /* The 1, 5 and 15 minute load averages as text ("?" when unknown); returns
  * the 1 minute one (0 when unknown). */

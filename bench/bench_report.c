@@ -30,6 +30,60 @@ double bench_load_average(char *buf, size_t len)
     return l1;
 }
 
+/* 1 when /proc/cpuinfo's first flags line lists flag. */
+static int cpu_has_flag(const char *flag)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return 0;
+    static char line[8192];
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0) {
+            for (char *t = strtok(strchr(line, ':'), " :\n"); t && !found;
+                 t = strtok(NULL, " \n"))
+                found = strcmp(t, flag) == 0;
+            break;
+        }
+    fclose(f);
+    return found;
+}
+
+/* OpenBLAS picks its kernels by the CPU's model; one it does not know (a
+ * virtual machine's, often) gets generic kernels without AVX2, and
+ * CHOLMOD's factorisations (corepcg, direct) then run at a fraction of the
+ * machine's rate: 1.4-2x slower on the development machine's Xeon. Those
+ * kernels' names, by OpenBLAS's DYNAMIC_ARCH core table. */
+static void blas_kernels_note(bench_env *env)
+{
+    static const char *before_avx2[] = {"Prescott", "Core2", "Penryn",
+        "Dunnington", "Nehalem", "Atom", "Sandybridge", "Opteron",
+        "Barcelona", "Bobcat", "Bulldozer", "Piledriver"};
+    const char *core = openblas_get_corename();
+    if (!core || !cpu_has_flag("avx2"))
+        return;
+    for (size_t k = 0; k < sizeof before_avx2 / sizeof *before_avx2; k++)
+        if (strcmp(core, before_avx2[k]) == 0) {
+            snprintf(env->blas_note, sizeof env->blas_note,
+                     "OpenBLAS runs its %s kernels on a CPU with AVX2%s: "
+                     "corepcg's and direct's factorisations run slower than "
+                     "the machine can; OPENBLAS_CORETYPE=%s chooses its "
+                     "kernels", core, cpu_has_flag("avx512f") ?
+                     " and AVX-512" : "", cpu_has_flag("avx512f") ?
+                     "SkylakeX" : "Haswell");
+            return;
+        }
+}
+
+void bench_print_machine(FILE *out, const bench_env *env)
+{
+    fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
+                 "OpenMP: %s\n", env->cpu, env->cores, env->blas,
+            env->blas_threads, env->omp);
+    if (env->blas_note[0])
+        fprintf(out, "- **note**: %s\n", env->blas_note);
+}
+
 void bench_env_read(bench_env *env)
 {
     memset(env, 0, sizeof *env);
@@ -60,6 +114,7 @@ void bench_env_read(bench_env *env)
     snprintf(env->omp, sizeof env->omp, "OMP_WAIT_POLICY=%s, OMP_NUM_THREADS=%s",
              wait ? wait : "(unset)", num ? num : "(unset)");
     env->load1 = bench_load_average(env->load, sizeof env->load);
+    blas_kernels_note(env);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -440,9 +495,7 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
     }
     fprintf(out, "# corepcg bench\n\n");
     fprintf(out, "Reproduce: `%s`\n\n", o->command);
-    fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
-                 "OpenMP: %s\n", env->cpu, env->cores, env->blas,
-            env->blas_threads, env->omp);
+    bench_print_machine(out, env);
     struct utsname u;
     if (uname(&u) == 0)
         fprintf(out, "- system: %s %s %s\n", u.sysname, u.release, u.machine);

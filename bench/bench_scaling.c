@@ -435,9 +435,7 @@ static int fill_markdown(FILE *out, const void *what)
     const struct scaling_report *sr = what;
     fprintf(out, "# corepcg bench --scaling: %s\n\n", cloth_scene_name(sr->o->scenes[0]));
     fprintf(out, "Reproduce: `%s`\n\n", sr->o->command);
-    fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
-                 "OpenMP: %s\n", sr->env->cpu, sr->env->cores, sr->env->blas,
-            sr->env->blas_threads, sr->env->omp);
+    bench_print_machine(out, sr->env);
     fprintf(out, "- per size (on a mesh: per subdivision level, 4^K triangles): a child process "
                  "steps the scene (with upcg, on a mesh with icpcg, so that the process that "
                  "forks never runs CHOLMOD's OpenMP regions, which GNU libgomp cannot fork) until the cloth "
