@@ -76,6 +76,10 @@ int main(int argc, char **argv)
     MUMPS_INT *irn = malloc(nz * sizeof *irn), *jcn = malloc(nz * sizeof *jcn);
     double *a = malloc(nz * sizeof *a), *b = malloc(n * sizeof *b),
            *x = malloc(n * sizeof *x), *times = malloc(repeats * sizeof *times);
+    if (!irn || !jcn || !a || !b || !x || !times) {
+        fprintf(stderr, "mumps_peer: out of memory\n");
+        return 1;
+    }
     long kept = 0;
     for (long k = 0; k < nz; k++) {
         long i, j;

@@ -34,7 +34,8 @@ void cpg_two_parts(void (*part)(void *arg, int which), void *arg,
     second_half h = {part, arg};
     pthread_t thread;
     /* a thread that cannot be started: both halves here, same answer */
-    int started = two_threads && pthread_create(&thread, NULL, run_second, &h) == 0;
+    int started = two_threads &&
+                  pthread_create(&thread, NULL, run_second, &h) == 0;
     part(arg, 0);
     if (started)
         pthread_join(thread, NULL);
