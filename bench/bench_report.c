@@ -40,8 +40,9 @@ static int cpu_has_flag(const char *flag)
     int found = 0;
     while (fgets(line, sizeof line, f))
         if (strncmp(line, "flags", 5) == 0) {
-            for (char *t = strtok(strchr(line, ':'), " :\n"); t && !found;
-                 t = strtok(NULL, " \n"))
+            char *list = strchr(line, ':');
+            for (char *t = list ? strtok(list + 1, " \n") : NULL;
+                 t && !found; t = strtok(NULL, " \n"))
                 found = strcmp(t, flag) == 0;
             break;
         }
@@ -57,8 +58,9 @@ static int cpu_has_flag(const char *flag)
 static void blas_kernels_note(bench_env *env)
 {
     static const char *before_avx2[] = {"Prescott", "Core2", "Penryn",
-        "Dunnington", "Nehalem", "Atom", "Sandybridge", "Opteron",
-        "Barcelona", "Bobcat", "Bulldozer", "Piledriver"};
+        "Dunnington", "Nehalem", "Atom", "Nano", "Sandybridge", "Opteron",
+        "Opteron_SSE3", "Barcelona", "Bobcat", "Bulldozer", "Piledriver",
+        "Steamroller"};
     const char *core = openblas_get_corename();
     if (!core || !cpu_has_flag("avx2"))
         return;

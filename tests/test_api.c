@@ -957,6 +957,17 @@ static void test_auto_core_not_spd_after_breakdown(void)
               "icpcg compensated after its breakdown: %d retries, "
               "compensation %g", info.ic_retries, info.ic_compensation);
         CHECK_LE(rel_err(12, x, xd), 1e-8);
+        /* corePCG failed at step 1, so step 2 runs icpcg as the fastest
+         * measured; without the stop and switch, corePCG would be probed
+         * here, fail, and icpcg run as the fallback */
+        rc = corepcg_update(h, &sys, NULL);
+        if (rc == COREPCG_OK)
+            rc = corepcg_solve(h, b, x, x, &info);
+        CHECK(rc == COREPCG_OK && info.method_used == COREPCG_METHOD_ICPCG &&
+                  info.auto_reason == COREPCG_AUTO_FASTEST,
+              "auto, step 2: rc %d, ran %s (%s)", rc,
+              corepcg_method_name(info.method_used),
+              corepcg_auto_reason_name(info.auto_reason));
     }
     corepcg_free(&h);
 }

@@ -4,8 +4,9 @@
 // shift on breakdown), CG with Jacobi, SimplicialLDLT (AMD). Each solve is
 // cold (every structure built from A~ in memory; reading excluded), from
 // the guess y0, the iterative ones to |b~ - A~ y| <= tol |b~| (Eigen's
-// CG stops on exactly that). Prints one line per solver: name, median
-// seconds over the repeats, iterations, true relative residual.
+// CG stops on that norm of its updated residual; the true one is printed).
+// Prints one line per solver: name, median seconds over the repeats,
+// iterations, true relative residual.
 //     eigen_peers DIR TOL REPEATS
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCholesky>

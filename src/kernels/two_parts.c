@@ -12,8 +12,10 @@
 int cpg_two_threads(int columns)
 {
     /* omp_get_max_threads: OMP_NUM_THREADS=1 (or omp_set_num_threads(1)
-     * on the calling thread) keeps the library on one thread */
-    return columns >= CPG_PARALLEL_COLUMNS && omp_get_max_threads() > 1;
+     * on the calling thread) keeps the library on one thread; so does a
+     * caller's own parallel region, whose threads have the cores */
+    return columns >= CPG_PARALLEL_COLUMNS && omp_get_max_threads() > 1 &&
+           !omp_in_parallel();
 }
 
 typedef struct second_half {

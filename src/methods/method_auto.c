@@ -335,7 +335,9 @@ static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
  * T-shirt at k 6000, icpcg 64-282), and corePCG is probed on the next. */
 static void keep_icpcg(auto_state *st)
 {
-    cpg_auto_probe_next(&st->model, candidate_index(st, COREPCG_METHOD_COREPCG));
+    int core = candidate_index(st, COREPCG_METHOD_COREPCG);
+    if (core >= 0 && st->model.c[core].usable) /* not one that just failed */
+        cpg_auto_probe_next(&st->model, core);
     st->trial[st->chosen].max_iter = st->set[st->chosen].max_iter;
 }
 
@@ -359,14 +361,20 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
             t = t_switch; /* corePCG's cost is its own, not icpcg's too */
             rc = COREPCG_OK;
         } else {
-            /* corePCG is set aside now, so icpcg factorises in full */
+            /* corePCG is set aside now, so icpcg factorises in full; its
+             * step's time includes the stopped attempt (a first time,
+             * provisional: auto_model.c) */
             double icpcg_analyse_s = analyse_s;
             t += cpg_now() - t_switch; /* nor a failed switch icpcg's */
             rc = prepare(st, ctx, st->chosen, &analyse_s);
             analyse_s = icpcg_analyse_s;
             if (rc < 0) {
+                /* icpcg failed too: the next candidate, at its own cost */
                 cpg_auto_unusable(&st->model, st->chosen);
+                t = cpg_now();
                 rc = choose_and_prepare(st, ctx, &base, &analyse_s);
+                if (rc >= 0)
+                    ctx->rec->auto_reason = st->why = COREPCG_AUTO_FALLBACK;
             } else {
                 keep_icpcg(st);
             }
