@@ -837,6 +837,30 @@ static void test_no_core(void)
     testsys_free(&t);
 }
 
+/* The system A = T (x) I3 for a dense symmetric N x N T (row-major), its
+ * lower triangle in CSC without T's zeros (colptr 3 N + 1; rowidx and
+ * values room for 3 N (N + 1) / 2), with these stretch pairs. */
+static corepcg_system kron_i3_system(int N, const double *T, int num_stretch,
+                                     const int *pairs, int *colptr,
+                                     int *rowidx, double *values)
+{
+    int nnz = 0;
+    colptr[0] = 0;
+    for (int col = 0; col < 3 * N; col++) {
+        for (int row = col; row < 3 * N; row++)
+            if (row % 3 == col % 3 && T[N * (row / 3) + col / 3] != 0) {
+                rowidx[nnz] = row;
+                values[nnz++] = T[N * (row / 3) + col / 3];
+            }
+        colptr[col + 1] = nnz;
+    }
+    corepcg_system sys = {.num_nodes = N, .A_format = COREPCG_CSC,
+                          .A_triangle = COREPCG_LOWER, .A_colptr = colptr,
+                          .A_rowidx = rowidx, .A_values = values,
+                          .num_stretch = num_stretch, .stretch_pairs = pairs};
+    return sys;
+}
+
 /* Three nodes in a chain of stretch springs 0-1-2 with a non-stretch
  * coupling 0-2: A = T (x) I3 with T = [1 a b; a 1 a; b a 1] is SPD while
  * the core T_core = [1 a 0; a 1 a; 0 a 1] (eigenvalue 1 - a sqrt 2) is not
@@ -845,17 +869,8 @@ static void test_core_not_spd(void)
 {
     const double a = 0.75, bb = 0.5;
     const double T[9] = {1, a, bb, a, 1, a, bb, a, 1};
-    int colptr[10], rowidx[27], nnz = 0;
+    int colptr[10], rowidx[27];
     double values[27];
-    colptr[0] = 0;
-    for (int col = 0; col < 9; col++) {
-        for (int row = col; row < 9; row++)
-            if (row % 3 == col % 3) {
-                rowidx[nnz] = row;
-                values[nnz++] = T[3 * (col / 3) + row / 3];
-            }
-        colptr[col + 1] = nnz;
-    }
     /* premise: A SPD, core not */
     double M[9], C[9];
     memcpy(M, T, sizeof M);
@@ -866,10 +881,7 @@ static void test_core_not_spd(void)
           "premise: the core should not be positive definite");
     int pairs[4] = {0, 1, 2, 1};
     double b[9] = {1, -2, 3, 0.5, 0.25, -1, 2, 0, 1}, x[9], xd[9];
-    corepcg_system sys = {.num_nodes = 3, .A_format = COREPCG_CSC,
-                          .A_triangle = COREPCG_LOWER, .A_colptr = colptr,
-                          .A_rowidx = rowidx, .A_values = values,
-                          .num_stretch = 2, .stretch_pairs = pairs};
+    corepcg_system sys = kron_i3_system(3, T, 2, pairs, colptr, rowidx, values);
     testsys_system_dense_solve(&sys, b, xd);
     corepcg_solver *h = NULL;
     corepcg_create(&h);
@@ -911,19 +923,10 @@ static void test_core_not_spd(void)
  * compensated, and solves the step. */
 static void test_auto_core_not_spd_after_breakdown(void)
 {
-    static const double K[4][4] = {
-        {3, -2, 0, 2}, {-2, 3, -2, 0}, {0, -2, 3, -2}, {2, 0, -2, 3}};
-    int colptr[13], rowidx[48], nnz = 0;
-    double values[48];
-    colptr[0] = 0;
-    for (int col = 0; col < 12; col++) {
-        for (int row = col; row < 12; row++)
-            if (row % 3 == col % 3 && K[row / 3][col / 3] != 0) {
-                rowidx[nnz] = row;
-                values[nnz++] = K[row / 3][col / 3];
-            }
-        colptr[col + 1] = nnz;
-    }
+    static const double K[16] = {3, -2, 0, 2, -2, 3, -2, 0,
+                                 0, -2, 3, -2, 2, 0, -2, 3};
+    int colptr[13], rowidx[30];
+    double values[30];
     int pairs[20] = {0, 1, 1, 2, 2, 3};
     for (int q = 3; q < 10; q++) {
         pairs[2 * q] = q % 2;     /* (0, 2) and (1, 3): no block in A */
@@ -932,10 +935,7 @@ static void test_auto_core_not_spd_after_breakdown(void)
     double b[12], x[12], xd[12];
     for (int k = 0; k < 12; k++)
         b[k] = 1 + 0.25 * k * (k % 2 ? -1 : 1);
-    corepcg_system sys = {.num_nodes = 4, .A_format = COREPCG_CSC,
-                          .A_triangle = COREPCG_LOWER, .A_colptr = colptr,
-                          .A_rowidx = rowidx, .A_values = values,
-                          .num_stretch = 10, .stretch_pairs = pairs};
+    corepcg_system sys = kron_i3_system(4, K, 10, pairs, colptr, rowidx, values);
     testsys_system_dense_solve(&sys, b, xd);
     corepcg_solver *h = NULL;
     corepcg_settings s;
