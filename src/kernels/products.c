@@ -8,17 +8,37 @@
 
 #include <string.h>
 
-/* A product's arguments, split at column half between two_parts' parts. */
+/* Columns [J0, J1) of a gather product y = M x. */
+typedef void (*columns_fn)(const void *M, const double *x, double *y,
+                           int J0, int J1);
+
+/* A product split at column half between two_parts' parts. */
 typedef struct product_job {
+    columns_fn columns;
     const void *matrix;
     const double *x;
     double *y;
-    int half, columns;
+    int half, count;
 } product_job;
 
-static void bmat_columns(const cpg_bmat *A, const double *x, double *y,
-                         int J0, int J1)
+static void product_part(void *arg, int which)
 {
+    const product_job *j = arg;
+    j->columns(j->matrix, j->x, j->y, which ? j->half : 0,
+               which ? j->count : j->half);
+}
+
+static void split_product(columns_fn columns, const void *M, int count,
+                          const double *x, double *y)
+{
+    product_job job = {columns, M, x, y, count / 2, count};
+    cpg_two_parts(product_part, &job, cpg_two_threads(count));
+}
+
+static void bmat_columns(const void *M, const double *x, double *y, int J0,
+                         int J1)
+{
+    const cpg_bmat *A = M;
     /* Gather form: A is stored whole, and block (J, I) = block (I, J)^T, so
      * y_J = sum over column J of A_IJ^T x_I writes y once per node. */
     for (int J = J0; J < J1; J++) {
@@ -35,17 +55,9 @@ static void bmat_columns(const cpg_bmat *A, const double *x, double *y,
     }
 }
 
-static void bmat_part(void *arg, int which)
-{
-    const product_job *j = arg;
-    bmat_columns(j->matrix, j->x, j->y, which ? j->half : 0,
-                 which ? j->columns : j->half);
-}
-
 void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y)
 {
-    product_job job = {A, x, y, A->nb / 2, A->nb};
-    cpg_two_parts(bmat_part, &job, cpg_two_threads(A->nb));
+    split_product(bmat_columns, A, A->nb, x, y);
 }
 
 void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y)
@@ -57,9 +69,10 @@ void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y)
         cpg_bmat_mult(A, w, y);
 }
 
-static void rmat_columns(const cpg_rmat *rm, const double *xt, double *yt,
+static void rmat_columns(const void *M, const double *xt, double *yt,
                          int J0, int J1)
 {
+    const cpg_rmat *rm = M;
     /* Gather form, as bmat_columns: y_J = sum over column J of
      * A~_IJ^T x_I, since A~ is symmetric and stored whole. Columns whose
      * nodes all keep 3 dof (nearly all) take the unrolled 3x3 path. */
@@ -93,18 +106,9 @@ static void rmat_columns(const cpg_rmat *rm, const double *xt, double *yt,
     }
 }
 
-static void rmat_part(void *arg, int which)
-{
-    const product_job *j = arg;
-    rmat_columns(j->matrix, j->x, j->y, which ? j->half : 0,
-                 which ? j->columns : j->half);
-}
-
 void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
 {
-    int nb = rm->A->nb;
-    product_job job = {rm, xt, yt, nb / 2, nb};
-    cpg_two_parts(rmat_part, &job, cpg_two_threads(nb));
+    split_product(rmat_columns, rm, rm->A->nb, xt, yt);
 }
 
 void cpg_rmat_apply(void *rm, const double *xt, double *yt)
