@@ -4,8 +4,8 @@
 # (bench/peers/README.md). From the repository root, after the README's
 # build (build-release/ by default: COREPCG_BUILD=DIR to change it):
 #     bench/peers/run.sh [--tol T] [--repeats K] BUNDLE...
-# Installs Debian's Eigen and sequential MUMPS if missing (apt-get: root),
-# builds the two drivers, writes each bundle's reduced system, and prints
+# Installs Debian's Eigen, sequential MUMPS and petsc4py if missing
+# (apt-get: root), builds the two C/C++ drivers, writes each bundle's reduced system, and prints
 # a Markdown table per bundle: cold seconds (median of K), iterations and
 # the true relative residual of every answer.
 set -eu
@@ -30,9 +30,15 @@ need=""
 [ -f /usr/include/eigen3/Eigen/Sparse ] || need="$need libeigen3-dev"
 [ -f /usr/include/dmumps_c.h ] || need="$need libmumps-seq-dev"
 $python -c 'import scipy' 2>/dev/null || need="$need python3-scipy"
+[ -n "$(ls -d /usr/lib/petscdir/petsc*/*-real 2>/dev/null)" ] ||
+    need="$need python3-petsc4py"
 if [ -n "$need" ]; then
     apt-get update -q >/dev/null && apt-get install -y -q $need >/dev/null
 fi
+
+# petsc4py finds PETSc through /usr/lib/petsc, which only petsc-dev (MPI's
+# headers and a large tree) provides; name the runtime's own directory
+petsc_dir=$(ls -d /usr/lib/petscdir/petsc*/*-real | sort | tail -n 1)
 
 work=$build/peers
 mkdir -p "$work"
@@ -68,7 +74,8 @@ print("| corepcg %s%s | %.4f | %d | %.2e |" % (r["method"], used, t,
       r["iterations"], r["rel_residual"]))'
     done
     { "$work/eigen_peers" "$sys" "$tol" "$repeats"
-      "$work/mumps_peer" "$sys" "$repeats"; } |
+      "$work/mumps_peer" "$sys" "$repeats"
+      PETSC_DIR=$petsc_dir $python "$here/petsc_peers.py" "$sys" "$tol" "$repeats"; } |
         awk '{ n = NF; printf "| %s", $1; for (i = 2; i <= n - 3; i++) printf " %s", $i;
                printf " | %s | %s | %s |\n", $(n-2), $(n-1), $n }'
 done
