@@ -8,7 +8,9 @@
  * this test reaches those checks. The optional two-at-once preconditioner
  * (delta0's and the initial residual's application as one call) gives the
  * same iterates as two calls, is called once, and its failure stops the
- * loop before the first iteration. */
+ * loop before the first iteration. The residual rule, which measures
+ * against |b|, applies M^-1 to b not at all: one application fewer, the
+ * same iterates. */
 #include "internal.h"
 #include "test.h"
 
@@ -58,15 +60,16 @@ static int precond2(void *ctx, const double *in1, const double *in2,
     return precond(ctx, in2, out2);
 }
 
-static int run2(const double *m, const double *b, int two, int max_iter,
-                double *x, int *iterations, char *msg)
+static int run2(const double *m, const double *b, int two, int residual,
+                int max_iter, double *x, int *iterations, char *msg)
 {
     cpg_pcg_work w;
     CHECK_INT(cpg_pcg_work_alloc(&w, 2), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = 2, .matvec = matvec, .precond = counted_precond,
         .precond_ctx = (void *)m, .precond2 = two ? precond2 : NULL,
-        .b = b, .bdelta = b, .tol = 1e-12, .max_iter = max_iter,
+        .b = b, .bdelta = b, .stop_residual = residual, .tol = 1e-12,
+        .max_iter = max_iter,
     };
     precond_calls = precond2_calls = 0;
     msg[0] = '\0';
@@ -135,18 +138,27 @@ int main(void)
     const double jacobi[2] = {0.25, 1.0 / 3};
     double x1[2] = {0.3, -0.2}, x2[2] = {0.3, -0.2};
     int it1 = -1, it2 = -1;
-    CHECK_INT(run2(jacobi, b, 0, 1, x1, &it1, msg), COREPCG_NOT_CONVERGED);
+    CHECK_INT(run2(jacobi, b, 0, 0, 1, x1, &it1, msg), COREPCG_NOT_CONVERGED);
     CHECK_INT(precond_calls, 3);
-    CHECK_INT(run2(jacobi, b, 1, 1, x2, &it2, msg), COREPCG_NOT_CONVERGED);
+    CHECK_INT(run2(jacobi, b, 1, 0, 1, x2, &it2, msg), COREPCG_NOT_CONVERGED);
     CHECK(precond2_calls == 1 && precond_calls == 1,
           "precond2 %d calls, precond %d", precond2_calls, precond_calls);
     CHECK(it1 == it2 && x1[0] == x2[0] && x1[1] == x2[1],
           "one or two calls: x (%g, %g) vs (%g, %g)", x1[0], x1[1], x2[0],
           x2[1]);
+    /* the residual rule: no M^-1 b (neither call for it), the same iterate */
+    double x3[2] = {0.3, -0.2};
+    int it3 = -1;
+    CHECK_INT(run2(jacobi, b, 1, 1, 1, x3, &it3, msg), COREPCG_NOT_CONVERGED);
+    CHECK(precond2_calls == 0 && precond_calls == 2,
+          "residual rule: precond2 %d calls, precond %d", precond2_calls,
+          precond_calls);
+    CHECK(it3 == it1 && x3[0] == x1[0] && x3[1] == x1[1],
+          "residual rule: x (%g, %g) vs (%g, %g)", x3[0], x3[1], x1[0], x1[1]);
     /* its failure stops before the first iteration */
     const double failing[2] = {-1, 1};
     x[0] = x[1] = 0;
-    CHECK_INT(run2(failing, b, 1, 10, x, &it, msg), COREPCG_ERR_CHOLMOD);
+    CHECK_INT(run2(failing, b, 1, 0, 10, x, &it, msg), COREPCG_ERR_CHOLMOD);
     CHECK_INT(it, 0);
     CHECK_STR_CONTAINS(msg, "the preconditioner failed");
     return test_summary("test_pcg");

@@ -91,9 +91,10 @@ typedef struct cpg_pcg_problem {
     int n;
     cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
     cpg_precond_fn precond; void *precond_ctx; /* out = M^-1 in         */
-    cpg_precond2_fn precond2; /* or NULL: with bdelta, the first two
-                                 applications (delta0's and the initial
-                                 residual's) as one; same precond_ctx   */
+    cpg_precond2_fn precond2; /* or NULL: with bdelta under the papers'
+                                 rule, the first two applications
+                                 (delta0's and the initial residual's)
+                                 as one; same precond_ctx              */
     cpg_filter_fn filter; void *filter_ctx;    /* v = S v; NULL if none */
     cpg_filter_fn finish; void *finish_ctx; /* or NULL: puts x back on its
                              constraints, as the answer will be, before the

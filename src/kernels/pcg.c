@@ -76,8 +76,10 @@ static double precondition(const cpg_pcg_problem *pb, const double *r,
 }
 
 /* The start from x: r = S(b - A x), c = M^-1 r filtered and
- * *delta = r^T c; *delta0 = bd^T M^-1 bd (s is free scratch here), or the
- * one given. OK or a failure, with msg. */
+ * *delta = r^T c; under the papers' rule *delta0 = bd^T M^-1 bd (s is
+ * free scratch here), or the one given. The residual rule measures
+ * against |bd| and needs no M^-1 bd: corePCG saves a triangular solve
+ * pair a step, icpcg a pair of sweeps. OK or a failure, with msg. */
 static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
                      const double *x, double *delta0, double *delta,
                      char *msg)
@@ -91,19 +93,20 @@ static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
         pb->filter(pb->filter_ctx, r);
     int rc = COREPCG_OK;
     *delta0 = pb->delta0;
-    if (pb->bdelta && pb->precond2) {
-        rc = pb->precond2(pb->precond_ctx, pb->bdelta, r, s, c);
+    const double *bd = pb->stop_residual ? NULL : pb->bdelta;
+    if (bd && pb->precond2) {
+        rc = pb->precond2(pb->precond_ctx, bd, r, s, c);
     } else {
-        if (pb->bdelta)
-            rc = pb->precond(pb->precond_ctx, pb->bdelta, s);
+        if (bd)
+            rc = pb->precond(pb->precond_ctx, bd, s);
         if (rc == COREPCG_OK)
             rc = pb->precond(pb->precond_ctx, r, c);
     }
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "the preconditioner failed: %s",
                         corepcg_strerror(rc));
-    if (pb->bdelta)
-        *delta0 = dot(n, pb->bdelta, s);
+    if (bd)
+        *delta0 = dot(n, bd, s);
     if (pb->filter)
         pb->filter(pb->filter_ctx, c);
     *delta = dot(n, r, c);
