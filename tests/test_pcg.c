@@ -155,6 +155,14 @@ int main(void)
           precond_calls);
     CHECK(it3 == it1 && x3[0] == x1[0] && x3[1] == x1[1],
           "residual rule: x (%g, %g) vs (%g, %g)", x3[0], x3[1], x1[0], x1[1]);
+    /* the same with one application at a time (icpcg's way) */
+    double x4[2] = {0.3, -0.2};
+    int it4 = -1;
+    CHECK_INT(run2(jacobi, b, 0, 1, 1, x4, &it4, msg), COREPCG_NOT_CONVERGED);
+    CHECK_INT(precond_calls, 2);
+    CHECK(it4 == it1 && x4[0] == x1[0] && x4[1] == x1[1],
+          "residual rule, one at a time: x (%g, %g) vs (%g, %g)", x4[0],
+          x4[1], x1[0], x1[1]);
     /* its failure stops before the first iteration */
     const double failing[2] = {-1, 1};
     x[0] = x[1] = 0;

@@ -5,8 +5,10 @@
     export_reduced.py BUNDLE OUTDIR
 
 OUTDIR gets A.mtx (A~ = U^T A U, both triangles, `general`), b.mtx
-(b~ = U^T (b - A w), w = (I - S) z) and y0.mtx (U^T x0, the bundle's
-guess; zero without one): the unconstrained SPD system every method of
+(b~ = U^T (b - A w), w = (I - S) z), y0.mtx (U^T x0, the bundle's
+guess; zero without one) and block_size (3 when every node left in A~
+has all three directions free, so that A~ is made of whole 3x3 node
+blocks, else 1): the unconstrained SPD system every method of
 corepcg solves, built by python/examples/compare_cg.py's reduction. The
 true residual |b~ - A~ y| / |b~| of its answer y is corepcg's default
 stopping rule |S(b - A x)| / |S(b - A w)| for x = U y + w."""
@@ -38,6 +40,11 @@ def main():
     sio.mmwrite(out / "A.mtx", At.tocoo(), precision=17)
     sio.mmwrite(out / "b.mtx", bt[:, None], precision=17)
     sio.mmwrite(out / "y0.mtx", (U.T @ x0)[:, None], precision=17)
+    # the node of each column of U (its first row's), counted per node
+    Uc = U.tocsc()
+    free = np.bincount(Uc.indices[Uc.indptr[:-1]] // 3, minlength=n // 3)
+    whole = bool(np.all((free == 0) | (free == 3)))
+    (out / "block_size").write_text("3\n" if whole else "1\n")
     print(f"{out}: A~ {At.shape[0]} x {At.shape[1]}, {At.nnz} entries")
     return 0
 

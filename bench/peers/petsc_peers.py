@@ -6,9 +6,9 @@
 
 Preconditioners: ICC(0) (PETSc's own, in its natural order, with its
 default positive-definite shift on a breakdown), ICC(0) in reverse
-Cuthill-McKee order (icpcg's order), GAMG (block size 3 where every node
-is free, as on the garments) and hypre's BoomerAMG when this PETSc has
-it. Each solve is cold: the matrix is copied into PETSc (reading the file
+Cuthill-McKee order (icpcg's order), GAMG (block size 3 when DIR/block_size
+says A~ is made of whole 3x3 node blocks, else 1) and hypre's BoomerAMG
+when this PETSc has it. Each solve is cold: the matrix is copied into PETSc (reading the file
 excluded, as for the other peers), then the preconditioner is set up and
 CG runs from the guess y0 to |b~ - A~ y| <= tol |b~| (`-ksp_norm_type
 unpreconditioned`: corepcg's default rule). Prints one line per solver:
@@ -27,7 +27,10 @@ try:
     petsc4py.init(sys.argv[:1])
     from petsc4py import PETSc
 except ImportError:
-    sys.exit("petsc_peers.py: no petsc4py (Debian: apt-get install python3-petsc4py)")
+    sys.exit("petsc_peers.py: cannot import petsc4py: install it (Debian: "
+             "apt-get install python3-petsc4py) and, without petsc-dev, set "
+             "PETSC_DIR to /usr/lib/petscdir/petscX.Y/x86_64-linux-gnu-real "
+             "(run.sh does)")
 
 
 def petsc_matrix(A, block):
@@ -81,7 +84,7 @@ def main():
     A.indices = A.indices.astype(PETSc.IntType)
     b = np.ascontiguousarray(sio.mmread(where / "b.mtx").ravel(), dtype=float)
     y0 = np.ascontiguousarray(sio.mmread(where / "y0.mtx").ravel(), dtype=float)
-    block = 3 if A.shape[0] % 3 == 0 else 1
+    block = int((where / "block_size").read_text())
     setups = [
         ("petsc CG + ICC(0)", {"pc": PETSc.PC.Type.ICC, "block": 1}),
         ("petsc CG + ICC(0), RCM", {"pc": PETSc.PC.Type.ICC, "block": 1,

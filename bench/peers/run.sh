@@ -73,9 +73,12 @@ used = "" if r["method_used"] == r["method"] else " (ran " + r["method_used"] + 
 print("| corepcg %s%s | %.4f | %d | %.2e |" % (r["method"], used, t,
       r["iterations"], r["rel_residual"]))'
     done
-    { "$work/eigen_peers" "$sys" "$tol" "$repeats"
-      "$work/mumps_peer" "$sys" "$repeats"
-      PETSC_DIR=$petsc_dir $python "$here/petsc_peers.py" "$sys" "$tol" "$repeats"; } |
-        awk '{ n = NF; printf "| %s", $1; for (i = 2; i <= n - 3; i++) printf " %s", $i;
-               printf " | %s | %s | %s |\n", $(n-2), $(n-1), $n }'
+    # each driver's rows into a file first: one that fails stops the script
+    # (set -e) instead of leaving its rows out of a table
+    rows=$sys/rows.txt
+    "$work/eigen_peers" "$sys" "$tol" "$repeats" >"$rows"
+    "$work/mumps_peer" "$sys" "$repeats" >>"$rows"
+    PETSC_DIR=$petsc_dir $python "$here/petsc_peers.py" "$sys" "$tol" "$repeats" >>"$rows"
+    awk '{ n = NF; printf "| %s", $1; for (i = 2; i <= n - 3; i++) printf " %s", $i;
+           printf " | %s | %s | %s |\n", $(n-2), $(n-1), $n }' "$rows"
 done

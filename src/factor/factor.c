@@ -357,10 +357,11 @@ int cpg_factor_analyze_nodes(cpg_factor *f, cholmod_sparse *M, const int *off,
     return rc;
 }
 
-/* Every workspace of the one- and two-column solves, at the sizes
- * cholmod_solve2 asks for, so that no solve allocates (corepcg_solve's
- * promise): the right-hand sides and answers, and Y and E (supernodal:
- * n x ncol and ncol x maxesize; simplicial: 4 x n, see solve_kept). */
+/* Every workspace of the one- and two-column solves (the two-column one
+ * serves the papers' stopping rule only), at the sizes cholmod_solve2
+ * asks for, so that no solve allocates (corepcg_solve's promise): the
+ * right-hand sides and answers, and Y and E (supernodal: n x ncol and
+ * ncol x maxesize; simplicial: 4 x n, see solve_kept). */
 static int alloc_solve_work(cpg_factor *f, cholmod_common *cm)
 {
     size_t n = f->L->n;

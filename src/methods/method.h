@@ -111,19 +111,20 @@ void cpg_fwork_free(cpg_fwork *w);
 int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x);
 
 /* After cpg_fwork_rhs returned 0: the PCG loop with the filter from
- * x0 = S y + (I - S) z (y NULL: zero) with delta0 = b^T M^-1 b^, ctx's tol
- * and max_iter, and the given preconditioner (precond2, if not NULL, makes
- * the first two applications one); then x = S x + (I - S) z, so that the
- * answer meets the constraints to its own round-off. */
+ * x0 = S y + (I - S) z (y NULL: zero), ctx's stopping rule, tol and
+ * max_iter (the papers' rule with delta0 = b^T M^-1 b^), and the given
+ * preconditioner (precond2, if not NULL, makes the papers' rule's first
+ * two applications one); then x = S x + (I - S) z, so that the answer
+ * meets the constraints to its own round-off. */
 int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
                   const double *b, const double *y, double *x,
                   int *iterations);
 
-/* The PCG loop with the filter from the start x holds, delta0 from
- * bdelta (b^) or, when bdelta is NULL, the delta0 given; then x = S x +
- * (I - S) z. cpg_fwork_pcg's loop, and Baraff & Witkin's with its own
- * start and delta0. */
+/* The PCG loop with the filter from the start x holds; under the papers'
+ * rule delta0 from bdelta (b^) or, when bdelta is NULL, the delta0 given;
+ * then x = S x + (I - S) z. cpg_fwork_pcg's loop, and Baraff & Witkin's
+ * with its own start and delta0. */
 int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
                   const double *b, const double *bdelta, double delta0,
