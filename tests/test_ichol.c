@@ -651,6 +651,33 @@ static void grid3(tsys *t)
     fill_random_spd(t);
 }
 
+/* In the factor's padded order (icpcg's PCG runs there) the product and
+ * the preconditioner give the compact ones' answers to the bit, y the
+ * compact product of v, and keep the padding zero. */
+static void check_padded(cpg_ichol *ic, const double *v, const double *y,
+                         int r)
+{
+    const int G = ic->G;
+    double vp[3 * MAXU], yp[3 * MAXU], sp[3 * MAXU], back[MAXU], s[MAXU];
+    cpg_pad(G, ic->off, ic->dim, v, vp);
+    cpg_lower_apply_padded(&ic->lower, vp, yp);
+    cpg_unpad(G, ic->off, ic->dim, yp, back);
+    CHECK_INT(memcmp(back, y, sizeof(double) * (size_t)r), 0);
+    CHECK_INT(cpg_ichol_apply(ic, v, s), COREPCG_OK);
+    CHECK_INT(cpg_ichol_apply_padded(ic, vp, sp), COREPCG_OK);
+    cpg_unpad(G, ic->off, ic->dim, sp, back);
+    CHECK_INT(memcmp(back, s, sizeof(double) * (size_t)r), 0);
+    int padding = 0;
+    for (int k = 0; k < G; k++)
+        for (int a = ic->dim[k]; a < 3; a++) {
+            padding++;
+            CHECK(yp[3 * k + a] == 0 && sp[3 * k + a] == 0,
+                  "position %d: padding %g, %g", k, yp[3 * k + a],
+                  sp[3 * k + a]);
+        }
+    CHECK(padding > 0, "no padding to check");
+}
+
 static void test_reuse(void)
 {
     char msg[COREPCG_MSG_SIZE];
@@ -715,6 +742,10 @@ static void test_reuse(void)
         double y1[MAXU], y2[MAXU] = {0};
         cpg_lower_apply(&fresh.lower, v, y2); /* nothing kept yet: NaN */
         CHECK(isnan(y2[0]) && isnan(y2[t.u.r - 1]), "matvec before factorise");
+        double vp[3 * MAXU] = {0}, yp[3 * MAXU] = {0};
+        cpg_lower_apply_padded(&fresh.lower, vp, yp);
+        CHECK(isnan(yp[0]) && isnan(yp[3 * fresh.G - 1]),
+              "padded matvec before factorise");
         CHECK_INT(cpg_ichol_factorise(&fresh, &t.rm, msg), COREPCG_OK);
         CHECK(fresh.info.shift > 0, "expected a shift, got %g", fresh.info.shift);
         cpg_rmat_mult(&t.rm, v, y1);
@@ -726,6 +757,7 @@ static void test_reuse(void)
         }
         CHECK(emax <= 1e-14 * ymax, "fill %d: matvec differs by %g of %g",
               fill, emax, ymax);
+        check_padded(&fresh, v, y2, t.u.r);
         cpg_ichol_free(&fresh);
     }
 

@@ -138,6 +138,10 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
 /* out (r) = M^-1 in (r), reduced vectors as At's; a cpg_precond_fn.
  * ERR_STATE (nothing written) unless the last factorise succeeded. */
 int cpg_ichol_apply(void *ic, const double *in, double *out);
+/* The same with in and out (3 G) in the factor's padded node order
+ * (cpg_pad with ic's off and dim): no gather or scatter. The padding of
+ * out is zero when in's is. */
+int cpg_ichol_apply_padded(void *ic, const double *in, double *out);
 
 void cpg_ichol_free(cpg_ichol *ic);
 

@@ -531,28 +531,19 @@ int cpg_ichol_apply(void *ctx, const double *in, double *out)
     cpg_ichol *ic = ctx;
     if (!ic || !in || !out || !ic->info.factorised)
         return COREPCG_ERR_STATE;
-    const int G = ic->G;
-    const int *off = ic->off;
-    const unsigned char *dim = ic->dim;
-    double *w = ic->w;
-    for (int k = 0; k < G; k++) {
-        const double *v = in + off[k];
-        double *wk = w + 3L * k;
-        int d = dim[k];
-        wk[0] = v[0];
-        wk[1] = d > 1 ? v[1] : 0;
-        wk[2] = d > 2 ? v[2] : 0;
-    }
-    sweeps(ic, w);
-    for (int k = 0; k < G; k++) {
-        double *v = out + off[k];
-        const double *wk = w + 3L * k;
-        int d = dim[k];
-        v[0] = wk[0];
-        if (d > 1)
-            v[1] = wk[1];
-        if (d > 2)
-            v[2] = wk[2];
-    }
+    cpg_pad(ic->G, ic->off, ic->dim, in, ic->w);
+    sweeps(ic, ic->w);
+    cpg_unpad(ic->G, ic->off, ic->dim, ic->w, out);
+    return COREPCG_OK;
+}
+
+int cpg_ichol_apply_padded(void *ctx, const double *in, double *out)
+{
+    cpg_ichol *ic = ctx;
+    if (!ic || !in || !out || !ic->info.factorised)
+        return COREPCG_ERR_STATE;
+    if (out != in)
+        memcpy(out, in, 3 * sizeof(double) * (size_t)ic->G);
+    sweeps(ic, out);
     return COREPCG_OK;
 }

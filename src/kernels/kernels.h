@@ -71,6 +71,17 @@ void cpg_lower_free(cpg_lower *m);
  * loaded, so that PCG stops with ERR_NAN instead of going on with a
  * stale or empty product. */
 void cpg_lower_apply(void *m, const double *in, double *out);
+/* The same with in and out (3 G) in m's padded node order (cpg_pad): no
+ * gather or scatter. The padding of out is zero when in's is. */
+void cpg_lower_apply_padded(void *m, const double *in, double *out);
+
+/* A reduced vector (r) into the padded node order of G positions (3 per
+ * position, position k the node at off[k] with dim[k] free directions,
+ * the padding zero), and back (padded.c). */
+void cpg_pad(int G, const int *off, const unsigned char *dim,
+             const double *in, double *out);
+void cpg_unpad(int G, const int *off, const unsigned char *dim,
+               const double *in, double *out);
 
 /* --------------------------------------------------------- PCG kernel */
 

@@ -119,36 +119,32 @@ static void padded_mult(const cpg_lower *m, const double *x, double *y)
         ys[r] += m->spill[r];
 }
 
+/* What PCG reads while nothing is loaded: NaN, which it refuses
+ * (ERR_NAN), not a stale or empty product. */
+static void not_loaded(long len, double *out)
+{
+    for (long q = 0; q < len; q++)
+        out[q] = NAN;
+}
+
 void cpg_lower_apply(void *ctx, const double *in, double *out)
 {
     cpg_lower *m = ctx;
-    const int G = m->G;
-    const int *off = m->off;
-    const unsigned char *dim = m->dim;
     if (!m->loaded) {
-        /* no values yet: an answer PCG refuses (ERR_NAN), not a silent 0 */
-        for (int k = 0; k < G; k++)
-            for (int a = 0; a < dim[k]; a++)
-                out[off[k] + a] = NAN;
+        for (int k = 0; k < m->G; k++)
+            not_loaded(m->dim[k], out + m->off[k]);
         return;
     }
-    for (int k = 0; k < G; k++) {
-        const double *v = in + off[k];
-        double *xk = m->xin + 3L * k;
-        int d = dim[k];
-        xk[0] = v[0];
-        xk[1] = d > 1 ? v[1] : 0;
-        xk[2] = d > 2 ? v[2] : 0;
-    }
+    cpg_pad(m->G, m->off, m->dim, in, m->xin);
     padded_mult(m, m->xin, m->yout);
-    for (int k = 0; k < G; k++) {
-        double *v = out + off[k];
-        const double *yk = m->yout + 3L * k;
-        int d = dim[k];
-        v[0] = yk[0];
-        if (d > 1)
-            v[1] = yk[1];
-        if (d > 2)
-            v[2] = yk[2];
-    }
+    cpg_unpad(m->G, m->off, m->dim, m->yout, out);
+}
+
+void cpg_lower_apply_padded(void *ctx, const double *in, double *out)
+{
+    cpg_lower *m = ctx;
+    if (!m->loaded)
+        not_loaded(3L * m->G, out);
+    else
+        padded_mult(m, in, out);
 }

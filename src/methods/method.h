@@ -159,6 +159,24 @@ int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
                   void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
                   const double *y, int *iterations);
 
+/* A factor's padded node order (cpg_pad: G positions, position k the
+ * free node at reduced offset off[k] with dim[k] directions) and the
+ * right-hand side and answer in it (3 G each). */
+typedef struct cpg_padded {
+    int G;
+    const int *off;
+    const unsigned char *dim;
+    double *b, *x;
+} cpg_padded;
+
+/* cpg_rwork_pcg with PCG in pad's order: b~ and x~0 go there, the product
+ * and preconditioner work there (no gather or scatter in each iteration),
+ * and x~ comes back into w->xt. The pcg work must hold 3 G. */
+int cpg_rwork_pcg_padded(cpg_rwork *w, const cpg_ctx *ctx,
+                         const cpg_padded *pad, cpg_apply_fn matvec,
+                         void *matvec_ctx, cpg_precond_fn precond,
+                         void *precond_ctx, const double *y, int *iterations);
+
 /* x = U w->xt + (I - S) z. */
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x);
 

@@ -47,23 +47,53 @@ int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b)
     return 1;
 }
 
-int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
-                  void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
-                  const double *y, int *iterations)
+/* PCG on n unknowns from x with ctx's settings: b is also the vector
+ * the residual rule measures against. */
+static int run_pcg(cpg_rwork *w, const cpg_ctx *ctx, int n, const double *b,
+                   double *x, cpg_apply_fn matvec, void *matvec_ctx,
+                   cpg_precond_fn precond, void *precond_ctx,
+                   int *iterations)
 {
-    const cpg_sys *s = ctx->sys;
+    cpg_pcg_problem pb = {
+        .n = n, .matvec = matvec, .matvec_ctx = matvec_ctx,
+        .precond = precond, .precond_ctx = precond_ctx,
+        .b = b, .bdelta = b, .tol = ctx->set->tol,
+        .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
+        .max_iter = ctx->set->max_iter,
+    };
+    return cpg_pcg(&pb, &w->pcg, x, iterations, ctx->msg);
+}
+
+/* x~0 = U^T y (y NULL: zero) into w->xt. */
+static void start(cpg_rwork *w, const cpg_sys *s, const double *y)
+{
     if (y)
         cpg_restrict(&s->u, y, w->xt);
     else
         memset(w->xt, 0, (size_t)s->u.r * sizeof(double));
-    cpg_pcg_problem pb = {
-        .n = s->u.r, .matvec = matvec, .matvec_ctx = matvec_ctx,
-        .precond = precond, .precond_ctx = precond_ctx,
-        .b = w->bt, .bdelta = w->bt, .tol = ctx->set->tol,
-        .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
-        .max_iter = ctx->set->max_iter,
-    };
-    return cpg_pcg(&pb, &w->pcg, w->xt, iterations, ctx->msg);
+}
+
+int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
+                  void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
+                  const double *y, int *iterations)
+{
+    start(w, ctx->sys, y);
+    return run_pcg(w, ctx, ctx->sys->u.r, w->bt, w->xt, matvec, matvec_ctx,
+                   precond, precond_ctx, iterations);
+}
+
+int cpg_rwork_pcg_padded(cpg_rwork *w, const cpg_ctx *ctx,
+                         const cpg_padded *pad, cpg_apply_fn matvec,
+                         void *matvec_ctx, cpg_precond_fn precond,
+                         void *precond_ctx, const double *y, int *iterations)
+{
+    start(w, ctx->sys, y);
+    cpg_pad(pad->G, pad->off, pad->dim, w->bt, pad->b);
+    cpg_pad(pad->G, pad->off, pad->dim, w->xt, pad->x);
+    int rc = run_pcg(w, ctx, 3 * pad->G, pad->b, pad->x, matvec, matvec_ctx,
+                     precond, precond_ctx, iterations);
+    cpg_unpad(pad->G, pad->off, pad->dim, pad->x, w->xt);
+    return rc;
 }
 
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x)
