@@ -44,6 +44,20 @@ static double dot(int n, const double *a, const double *b)
     return s;
 }
 
+/* r^T s, and r^T r into *rr: one pass over r, each sum in dot's order
+ * (the same bits as two calls). */
+static double dot_and_norm(int n, const double *r, const double *s,
+                           double *rr)
+{
+    double rs = 0, sq = 0;
+    for (int k = 0; k < n; k++) {
+        rs += r[k] * s[k];
+        sq += r[k] * r[k];
+    }
+    *rr = sq;
+    return rs;
+}
+
 /* How often the true residual may send the loop on after the recurrence's
  * residual met the target: each time the loop restarts from the true
  * residual, so a second check rarely fails. */
@@ -141,10 +155,10 @@ static int pcg_target(const cpg_pcg_problem *pb, double rr, double delta0,
 }
 
 /* One iteration along c: x += alpha c, r -= alpha A c (then filtered),
- * s = M^-1 r and *delta = r^T s (on entry the last one); *it counts it.
- * OK or a failure, with msg. */
+ * s = M^-1 r, *delta = r^T s (on entry the last one) and *rr = r^T r;
+ * *it counts it. OK or a failure, with msg. */
 static int pcg_step(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
-                    double *delta, int *it, char *msg)
+                    double *delta, double *rr, int *it, char *msg)
 {
     const int n = pb->n;
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
@@ -174,7 +188,7 @@ static int pcg_step(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "the preconditioner failed at iteration "
                         "%d: %s", *it + 1, corepcg_strerror(rc));
-    *delta = dot(n, r, s);
+    *delta = dot_and_norm(n, r, s, rr);
     (*it)++;
     if (!isfinite(*delta))
         return cpg_fail(msg, COREPCG_ERR_NAN,
@@ -229,13 +243,11 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             return COREPCG_NOT_CONVERGED;
         }
         double delta_old = delta;
-        rc = pcg_step(pb, w, x, &delta, &it, msg);
+        rc = pcg_step(pb, w, x, &delta, &rr, &it, msg);
         if (rc != COREPCG_OK) {
             *iterations = it;
             return rc;
         }
-        if (pb->stop_residual)
-            rr = dot(n, r, r);
         verified = 0;
         if (pb->stop_residual && rr <= target && checks < TRUE_RESIDUAL_CHECKS) {
             checks++;
