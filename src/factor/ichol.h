@@ -111,7 +111,8 @@ typedef struct cpg_ichol {
     int *mp, *mi, *mq, *ms;
     double comp_added;        /* this attempt's compensation (trace) */
     cpg_lower lower;          /* A~ as of the last factorise
-                                 (unshifted), for cpg_lower_apply: each
+                                 (unshifted), for icpcg's product
+                                 (cpg_lower_apply_padded): each
                                  block read once, half of what the
                                  whole-matrix product reads */
 } cpg_ichol;

@@ -390,14 +390,18 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "incomplete Cholesky "
                         "factorise: A~ is not the pattern analysed");
     double t0 = cpg_now();
+    /* checked before anything changes: a refused A~ leaves the last
+     * factor and its layout whole */
     for (int k = 0; k < ic->G; k++) {
-        int node = ic->perm[k];
-        ic->off[k] = At->u->off[node];
-        ic->dim[k] = (unsigned char)At->u->ndof[node];
-        if (ic->dim[k] == 0 || ic->dim[k] > 3)
+        int node = ic->perm[k], d = At->u->ndof[node];
+        if (d < 1 || d > 3)
             return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "incomplete Cholesky "
                             "factorise: node %d has ndof %d, not the "
-                            "pattern analysed", node, ic->dim[k]);
+                            "pattern analysed", node, d);
+    }
+    for (int k = 0; k < ic->G; k++) {
+        ic->off[k] = At->u->off[ic->perm[k]];
+        ic->dim[k] = (unsigned char)At->u->ndof[ic->perm[k]];
     }
     double alpha;
     int bad = -1, comp;

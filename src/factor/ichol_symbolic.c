@@ -371,7 +371,7 @@ static int alloc_values(cpg_ichol *ic)
 
 /* Where each of A~'s lower blocks (mp, mi) sits in F (mq; rows sorted in
  * both), and A~'s lower triangle kept for icpcg's product
- * (cpg_lower_apply): OK or ERR_NO_MEMORY. */
+ * (cpg_lower_apply_padded): OK or ERR_NO_MEMORY. */
 static int map_lower_blocks(cpg_ichol *ic)
 {
     const int G = ic->G;

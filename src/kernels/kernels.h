@@ -51,7 +51,9 @@ typedef struct cpg_lower {
     const int *p, *i, *off;
     const unsigned char *dim;
     double *x, *d;            /* the values, filled by the owner          */
-    double *xin, *yout;       /* 3 G each: the product's padded vectors   */
+    double *xin, *yout;       /* 3 G each: cpg_lower_apply's vectors in
+                                 the padded order (the padded product
+                                 takes its caller's)                   */
     int loaded;               /* 1 when x and d hold A~'s values          */
     /* The product in two halves of the block columns, [0, half) and
      * [half, G), one thread each when two are free: the first half's

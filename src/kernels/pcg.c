@@ -4,8 +4,8 @@
  * MPCG (whose iterates stay in range(S)). Two stopping rules:
  *  - the residual (default): |r| <= tol |bd|, r the filtered residual of
  *    the recurrence, confirmed at the end against b - A x computed afresh
- *    (the recurrence drifts); |r| costs one dot product an iteration, no
- *    product with A. On A~, |U^T v| = |S v| (U orthonormal), so every
+ *    (the recurrence drifts); |r| is summed in the pass that sums r^T M^-1
+ *    r, no product with A. On A~, |U^T v| = |S v| (U orthonormal), so every
  *    method measures |S(b - A x)| / |S(b - A(I - S)z)|, what info reports;
  *  - the papers': delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1
  *    bd (or, when that is zero, the initial delta); Baraff & Witkin's

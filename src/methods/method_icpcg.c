@@ -67,8 +67,9 @@ static int icpcg_analyse(void *state, const cpg_ctx *ctx)
     if (rc != COREPCG_OK)
         return rc;
     ctx->rec->time_analyze_s = cpg_now() - t;
-    /* solve buffers for the largest r this pattern can have, so that an
-     * ndof change needs no new ones */
+    /* b~ and x~ in the factor's padded order (G holds while the analysis
+     * does), and solve buffers for the largest r this pattern can have,
+     * so that an ndof change needs no new ones */
     st->padded = cpg_malloc_huge(6 * (size_t)(st->ic.G > 0 ? st->ic.G : 1),
                                  sizeof(double));
     if (!st->padded)
