@@ -229,9 +229,9 @@ static void test_hand(void)
     const double D2inv[9] = {2. / 3, -1. / 3, 0, -1. / 3, 2. / 3, 0, 0, 0, .5};
     const double F21[9] = {1, 0, 0, 0, 0, 0, 0, 1, 0};
     for (int e = 0; e < 9; e++) {
-        CHECK_NEAR(ic.dinv[e], D1inv[e], 1e-15);
-        CHECK_NEAR(ic.dinv[9 + e], D2inv[e], 1e-15);
-        CHECK_NEAR(ic.lx[e], F21[e], 1e-15);
+        CHECK_NEAR(ic.num.dinv[e], D1inv[e], 1e-15);
+        CHECK_NEAR(ic.num.dinv[9 + e], D2inv[e], 1e-15);
+        CHECK_NEAR(ic.num.lx[e], F21[e], 1e-15);
     }
     CHECK_INT(ic.li[0], 1);
     CHECK(ic.info.shift == 0 && ic.info.retries == 0 &&
@@ -247,7 +247,7 @@ static void test_hand(void)
     for (int k = 0; k < 6; k++)
         CHECK_NEAR(out[k], e[k], 1e-6);
     for (int q = 0; q < 9; q++)
-        CHECK_INT(ic.lxf[q] == (float)ic.lx[q], 1);
+        CHECK_INT(ic.lxf[q] == (float)ic.num.lx[q], 1);
     cpg_ichol_free(&ic);
     tsys_free(&t);
 }
@@ -690,7 +690,7 @@ static void test_reuse(void)
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_keeps(&ic, &t.rm), 1);
-    double first = ic.lx[0];
+    double first = ic.num.lx[0];
 
     /* new values, same pattern (2 A + 30 I): the kept analysis
      * factorises them exactly as a fresh one does */
@@ -704,11 +704,11 @@ static void test_reuse(void)
     cpg_rmat_values(&t.rm);
     CHECK_INT(cpg_ichol_keeps(&ic, &t.rm), 1);
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
-    CHECK(ic.lx[0] != first, "the factor did not change");
+    CHECK(ic.num.lx[0] != first, "the factor did not change");
     CHECK_INT(cpg_ichol_analyse(&fresh, &t.rm, &o, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_factorise(&fresh, &t.rm, msg), COREPCG_OK);
-    CHECK_INT(memcmp(ic.lx, fresh.lx, 9 * sizeof(double) * (size_t)ic.info.blocks), 0);
-    CHECK_INT(memcmp(ic.dinv, fresh.dinv, 9 * sizeof(double) * 6), 0);
+    CHECK_INT(memcmp(ic.num.lx, fresh.num.lx, 9 * sizeof(double) * (size_t)ic.info.blocks), 0);
+    CHECK_INT(memcmp(ic.num.dinv, fresh.num.dinv, 9 * sizeof(double) * 6), 0);
     cpg_ichol_free(&fresh);
 
     /* node 4 slides (ndof 2): A~'s block pattern holds, the analysis too,
@@ -726,7 +726,7 @@ static void test_reuse(void)
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_analyse(&fresh, &t.rm, &o, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_factorise(&fresh, &t.rm, msg), COREPCG_OK);
-    CHECK_INT(memcmp(ic.lx, fresh.lx, 9 * sizeof(double) * (size_t)ic.info.blocks), 0);
+    CHECK_INT(memcmp(ic.num.lx, fresh.num.lx, 9 * sizeof(double) * (size_t)ic.info.blocks), 0);
     double relres;
     int it = pcg_iterations(&t, &ic, 1e-10, &relres);
     CHECK_LE(relres, 1e-9);

@@ -21,6 +21,7 @@
  * which makes a later zlib.h ask for off64_t */
 #include "internal.h"
 #include "method.h"
+#include "ichol.h"
 
 /* ---------------------------------------------------------- helpers */
 
@@ -791,6 +792,103 @@ static cloth_sim *coarse_garment_at_contact(double k_stretch)
     return s;
 }
 
+/* The same factor, to the bit, and the same record from a kept and a fresh
+ * incomplete Cholesky of rm; the kept one's plain attempt ran beside its
+ * compensated one when `beside`. */
+static void same_as_fresh(cpg_ichol *kept, const cpg_rmat *rm, int beside,
+                          const char *what)
+{
+    char msg[COREPCG_MSG_SIZE] = "";
+    cpg_ichol fresh;
+    cpg_ichol_opts o;
+    cpg_ichol_default_opts(&o);
+    CHECK_INT(cpg_ichol_analyse(&fresh, rm, &o, msg), COREPCG_OK);
+    CHECK_INT(cpg_ichol_factorise(&fresh, rm, msg), COREPCG_OK);
+    const cpg_ichol_info *a = &kept->info, *b = &fresh.info;
+    CHECK(a->retries == b->retries && a->breakdown_node == b->breakdown_node &&
+              a->compensation == b->compensation && a->shift == b->shift,
+          "%s: kept %d retries, node %d, compensation %.17g; fresh %d, %d, %.17g",
+          what, a->retries, a->breakdown_node, a->compensation, b->retries,
+          b->breakdown_node, b->compensation);
+    size_t nb = 9 * (size_t)b->blocks, g = 9 * (size_t)fresh.G;
+    CHECK(memcmp(kept->num.lx, fresh.num.lx, nb * sizeof(double)) == 0 &&
+              memcmp(kept->lxf, fresh.lxf, nb * sizeof(float)) == 0 &&
+              memcmp(kept->num.dinv, fresh.num.dinv, g * sizeof(double)) == 0,
+          "%s: the factor differs from a fresh one's", what);
+    CHECK(!beside || kept->spare.lx, "%s: the attempts did not run side by side", what);
+    cpg_ichol_free(&fresh);
+}
+
+/* icpcg's plain and compensated attempts side by side (ichol_numeric.c,
+ * attempts) on the T-shirt subdivided once (14k nodes, above the size from
+ * which a second thread joins) at k_stretch 6000, where plain IC(0)
+ * breaks down: the next factorisation on the analysis runs both at once
+ * and keeps the factor that running them in turn gives. Then on values
+ * where plain IC(0) holds (A's diagonal blocks times 4), the plain
+ * factor, the compensated attempt stopped. */
+static void test_attempts_side_by_side(void)
+{
+    cloth_mesh coarse, mesh;
+    if (read_data_mesh("tshirt.obj", &coarse) != COREPCG_OK)
+        return;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_mesh_subdivide(&coarse, 1, &mesh, msg), COREPCG_OK);
+    cloth_mesh_free(&coarse);
+    cloth_params p;
+    cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &mesh);
+    p.k_stretch = 6000;
+    cloth_sim *s = NULL;
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    cloth_mesh_free(&mesh);
+    if (!s || cloth_assemble(s, msg) != COREPCG_OK) {
+        CHECK(0, "subdivided T-shirt: %s", msg);
+        cloth_sim_free(&s);
+        return;
+    }
+    corepcg_system sys;
+    cloth_system(s, &sys);
+    cholmod_common cm;
+    cpg_sys in;
+    cpg_rmat rm;
+    memset(&rm, 0, sizeof rm);
+    CHECK_INT(cpg_cholmod_start(&cm), COREPCG_OK);
+    int rc = cpg_sys_import(&sys, &cm, &in, msg);
+    if (rc == COREPCG_OK)
+        rc = cpg_rmat_build(&rm, &in.A, &in.u);
+    CHECK(rc == COREPCG_OK, "import: %s", msg);
+    cpg_ichol ic;
+    cpg_ichol_opts o;
+    cpg_ichol_default_opts(&o);
+    if (rc == COREPCG_OK &&
+        (rc = cpg_ichol_analyse(&ic, &rm, &o, msg)) == COREPCG_OK) {
+        CHECK(ic.G >= CPG_PARALLEL_COLUMNS, "%d free nodes", ic.G);
+        const int two = cpg_two_threads(ic.G);
+        if (!two)
+            printf("side by side: one thread only, the attempts ran in turn\n");
+        CHECK_INT(cpg_ichol_factorise(&ic, &rm, msg), COREPCG_OK);
+        CHECK(ic.info.retries == 1 && ic.info.compensated && !ic.spare.lx,
+              "first factorisation: %d retries, compensated %d",
+              ic.info.retries, ic.info.compensated);
+        CHECK_INT(cpg_ichol_factorise(&ic, &rm, msg), COREPCG_OK);
+        same_as_fresh(&ic, &rm, two, "plain broke down");
+        for (int J = 0; J < in.A.nb; J++)
+            for (int q = in.A.p[J]; q < in.A.p[J + 1]; q++)
+                if (in.A.i[q] == J)
+                    for (int e = 0; e < 9; e++)
+                        in.A.x[9L * q + e] *= 4;
+        cpg_rmat_values(&rm);
+        CHECK_INT(cpg_ichol_factorise(&ic, &rm, msg), COREPCG_OK);
+        CHECK_INT(ic.info.retries, 0);
+        same_as_fresh(&ic, &rm, two, "plain held");
+        cpg_ichol_free(&ic);
+    }
+    CHECK(rc == COREPCG_OK, "%s", msg);
+    cpg_rmat_free(&rm);
+    cpg_sys_free(&in); /* empty after a failed import */
+    cholmod_finish(&cm);
+    cloth_sim_free(&s);
+}
+
 static void test_stiff_garment(void)
 {
     cloth_sim *s = coarse_garment_at_contact(6000);
@@ -1141,6 +1239,7 @@ int main(void)
     timed("garments_fit", test_garments_fit);
     timed("methods_on_meshes", test_methods_on_meshes);
     timed("stiff_garment", test_stiff_garment);
+    timed("attempts_side_by_side", test_attempts_side_by_side);
     timed("auto_budget_after_breakdown", test_auto_budget_after_breakdown);
     timed("auto_kept_on_garment", test_auto_kept_on_garment);
     timed("cli", test_cli);

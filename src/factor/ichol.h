@@ -13,13 +13,13 @@
  * On a pattern of whole node blocks scalar IC(0) and block IC(0) are the
  * same factorisation, so there is only the block one.
  *
- * Life cycle: analyse (ichol_symbolic.c: ordering, pattern, every
- * buffer; depends only on
- * A~'s block pattern and which nodes are free), then factorise
- * (ichol_numeric.c) as often as the values change (allocates nothing),
- * apply inside PCG (allocates nothing), free. cpg_ichol_keeps says
- * whether an analysis still fits a new A~ (ndof 3 <-> 2 or 1 changes no block pattern; a node becoming
- * fixed does).
+ * Life cycle: analyse (ichol_symbolic.c: ordering, pattern, the
+ * buffers; depends only on A~'s block pattern and which nodes are free),
+ * then factorise (ichol_numeric.c) as often as the values change
+ * (allocating only the second attempt's numbers, once: spare), apply
+ * inside PCG (allocates nothing), free. cpg_ichol_keeps says whether an
+ * analysis still fits a new A~ (ndof 3 <-> 2 or 1 changes no block
+ * pattern; a node becoming fixed does).
  */
 #ifndef COREPCG_ICHOL_H
 #define COREPCG_ICHOL_H
@@ -84,6 +84,15 @@ typedef struct cpg_ichol_info {
     double time_factor_s;     /* the last factorise, retries included */
 } cpg_ichol_info;
 
+/* One factorisation attempt's numbers. */
+typedef struct cpg_ichol_numbers {
+    double *lx;               /* 9 per block of F */
+    double *dinv;             /* 9 per position: D^-1 (symmetric) */
+    double *diag;             /* 3 per position: A~'s diagonal entries */
+    double *colbuf;           /* 9 * longest column: F of the column */
+    double comp_added;        /* the compensation added (trace) */
+} cpg_ichol_numbers;
+
 typedef struct cpg_ichol {
     cpg_ichol_opts opts;
     cpg_ichol_info info;
@@ -98,18 +107,23 @@ typedef struct cpg_ichol {
     int *dsrc;                /* G: A~'s block index of the diagonal */
     /* F by block columns of positions, rows sorted */
     int *lp, *li;
-    double *lx;               /* 9 per block of F, as factorised */
-    float *lxf;               /* the same in float, which the sweeps read
+    cpg_ichol_numbers num;    /* the factor (after a successful
+                                 factorise) */
+    float *lxf;               /* num.lx in float, which the sweeps read
                                  (half the memory; the same iteration
                                  counts: docs/benchmark.md) */
-    double *dinv;             /* 9 per position: D^-1 (symmetric) */
-    double *diag;             /* 3 per position: A~'s diagonal entries */
-    double *colbuf;           /* 9 * longest column: F of the column */
+    /* The compensated attempt run beside the plain one on the second
+     * thread (ichol_numeric.c, attempts), allocated at the first
+     * factorise on this analysis whose plain attempt broke down;
+     * all NULL until then. plain_broke: the last factorise's did. Both
+     * decide only where and when the attempts run, never which factor
+     * results. */
+    cpg_ichol_numbers spare;
+    int plain_broke;
     double *w;                /* 3 G: the sweeps' padded work vector */
     /* A~'s strictly lower blocks in position order (a subset of F's
      * pattern): mq is each one's block in F, ms its block in A~ */
     int *mp, *mi, *mq, *ms;
-    double comp_added;        /* this attempt's compensation (trace) */
     cpg_lower lower;          /* A~ as of the last factorise
                                  (unshifted), for icpcg's product
                                  (cpg_lower_apply_padded): each
@@ -124,6 +138,11 @@ typedef struct cpg_ichol {
 int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
                       const cpg_ichol_opts *opts, char *msg);
 
+/* Storage for one attempt's numbers on ic's analysed pattern: OK or
+ * ERR_NO_MEMORY (v left empty). */
+int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v);
+void cpg_ichol_numbers_free(cpg_ichol_numbers *v);
+
 /* 1 when ic's analysis fits At: same block pattern, same free nodes. */
 int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At);
 
@@ -133,7 +152,8 @@ int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At);
  * down (ic->info says where; apply then refuses); ERR_NOT_FINITE for a
  * NaN or Inf reaching a pivot (no retry); ERR_STATE before an analysis;
  * ERR_ARGUMENT (NULL, or block counts that are not the analysed ones).
- * Allocates nothing. */
+ * Allocates nothing but ic->spare, at most once per analysis (when that
+ * fails the attempts run in turn: the same factor). */
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
 
 /* out (r) = M^-1 in (r), reduced vectors as At's; a cpg_precond_fn.

@@ -45,11 +45,9 @@ void cpg_ichol_free(cpg_ichol *ic)
     free(ic->dsrc);
     free(ic->lp);
     free(ic->li);
-    free(ic->lx);
+    cpg_ichol_numbers_free(&ic->num);
+    cpg_ichol_numbers_free(&ic->spare);
     free(ic->lxf);
-    free(ic->dinv);
-    free(ic->diag);
-    free(ic->colbuf);
     free(ic->w);
     free(ic->mp);
     free(ic->mi);
@@ -346,27 +344,47 @@ static int alloc_nodes(cpg_ichol *ic, const cpg_rmat *At)
     ic->off = xmalloc((size_t)G, sizeof(int));
     ic->dim = xmalloc((size_t)G, 1);
     ic->dsrc = xmalloc((size_t)G, sizeof(int));
-    ic->dinv = xmalloc(9 * (size_t)G, sizeof(double));
-    ic->diag = xmalloc(3 * (size_t)G, sizeof(double));
     ic->w = xmalloc(3 * (size_t)G, sizeof(double));
-    return ic->perm && ic->off && ic->dim && ic->dsrc && ic->dinv &&
-                   ic->diag && ic->w
+    return ic->perm && ic->off && ic->dim && ic->dsrc && ic->w
                ? COREPCG_OK
                : COREPCG_ERR_NO_MEMORY;
 }
 
-/* F's values (and their float copy) and the column buffer,
- * for F's pattern (lp, li): OK or ERR_NO_MEMORY. */
-static int alloc_values(cpg_ichol *ic)
+int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v)
 {
-    long nb = ic->lp[ic->G], longest = 0;
-    for (int k = 0; k < ic->G; k++)
+    const int G = ic->G;
+    long nb = ic->lp[G], longest = 0;
+    for (int k = 0; k < G; k++)
         if (ic->lp[k + 1] - ic->lp[k] > longest)
             longest = ic->lp[k + 1] - ic->lp[k];
-    ic->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
-    ic->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
-    ic->lxf = cpg_malloc_huge(9 * (size_t)nb, sizeof(float));
-    return ic->lx && ic->colbuf && ic->lxf ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+    memset(v, 0, sizeof *v);
+    v->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
+    v->dinv = xmalloc(9 * (size_t)G, sizeof(double));
+    v->diag = xmalloc(3 * (size_t)G, sizeof(double));
+    v->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
+    if (v->lx && v->dinv && v->diag && v->colbuf)
+        return COREPCG_OK;
+    cpg_ichol_numbers_free(v);
+    return COREPCG_ERR_NO_MEMORY;
+}
+
+void cpg_ichol_numbers_free(cpg_ichol_numbers *v)
+{
+    free(v->lx);
+    free(v->dinv);
+    free(v->diag);
+    free(v->colbuf);
+    memset(v, 0, sizeof *v);
+}
+
+/* The factor's numbers and F's float copy, for F's pattern (lp, li): OK
+ * or ERR_NO_MEMORY. */
+static int alloc_values(cpg_ichol *ic)
+{
+    ic->lxf = cpg_malloc_huge(9 * (size_t)ic->lp[ic->G], sizeof(float));
+    if (!ic->lxf)
+        return COREPCG_ERR_NO_MEMORY;
+    return cpg_ichol_numbers_alloc(ic, &ic->num);
 }
 
 /* Where each of A~'s lower blocks (mp, mi) sits in F (mq; rows sorted in
