@@ -654,6 +654,38 @@ static void grid3(tsys *t)
 /* In the factor's padded order (icpcg's PCG runs there) the product and
  * the preconditioner give the compact ones' answers to the bit, y the
  * compact product of v, and keep the padding zero. */
+/* The product's and the sweeps' AVX2 kernels (kernels/blocks_avx2.c)
+ * against the portable ones on padded vp (3 G): equal to round-off, the
+ * padding zero in both. */
+static void check_avx2(cpg_ichol *ic, const double *vp)
+{
+    if (!cpg_have_avx2()) {
+        printf("no AVX2 here: the portable kernels only\n");
+        return;
+    }
+    const int n = 3 * ic->G;
+    double out[2][2][3 * MAXU];
+    for (int avx2 = 0; avx2 < 2; avx2++) {
+        ic->avx2 = ic->lower.avx2 = avx2;
+        cpg_lower_apply_padded(&ic->lower, vp, out[avx2][0]);
+        CHECK_INT(cpg_ichol_apply_padded(ic, vp, out[avx2][1]), COREPCG_OK);
+    }
+    for (int f = 0; f < 2; f++) {
+        double err = 0, scale = 0;
+        for (int q = 0; q < n; q++) {
+            err = fmax(err, fabs(out[1][f][q] - out[0][f][q]));
+            scale = fmax(scale, fabs(out[0][f][q]));
+            if (ic->dim[q / 3] <= q % 3)
+                CHECK(out[0][f][q] == 0 && out[1][f][q] == 0,
+                      "%s, position %d: padding %g, %g",
+                      f ? "sweeps" : "product", q / 3, out[0][f][q],
+                      out[1][f][q]);
+        }
+        CHECK(err <= 1e-14 * scale, "%s: AVX2 and portable differ by %g of %g",
+              f ? "sweeps" : "product", err, scale);
+    }
+}
+
 static void check_padded(cpg_ichol *ic, const double *v, const double *y,
                          int r)
 {
@@ -676,6 +708,7 @@ static void check_padded(cpg_ichol *ic, const double *v, const double *y,
                   sp[3 * k + a]);
         }
     CHECK(padding > 0, "no padding to check");
+    check_avx2(ic, vp);
 }
 
 static void test_reuse(void)

@@ -120,6 +120,7 @@ typedef struct cpg_ichol {
      * results. */
     cpg_ichol_numbers spare;
     int plain_broke;
+    int avx2;                 /* 1: the AVX2 sweeps (cpg_have_avx2) */
     double *w;                /* 3 G: the sweeps' padded work vector */
     /* A~'s strictly lower blocks in position order (a subset of F's
      * pattern): mq is each one's block in F, ms its block in A~ */

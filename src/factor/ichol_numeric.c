@@ -548,13 +548,18 @@ static inline __m128d row_left(const float *F, int a)
  * order both times. With SSE2 (every x86-64) the first two rows (forward)
  * or columns (backward) of each block go as one pair of doubles: the same
  * products and sums in the same order as the plain code, so the same bits;
- * a 188-iteration step on the 56k T-shirt took 0.90-0.93x the time. */
+ * a 188-iteration step on the 56k T-shirt took 0.90-0.93x the time.
+ * Where the CPU has AVX2 and FMA, cpg_sweeps_avx2 runs instead. */
 static void sweeps(const cpg_ichol *ic, double *w)
 {
     const int G = ic->G;
     const int *lp = ic->lp, *li = ic->li;
     const double *dinv = ic->num.dinv;
     const float *lx = ic->lxf;
+    if (ic->avx2) {
+        cpg_sweeps_avx2(G, lp, li, lx, dinv, w);
+        return;
+    }
     for (int k = 0; k < G; k++) {
         double *wk = w + 3L * k;
         const double y0 = wk[0], y1 = wk[1], y2 = wk[2];

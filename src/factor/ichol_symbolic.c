@@ -359,11 +359,15 @@ int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v)
             longest = ic->lp[k + 1] - ic->lp[k];
     memset(v, 0, sizeof *v);
     v->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
-    v->dinv = xmalloc(9 * (size_t)G, sizeof(double));
+    /* dinv and (alloc_values) lxf one entry more, zero: the AVX2 sweeps
+     * read a block's third column 4 wide (blocks_avx2.c) */
+    v->dinv = xmalloc(9 * (size_t)G + 1, sizeof(double));
     v->diag = xmalloc(3 * (size_t)G, sizeof(double));
     v->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
-    if (v->lx && v->dinv && v->diag && v->colbuf)
+    if (v->lx && v->dinv && v->diag && v->colbuf) {
+        v->dinv[9 * (size_t)G] = 0;
         return COREPCG_OK;
+    }
     cpg_ichol_numbers_free(v);
     return COREPCG_ERR_NO_MEMORY;
 }
@@ -381,9 +385,12 @@ void cpg_ichol_numbers_free(cpg_ichol_numbers *v)
  * or ERR_NO_MEMORY. */
 static int alloc_values(cpg_ichol *ic)
 {
-    ic->lxf = cpg_malloc_huge(9 * (size_t)ic->lp[ic->G], sizeof(float));
+    size_t nb = (size_t)ic->lp[ic->G];
+    ic->lxf = cpg_malloc_huge(9 * nb + 1, sizeof(float));
     if (!ic->lxf)
         return COREPCG_ERR_NO_MEMORY;
+    ic->lxf[9 * nb] = 0;
+    ic->avx2 = cpg_have_avx2();
     return cpg_ichol_numbers_alloc(ic, &ic->num);
 }
 

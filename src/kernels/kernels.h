@@ -62,6 +62,7 @@ typedef struct cpg_lower {
      * thread, so the answer does not depend on the threads. */
     int half, spill_rows;
     double *spill;
+    int avx2;                 /* 1: the AVX2 kernel (cpg_have_avx2) */
 } cpg_lower;
 
 /* Allocates the values and work vectors (ERR_NO_MEMORY, m empty, on
@@ -76,6 +77,22 @@ void cpg_lower_apply(void *m, const double *in, double *out);
 /* The same with in and out (3 G) in m's padded node order (cpg_pad): no
  * gather or scatter. The padding of out is zero when in's is. */
 void cpg_lower_apply_padded(void *m, const double *in, double *out);
+
+/* 1 when this CPU runs the AVX2 and FMA kernels below (blocks_avx2.c;
+ * x86-64 only). Their sums are grouped otherwise than the portable
+ * kernels', so the answers of CPUs with and without AVX2 differ at
+ * round-off; one CPU always gives the same bits. */
+int cpg_have_avx2(void);
+/* Block columns [k0, k1) of y = A~ x in m's padded order, rows from
+ * `from` on into spill (lower_product.c). m->x and m->d, and spill
+ * past its 3 spill_rows, are readable one double past their end. */
+void cpg_lower_columns_avx2(const cpg_lower *m, int k0, int k1, int from,
+                            const double *x, double *y, double *spill);
+/* The incomplete factor's sweeps w <- (I + F)^-T D^-1 (I + F)^-1 w
+ * (factor/ichol_numeric.c): F by block columns (lp, li) in float (lx),
+ * dinv 9 per position; lx and dinv readable one entry past their end. */
+void cpg_sweeps_avx2(int G, const int *lp, const int *li, const float *lx,
+                     const double *dinv, double *w);
 
 /* A reduced vector (r) into the padded node order of G positions (3 per
  * position, position k the node at off[k] with dim[k] free directions,

@@ -30,16 +30,21 @@ int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
             last = i[t];
     m->half = half;
     m->spill_rows = last - half + 1;
-    m->x = cpg_malloc_huge(9 * nb, sizeof(double));
-    m->d = malloc(9 * g * sizeof(double));
+    /* one double more each, zero: the AVX2 kernel reads a block's third
+     * column 4 wide (blocks_avx2.c) */
+    size_t spill = 3 * (size_t)(m->spill_rows > 0 ? m->spill_rows : 1);
+    m->x = cpg_malloc_huge(9 * nb + 1, sizeof(double));
+    m->d = malloc((9 * g + 1) * sizeof(double));
     m->xin = malloc(3 * g * sizeof(double));
     m->yout = malloc(3 * g * sizeof(double));
-    m->spill = malloc(3 * (size_t)(m->spill_rows > 0 ? m->spill_rows : 1) *
-                      sizeof(double));
+    m->spill = calloc(spill + 1, sizeof(double));
     if (!m->x || !m->d || !m->xin || !m->yout || !m->spill) {
         cpg_lower_free(m);
         return COREPCG_ERR_NO_MEMORY;
     }
+    m->x[9 * nb] = 0;
+    m->d[9 * g] = 0;
+    m->avx2 = cpg_have_avx2();
     return COREPCG_OK;
 }
 
@@ -55,7 +60,8 @@ void cpg_lower_free(cpg_lower *m)
 
 /* Block columns [k0, k1) of y = A~ x in the padded order: each lower
  * block B (row I, column k) gives y_I += B x_k and y_k += B^T x_I; rows
- * from `from` on add into spill (row from + r at 3 r) instead of y. */
+ * from `from` on add into spill (row from + r at 3 r) instead of y.
+ * Where the CPU has AVX2 and FMA, cpg_lower_columns_avx2 runs instead. */
 static void mult_columns(const cpg_lower *m, int k0, int k1, int from,
                          const double *x, double *y, double *spill)
 {
@@ -99,13 +105,16 @@ static void mult_half(void *arg, int which)
     const halves_job *j = arg;
     const cpg_lower *m = j->m;
     const int G = m->G, half = m->half;
+    void (*columns)(const cpg_lower *, int, int, int, const double *,
+                    double *, double *) =
+        m->avx2 ? cpg_lower_columns_avx2 : mult_columns;
     if (which == 0) {
         memset(j->y, 0, 3 * sizeof(double) * (size_t)half);
         memset(m->spill, 0, 3 * sizeof(double) * (size_t)m->spill_rows);
-        mult_columns(m, 0, half, half, j->x, j->y, m->spill);
+        columns(m, 0, half, half, j->x, j->y, m->spill);
     } else {
         memset(j->y + 3L * half, 0, 3 * sizeof(double) * (size_t)(G - half));
-        mult_columns(m, half, G, G, j->x, j->y, NULL);
+        columns(m, half, G, G, j->x, j->y, NULL);
     }
 }
 
