@@ -139,6 +139,28 @@ static void matvec(void *ctx, const double *in, double *out)
     cpg_rmat_mult(ctx, in, out);
 }
 
+/* M^-1 in and A~ in on reduced vectors (r), through the factor's padded
+ * order, where icpcg runs both. */
+static int ichol_apply(void *ctx, const double *in, double *out)
+{
+    cpg_ichol *ic = ctx;
+    double pin[3 * MAXU], pout[3 * MAXU];
+    cpg_pad(ic->G, ic->off, ic->dim, in, pin);
+    int rc = cpg_ichol_apply_padded(ic, pin, pout);
+    if (rc == COREPCG_OK)
+        cpg_unpad(ic->G, ic->off, ic->dim, pout, out);
+    return rc;
+}
+
+static void lower_apply(void *ctx, const double *in, double *out)
+{
+    cpg_lower *m = ctx;
+    double pin[3 * MAXU], pout[3 * MAXU];
+    cpg_pad(m->G, m->off, m->dim, in, pin);
+    cpg_lower_apply_padded(m, pin, pout);
+    cpg_unpad(m->G, m->off, m->dim, pout, out);
+}
+
 /* max_k |(M^-1 A e - e)_k| / max_k |e_k| for a random e: 0 up to float's
  * precision (the sweeps read F in float) when the factor is complete */
 static double exactness(tsys *t, cpg_ichol *ic)
@@ -147,7 +169,7 @@ static double exactness(tsys *t, cpg_ichol *ic)
     for (int k = 0; k < t->u.r; k++)
         e[k] = urand() - 0.5;
     cpg_rmat_mult(&t->rm, e, Ae);
-    if (cpg_ichol_apply(ic, Ae, out) != COREPCG_OK)
+    if (ichol_apply(ic, Ae, out) != COREPCG_OK)
         return INFINITY;
     for (int k = 0; k < t->u.r; k++) {
         err = fmax(err, fabs(out[k] - e[k]));
@@ -170,7 +192,7 @@ static int pcg_iterations(tsys *t, cpg_ichol *ic, double tol, double *relres)
     CHECK_INT(cpg_pcg_work_alloc(&w, r), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = r, .matvec = matvec, .matvec_ctx = &t->rm,
-        .precond = cpg_ichol_apply, .precond_ctx = ic, .b = b, .bdelta = b,
+        .precond = ichol_apply, .precond_ctx = ic, .b = b, .bdelta = b,
         .tol = tol, .max_iter = 200,
     };
     char msg[COREPCG_MSG_SIZE];
@@ -243,7 +265,7 @@ static void test_hand(void)
      * F in float) */
     double e[6] = {1, -2, 3, 0.5, -1, 2}, Ae[6], out[6];
     cpg_rmat_mult(&t.rm, e, Ae);
-    CHECK_INT(cpg_ichol_apply(&ic, Ae, out), COREPCG_OK);
+    CHECK_INT(ichol_apply(&ic, Ae, out), COREPCG_OK);
     for (int k = 0; k < 6; k++)
         CHECK_NEAR(out[k], e[k], 1e-6);
     for (int q = 0; q < 9; q++)
@@ -299,7 +321,7 @@ static void test_breakdown(int comp)
     CHECK_INT(ic.info.factorised, 0);
     CHECK_NEAR(ic.info.min_pivot_ratio, -5.0 / 3, 1e-12);
     double v[12] = {1}, out[12];
-    CHECK_INT(cpg_ichol_apply(&ic, v, out), COREPCG_ERR_STATE);
+    CHECK_INT(cpg_ichol_apply_padded(&ic, v, out), COREPCG_ERR_STATE);
     cpg_ichol_free(&ic);
 
     /* shifts only: shifted until the pivots pass, and reported */
@@ -686,19 +708,15 @@ static void check_avx2(cpg_ichol *ic, const double *vp)
     }
 }
 
-static void check_padded(cpg_ichol *ic, const double *v, const double *y,
-                         int r)
+/* The padded product and sweeps of v: the padding stays zero, and the
+ * AVX2 kernels agree with the portable ones. */
+static void check_padded(cpg_ichol *ic, const double *v)
 {
     const int G = ic->G;
-    double vp[3 * MAXU], yp[3 * MAXU], sp[3 * MAXU], back[MAXU], s[MAXU];
+    double vp[3 * MAXU], yp[3 * MAXU], sp[3 * MAXU];
     cpg_pad(G, ic->off, ic->dim, v, vp);
     cpg_lower_apply_padded(&ic->lower, vp, yp);
-    cpg_unpad(G, ic->off, ic->dim, yp, back);
-    CHECK_INT(memcmp(back, y, sizeof(double) * (size_t)r), 0);
-    CHECK_INT(cpg_ichol_apply(ic, v, s), COREPCG_OK);
     CHECK_INT(cpg_ichol_apply_padded(ic, vp, sp), COREPCG_OK);
-    cpg_unpad(G, ic->off, ic->dim, sp, back);
-    CHECK_INT(memcmp(back, s, sizeof(double) * (size_t)r), 0);
     int padding = 0;
     for (int k = 0; k < G; k++)
         for (int a = ic->dim[k]; a < 3; a++) {
@@ -777,7 +795,7 @@ static void test_reuse(void)
         om.pivot_tol = 0.999; /* forces shifts: Schur updates lower pivots */
         CHECK_INT(cpg_ichol_analyse(&fresh, &t.rm, &om, msg), COREPCG_OK);
         double y1[MAXU], y2[MAXU] = {0};
-        cpg_lower_apply(&fresh.lower, v, y2); /* nothing kept yet: NaN */
+        lower_apply(&fresh.lower, v, y2); /* nothing kept yet: NaN */
         CHECK(isnan(y2[0]) && isnan(y2[t.u.r - 1]), "matvec before factorise");
         double vp[3 * MAXU] = {0}, yp[3 * MAXU] = {0};
         cpg_lower_apply_padded(&fresh.lower, vp, yp);
@@ -786,7 +804,7 @@ static void test_reuse(void)
         CHECK_INT(cpg_ichol_factorise(&fresh, &t.rm, msg), COREPCG_OK);
         CHECK(fresh.info.shift > 0, "expected a shift, got %g", fresh.info.shift);
         cpg_rmat_mult(&t.rm, v, y1);
-        cpg_lower_apply(&fresh.lower, v, y2);
+        lower_apply(&fresh.lower, v, y2);
         double emax = 0, ymax = 0;
         for (int k = 0; k < t.u.r; k++) {
             emax = fmax(emax, fabs(y1[k] - y2[k]));
@@ -794,7 +812,7 @@ static void test_reuse(void)
         }
         CHECK(emax <= 1e-14 * ymax, "fill %d: matvec differs by %g of %g",
               fill, emax, ymax);
-        check_padded(&fresh, v, y2, t.u.r);
+        check_padded(&fresh, v);
         cpg_ichol_free(&fresh);
     }
 
@@ -891,16 +909,16 @@ static void test_arguments(void)
     double v[MAXU] = {1}, out[MAXU];
     CHECK_INT(cpg_ichol_factorise(NULL, &t.rm, msg), COREPCG_ERR_ARGUMENT);
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_ERR_STATE);
-    CHECK_INT(cpg_ichol_apply(&ic, v, out), COREPCG_ERR_STATE);
-    CHECK_INT(cpg_ichol_apply(NULL, v, out), COREPCG_ERR_STATE);
+    CHECK_INT(cpg_ichol_apply_padded(&ic, v, out), COREPCG_ERR_STATE);
+    CHECK_INT(cpg_ichol_apply_padded(NULL, v, out), COREPCG_ERR_STATE);
     CHECK_INT(cpg_ichol_keeps(NULL, &t.rm), 0);
     CHECK_INT(cpg_ichol_keeps(&ic, &t.rm), 0);
     CHECK_INT(cpg_ichol_analyse(&ic, &t.rm, &o, msg), COREPCG_OK);
     CHECK_INT(cpg_ichol_factorise(&ic, NULL, msg), COREPCG_ERR_ARGUMENT);
-    CHECK_INT(cpg_ichol_apply(&ic, v, out), COREPCG_ERR_STATE); /* not yet */
+    CHECK_INT(cpg_ichol_apply_padded(&ic, v, out), COREPCG_ERR_STATE); /* not yet */
     CHECK_INT(cpg_ichol_factorise(&ic, &t.rm, msg), COREPCG_OK);
-    CHECK_INT(cpg_ichol_apply(&ic, NULL, out), COREPCG_ERR_STATE);
-    CHECK_INT(cpg_ichol_apply(&ic, v, out), COREPCG_OK);
+    CHECK_INT(cpg_ichol_apply_padded(&ic, NULL, out), COREPCG_ERR_STATE);
+    CHECK_INT(cpg_ichol_apply_padded(&ic, v, out), COREPCG_OK);
     /* a NaN in A~ is not a breakdown to shift away */
     t.rm.x[0] = NAN;
     msg[0] = '\0';
@@ -944,8 +962,8 @@ static void test_defaults(void)
     cpg_pcg_work w;
     CHECK_INT(cpg_pcg_work_alloc(&w, r), COREPCG_OK);
     cpg_pcg_problem pb = {
-        .n = r, .matvec = cpg_lower_apply, .matvec_ctx = &ic.lower,
-        .precond = cpg_ichol_apply, .precond_ctx = &ic, .b = b, .bdelta = b,
+        .n = r, .matvec = lower_apply, .matvec_ctx = &ic.lower,
+        .precond = ichol_apply, .precond_ctx = &ic, .b = b, .bdelta = b,
         .tol = 1e-10, .max_iter = 100,
     };
     CHECK_INT(cpg_pcg(&pb, &w, x, &it, msg), COREPCG_OK);

@@ -84,6 +84,15 @@ static void reference(const cpg_lower *m, const double *x, double *y)
             y[m->off[k] + a] = yp[3 * k + a];
 }
 
+/* y = A~ x on reduced vectors, through the padded order. */
+static void apply(cpg_lower *m, const double *x, double *y)
+{
+    static double xp[3 * G], yp[3 * G];
+    cpg_pad(G, m->off, m->dim, x, xp);
+    cpg_lower_apply_padded(m, xp, yp);
+    cpg_unpad(G, m->off, m->dim, yp, y);
+}
+
 int main(void)
 {
     int *p = malloc((G + 1) * sizeof *p), *i = malloc(6L * G * sizeof *i),
@@ -123,9 +132,9 @@ int main(void)
     for (int avx2 = 0; avx2 < kernels; avx2++) {
         m.avx2 = avx2;
         omp_set_num_threads(1);
-        cpg_lower_apply(&m, x, y1);
+        apply(&m, x, y1);
         omp_set_num_threads(2);
-        cpg_lower_apply(&m, x, y2);
+        apply(&m, x, y2);
         double err = 0, scale = 0;
         for (int k = 0; k < r; k++) {
             err = fmax(err, fabs(y1[k] - yr[k]));

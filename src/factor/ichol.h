@@ -121,7 +121,6 @@ typedef struct cpg_ichol {
     cpg_ichol_numbers spare;
     int plain_broke;
     int avx2;                 /* 1: the AVX2 sweeps (cpg_have_avx2) */
-    double *w;                /* 3 G: the sweeps' padded work vector */
     /* A~'s strictly lower blocks in position order (a subset of F's
      * pattern): mq is each one's block in F, ms its block in A~ */
     int *mp, *mi, *mq, *ms;
@@ -157,12 +156,10 @@ int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At);
  * fails the attempts run in turn: the same factor). */
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
 
-/* out (r) = M^-1 in (r), reduced vectors as At's; a cpg_precond_fn.
- * ERR_STATE (nothing written) unless the last factorise succeeded. */
-int cpg_ichol_apply(void *ic, const double *in, double *out);
-/* The same with in and out (3 G) in the factor's padded node order
- * (cpg_pad with ic's off and dim): no gather or scatter. The padding of
- * out is zero when in's is. */
+/* out = M^-1 in, a cpg_precond_fn, with in and out (3 G) in the factor's
+ * padded node order (cpg_pad with ic's off and dim): no gather or
+ * scatter. The padding of out is zero when in's is. ERR_STATE (nothing
+ * written) unless the last factorise succeeded. */
 int cpg_ichol_apply_padded(void *ic, const double *in, double *out);
 
 void cpg_ichol_free(cpg_ichol *ic);

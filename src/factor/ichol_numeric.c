@@ -620,17 +620,6 @@ static void sweeps(const cpg_ichol *ic, double *w)
     }
 }
 
-int cpg_ichol_apply(void *ctx, const double *in, double *out)
-{
-    cpg_ichol *ic = ctx;
-    if (!ic || !in || !out || !ic->info.factorised)
-        return COREPCG_ERR_STATE;
-    cpg_pad(ic->G, ic->off, ic->dim, in, ic->w);
-    sweeps(ic, ic->w);
-    cpg_unpad(ic->G, ic->off, ic->dim, ic->w, out);
-    return COREPCG_OK;
-}
-
 int cpg_ichol_apply_padded(void *ctx, const double *in, double *out)
 {
     cpg_ichol *ic = ctx;

@@ -48,7 +48,6 @@ void cpg_ichol_free(cpg_ichol *ic)
     cpg_ichol_numbers_free(&ic->num);
     cpg_ichol_numbers_free(&ic->spare);
     free(ic->lxf);
-    free(ic->w);
     free(ic->mp);
     free(ic->mi);
     free(ic->mq);
@@ -344,8 +343,7 @@ static int alloc_nodes(cpg_ichol *ic, const cpg_rmat *At)
     ic->off = xmalloc((size_t)G, sizeof(int));
     ic->dim = xmalloc((size_t)G, 1);
     ic->dsrc = xmalloc((size_t)G, sizeof(int));
-    ic->w = xmalloc(3 * (size_t)G, sizeof(double));
-    return ic->perm && ic->off && ic->dim && ic->dsrc && ic->w
+    return ic->perm && ic->off && ic->dim && ic->dsrc
                ? COREPCG_OK
                : COREPCG_ERR_NO_MEMORY;
 }

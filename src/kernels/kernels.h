@@ -45,15 +45,12 @@ int cpg_all_zero(const double *v, int n);
  * holds the strictly lower blocks p[k] .. p[k+1]-1 with row positions i[],
  * each padded to 3x3 (x, 9 per block), and the diagonal block in d (9 per
  * position). The pattern (p, i, off, dim) is borrowed from its owner (the
- * incomplete factor); the values and two work vectors are its own. */
+ * incomplete factor); the values and the spill rows are its own. */
 typedef struct cpg_lower {
     int G;
     const int *p, *i, *off;
     const unsigned char *dim;
     double *x, *d;            /* the values, filled by the owner          */
-    double *xin, *yout;       /* 3 G each: cpg_lower_apply's vectors in
-                                 the padded order (the padded product
-                                 takes its caller's)                   */
     int loaded;               /* 1 when x and d hold A~'s values          */
     /* The product in two halves of the block columns, [0, half) and
      * [half, G), one thread each when two are free: the first half's
@@ -65,17 +62,15 @@ typedef struct cpg_lower {
     int avx2;                 /* 1: the AVX2 kernel (cpg_have_avx2) */
 } cpg_lower;
 
-/* Allocates the values and work vectors (ERR_NO_MEMORY, m empty, on
+/* Allocates the values and the spill rows (ERR_NO_MEMORY, m empty, on
  * failure); not loaded. */
 int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
                     const int *off, const unsigned char *dim);
 void cpg_lower_free(cpg_lower *m);
-/* out (r) = A~ in (r), a cpg_apply_fn; NaN in out while nothing is
- * loaded, so that PCG stops with ERR_NAN instead of going on with a
- * stale or empty product. */
-void cpg_lower_apply(void *m, const double *in, double *out);
-/* The same with in and out (3 G) in m's padded node order (cpg_pad): no
- * gather or scatter. The padding of out is zero when in's is. */
+/* out = A~ in, a cpg_apply_fn, with in and out (3 G) in m's padded node
+ * order (cpg_pad): no gather or scatter. The padding of out is zero when
+ * in's is. NaN in out while nothing is loaded, so that PCG stops with
+ * ERR_NAN instead of going on with a stale or empty product. */
 void cpg_lower_apply_padded(void *m, const double *in, double *out);
 
 /* 1 when this CPU runs the AVX2 and FMA kernels below (blocks_avx2.c;

@@ -35,10 +35,8 @@ int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
     size_t spill = 3 * (size_t)(m->spill_rows > 0 ? m->spill_rows : 1);
     m->x = cpg_malloc_huge(9 * nb + 1, sizeof(double));
     m->d = malloc((9 * g + 1) * sizeof(double));
-    m->xin = malloc(3 * g * sizeof(double));
-    m->yout = malloc(3 * g * sizeof(double));
     m->spill = calloc(spill + 1, sizeof(double));
-    if (!m->x || !m->d || !m->xin || !m->yout || !m->spill) {
+    if (!m->x || !m->d || !m->spill) {
         cpg_lower_free(m);
         return COREPCG_ERR_NO_MEMORY;
     }
@@ -52,8 +50,6 @@ void cpg_lower_free(cpg_lower *m)
 {
     free(m->x);
     free(m->d);
-    free(m->xin);
-    free(m->yout);
     free(m->spill);
     memset(m, 0, sizeof *m);
 }
@@ -134,19 +130,6 @@ static void not_loaded(long len, double *out)
 {
     for (long q = 0; q < len; q++)
         out[q] = NAN;
-}
-
-void cpg_lower_apply(void *ctx, const double *in, double *out)
-{
-    cpg_lower *m = ctx;
-    if (!m->loaded) {
-        for (int k = 0; k < m->G; k++)
-            not_loaded(m->dim[k], out + m->off[k]);
-        return;
-    }
-    cpg_pad(m->G, m->off, m->dim, in, m->xin);
-    padded_mult(m, m->xin, m->yout);
-    cpg_unpad(m->G, m->off, m->dim, m->yout, out);
 }
 
 void cpg_lower_apply_padded(void *ctx, const double *in, double *out)
