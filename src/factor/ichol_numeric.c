@@ -393,11 +393,10 @@ static int side_by_side(cpg_ichol *ic)
 /* The attempts of a factorisation: plain IC; on breakdown the
  * compensated one, which an SPD A~ cannot break (compensate); shifts only
  * after that, for round-off or an A~ that is not SPD. The first two may
- * run at once (side_by_side); their outcome is read in the same order,
- * so the factor and the record are those of running them in turn (a 56k
- * T-shirt step at k 6000 factorised in 0.70-0.93x the time). Fills ic->info's
- * attempt fields; *alpha and *comp are the last attempt's, *bad its
- * failed node. Returns numeric's status of the last attempt. */
+ * run at once (side_by_side); their outcomes are read in the same order,
+ * so the factor and the record are those of running them in turn. Fills
+ * ic->info's attempt fields; *alpha and *comp are the last attempt's,
+ * *bad its failed node. Returns numeric's status of the last attempt. */
 static int attempts(cpg_ichol *ic, const cpg_rmat *At, double *alpha,
                     int *comp, int *bad)
 {
