@@ -139,26 +139,40 @@ static void matvec(void *ctx, const double *in, double *out)
     cpg_rmat_mult(ctx, in, out);
 }
 
+/* A padded vector of exactly 3 G on the heap, so that ASan sees a kernel
+ * reading or writing past a vector's last node. */
+static double *padded_vector(int G)
+{
+    double *v = malloc(3 * (size_t)G * sizeof(double));
+    if (!v)
+        abort();
+    return v;
+}
+
 /* M^-1 in and A~ in on reduced vectors (r), through the factor's padded
  * order, where icpcg runs both. */
 static int ichol_apply(void *ctx, const double *in, double *out)
 {
     cpg_ichol *ic = ctx;
-    double pin[3 * MAXU], pout[3 * MAXU];
+    double *pin = padded_vector(ic->G), *pout = padded_vector(ic->G);
     cpg_pad(ic->G, ic->off, ic->dim, in, pin);
     int rc = cpg_ichol_apply_padded(ic, pin, pout);
     if (rc == COREPCG_OK)
         cpg_unpad(ic->G, ic->off, ic->dim, pout, out);
+    free(pin);
+    free(pout);
     return rc;
 }
 
 static void lower_apply(void *ctx, const double *in, double *out)
 {
     cpg_lower *m = ctx;
-    double pin[3 * MAXU], pout[3 * MAXU];
+    double *pin = padded_vector(m->G), *pout = padded_vector(m->G);
     cpg_pad(m->G, m->off, m->dim, in, pin);
     cpg_lower_apply_padded(m, pin, pout);
     cpg_unpad(m->G, m->off, m->dim, pout, out);
+    free(pin);
+    free(pout);
 }
 
 /* max_k |(M^-1 A e - e)_k| / max_k |e_k| for a random e: 0 up to float's
@@ -673,9 +687,6 @@ static void grid3(tsys *t)
     fill_random_spd(t);
 }
 
-/* In the factor's padded order (icpcg's PCG runs there) the product and
- * the preconditioner give the compact ones' answers to the bit, y the
- * compact product of v, and keep the padding zero. */
 /* The product's and the sweeps' AVX2 kernels (kernels/blocks_avx2.c)
  * against the portable ones on padded vp (3 G): equal to round-off, the
  * padding zero in both. */
@@ -686,8 +697,10 @@ static void check_avx2(cpg_ichol *ic, const double *vp)
         return;
     }
     const int n = 3 * ic->G;
-    double out[2][2][3 * MAXU];
+    double *out[2][2];
     for (int avx2 = 0; avx2 < 2; avx2++) {
+        out[avx2][0] = padded_vector(ic->G);
+        out[avx2][1] = padded_vector(ic->G);
         ic->avx2 = ic->lower.avx2 = avx2;
         cpg_lower_apply_padded(&ic->lower, vp, out[avx2][0]);
         CHECK_INT(cpg_ichol_apply_padded(ic, vp, out[avx2][1]), COREPCG_OK);
@@ -706,6 +719,10 @@ static void check_avx2(cpg_ichol *ic, const double *vp)
         CHECK(err <= 1e-14 * scale, "%s: AVX2 and portable differ by %g of %g",
               f ? "sweeps" : "product", err, scale);
     }
+    for (int avx2 = 0; avx2 < 2; avx2++) {
+        free(out[avx2][0]);
+        free(out[avx2][1]);
+    }
 }
 
 /* The padded product and sweeps of v: the padding stays zero, and the
@@ -713,7 +730,7 @@ static void check_avx2(cpg_ichol *ic, const double *vp)
 static void check_padded(cpg_ichol *ic, const double *v)
 {
     const int G = ic->G;
-    double vp[3 * MAXU], yp[3 * MAXU], sp[3 * MAXU];
+    double *vp = padded_vector(G), *yp = padded_vector(G), *sp = padded_vector(G);
     cpg_pad(G, ic->off, ic->dim, v, vp);
     cpg_lower_apply_padded(&ic->lower, vp, yp);
     CHECK_INT(cpg_ichol_apply_padded(ic, vp, sp), COREPCG_OK);
@@ -727,6 +744,9 @@ static void check_padded(cpg_ichol *ic, const double *v)
         }
     CHECK(padding > 0, "no padding to check");
     check_avx2(ic, vp);
+    free(vp);
+    free(yp);
+    free(sp);
 }
 
 static void test_reuse(void)

@@ -792,29 +792,43 @@ static cloth_sim *coarse_garment_at_contact(double k_stretch)
     return s;
 }
 
-/* The same factor, to the bit, and the same record from a kept and a fresh
- * incomplete Cholesky of rm; the kept one's plain attempt ran beside its
- * compensated one when `beside`. */
+/* Factorises rm with the kept incomplete Cholesky (its opts) and with a
+ * fresh one: the same status and message, the same record to the bit,
+ * the same factor and kept lower triangle; the kept one's plain attempt
+ * ran beside its compensated one when `beside`. */
 static void same_as_fresh(cpg_ichol *kept, const cpg_rmat *rm, int beside,
                           const char *what)
 {
-    char msg[COREPCG_MSG_SIZE] = "";
+    char mk[COREPCG_MSG_SIZE] = "", mf[COREPCG_MSG_SIZE] = "";
+    int rk = cpg_ichol_factorise(kept, rm, mk);
     cpg_ichol fresh;
-    cpg_ichol_opts o;
-    cpg_ichol_default_opts(&o);
-    CHECK_INT(cpg_ichol_analyse(&fresh, rm, &o, msg), COREPCG_OK);
-    CHECK_INT(cpg_ichol_factorise(&fresh, rm, msg), COREPCG_OK);
+    CHECK_INT(cpg_ichol_analyse(&fresh, rm, &kept->opts, mf), COREPCG_OK);
+    int rf = cpg_ichol_factorise(&fresh, rm, mf);
     const cpg_ichol_info *a = &kept->info, *b = &fresh.info;
+    CHECK(rk == rf && strcmp(mk, mf) == 0, "%s: kept %d (%s), fresh %d (%s)",
+          what, rk, mk, rf, mf);
     CHECK(a->retries == b->retries && a->breakdown_node == b->breakdown_node &&
-              a->compensation == b->compensation && a->shift == b->shift,
-          "%s: kept %d retries, node %d, compensation %.17g; fresh %d, %d, %.17g",
-          what, a->retries, a->breakdown_node, a->compensation, b->retries,
-          b->breakdown_node, b->compensation);
-    size_t nb = 9 * (size_t)b->blocks, g = 9 * (size_t)fresh.G;
-    CHECK(memcmp(kept->num.lx, fresh.num.lx, nb * sizeof(double)) == 0 &&
-              memcmp(kept->lxf, fresh.lxf, nb * sizeof(float)) == 0 &&
-              memcmp(kept->num.dinv, fresh.num.dinv, g * sizeof(double)) == 0,
-          "%s: the factor differs from a fresh one's", what);
+              memcmp(&a->breakdown_ratio, &b->breakdown_ratio, sizeof(double)) == 0 &&
+              memcmp(&a->min_pivot_ratio, &b->min_pivot_ratio, sizeof(double)) == 0 &&
+              a->compensated == b->compensated &&
+              a->compensation == b->compensation && a->shift == b->shift &&
+              a->factorised == b->factorised,
+          "%s: kept %d retries, node %d, compensation %.17g, shift %g; "
+          "fresh %d, %d, %.17g, %g", what, a->retries, a->breakdown_node,
+          a->compensation, a->shift, b->retries, b->breakdown_node,
+          b->compensation, b->shift);
+    size_t nb = 9 * (size_t)b->blocks, g = 9 * (size_t)fresh.G,
+           lower = 9 * (size_t)fresh.mp[fresh.G];
+    if (rk == COREPCG_OK && rf == COREPCG_OK)
+        CHECK(memcmp(kept->num.lx, fresh.num.lx, nb * sizeof(double)) == 0 &&
+                  memcmp(kept->lxf, fresh.lxf, nb * sizeof(float)) == 0 &&
+                  memcmp(kept->num.dinv, fresh.num.dinv, g * sizeof(double)) == 0,
+              "%s: the factor differs from a fresh one's", what);
+    CHECK_INT(kept->lower.loaded, fresh.lower.loaded);
+    if (kept->lower.loaded && fresh.lower.loaded)
+        CHECK(memcmp(kept->lower.x, fresh.lower.x, lower * sizeof(double)) == 0 &&
+                  memcmp(kept->lower.d, fresh.lower.d, g * sizeof(double)) == 0,
+              "%s: the kept lower triangle differs", what);
     CHECK(!beside || kept->spare.lx, "%s: the attempts did not run side by side", what);
     cpg_ichol_free(&fresh);
 }
@@ -823,9 +837,11 @@ static void same_as_fresh(cpg_ichol *kept, const cpg_rmat *rm, int beside,
  * attempts) on the T-shirt subdivided once (14k nodes, above the size from
  * which a second thread joins) at k_stretch 6000, where plain IC(0)
  * breaks down: the next factorisation on the analysis runs both at once
- * and keeps the factor that running them in turn gives. Then on values
- * where plain IC(0) holds (A's diagonal blocks times 4), the plain
- * factor, the compensated attempt stopped. */
+ * and keeps the factor and record that running them in turn gives; so
+ * with stricter pivot tolerances, where shifts follow, and with a
+ * negative diagonal entry or a NaN. Then on values where plain IC(0)
+ * holds (A's diagonal blocks times 4), the plain factor, the
+ * compensated attempt stopped. */
 static void test_attempts_side_by_side(void)
 {
     cloth_mesh coarse, mesh;
@@ -869,17 +885,37 @@ static void test_attempts_side_by_side(void)
         CHECK(ic.info.retries == 1 && ic.info.compensated && !ic.spare.lx,
               "first factorisation: %d retries, compensated %d",
               ic.info.retries, ic.info.compensated);
-        CHECK_INT(cpg_ichol_factorise(&ic, &rm, msg), COREPCG_OK);
         same_as_fresh(&ic, &rm, two, "plain broke down");
+        /* pivot_tol up to 0.9: the compensated attempt breaks down too and
+         * shifts follow (up to every retry failing); then a negative
+         * diagonal entry and a NaN, each after a breakdown */
+        static const double pivot_tols[] = {0.05, 0.2, 0.4, 0.9};
+        for (int z = 0; z < 4; z++)
+            for (int bad = 0; bad < 3; bad++) {
+                long where = bad == 1 ? 9L * ic.dsrc[ic.G / 2]
+                           : bad == 2 ? 9L * ic.ms[ic.mp[ic.G / 2]] : -1;
+                double saved = where >= 0 ? rm.x[where] : 0;
+                if (where >= 0)
+                    rm.x[where] = bad == 1 ? -1 : NAN;
+                ic.opts.pivot_tol = pivot_tols[z];
+                ic.plain_broke = 1;
+                char what[64];
+                snprintf(what, sizeof what, "pivot_tol %g, %s", pivot_tols[z],
+                         bad == 1 ? "a negative diagonal" : bad == 2 ? "a NaN" : "SPD");
+                same_as_fresh(&ic, &rm, two, what);
+                if (where >= 0)
+                    rm.x[where] = saved;
+            }
+        ic.opts = o;
         for (int J = 0; J < in.A.nb; J++)
             for (int q = in.A.p[J]; q < in.A.p[J + 1]; q++)
                 if (in.A.i[q] == J)
                     for (int e = 0; e < 9; e++)
                         in.A.x[9L * q + e] *= 4;
         cpg_rmat_values(&rm);
-        CHECK_INT(cpg_ichol_factorise(&ic, &rm, msg), COREPCG_OK);
-        CHECK_INT(ic.info.retries, 0);
+        ic.plain_broke = 1;
         same_as_fresh(&ic, &rm, two, "plain held");
+        CHECK_INT(ic.info.retries, 0);
         cpg_ichol_free(&ic);
     }
     CHECK(rc == COREPCG_OK, "%s", msg);

@@ -16,7 +16,8 @@
  * Life cycle: analyse (ichol_symbolic.c: ordering, pattern, the
  * buffers; depends only on A~'s block pattern and which nodes are free),
  * then factorise (ichol_numeric.c) as often as the values change
- * (allocating only the second attempt's numbers, once: spare), apply
+ * (allocating only the second attempt's numbers, spare, when first
+ * wanted), apply
  * inside PCG (allocates nothing), free. cpg_ichol_keeps says whether an
  * analysis still fits a new A~ (ndof 3 <-> 2 or 1 changes no block
  * pattern; a node becoming fixed does).
@@ -113,11 +114,12 @@ typedef struct cpg_ichol {
                                  (half the memory; the same iteration
                                  counts: docs/benchmark.md) */
     /* The compensated attempt run beside the plain one on the second
-     * thread (ichol_numeric.c, attempts), allocated at the first
-     * factorise on this analysis whose plain attempt broke down;
-     * all NULL until then. plain_broke: the last factorise's did. Both
-     * decide only where and when the attempts run, never which factor
-     * results. */
+     * thread (ichol_numeric.c, attempts): allocated at the first
+     * factorise on this analysis after a plain attempt broke down (as
+     * much again as num: 30 MB on the 56k T-shirt), all NULL until
+     * then. plain_broke: the last factorise's plain attempt broke down.
+     * Both decide only where and when the attempts run, never which
+     * factor results. */
     cpg_ichol_numbers spare;
     int plain_broke;
     int avx2;                 /* 1: the AVX2 sweeps (cpg_have_avx2) */
@@ -152,8 +154,8 @@ int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At);
  * down (ic->info says where; apply then refuses); ERR_NOT_FINITE for a
  * NaN or Inf reaching a pivot (no retry); ERR_STATE before an analysis;
  * ERR_ARGUMENT (NULL, or block counts that are not the analysed ones).
- * Allocates nothing but ic->spare, at most once per analysis (when that
- * fails the attempts run in turn: the same factor). */
+ * Allocates nothing but ic->spare, when first wanted (while that fails
+ * the attempts run in turn: the same factor). */
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
 
 /* out = M^-1 in, a cpg_precond_fn, with in and out (3 G) in the factor's

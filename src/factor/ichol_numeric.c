@@ -384,8 +384,8 @@ static int side_by_side(cpg_ichol *ic)
     if (ic->opts.compensate != CPG_ICHOL_COMP_ON_BREAKDOWN ||
         !ic->plain_broke || !cpg_two_threads(ic->G))
         return 0;
-    /* storage for the second attempt, once per analysis; without it the
-     * attempts run one after the other */
+    /* the second attempt's storage, kept with the analysis once made;
+     * while it cannot be had the attempts run one after the other */
     return ic->spare.lx ||
            cpg_ichol_numbers_alloc(ic, &ic->spare) == COREPCG_OK;
 }
@@ -440,6 +440,8 @@ static int attempts(cpg_ichol *ic, const cpg_rmat *At, double *alpha,
             st = numeric(ic, &ic->num, At, *alpha, *comp, load_lower, NULL,
                          bad, &ratio);
         }
+        if (inf->retries == 0) /* whatever the policy: a probe's too */
+            ic->plain_broke = !*comp && st == 1;
         inf->min_pivot_ratio = ratio;
         if (st == 0)
             break;
@@ -490,8 +492,6 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
     ic->lower.loaded = 0; /* this A~'s values: loaded by the first attempt */
     int st = attempts(ic, At, &alpha, &comp, &bad);
     cpg_ichol_info *inf = &ic->info;
-    ic->plain_broke = ic->opts.compensate == CPG_ICHOL_COMP_ON_BREAKDOWN &&
-                      inf->retries > 0;
     inf->time_factor_s = cpg_now() - t0;
     if (st == 2)
         return cpg_fail(msg, COREPCG_ERR_NOT_FINITE, "incomplete Cholesky: "
@@ -500,6 +500,9 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
         return cpg_fail(msg, COREPCG_ERR_NOT_SPD, "the reduced matrix A~ is "
                         "not positive definite: a diagonal entry of node %d "
                         "is <= 0", bad);
+    if (st == 4) /* only a compensated attempt no longer wanted stops */
+        return cpg_fail(msg, COREPCG_ERR_STATE, "incomplete Cholesky: an "
+                        "attempt stopped unfinished");
     if (st == 1)
         return cpg_fail(msg, COREPCG_ERR_IC_BREAKDOWN, "incomplete Cholesky broke "
                         "down at node %d (pivot ratio %.3g) and still at "

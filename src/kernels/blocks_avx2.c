@@ -7,11 +7,11 @@
  * so that the library still runs on any x86-64. On the 56k T-shirt's
  * factor the sweeps took 0.73x the portable ones' time.
  *
- * A node's row of a vector is read and written 4 wide where the fourth
- * lane is the next node's first entry, unchanged (x - 0): everywhere but
- * the last row of the vector, and in the product the last row before
- * `from`, where the next row may belong to the other thread; those go
- * through masked loads and stores. */
+ * A node's row of a vector is read and written 4 wide, the fourth lane
+ * (the next node's first entry) written back as it was read: everywhere
+ * but the last row of the vector, and in the product the last row
+ * before `from`, where the next row may belong to the other thread;
+ * those go through masked loads and stores. */
 #include "kernels.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -64,14 +64,16 @@ AVX2 static inline __m256d load_row(const double *v, int edge)
                 : lane3_zero(_mm256_loadu_pd(v));
 }
 
-/* v += t (lane 3 of t zero). */
+/* v[0..2] += t[0..2]; v[3] written back as read (its bits: a -0 stays). */
 AVX2 static inline void add_row(double *v, __m256d t, int edge)
 {
-    if (edge)
+    if (edge) {
         _mm256_maskstore_pd(v, three(),
                             _mm256_add_pd(_mm256_maskload_pd(v, three()), t));
-    else
-        _mm256_storeu_pd(v, _mm256_add_pd(_mm256_loadu_pd(v), t));
+    } else {
+        const __m256d old = _mm256_loadu_pd(v);
+        _mm256_storeu_pd(v, _mm256_blend_pd(_mm256_add_pd(old, t), old, 8));
+    }
 }
 
 /* v[0..2] = t[0..2], v[3] untouched. */
@@ -81,9 +83,13 @@ AVX2 static inline void store_row(double *v, __m256d t)
     _mm_store_sd(v + 2, _mm256_extractf128_pd(t, 1));
 }
 
-/* (sum of a0's lanes, of a1's, of a2's, 0). */
+/* (sum of a0's lanes 0-2, of a1's, of a2's, 0): lane 3, a column's
+ * fourth entry times zero, is left out (an Inf there would give NaN). */
 AVX2 static inline __m256d lane_sums(__m256d a0, __m256d a1, __m256d a2)
 {
+    a0 = lane3_zero(a0);
+    a1 = lane3_zero(a1);
+    a2 = lane3_zero(a2);
     __m256d h01 = _mm256_hadd_pd(a0, a1); /* a0 01, a1 01, a0 23, a1 23 */
     __m256d h2 = _mm256_hadd_pd(a2, _mm256_setzero_pd());
     __m256d lo = _mm256_permute2f128_pd(h01, h2, 0x20);
