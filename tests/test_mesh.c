@@ -890,6 +890,7 @@ static void test_attempts_side_by_side(void)
          * shifts follow (up to every retry failing); then a negative
          * diagonal entry and a NaN, each after a breakdown */
         static const double pivot_tols[] = {0.05, 0.2, 0.4, 0.9};
+        int shifted = 0, refused = 0;
         for (int z = 0; z < 4; z++)
             for (int bad = 0; bad < 3; bad++) {
                 long where = bad == 1 ? 9L * ic.dsrc[ic.G / 2]
@@ -903,9 +904,14 @@ static void test_attempts_side_by_side(void)
                 snprintf(what, sizeof what, "pivot_tol %g, %s", pivot_tols[z],
                          bad == 1 ? "a negative diagonal" : bad == 2 ? "a NaN" : "SPD");
                 same_as_fresh(&ic, &rm, two, what);
+                shifted += ic.info.factorised && ic.info.shift > 0;
+                refused += !ic.info.factorised;
                 if (where >= 0)
                     rm.x[where] = saved;
             }
+        /* the paths after the pair ran: shifts, and refusals */
+        CHECK(shifted > 0 && refused >= 8, "%d shifted factors, %d refused",
+              shifted, refused);
         ic.opts = o;
         for (int J = 0; J < in.A.nb; J++)
             for (int q = in.A.p[J]; q < in.A.p[J + 1]; q++)
