@@ -861,11 +861,11 @@ static void test_write_codes_are_setup_codes(void)
         int rc = corepcg_create(&h) == COREPCG_OK
                      ? corepcg_setup(h, &sys, NULL)
                      : COREPCG_ERR_NO_MEMORY;
-        const char *m = h ? corepcg_message(h) : "";
+        const char *said = h ? corepcg_message(h) : "";
         CHECK(rc == COREPCG_ERR_NOT_SYMMETRIC &&
-                  strstr(m, "A is not symmetric: ") && strstr(m, ij) &&
-                  strstr(m, ji),
-              "asymmetric triplets: message '%s' lacks %s or %s", m, ij, ji);
+                  strstr(said, "A is not symmetric: ") && strstr(said, ij) &&
+                  strstr(said, ji),
+              "asymmetric triplets: message '%s' lacks %s or %s", said, ij, ji);
         corepcg_free(&h);
     }
 
