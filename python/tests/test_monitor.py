@@ -3,7 +3,9 @@
 an iteration (1 .. info["iterations"]), its last residual the answer's
 rel_residual; a true return stops with StoppedWarning and a usable x; an
 exception in the callback stops the solve and propagates; history=True
-gives info["residuals"]; the handle is unwatched again afterwards."""
+gives info["residuals"]; the handle is unwatched again afterwards; the
+CLI's --monitor prints one line an iteration."""
+import json
 import unittest
 import warnings
 
@@ -143,6 +145,34 @@ class Callback(unittest.TestCase):
         self.assertNotIn("monitor", corepcg.default_settings())
         with self.assertRaises(TypeError):
             corepcg.Solver(self.A, monitor=print, **self.system)
+
+
+class Cli(unittest.TestCase):
+    """`corepcg solve --monitor`: one line an iteration on stderr, stdout
+    the JSON object alone."""
+
+    def test_one_line_an_iteration(self):
+        bundle = support.DATA / "ballhit41-k60"
+        for method in ("auto", "mpcg"):
+            with self.subTest(method=method):
+                proc = support.cli("solve", bundle, "--json", "--monitor",
+                                   "--method", method, "--repeat", "1")
+                info = json.loads(proc.stdout)
+                lines = proc.stderr.splitlines()
+                self.assertGreater(info["iterations"], 1)
+                self.assertEqual(len(lines), info["iterations"])
+                for k, line in enumerate(lines, 1):
+                    word, it, name, value = line.split()
+                    self.assertEqual((word, int(it), name),
+                                     ("iteration", k, "residual"))
+                self.assertAlmostEqual(
+                    float(lines[-1].split()[3]) / info["rel_residual"], 1,
+                    delta=1e-5)
+
+    def test_refused_for_direct(self):
+        proc = support.cli("solve", support.DATA / "tiny", "--monitor",
+                           "--method", "direct", expect=(2,))
+        self.assertIn("does not take --monitor", proc.stderr)
 
 
 if __name__ == "__main__":
