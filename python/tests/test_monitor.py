@@ -117,11 +117,10 @@ class Callback(unittest.TestCase):
                     s.solve(self.b, self.x0, out=out, callback=explode)
             self.assertEqual(str(cm.exception), "at 2")
             self.assertTrue(np.all(np.isfinite(out)))  # the stopped iterate
-            # the handle is unwatched again and solves on
-            rec = Recorder()
+            # the handle is unwatched again (explode would stop it) and
+            # solves on
             _, info = s.solve(self.b, self.x0)
             self.assertEqual(info["status"], corepcg.Status.OK)
-        self.assertEqual(rec.calls, [])
 
     def test_keyboard_interrupt_propagates(self):
         def interrupt(iteration, residual):
