@@ -218,6 +218,39 @@ static void test_set_monitor(const testsys *t)
     free(x);
 }
 
+/* auto does not time a step its solve was stopped in: after a stopped
+ * first solve the next step is still auto's first choice (one timed step
+ * would have made it probe another candidate). */
+static void test_auto_untimed_when_stopped(const testsys *t)
+{
+    double *x = malloc(sizeof(double) * (size_t)t->n);
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.tol = 1e-8;
+    watch w = {.stop_at = 1};
+    set.monitor = record;
+    set.monitor_user = &w;
+    corepcg_solver *h = NULL;
+    corepcg_info info;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK_INT(corepcg_setup(h, &t->sys, &set), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_STOPPED);
+    CHECK_INT(info.auto_reason, COREPCG_AUTO_FIRST);
+    CHECK_INT(corepcg_set_monitor(h, NULL, NULL), COREPCG_OK);
+    CHECK_INT(corepcg_update(h, &t->sys, NULL), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_OK);
+    CHECK(info.auto_reason == COREPCG_AUTO_FIRST, "auto_reason %s after a "
+          "stopped step: the stopped solve was timed",
+          corepcg_auto_reason_name(info.auto_reason));
+    /* a step that ran to its end is timed: the next one probes */
+    CHECK_INT(corepcg_update(h, &t->sys, NULL), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_OK);
+    CHECK(info.auto_reason != COREPCG_AUTO_FIRST, "auto_reason %s after a "
+          "timed step", corepcg_auto_reason_name(info.auto_reason));
+    corepcg_free(&h);
+    free(x);
+}
+
 int main(void)
 {
     testsys t;
@@ -230,6 +263,7 @@ int main(void)
     test_stop_at(&t, 2);
     test_stop_when_converged(&t);
     test_set_monitor(&t);
+    test_auto_untimed_when_stopped(&t);
     testsys_free(&t);
     return test_summary("test_monitor");
 }
