@@ -226,8 +226,9 @@ COREPCG_EXPORT int corepcg_auto_candidate(int k);
  * runs: when its choice gives up within a step (a failure, or its
  * iteration budget before anything was timed) and its fallback solves
  * again, the numbering starts again at 1, and info.iterations counts the
- * last attempt's calls (info.auto_reason is FALLBACK). The monitor must
- * not call the library on the handle that calls it. */
+ * last attempt's calls (info.auto_reason is FALLBACK). It runs on the
+ * thread that called corepcg_solve and must not call the library on the
+ * handle that calls it. */
 typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
 
 typedef struct corepcg_settings {
@@ -431,9 +432,9 @@ COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
 
 /* Replaces the monitor of the settings in force (monitor may be NULL:
  * none) for the solves that follow, without a new setup: a monitor that
- * belongs to one solve (a per-call callback, a log of one step). The next
- * corepcg_setup puts back its settings' own. Returns OK, or ERR_ARGUMENT
- * (h is NULL). */
+ * belongs to one solve (a per-call callback, a log of one step).
+ * corepcg_update keeps it; the next corepcg_setup puts back its settings'
+ * own. Returns OK, or ERR_ARGUMENT (h is NULL). */
 COREPCG_EXPORT int corepcg_set_monitor(corepcg_solver *h,
                                        corepcg_monitor monitor, void *user);
 
