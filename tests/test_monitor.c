@@ -251,6 +251,35 @@ static void test_auto_untimed_when_stopped(const testsys *t)
     free(x);
 }
 
+/* auto's choice gives up at max_iter before anything was timed and its
+ * fallback solves again: the monitor sees both attempts, each numbered
+ * from 1, and info.iterations counts the last one's calls. */
+static void test_auto_fallback_numbering(const testsys *t)
+{
+    enum { LIMIT = 2 };
+    double *x = malloc(sizeof(double) * (size_t)t->n);
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.tol = 1e-8;
+    set.max_iter = LIMIT;
+    watch w = {0};
+    set.monitor = record;
+    set.monitor_user = &w;
+    corepcg_solver *h = NULL;
+    corepcg_info info;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK_INT(corepcg_setup(h, &t->sys, &set), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_NOT_CONVERGED);
+    CHECK_INT(info.auto_reason, COREPCG_AUTO_FALLBACK);
+    CHECK_INT(info.iterations, LIMIT);
+    CHECK_INT(w.calls, 2 * LIMIT);
+    for (int k = 0; k < w.calls && k < 2 * LIMIT; k++)
+        CHECK(w.iteration[k] == k % LIMIT + 1, "call %d saw iteration %d",
+              k + 1, w.iteration[k]);
+    corepcg_free(&h);
+    free(x);
+}
+
 int main(void)
 {
     testsys t;
@@ -264,6 +293,7 @@ int main(void)
     test_stop_when_converged(&t);
     test_set_monitor(&t);
     test_auto_untimed_when_stopped(&t);
+    test_auto_fallback_numbering(&t);
     testsys_free(&t);
     return test_summary("test_monitor");
 }

@@ -80,6 +80,20 @@ class Callback(unittest.TestCase):
         self.assertNotIn("residuals", plain)
         np.testing.assert_array_equal(alone["residuals"], h)
 
+    def test_history_holds_auto_fallbacks_last_attempt(self):
+        # max_iter 3 before anything was timed: icpcg gives up at 3 and
+        # the fallback (mpcg) solves again from iteration 1
+        rec = Recorder()
+        with corepcg.Solver(self.A, max_iter=3, **self.system) as s:
+            with self.assertWarns(corepcg.NotConvergedWarning):
+                _, info = s.solve(self.b, self.x0, callback=rec,
+                                  history=True)
+        self.assertEqual(info["auto_reason"], "fallback")
+        self.assertEqual([i for i, _ in rec.calls], [1, 2, 3, 1, 2, 3])
+        self.assertEqual(info["iterations"], 3)
+        np.testing.assert_array_equal(info["residuals"],
+                                      [r for _, r in rec.calls[3:]])
+
     def test_true_return_stops(self):
         for method in ("auto", "icpcg", "mpcg"):
             with self.subTest(method=method), self.solver(method) as s:
