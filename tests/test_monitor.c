@@ -46,27 +46,56 @@ static int make_system(testsys *t)
     return rc;
 }
 
-/* Sets up method m on t with the monitor given in the settings and
- * solves; returns the code, info and x filled. */
-static int solve_watched(const testsys *t, corepcg_method m, corepcg_stop stop,
-                         watch *w, double *x, corepcg_info *info)
+/* The defaults with method m, tol 1e-8 and a monitor recording into w
+ * (none when w is NULL). */
+static corepcg_settings watched_settings(corepcg_method m, watch *w)
 {
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = m;
     set.tol = 1e-8;
-    set.stop = stop;
-    set.monitor = record;
-    set.monitor_user = w;
+    if (w) {
+        set.monitor = record;
+        set.monitor_user = w;
+    }
+    return set;
+}
+
+/* A handle set up on t with set; NULL (and a failed check) when refused. */
+static corepcg_solver *set_up(const testsys *t, const corepcg_settings *set)
+{
     corepcg_solver *h = NULL;
     int rc = corepcg_create(&h);
     if (rc == COREPCG_OK)
-        rc = corepcg_setup(h, &t->sys, &set);
-    if (rc >= 0)
-        rc = corepcg_solve(h, t->b, t->x0, x, info);
+        rc = corepcg_setup(h, &t->sys, set);
+    CHECK(rc == COREPCG_OK, "setup of %s: %s",
+          corepcg_method_name(set->method), corepcg_message(h));
+    if (rc != COREPCG_OK)
+        corepcg_free(&h);
+    return h;
+}
+
+/* Sets up method m on t with the monitor given in the settings and
+ * solves from x0; returns the code, info and x filled. */
+static int solve_watched_from(const testsys *t, const double *x0,
+                              corepcg_method m, corepcg_stop stop, watch *w,
+                              double *x, corepcg_info *info)
+{
+    corepcg_settings set = watched_settings(m, w);
+    set.stop = stop;
+    corepcg_solver *h = set_up(t, &set);
+    int rc = corepcg_solve(h, t->b, x0, x, info);
     CHECK(rc >= 0, "%s: %s", corepcg_method_name(m), corepcg_message(h));
     corepcg_free(&h);
     return rc;
+}
+
+/* Sets up method m on t with the monitor given in the settings and
+ * solves from t's x0. */
+static int solve_watched(const testsys *t, corepcg_method m, corepcg_stop stop,
+                         watch *w, double *x, corepcg_info *info)
+{
+    return solve_watched_from(t, t->x0, m, stop, w, x, info);
 }
 
 /* The calls are 1, 2, ..., info.iterations, each residual finite. */
@@ -87,7 +116,8 @@ static void check_numbering(const watch *w, const corepcg_info *info,
  * compared with tol (above it before the last call, at most tol at the
  * last), and under the residual rule the last one is the answer's true
  * relative residual. direct: no call. */
-static void test_called_every_iteration(const testsys *t)
+static void test_called_every_iteration(const testsys *t, const double *x0,
+                                        const char *guess)
 {
     double *x = malloc(sizeof(double) * (size_t)t->n);
     for (int k = 0; corepcg_method_at(k) >= 0; k++) {
@@ -95,10 +125,10 @@ static void test_called_every_iteration(const testsys *t)
         for (int stop = 0; stop < COREPCG_STOP_COUNT; stop++) {
             watch w = {0};
             corepcg_info info;
-            int rc = solve_watched(t, m, stop, &w, x, &info);
-            char name[64];
-            snprintf(name, sizeof name, "%s, stop %s", corepcg_method_name(m),
-                     corepcg_stop_name(stop));
+            int rc = solve_watched_from(t, x0, m, stop, &w, x, &info);
+            char name[96];
+            snprintf(name, sizeof name, "%s, stop %s, %s",
+                     corepcg_method_name(m), corepcg_stop_name(stop), guess);
             CHECK(rc == COREPCG_OK, "%s: %s", name, corepcg_strerror(rc));
             CHECK(w.seen_user == (w.calls ? (void *)&w : NULL),
                   "%s: the user pointer was not handed through", name);
@@ -186,15 +216,11 @@ static void test_stop_when_converged(const testsys *t)
 static void test_set_monitor(const testsys *t)
 {
     double *x = malloc(sizeof(double) * (size_t)t->n);
-    corepcg_settings set;
-    corepcg_settings_default(&set);
+    corepcg_settings set = watched_settings(COREPCG_METHOD_AUTO, NULL);
     CHECK(set.monitor == NULL && set.monitor_user == NULL,
           "the default settings have a monitor");
-    set.tol = 1e-8;
-    corepcg_solver *h = NULL;
+    corepcg_solver *h = set_up(t, &set);
     corepcg_info info;
-    CHECK_INT(corepcg_create(&h), COREPCG_OK);
-    CHECK_INT(corepcg_setup(h, &t->sys, &set), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_OK);
     watch w = {0};
     CHECK_INT(corepcg_set_monitor(h, record, &w), COREPCG_OK);
@@ -224,16 +250,10 @@ static void test_set_monitor(const testsys *t)
 static void test_auto_untimed_when_stopped(const testsys *t)
 {
     double *x = malloc(sizeof(double) * (size_t)t->n);
-    corepcg_settings set;
-    corepcg_settings_default(&set);
-    set.tol = 1e-8;
     watch w = {.stop_at = 1};
-    set.monitor = record;
-    set.monitor_user = &w;
-    corepcg_solver *h = NULL;
+    corepcg_settings set = watched_settings(COREPCG_METHOD_AUTO, &w);
+    corepcg_solver *h = set_up(t, &set);
     corepcg_info info;
-    CHECK_INT(corepcg_create(&h), COREPCG_OK);
-    CHECK_INT(corepcg_setup(h, &t->sys, &set), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_STOPPED);
     CHECK_INT(info.auto_reason, COREPCG_AUTO_FIRST);
     CHECK_INT(corepcg_set_monitor(h, NULL, NULL), COREPCG_OK);
@@ -258,17 +278,11 @@ static void test_auto_fallback_numbering(const testsys *t)
 {
     enum { LIMIT = 2 };
     double *x = malloc(sizeof(double) * (size_t)t->n);
-    corepcg_settings set;
-    corepcg_settings_default(&set);
-    set.tol = 1e-8;
-    set.max_iter = LIMIT;
     watch w = {0};
-    set.monitor = record;
-    set.monitor_user = &w;
-    corepcg_solver *h = NULL;
+    corepcg_settings set = watched_settings(COREPCG_METHOD_AUTO, &w);
+    set.max_iter = LIMIT;
+    corepcg_solver *h = set_up(t, &set);
     corepcg_info info;
-    CHECK_INT(corepcg_create(&h), COREPCG_OK);
-    CHECK_INT(corepcg_setup(h, &t->sys, &set), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_NOT_CONVERGED);
     CHECK_INT(info.auto_reason, COREPCG_AUTO_FALLBACK);
     CHECK_INT(info.iterations, LIMIT);
@@ -287,7 +301,15 @@ int main(void)
         return test_summary("test_monitor");
     CHECK(strcmp(corepcg_strerror(COREPCG_STOPPED), "stopped by the monitor")
               == 0, "strerror(STOPPED) = %s", corepcg_strerror(COREPCG_STOPPED));
-    test_called_every_iteration(&t);
+    test_called_every_iteration(&t, t.x0, "x0");
+    /* a guess far from the answer makes the recurrence's residual drift
+     * from the true one: the monitor must show the true one wherever the
+     * rule checks it */
+    double *far = malloc(sizeof(double) * (size_t)t.n);
+    for (int k = 0; k < t.n; k++)
+        far[k] = 1e8 * t.x0[k];
+    test_called_every_iteration(&t, far, "x0 * 1e8");
+    free(far);
     test_stop_at(&t, 1);
     test_stop_at(&t, 2);
     test_stop_when_converged(&t);
