@@ -54,6 +54,8 @@ enum corepcg_status {
     /* warnings: x is usable */
     COREPCG_NOT_CONVERGED = 1,    /* iteration limit reached, tol not met  */
     COREPCG_FELL_BACK = 2,        /* core not SPD; solved by block PCG     */
+    COREPCG_STOPPED = 3,          /* the monitor asked to stop; x is the
+                                     iterate it stopped at              */
     /* errors: no usable x */
     COREPCG_ERR_ARGUMENT = -1,    /* NULL pointer or invalid setting       */
     COREPCG_ERR_NO_MEMORY = -2,   /* an allocation failed                  */
@@ -205,6 +207,30 @@ COREPCG_EXPORT int corepcg_auto_candidate(int k);
 #define COREPCG_DEFAULT_MAX_ITER 10000
 #define COREPCG_DEFAULT_CORE_THRESHOLD 1e-2
 
+/* A monitor (settings.monitor, corepcg_set_monitor), called by the
+ * iterative methods once after each iteration, iteration = 1, 2, ... (never
+ * for iteration 0), so that a solve of k iterations calls it k times.
+ * residual is what the stopping rule compares with tol, which stops the
+ * solve once residual <= tol:
+ *   stop RESIDUAL        |r| / |S(b - A(I-S)z)|, r the filtered residual
+ *                        the iteration carries, replaced by S(b - A x)
+ *                        computed afresh at each iteration where it met
+ *                        tol: at the last iteration of a converged solve it
+ *                        is info.rel_residual (to round-off);
+ *   stop PRECONDITIONED  sqrt(r^T M^-1 r / delta0).
+ * Returning non-zero stops the solve after this iteration with the warning
+ * COREPCG_STOPPED: x is written, holds the constraints and is that
+ * iteration's answer (info.iterations = iteration, info.rel_residual its
+ * true residual). direct never calls it, nor does a solve of 0 iterations
+ * (b~ = 0, or x0 already meets tol). auto calls it for every iteration it
+ * runs: when its choice gives up within a step (a failure, or its
+ * iteration budget before anything was timed) and its fallback solves
+ * again, the numbering starts again at 1, and info.iterations counts the
+ * last attempt's calls (info.auto_reason is FALLBACK). It runs on the
+ * thread that called corepcg_solve and must not call the library on the
+ * handle that calls it. */
+typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
+
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
     double tol;                /* iterative methods' tolerance, (0, 1): see
@@ -237,6 +263,11 @@ typedef struct corepcg_settings {
                                   true accuracy, so that they compare at
                                   equal accuracy and tol means the same
                                   for all (docs/design.md, "Stopping")    */
+    corepcg_monitor monitor;   /* iterative methods: called after each
+                                  iteration (corepcg_monitor above); default
+                                  NULL: none, at the cost of one test a
+                                  iteration                               */
+    void *monitor_user;        /* handed to monitor as user              */
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
@@ -395,15 +426,23 @@ COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
  * zero: it is the unconstrained guess y of Ascher & Boxerman), into x (n).
  * info may be NULL; its status is the code returned. Allocates nothing.
  * May be called any number of times after setup/update.
- * Returns OK; the warnings NOT_CONVERGED (max_iter reached) and FELL_BACK
- * (x written); or, x untouched: ERR_ARGUMENT, ERR_STATE (no system set
- * up), ERR_NOT_FINITE (b or x0), ERR_BREAKDOWN (p^T A p <= 0: A~ is not
- * positive definite), ERR_NAN (NaN or Inf while iterating, or an answer
- * whose residual overflows), ERR_NO_MEMORY / ERR_CHOLMOD (a failed
- * factor solve). */
+ * Returns OK; the warnings NOT_CONVERGED (max_iter reached), FELL_BACK and
+ * STOPPED (the monitor asked to stop) (x written); or, x untouched:
+ * ERR_ARGUMENT, ERR_STATE (no system set up), ERR_NOT_FINITE (b or x0),
+ * ERR_BREAKDOWN (p^T A p <= 0: A~ is not positive definite), ERR_NAN (NaN
+ * or Inf while iterating, or an answer whose residual overflows),
+ * ERR_NO_MEMORY / ERR_CHOLMOD (a failed factor solve). */
 COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
                                  const double *x0, double *x,
                                  corepcg_info *info);
+
+/* Replaces the monitor of the settings in force (monitor may be NULL:
+ * none) for the solves that follow, without a new setup: a monitor that
+ * belongs to one solve (a per-call callback, a log of one step).
+ * corepcg_update keeps it; the next corepcg_setup puts back its settings'
+ * own. Returns OK, or ERR_ARGUMENT (h is NULL). */
+COREPCG_EXPORT int corepcg_set_monitor(corepcg_solver *h,
+                                       corepcg_monitor monitor, void *user);
 
 /* The detail of the last failure on this handle ("" if none). */
 COREPCG_EXPORT const char *corepcg_message(const corepcg_solver *h);

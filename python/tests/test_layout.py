@@ -31,10 +31,11 @@ def _c_type(t):
         return "void"
     if isinstance(t, type) and issubclass(t, ctypes._Pointer):
         return _c_type(t._type_) + "*"
-    if isinstance(t, type) and issubclass(t, ctypes.Structure):
+    if hasattr(t, "_c_name_"):  # a struct, or the monitor's function type
         return t._c_name_
     return {ctypes.c_int: "int", ctypes.c_long: "long",
-            ctypes.c_double: "double", ctypes.c_char_p: "char*"}[t]
+            ctypes.c_double: "double", ctypes.c_char_p: "char*",
+            ctypes.c_void_p: "void*"}[t]
 
 
 def layout_problems(text):

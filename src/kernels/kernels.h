@@ -131,6 +131,10 @@ typedef struct cpg_pcg_problem {
                               |bdelta| (|r0| when bdelta is NULL) instead */
     double tol;
     int max_iter;
+    corepcg_monitor monitor; /* or NULL: after each iteration, the value
+                                compared with tol; non-zero stops the loop
+                                (STOPPED)                               */
+    void *monitor_user;
 } cpg_pcg_problem;
 
 typedef struct cpg_pcg_work {
@@ -141,7 +145,8 @@ int cpg_pcg_work_alloc(cpg_pcg_work *w, int n);
 void cpg_pcg_work_free(cpg_pcg_work *w);
 
 /* x holds the initial guess on entry and the answer on exit. Returns OK,
- * NOT_CONVERGED, ERR_BREAKDOWN or ERR_NAN; *iterations is always set. */
+ * NOT_CONVERGED, STOPPED (the monitor asked), ERR_BREAKDOWN or ERR_NAN;
+ * *iterations is always set. */
 int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             int *iterations, char *msg);
 

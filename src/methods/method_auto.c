@@ -407,12 +407,16 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         double t = cpg_now();
         int rc = ops_of(st, k)->solve(st->sub[k], &c, b, y, x, iterations);
         double solve_s = cpg_now() - t;
+        ctx->rec->method_used = st->cand[k];
+        ctx->rec->auto_reason = st->why;
+        /* cut short by the caller: no measure of the step, which the next
+         * solve that runs to its end gives */
+        if (rc == COREPCG_STOPPED)
+            return rc;
         if (rc >= 0 && st->timing) /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
         st->timing = 0;
-        ctx->rec->method_used = st->cand[k];
-        ctx->rec->auto_reason = st->why;
         if (rc >= 0 && rc != COREPCG_NOT_CONVERGED) {
             if (why_failed[0])
                 cpg_fail(ctx->msg, rc, "auto: %s; %s ran in its place",
