@@ -36,6 +36,11 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
         cli_error("%s: --size and --mesh do not go together (a grid or a mesh)", command);
         return -1;
     }
+    if (!o->mesh_path && o->have_up) {
+        cli_error("%s: --up turns a mesh (--mesh FILE.obj); the grid scenes are z-up",
+                  command);
+        return -1;
+    }
     if (!o->mesh_path && (have_subdivide || o->have_density)) {
         cli_error("%s: --subdivide and --density need --mesh FILE.obj", command);
         return -1;
@@ -68,6 +73,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
 {
     memset(o, 0, sizeof *o);
     o->command = command;
+    o->up = CLOTH_UP_Z;
     corepcg_settings_default(&o->set);
     const char *scene = NULL;
     int size = 0, have_subdivide = 0, m;
@@ -82,6 +88,9 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
         } else if (strcmp(a, "--mesh") == 0) {
             rc = needs_value(a, v, "an OBJ file");
             o->mesh_path = v;
+        } else if (strcmp(a, "--up") == 0) {
+            rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
+            o->have_up = 1;
         } else if (strcmp(a, "--subdivide") == 0) {
             rc = cli_parse_int(a, v, 0, CLOTH_MAX_SUBDIVIDE, &o->subdivide);
             have_subdivide = 1;
@@ -141,8 +150,13 @@ int cloth_cli_load(struct cloth_cli *o)
     cloth_scene scene = o->par.scene;
     if (o->mesh_path) {
         cloth_mesh read;
-        int rc = cloth_mesh_read_obj(o->mesh_path, &read, msg);
+        cloth_obj_skipped skipped;
+        int rc = cloth_mesh_read_obj_skipping(o->mesh_path, &read, &skipped, msg);
+        cloth_obj_skipped_describe(&skipped, o->skipped, sizeof o->skipped);
+        if (o->skipped[0]) /* a note, not an error: said whatever comes next */
+            fprintf(stderr, "corepcg: %s: %s: %s\n", o->command, o->mesh_path, o->skipped);
         if (rc == COREPCG_OK) {
+            cloth_mesh_orient(&read, CLOTH_UP_Z, (cloth_up)o->up);
             rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
             cloth_mesh_free(&read);
         }
@@ -161,6 +175,20 @@ int cloth_cli_load(struct cloth_cli *o)
     if (o->have_self_contact)
         o->par.self_contact = o->self_contact;
     return 0;
+}
+
+int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim)
+{
+    char msg[COREPCG_MSG_SIZE];
+    if (cloth_sim_create(&o->par, sim, msg) == COREPCG_OK)
+        return 0;
+    int up = o->mesh_path ? cloth_scene_suggest_up(&o->par, (cloth_up)o->up) : -1;
+    if (up >= 0)
+        cli_error("%s: %s; is it %s-up? try --up %s", o->command, msg, cloth_up_name(up),
+                  cloth_up_name(up));
+    else
+        cli_error("%s: %s", o->command, msg);
+    return -1;
 }
 
 void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len)

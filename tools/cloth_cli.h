@@ -18,14 +18,16 @@ struct cloth_cli {
     const char *csv;      /* simulate: --csv FILE                         */
     const char *mesh_path; /* --mesh FILE.obj, or NULL (the grid)         */
     int subdivide;        /* --subdivide K                                */
-    cloth_mesh mesh;      /* read by cloth_cli_load                       */
+    int up;               /* --up: the file's up axis (cloth_up; z)      */
+    cloth_mesh mesh;      /* read by cloth_cli_load, turned z-up          */
+    char skipped[256];    /* "skipped 3 'vt' lines", or "" (the reader's) */
     /* options given, applied over the source's defaults */
-    int have_dt, have_k, have_density, have_self_contact;
+    int have_dt, have_k, have_density, have_self_contact, have_up;
     double dt, k_stretch, density;
     int self_contact;
 };
 
-/* Parses argv[1..]: SCENE, --size or --mesh (with --subdivide), --k-stretch,
+/* Parses argv[1..]: SCENE, --size or --mesh (with --subdivide, --up), --k-stretch,
  * --dt, --density, --self-contact, --steps, --method, --tol, and whichever
  * of --out / --obj / --csv the command takes (the flags say which).
  * Returns 0, 1 after --help (usage printed), or -1 after a usage error
@@ -34,9 +36,14 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
                     const char *usage, int takes_out, int takes_files,
                     struct cloth_cli *o);
 
-/* Reads and subdivides the mesh (if any) and completes o->par. 0, or -1
+/* Reads, turns (--up) and subdivides the mesh (if any) and completes
+ * o->par; the statements the reader skipped are said on stderr. 0, or -1
  * after printing the error (the file, the line and what is wrong). */
 int cloth_cli_load(struct cloth_cli *o);
+
+/* The simulation of o->par. 0, or -1 after printing why not; a mesh
+ * scene refused for its start is told which --up would start it. */
+int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim);
 
 /* "ballhit 41x41" or "garment on tshirt.obj (3021 vertices)". */
 void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len);
