@@ -150,16 +150,11 @@ int cloth_cli_load(struct cloth_cli *o)
     cloth_scene scene = o->par.scene;
     if (o->mesh_path) {
         cloth_mesh read;
-        cloth_obj_skipped skipped;
-        int rc = cloth_mesh_read_obj_skipping(o->mesh_path, &read, &skipped, msg);
-        cloth_obj_skipped_describe(&skipped, o->skipped, sizeof o->skipped);
-        if (o->skipped[0]) /* a note, not an error: said whatever comes next */
-            fprintf(stderr, "corepcg: %s: %s: %s\n", o->command, o->mesh_path, o->skipped);
-        if (rc == COREPCG_OK) {
-            cloth_mesh_orient(&read, CLOTH_UP_Z, (cloth_up)o->up);
-            rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
-            cloth_mesh_free(&read);
-        }
+        if (cloth_cli_read_mesh(o->command, o->mesh_path, o->up, &read, o->skipped,
+                                sizeof o->skipped))
+            return -1;
+        int rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
+        cloth_mesh_free(&read);
         if (rc != COREPCG_OK) {
             cli_error("%s: %s", o->command, msg);
             return -1;
@@ -177,17 +172,41 @@ int cloth_cli_load(struct cloth_cli *o)
     return 0;
 }
 
+int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mesh *mesh,
+                        char *skipped_note, size_t len)
+{
+    char msg[COREPCG_MSG_SIZE], note[256];
+    cloth_obj_skipped skipped;
+    int rc = cloth_mesh_read_obj_skipping(path, mesh, &skipped, msg);
+    cloth_obj_skipped_describe(&skipped, note, sizeof note);
+    if (note[0]) /* a note, not an error: said whatever comes next */
+        fprintf(stderr, "corepcg: %s: %s: %s\n", command, path, note);
+    if (skipped_note)
+        snprintf(skipped_note, len, "%s", note);
+    if (rc != COREPCG_OK) {
+        cli_error("%s: %s", command, msg);
+        return -1;
+    }
+    cloth_mesh_orient(mesh, CLOTH_UP_Z, (cloth_up)up);
+    return 0;
+}
+
+void cloth_cli_refused(const char *command, const cloth_params *par, int up, const char *msg)
+{
+    int other = par->mesh ? cloth_scene_suggest_up(par, (cloth_up)up) : -1;
+    if (other >= 0)
+        cli_error("%s: %s; is it %s-up? try --up %s", command, msg, cloth_up_name(other),
+                  cloth_up_name(other));
+    else
+        cli_error("%s: %s", command, msg);
+}
+
 int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim)
 {
     char msg[COREPCG_MSG_SIZE];
     if (cloth_sim_create(&o->par, sim, msg) == COREPCG_OK)
         return 0;
-    int up = o->mesh_path ? cloth_scene_suggest_up(&o->par, (cloth_up)o->up) : -1;
-    if (up >= 0)
-        cli_error("%s: %s; is it %s-up? try --up %s", o->command, msg, cloth_up_name(up),
-                  cloth_up_name(up));
-    else
-        cli_error("%s: %s", o->command, msg);
+    cloth_cli_refused(o->command, &o->par, o->up, msg);
     return -1;
 }
 
@@ -205,8 +224,9 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
                  : o->subdivide == 2 ? "twice" : "");
     if (o->subdivide > 2)
         snprintf(rounds, sizeof rounds, ", subdivided %d times", o->subdivide);
-    snprintf(buf, len, "%s on %s%s (%d vertices)", name, slash ? slash + 1 : o->mesh_path,
-             rounds, nodes);
+    snprintf(buf, len, "%s on %s%s (%d vertices%s%s)", name,
+             slash ? slash + 1 : o->mesh_path, rounds, nodes,
+             o->up != CLOTH_UP_Z ? ", up " : "", o->up != CLOTH_UP_Z ? cloth_up_name(o->up) : "");
 }
 
 void cloth_cli_free(struct cloth_cli *o)

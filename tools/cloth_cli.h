@@ -41,6 +41,18 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
  * after printing the error (the file, the line and what is wrong). */
 int cloth_cli_load(struct cloth_cli *o);
 
+/* Reads the OBJ file at path and turns it z-up from `up` (cloth_up); the
+ * statements skipped are said on stderr and, when skipped_note is not
+ * NULL, kept there ("skipped 3 'vt' lines", or ""). 0, or -1 after
+ * printing the error. */
+int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mesh *mesh,
+                        char *skipped_note, size_t len);
+
+/* Prints "COMMAND: MSG" for a simulation par refused, and for a mesh
+ * read with `up` the --up under which it would start. */
+void cloth_cli_refused(const char *command, const cloth_params *par, int up,
+                       const char *msg);
+
 /* The simulation of o->par. 0, or -1 after printing why not; a mesh
  * scene refused for its start is told which --up would start it. */
 int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim);
