@@ -175,7 +175,7 @@ int cloth_cli_load(struct cloth_cli *o)
 int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mesh *mesh,
                         char *skipped_note, size_t len)
 {
-    char msg[COREPCG_MSG_SIZE], note[256];
+    char msg[COREPCG_MSG_SIZE], note[512];
     cloth_obj_skipped skipped;
     int rc = cloth_mesh_read_obj_skipping(path, mesh, &skipped, msg);
     cloth_obj_skipped_describe(&skipped, note, sizeof note);
