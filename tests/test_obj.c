@@ -304,6 +304,26 @@ static int blender_scene(cloth_scene scene, cloth_up up, int *held, char *msg)
     return rc;
 }
 
+/* The mesh in `text` read, and refused in `scene` with `message`. */
+static void check_refused_start(const char *name, const char *text, cloth_scene scene,
+                                const char *message)
+{
+    cloth_mesh m;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = read_text(name, text, &m, NULL, msg);
+    CHECK(rc == COREPCG_OK, "%s: %s", name, msg);
+    if (rc != COREPCG_OK)
+        return;
+    cloth_params p;
+    cloth_params_default_mesh(&p, scene, &m);
+    cloth_sim *sim = NULL;
+    CHECK_INT(cloth_sim_create(&p, &sim, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, message);
+    CHECK(sim == NULL, "%s: a refused scene leaves no simulation", name);
+    cloth_sim_free(&sim);
+    cloth_mesh_free(&m);
+}
+
 static void test_scene_check(void)
 {
     char msg[COREPCG_MSG_SIZE] = "";
@@ -329,7 +349,6 @@ static void test_scene_check(void)
     CHECK_INT(held, 0);
 
     /* more than half, not all: 13 of 25 within 1 cm of the top */
-    cloth_mesh m;
     char text[2048];
     int used = 0;
     for (int i = 0; i < SIDE * SIDE; i++)
@@ -340,18 +359,8 @@ static void test_scene_check(void)
         for (int c = 0; c + 1 < SIDE; c++)
             used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n",
                              at(r, c), at(r + 1, c), at(r + 1, c + 1), at(r, c + 1));
-    int rc = read_text("half.obj", text, &m, NULL, msg);
-    CHECK(rc == COREPCG_OK, "half.obj: %s", msg);
-    if (rc == COREPCG_OK) {
-        cloth_params p;
-        cloth_params_default_mesh(&p, CLOTH_SCENE_HANG, &m);
-        cloth_sim *sim = NULL;
-        CHECK_INT(cloth_sim_create(&p, &sim, msg), COREPCG_ERR_ARGUMENT);
-        CHECK_STR_CONTAINS(msg, "fixed 13 of 25 vertices: the mesh's highest 1 cm holds "
-                                "more than half of it");
-        CHECK(sim == NULL, "a refused scene leaves no simulation");
-        cloth_mesh_free(&m);
-    }
+    check_refused_start("half.obj", text, CLOTH_SCENE_HANG, "fixed 13 of 25 vertices: "
+                        "the mesh's highest 1 cm holds more than half of it");
 
     /* no vertex free: a small sheet inside the body proxy's torso */
     cloth_obstacle body[CLOTH_MAX_OBSTACLES];
@@ -360,17 +369,8 @@ static void test_scene_check(void)
     const double *c = body[1].end0[0];
     snprintf(text, sizeof text, "v %g %g %g\nv %g %g %g\nv %g %g %g\nf 1 2 3\n", c[0],
              c[1], c[2], c[0] + 0.01, c[1], c[2], c[0], c[1] + 0.01, c[2]);
-    rc = read_text("inside.obj", text, &m, NULL, msg);
-    CHECK(rc == COREPCG_OK, "inside.obj: %s", msg);
-    if (rc == COREPCG_OK) {
-        cloth_params p;
-        cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &m);
-        cloth_sim *sim = NULL;
-        CHECK_INT(cloth_sim_create(&p, &sim, msg), COREPCG_ERR_ARGUMENT);
-        CHECK_STR_CONTAINS(msg, "no vertex of 3 is free: 0 fixed, 3 touching an obstacle "
-                                "at the start");
-        cloth_mesh_free(&m);
-    }
+    check_refused_start("inside.obj", text, CLOTH_SCENE_GARMENT, "no vertex of 3 is free: "
+                        "0 fixed, 3 touching an obstacle at the start");
 
     /* every grid scene starts, down to the smallest grid */
     for (int s = 0; s < CLOTH_SCENE_COUNT; s++)
@@ -424,15 +424,7 @@ static void test_cli_gen(void)
         corepcg_bundle_free(&bundle);
     }
 
-    /* Blender's file (y up): refused with advice, nothing written */
-    snprintf(args, sizeof args, "gen ballhit --mesh '%s/blender.obj' --out '%s/none'",
-             tmp_dir, tmp_dir);
-    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
-    CHECK_STR_CONTAINS(out, "corepcg: gen: fixed 25 of 25 vertices: the mesh's highest 1 cm "
-                            "holds all of it; is it y-up? try --up y");
-    CHECK(!fixture_exists(tmp_dir, "none"), "a refused scene wrote its --out");
-
-    /* ... and made with --up y: the top row held */
+    /* Blender's file (y up) with --up y: the top row held */
     snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up y --steps 2 "
              "--out '%s/b'", tmp_dir, tmp_dir);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
@@ -452,15 +444,6 @@ static void test_cli_simulate(void)
 {
     char args[4 * FIXTURE_PATH], out[8192], path[FIXTURE_PATH];
     int ndof0[8], iterations[8];
-
-    /* the y-up sheet as read (z up): refused before anything is written */
-    snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --steps 3 "
-             "--csv '%s/refused/run.csv' --obj '%s/refused/frames'", tmp_dir, tmp_dir,
-             tmp_dir);
-    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
-    CHECK_STR_CONTAINS(out, "corepcg: simulate: fixed 25 of 25 vertices: the mesh's highest "
-                            "1 cm holds all of it; is it y-up? try --up y");
-    CHECK(!fixture_exists(tmp_dir, "refused"), "a refused scene made its output directory");
 
     /* with --up y it moves: the top row fixed, every step iterates */
     snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --up y --steps 3 "
@@ -497,16 +480,32 @@ static void test_cli_options(void)
                             "z-up");
     CHECK_INT(fixture_run_cli("bench --quick --up y", out, sizeof out), 2);
     CHECK_STR_CONTAINS(out, "bench: --up applies to the mesh scenes (hang, garment) only");
+}
 
-    /* bench refuses the y-up sheet before any case runs */
-    snprintf(args, sizeof args, "bench --quick --scene hang --mesh '%s/blender.obj' "
-             "--csv '%s/bench/b.csv'", tmp_dir, tmp_dir);
-    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
-    CHECK_STR_CONTAINS(out, "corepcg: bench: fixed 25 of 25 vertices: the mesh's highest 1 cm "
-                            "holds all of it; is it y-up? try --up y");
-    char dir[FIXTURE_PATH];
-    fixture_join(dir, tmp_dir, "bench");
-    CHECK(!fixture_exists(dir, "b.csv"), "a refused bench wrote its CSV");
+/* The y-up sheet as read (z up) would hang whole from its top band:
+ * each command refuses it, with why and the --up to try, before it
+ * writes anything (bench makes its outputs' directories first). */
+static void test_cli_refused(void)
+{
+    const struct {
+        const char *command, *option, *output, *absent;
+    } runs[] = {
+        {"gen ballhit", "--out", "refused/bundle", "refused"},
+        {"simulate hang --steps 3", "--csv", "refused/run.csv", "refused"},
+        {"bench --quick --scene hang", "--csv", "refused/b.csv", "refused/b.csv"},
+    };
+    char args[4 * FIXTURE_PATH], out[8192], want[256];
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        snprintf(args, sizeof args, "%s --mesh '%s/blender.obj' %s '%s/%s'", runs[k].command,
+                 tmp_dir, runs[k].option, tmp_dir, runs[k].output);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+        snprintf(want, sizeof want, "corepcg: %.*s: fixed 25 of 25 vertices: the mesh's "
+                 "highest 1 cm holds all of it; is it y-up? try --up y",
+                 (int)strcspn(runs[k].command, " "), runs[k].command);
+        CHECK_STR_CONTAINS(out, want);
+        CHECK(!fixture_exists(tmp_dir, runs[k].absent), "'%s' made %s", runs[k].command,
+              runs[k].absent);
+    }
 }
 
 int main(void)
@@ -520,6 +519,7 @@ int main(void)
     test_cli_gen();
     test_cli_simulate();
     test_cli_options();
+    test_cli_refused();
     fixture_remove_tree(tmp_dir);
     return test_summary("test_obj");
 }

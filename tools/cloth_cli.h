@@ -8,6 +8,17 @@
 #include "cloth.h"
 #include "corepcg.h"
 
+/* The --help lines of the mesh options gen and simulate share (--up:
+ * bench too). */
+#define CLOTH_CLI_MESH_USAGE                                                        \
+    "  --mesh FILE.obj  a triangle mesh in metres (v and f lines; polygons are\n"   \
+    "                   fanned; vertices keep the file's order; every other\n"     \
+    "                   statement is skipped, and said so on stderr)\n"
+#define CLOTH_CLI_UP_USAGE                                                          \
+    "  --up AXIS        the mesh's up axis: x | y | z (default) | -x | -y | -z\n"   \
+    "                   (Blender's OBJ export: y); the mesh is turned to z-up\n"    \
+    "                   on read, and stays so in every output\n"
+
 struct cloth_cli {
     const char *command;  /* "gen" or "simulate", for messages            */
     cloth_params par;     /* complete after cloth_cli_load                */

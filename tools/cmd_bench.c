@@ -24,8 +24,7 @@ static const char usage_text[] =
     "  --max-unknowns N --scaling on a mesh: the levels whose 3 x vertices stay\n"
     "                   within N, level 0 always (default 1000000: tshirt.obj\n"
     "                   0..3, 672,978)\n"
-    "  --up AXIS        the mesh's up axis: x | y | z (default) | -x | -y | -z\n"
-    "                   (Blender's OBJ export: y); turned to z-up on read\n"
+    CLOTH_CLI_UP_USAGE
     "  --self-contact on|off\n"
     "                   repulsion springs in the mesh scenes (default: on in\n"
     "                   garment, off in hang)\n"

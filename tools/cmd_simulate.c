@@ -17,12 +17,8 @@ static const char usage_text[] =
     "  SCENE            on a grid: pinned | drape | ballhit | rail | free\n"
     "                   on a mesh: hang | ballhit | drape | garment | free\n"
     "  --size m         a grid of m x m nodes (3..2049)\n"
-    "  --mesh FILE.obj  a triangle mesh in metres (v and f lines; polygons are\n"
-    "                   fanned; vertices keep the file's order; every other\n"
-    "                   statement is skipped, and said so on stderr)\n"
-    "  --up AXIS        the mesh's up axis: x | y | z (default) | -x | -y | -z\n"
-    "                   (Blender's OBJ export: y); the mesh is turned to z-up\n"
-    "                   on read, and stays so in every output\n"
+    CLOTH_CLI_MESH_USAGE
+    CLOTH_CLI_UP_USAGE
     "  --subdivide K    midpoint-subdivide the mesh K times (0..6)\n"
     "  --density D      the mesh's mass per area in kg/m^2 (default 0.15)\n"
     "  --self-contact on|off  repulsion springs between close vertices that\n"
