@@ -144,15 +144,24 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     return 0;
 }
 
+/* The path's last component: "tshirt.obj". */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 int cloth_cli_load(struct cloth_cli *o)
 {
     char msg[COREPCG_MSG_SIZE];
     cloth_scene scene = o->par.scene;
     if (o->mesh_path) {
         cloth_mesh read;
-        if (cloth_cli_read_mesh(o->command, o->mesh_path, o->up, &read, o->skipped,
-                                sizeof o->skipped))
+        char note[512];
+        if (cloth_cli_read_mesh(o->command, o->mesh_path, o->up, &read, note, sizeof note))
             return -1;
+        if (note[0])
+            snprintf(o->skipped, sizeof o->skipped, "%.200s: %s", file_name(o->mesh_path), note);
         int rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
         cloth_mesh_free(&read);
         if (rc != COREPCG_OK) {
@@ -217,15 +226,14 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
         snprintf(buf, len, "%s %dx%d", name, o->par.size, o->par.size);
         return;
     }
-    const char *slash = strrchr(o->mesh_path, '/');
     char rounds[48] = "";
     if (o->subdivide)
         snprintf(rounds, sizeof rounds, ", subdivided %s", o->subdivide == 1 ? "once"
                  : o->subdivide == 2 ? "twice" : "");
     if (o->subdivide > 2)
         snprintf(rounds, sizeof rounds, ", subdivided %d times", o->subdivide);
-    snprintf(buf, len, "%s on %s%s (%d vertices%s%s)", name,
-             slash ? slash + 1 : o->mesh_path, rounds, nodes,
+    snprintf(buf, len, "%s on %s%s (%d vertices%s%s)", name, file_name(o->mesh_path),
+             rounds, nodes,
              o->up != CLOTH_UP_Z ? ", up " : "", o->up != CLOTH_UP_Z ? cloth_up_name(o->up) : "");
 }
 

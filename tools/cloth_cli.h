@@ -31,7 +31,7 @@ struct cloth_cli {
     int subdivide;        /* --subdivide K                                */
     int up;               /* --up: the file's up axis (cloth_up; z)      */
     cloth_mesh mesh;      /* read by cloth_cli_load, turned z-up          */
-    char skipped[512];    /* "skipped 3 'vt' lines", or "" (the reader's) */
+    char skipped[768];    /* "sheet.obj: skipped 3 'vt' lines", or ""     */
     /* options given, applied over the source's defaults */
     int have_dt, have_k, have_density, have_self_contact, have_up;
     double dt, k_stretch, density;

@@ -107,7 +107,7 @@ int cmd_gen(int argc, char **argv)
            o.out, what, o.par.k_stretch, o.par.dt, sim->step + 1, sim->t,
            sim->model.n, sim->model.nnz, sim->contacts, sim->self_contacts,
            sim->ndof_count[0], sim->ndof_count[1], sim->ndof_count[2],
-           o.skipped[0] ? "; the mesh's file: " : "", o.skipped);
+           o.skipped[0] ? "; " : "", o.skipped);
     cloth_sim_free(&sim);
     cloth_cli_free(&o);
     return CLI_EXIT_OK;
