@@ -217,8 +217,8 @@ void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3]);
 /* --------------------------------------------------------- parameters */
 
 #define CLOTH_MIN_SIZE 3
-#define CLOTH_HANG_BAND 0.01 /* m: hang holds the vertices this close to the top */
 #define CLOTH_MAX_SIZE 2049
+#define CLOTH_HANG_BAND 0.01 /* m: hang holds the vertices this close to the top */
 
 /* Ye et al.'s settings, plus the documented choices where they are silent. */
 #define CLOTH_DEFAULT_SIDE 1.0        /* m: the square's side               */
