@@ -83,6 +83,11 @@ int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg)
         return COREPCG_ERR_NO_MEMORY;
     }
     cloth_scene_start(s, par->mesh);
+    rc = cloth_scene_check(s, msg);
+    if (rc != COREPCG_OK) {
+        cloth_sim_free(&s);
+        return rc;
+    }
     *out = s;
     return COREPCG_OK;
 }
