@@ -116,8 +116,7 @@ typedef struct cpg_ichol {
     /* The compensated attempt run beside the plain one on the second
      * thread (ichol_numeric.c, attempts): allocated at the first
      * factorise on this analysis after a plain attempt broke down (as
-     * much again as num: 30 MB on the 56k T-shirt), all NULL until
-     * then. plain_broke: the last factorise's plain attempt broke down.
+     * much again as num), all NULL until then. plain_broke: the last factorise's plain attempt broke down.
      * Both decide only where and when the attempts run, never which
      * factor results. */
     cpg_ichol_numbers spare;

@@ -115,8 +115,9 @@ static inline void sub_fwt_lower(double *T, const double *F, const double *W)
  * Jacobi: V orthonormal (rotations), V^T S V diagonal to 1e-6 of its
  * diagonal. compensate's R is PSD for any orthonormal V; nearer
  * eigenvectors only make it tighter, and converging to round-off
- * instead changed tr R / tr A~ in the fifth digit and no iteration count
- * on the T-shirts, for a slower factorisation. */
+ * instead gained no iterations for a slower factorisation
+ * (docs/benchmark.md, "icpcg's step on two threads", "Two smaller
+ * savings"). */
 static void eig3(const double *S, double *V)
 {
     double a[3][3];
@@ -168,10 +169,11 @@ static void eig3(const double *S, double *V)
  * down (Ajiz and Jennings' robust IC, here by 3x3 blocks). With v_i the
  * right singular vectors of E (E = U Sigma V^T) the blocks are s U Sigma
  * U^T and V Sigma V^T / s: R adds only in the directions E couples (a
- * stiff spring's). The entrywise rule, |e| on all three diagonals, took
- * 126 iterations on the T-shirt at k 6000 against 64; v_i = the unit
- * vectors 90. s = sqrt(m_I / m_J), the ratio of the nodes' mean diagonal
- * entries over their free directions, balances the two nodes.
+ * stiff spring's), which took fewer iterations than the entrywise rule
+ * (|e| on all three diagonals) or the unit vectors for v_i
+ * (docs/benchmark.md, "IC(0) on triangle meshes"). s = sqrt(m_I / m_J),
+ * the ratio of the nodes' mean diagonal entries over their free
+ * directions, balances the two nodes.
  * Adds tr R to num->comp_added. */
 static void compensate(const cpg_ichol *ic, cpg_ichol_numbers *num, int I,
                        int J, const double *F, const double *W)
@@ -195,8 +197,8 @@ static void compensate(const cpg_ichol *ic, cpg_ichol_numbers *num, int I,
     for (int q = 0; q < 9; q++)
         e2 += E[q] * E[q];
     if (e2 < 1e-8 * mI * mJ) {
-        /* |E| below 1e-4 of the pivots' mean (the soft couplings, about
-         * half the drops on a garment): the entrywise rule, each entry e
+        /* |E| below 1e-4 of the pivots' mean (the soft couplings, most
+         * of the drops on a garment): the entrywise rule, each entry e
          * a 2x2 block [s|e|, e; e, |e|/s] on the two diagonals -- PSD as
          * well, a fifth of the work */
         for (int c = 0; c < 3; c++)
@@ -233,8 +235,9 @@ static void compensate(const cpg_ichol *ic, cpg_ichol_numbers *num, int I,
 }
 
 /* A~'s blocks are read in the factor's (RCM) order, scattered over A~'s
- * own: without asking for them ahead, a wait on memory per block was a
- * third of a garment's factorisation. A 3x3 block spans two cache lines. */
+ * own: without asking for them ahead, the factorisation waits on memory
+ * for each block (docs/benchmark.md, "icpcg's iteration in the factor's
+ * order"). A 3x3 block spans two cache lines. */
 #define PREFETCH_BLOCKS 8
 static inline void prefetch_block(const double *x)
 {
@@ -375,9 +378,10 @@ static void pair_part(void *arg, int which)
 }
 
 /* Whether the plain attempt runs beside the compensated one: when the
- * last factorisation's plain attempt broke down (on a garment at high
- * stiffness it does on every step, at its last node on the 56k
- * T-shirt) and a second thread is free. Plain first and compensated
+ * last factorisation's plain attempt broke down (on stiff triangle
+ * meshes it does on nearly every step, possibly at its last node:
+ * docs/benchmark.md, "IC(0) on triangle meshes") and a second thread is
+ * free. Plain first and compensated
  * after a breakdown give the same factor: only the time changes. */
 static int side_by_side(cpg_ichol *ic)
 {
@@ -549,8 +553,8 @@ static inline __m128d row_left(const float *F, int a)
  * the same columns gathered in decreasing order): F is read in its storage
  * order both times. With SSE2 (every x86-64) the first two rows (forward)
  * or columns (backward) of each block go as one pair of doubles: the same
- * products and sums in the same order as the plain code, so the same bits;
- * a 188-iteration step on the 56k T-shirt took 0.90-0.93x the time.
+ * products and sums in the same order as the plain code, so the same bits
+ * (its gain: docs/benchmark.md, "icpcg's step on two threads").
  * Where the CPU has AVX2 and FMA, cpg_sweeps_avx2 runs instead. */
 static void sweeps(const cpg_ichol *ic, double *w)
 {

@@ -4,8 +4,8 @@
  * (factor/ichol_numeric.c), with AVX2 and FMA: a 3x3 block's column as one
  * 4-wide register, its fourth lane the next column's first entry, made
  * zero before it can reach a result. Chosen at run time (cpg_have_avx2),
- * so that the library still runs on any x86-64. On the 56k T-shirt the
- * sweeps took 0.70-0.98x the portable ones' time, the product 0.70-0.87x.
+ * so that the library still runs on any x86-64 (their gain:
+ * docs/benchmark.md, "icpcg with AVX2, its two attempts side by side").
  *
  * A node's row of a vector is read and written 4 wide, the fourth lane
  * (the next node's first entry) written back as it was read: everywhere
