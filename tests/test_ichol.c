@@ -687,7 +687,8 @@ static void grid3(tsys *t)
     fill_random_spd(t);
 }
 
-/* The product's and the sweeps' AVX2 kernels (kernels/blocks_avx2.c)
+/* The product's and the sweeps' AVX2 kernels (kernels/lower_product.c,
+ * kernels/ichol_sweeps.c)
  * against the portable ones on padded vp (3 G): equal to round-off, the
  * padding zero in both. */
 static void check_avx2(cpg_ichol *ic, const double *vp)

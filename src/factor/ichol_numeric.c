@@ -7,9 +7,6 @@
 
 #include <math.h>
 #include <stdatomic.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #include <string.h>
 #include <stdlib.h>
 
@@ -529,103 +526,6 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
     return COREPCG_OK;
 }
 
-/* --------------------------------------------------------------- apply */
-
-#ifdef __SSE2__
-/* Rows 0 and 1 of column c of a float block F, as two doubles (an 8-byte
- * load: the blocks are 4-aligned) */
-static inline __m128d column_top(const float *F, int c)
-{
-    return _mm_cvtps_pd(
-        _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(F + 3 * c))));
-}
-
-/* Columns 0 and 1 of row a of F, as two doubles */
-static inline __m128d row_left(const float *F, int a)
-{
-    return _mm_cvtps_pd(
-        _mm_unpacklo_ps(_mm_load_ss(F + a), _mm_load_ss(F + 3 + a)));
-}
-#endif
-
-/* The two sweeps with F in float: w <- D^-1 (I + F)^-1 w (forward, F's
- * columns scattered in increasing order), then w <- (I + F)^-T w (backward,
- * the same columns gathered in decreasing order): F is read in its storage
- * order both times. With SSE2 (every x86-64) the first two rows (forward)
- * or columns (backward) of each block go as one pair of doubles: the same
- * products and sums in the same order as the plain code, so the same bits
- * (its gain: docs/benchmark.md, "icpcg's step on two threads").
- * Where the CPU has AVX2 and FMA, cpg_sweeps_avx2 runs instead. */
-static void sweeps(const cpg_ichol *ic, double *w)
-{
-    const int G = ic->G;
-    const int *lp = ic->lp, *li = ic->li;
-    const double *dinv = ic->num.dinv;
-    const float *lx = ic->lxf;
-    if (ic->avx2) {
-        cpg_sweeps_avx2(G, lp, li, lx, dinv, w);
-        return;
-    }
-    for (int k = 0; k < G; k++) {
-        double *wk = w + 3L * k;
-        const double y0 = wk[0], y1 = wk[1], y2 = wk[2];
-#ifdef __SSE2__
-        const __m128d Y0 = _mm_set1_pd(y0), Y1 = _mm_set1_pd(y1),
-                      Y2 = _mm_set1_pd(y2);
-#endif
-        for (int q = lp[k]; q < lp[k + 1]; q++) {
-            const float *F = lx + 9L * q;
-            double *wi = w + 3L * li[q];
-#ifdef __SSE2__
-            __m128d t = _mm_add_pd(_mm_mul_pd(column_top(F, 0), Y0),
-                                   _mm_mul_pd(column_top(F, 1), Y1));
-            t = _mm_add_pd(t, _mm_mul_pd(column_top(F, 2), Y2));
-            _mm_storeu_pd(wi, _mm_sub_pd(_mm_loadu_pd(wi), t));
-#else
-            wi[0] -= F[0] * y0 + F[3] * y1 + F[6] * y2;
-            wi[1] -= F[1] * y0 + F[4] * y1 + F[7] * y2;
-#endif
-            wi[2] -= F[2] * y0 + F[5] * y1 + F[8] * y2;
-        }
-        const double *S = dinv + 9L * k;
-        wk[0] = S[0] * y0 + S[3] * y1 + S[6] * y2;
-        wk[1] = S[1] * y0 + S[4] * y1 + S[7] * y2;
-        wk[2] = S[2] * y0 + S[5] * y1 + S[8] * y2;
-    }
-    for (int k = G - 1; k >= 0; k--) {
-        double *wk = w + 3L * k;
-        double x2 = wk[2];
-#ifdef __SSE2__
-        __m128d x01 = _mm_loadu_pd(wk);
-        for (int q = lp[k]; q < lp[k + 1]; q++) {
-            const float *F = lx + 9L * q;
-            const double *wi = w + 3L * li[q];
-            const __m128d W0 = _mm_set1_pd(wi[0]), W1 = _mm_set1_pd(wi[1]),
-                          W2 = _mm_set1_pd(wi[2]);
-            __m128d t = _mm_add_pd(_mm_mul_pd(row_left(F, 0), W0),
-                                   _mm_mul_pd(row_left(F, 1), W1));
-            t = _mm_add_pd(t, _mm_mul_pd(row_left(F, 2), W2));
-            x01 = _mm_sub_pd(x01, t);
-            x2 -= F[6] * wi[0] + F[7] * wi[1] + F[8] * wi[2];
-        }
-        _mm_storeu_pd(wk, x01);
-        wk[2] = x2;
-#else
-        double x0 = wk[0], x1 = wk[1];
-        for (int q = lp[k]; q < lp[k + 1]; q++) {
-            const float *F = lx + 9L * q;
-            const double *wi = w + 3L * li[q];
-            x0 -= F[0] * wi[0] + F[1] * wi[1] + F[2] * wi[2];
-            x1 -= F[3] * wi[0] + F[4] * wi[1] + F[5] * wi[2];
-            x2 -= F[6] * wi[0] + F[7] * wi[1] + F[8] * wi[2];
-        }
-        wk[0] = x0;
-        wk[1] = x1;
-        wk[2] = x2;
-#endif
-    }
-}
-
 int cpg_ichol_apply_padded(void *ctx, const double *in, double *out)
 {
     cpg_ichol *ic = ctx;
@@ -633,6 +533,7 @@ int cpg_ichol_apply_padded(void *ctx, const double *in, double *out)
         return COREPCG_ERR_STATE;
     if (out != in)
         memcpy(out, in, 3 * sizeof(double) * (size_t)ic->G);
-    sweeps(ic, out);
+    cpg_ichol_sweeps(ic->G, ic->lp, ic->li, ic->lxf, ic->num.dinv, out,
+                     ic->avx2);
     return COREPCG_OK;
 }

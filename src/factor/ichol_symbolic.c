@@ -358,7 +358,7 @@ int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v)
     memset(v, 0, sizeof *v);
     v->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
     /* dinv and (alloc_values) lxf one entry more, zero: the AVX2 sweeps
-     * read a block's third column 4 wide (blocks_avx2.c) */
+     * read a block's third column 4 wide (kernels/ichol_sweeps.c) */
     v->dinv = xmalloc(9 * (size_t)G + 1, sizeof(double));
     v->diag = xmalloc(3 * (size_t)G, sizeof(double));
     v->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
