@@ -35,7 +35,7 @@ typedef enum cpg_ichol_ordering {
 } cpg_ichol_ordering;
 
 /* When the fill F's pattern drops is compensated on the pivots instead
- * (ichol_numeric.c, compensate: the factor of A~ + R, R PSD, which an SPD
+ * (ichol_compensate.c: the factor of A~ + R, R PSD, which an SPD
  * A~ cannot break down). */
 typedef enum cpg_ichol_comp {
     CPG_ICHOL_COMP_NEVER = 0,        /* plain IC, Manteuffel shifts only */
@@ -156,6 +156,12 @@ int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At);
  * Allocates nothing but ic->spare, when first wanted (while that fails
  * the attempts run in turn: the same factor). */
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
+
+/* The update -F W^T of block (I, J), I > J positions, that F's pattern
+ * drops, added instead as a PSD term to the partial pivots of I and J in
+ * num (ichol_compensate.c); its trace goes to num->comp_added. */
+void cpg_ichol_compensate(const cpg_ichol *ic, cpg_ichol_numbers *num, int I,
+                          int J, const double *F, const double *W);
 
 /* out = M^-1 in, a cpg_precond_fn, with in and out (3 G) in the factor's
  * padded node order (cpg_pad with ic's off and dim): no gather or
