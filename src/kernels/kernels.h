@@ -31,8 +31,7 @@ void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
  * A's entries are finite, so A 0 is exactly 0). */
 void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y);
 
-/* yt (r) = A~ xt (r); cpg_rmat_apply is the same as a cpg_apply_fn. */
-void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
+/* yt (r) = A~ xt (r) for rm a cpg_rmat, a cpg_apply_fn. */
 void cpg_rmat_apply(void *rm, const double *xt, double *yt);
 
 /* 1 when every entry of v (n) is zero: a right-hand side whose answer is
