@@ -28,6 +28,8 @@ int cpg_cholmod_start(cholmod_common *cm);
 
 /* Maps a CHOLMOD status after a call to a corepcg code (OK when fine). */
 int cpg_cholmod_code(const cholmod_common *cm);
+/* A CHOLMOD status in words, for messages ("not positive definite"). */
+const char *cpg_cholmod_status_text(int status);
 
 /* Asks for transparent huge pages on the 2 MiB-aligned interior of a
  * buffer that nothing has touched yet (a fresh allocation): its first

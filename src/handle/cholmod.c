@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cholmod.c -- a CHOLMOD common that never prints, and CHOLMOD's status as
- * a corepcg code. */
+ * a corepcg code and in words. */
 #include "base.h"
 
 int cpg_cholmod_start(cholmod_common *cm)
@@ -31,5 +31,19 @@ int cpg_cholmod_code(const cholmod_common *cm)
     default:
         /* Other warnings (DSMALL: a tiny pivot) leave a usable result. */
         return cm->status >= CHOLMOD_OK ? COREPCG_OK : COREPCG_ERR_CHOLMOD;
+    }
+}
+
+const char *cpg_cholmod_status_text(int status)
+{
+    switch (status) {
+    case CHOLMOD_OK: return "ok";
+    case CHOLMOD_NOT_INSTALLED: return "method not installed";
+    case CHOLMOD_OUT_OF_MEMORY: return "out of memory";
+    case CHOLMOD_TOO_LARGE: return "problem too large";
+    case CHOLMOD_INVALID: return "invalid input";
+    case CHOLMOD_NOT_POSDEF: return "not positive definite";
+    case CHOLMOD_DSMALL: return "tiny pivot";
+    default: return "unknown status";
     }
 }
