@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * base.h -- what every part of the library uses: messages, settings
- * validation, the clock, large buffers and a quiet CHOLMOD common
- * (handle/: error.c, settings.c, timer.c, buffers.c, cholmod.c). Not
+ * validation, the clock (util/monotonic.c), large buffers and a quiet
+ * CHOLMOD common (handle/: error.c, settings.c, buffers.c, cholmod.c). Not
  * installed. Naming: cpg_ prefix, hidden visibility (the library is built
  * with gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
  */
@@ -16,12 +16,11 @@
 #include <suitesparse/cholmod.h>
 
 #include "message.h" /* cpg_fail */
+#include "monotonic.h" /* cpg_now */
 
 /* OK, or ERR_ARGUMENT naming the first setting out of range. */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
 
-/* Monotonic seconds. */
-double cpg_now(void);
 
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);
