@@ -24,6 +24,12 @@ int cpg_settings_check(const corepcg_settings *s, char *msg);
 
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);
+/* work(cm, arg, msg) on a common started for this call alone and
+ * finished after it, for the public entries that need CHOLMOD for one
+ * call: work's code, or the start's failure with msg "<who>cannot start
+ * CHOLMOD" (who: "" or "name: "). */
+int cpg_cholmod_call(int (*work)(cholmod_common *cm, void *arg, char *msg),
+                     void *arg, const char *who, char *msg);
 
 /* Maps a CHOLMOD status after a call to a corepcg code (OK when fine). */
 int cpg_cholmod_code(const cholmod_common *cm);

@@ -15,6 +15,18 @@ int cpg_cholmod_start(cholmod_common *cm)
     return cpg_cholmod_code(cm);
 }
 
+int cpg_cholmod_call(int (*work)(cholmod_common *cm, void *arg, char *msg),
+                     void *arg, const char *who, char *msg)
+{
+    cholmod_common cm;
+    int rc = cpg_cholmod_start(&cm);
+    if (rc != COREPCG_OK)
+        return cpg_fail(msg, rc, "%scannot start CHOLMOD", who);
+    rc = work(&cm, arg, msg);
+    cholmod_finish(&cm);
+    return rc;
+}
+
 int cpg_cholmod_code(const cholmod_common *cm)
 {
     if (!cm)
