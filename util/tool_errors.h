@@ -19,7 +19,8 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* cli_error for a failure with a library status code (COREPCG_ERR_*),
  * which --json's error object reports. */
-void cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_fail(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* --json given: on failure (exit 1 or 2) cli_finish prints, on stdout and
  * as the only thing there, {"error": {"status": S, "code": "ERR_...",

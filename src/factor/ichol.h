@@ -37,7 +37,9 @@ typedef enum cpg_ichol_ordering {
     CPG_ICHOL_NATURAL = 0,  /* node order as given */
 #endif
     CPG_ICHOL_RCM = 1,      /* reverse Cuthill-McKee on the node graph */
+#ifdef COREPCG_TEST_BUILD
     CPG_ICHOL_ORDERING_COUNT
+#endif
 } cpg_ichol_ordering;
 
 /* When the fill F's pattern drops is compensated on the pivots instead
@@ -48,8 +50,8 @@ typedef enum cpg_ichol_comp {
     CPG_ICHOL_COMP_ON_BREAKDOWN = 1, /* plain IC; on breakdown compensated */
 #ifdef COREPCG_TEST_BUILD
     CPG_ICHOL_COMP_ALWAYS = 2,       /* compensated from the first attempt */
+    CPG_ICHOL_COMP_COUNT
 #endif
-    CPG_ICHOL_COMP_COUNT = 3
 } cpg_ichol_comp;
 
 typedef struct cpg_ichol_opts {
@@ -124,9 +126,9 @@ typedef struct cpg_ichol {
     /* The compensated attempt run beside the plain one on the second
      * thread (ichol_numeric.c, attempts): allocated at the first
      * factorise on this analysis after a plain attempt broke down (as
-     * much again as num), all NULL until then. plain_broke: the last factorise's plain attempt broke down.
-     * Both decide only where and when the attempts run, never which
-     * factor results. */
+     * much again as num), all NULL until then. plain_broke: the last
+     * factorise's plain attempt broke down. Both decide only where and
+     * when the attempts run, never which factor results. */
     cpg_ichol_numbers spare;
     int plain_broke;
     int avx2;                 /* 1: the AVX2 sweeps (cpg_have_avx2) */
@@ -153,11 +155,12 @@ int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v);
 void cpg_ichol_numbers_free(cpg_ichol_numbers *v);
 
 /* Numeric factorisation of At's values with the analysis (the pattern
- * must be the analysed one, with the same free nodes). Retries with growing shifts
- * on breakdown (opts). Returns OK; ERR_IC_BREAKDOWN when every attempt broke
- * down (ic->info says where; apply then refuses); ERR_NOT_FINITE for a
- * NaN or Inf reaching a pivot (no retry); ERR_STATE before an analysis;
- * ERR_ARGUMENT (NULL, or block counts that are not the analysed ones).
+ * must be the analysed one, with the same free nodes). Retries with
+ * growing shifts on breakdown (opts). Returns OK; ERR_IC_BREAKDOWN when
+ * every attempt broke down (ic->info says where; apply then refuses);
+ * ERR_NOT_FINITE for a NaN or Inf reaching a pivot (no retry); ERR_STATE
+ * before an analysis; ERR_ARGUMENT (NULL, or block counts that are not
+ * the analysed ones).
  * Allocates nothing but ic->spare, when first wanted (while that fails
  * the attempts run in turn: the same factor). */
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);

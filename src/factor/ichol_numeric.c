@@ -138,9 +138,9 @@ static inline void prefetch_block(const double *x)
  * where it failed (a breakdown, not finite or a diagonal entry <= 0);
  * *minratio the smallest pivot ratio seen. */
 static attempt_outcome numeric(cpg_ichol *ic, cpg_ichol_numbers *v,
-                               const cpg_rmat *At,
-                   double alpha, int comp, int load_lower,
-                   const atomic_int *stop, int *bad, double *minratio)
+                               const cpg_rmat *At, double alpha, int comp,
+                               int load_lower, const atomic_int *stop,
+                               int *bad, double *minratio)
 {
     const int G = ic->G;
     const int *lp = ic->lp, *li = ic->li;
@@ -287,14 +287,14 @@ static int side_by_side(cpg_ichol *ic)
 
 /* The attempts of a factorisation: plain IC; on breakdown the
  * compensated one, which an SPD A~ cannot break (cpg_ichol_compensate);
- * shifts only after that, for round-off or an A~ that is not SPD. The first two may
- * run at once (side_by_side); their outcomes are read in the same order,
- * so the factor and the record are those of running them in turn. Fills
+ * shifts only after that, for round-off or an A~ that is not SPD. The
+ * first two may run at once (side_by_side); their outcomes are read in
+ * the same order, so the factor and the record are those of running them
+ * in turn. Fills
  * ic->info's attempt fields; *alpha and *comp are the last attempt's,
  * *bad its failed node. Returns how the last attempt ended. */
 static attempt_outcome attempts(cpg_ichol *ic, const cpg_rmat *At,
-                                double *alpha,
-                    int *comp, int *bad)
+                                double *alpha, int *comp, int *bad)
 {
     cpg_ichol_info *inf = &ic->info;
     inf->factorised = 0;
@@ -401,7 +401,8 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
         return cpg_fail(msg, COREPCG_ERR_NOT_SPD, "the reduced matrix A~ is "
                         "not positive definite: a diagonal entry of node %d "
                         "is <= 0", bad);
-    if (st == ATTEMPT_STOPPED) /* only a compensated attempt no longer wanted stops */
+    /* only a compensated attempt no longer wanted stops */
+    if (st == ATTEMPT_STOPPED)
         return cpg_fail(msg, COREPCG_ERR_STATE, "incomplete Cholesky: an "
                         "attempt stopped unfinished");
     if (st == ATTEMPT_BREAKDOWN)

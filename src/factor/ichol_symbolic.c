@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ichol_symbolic.c -- the analysis of the block incomplete Cholesky of A~
  * (ichol.h): the node ordering (reverse Cuthill-McKee from order/; the
- * nodes' own in a test build), the pattern of F (A~'s blocks, optionally with level-1 block
- * fill) and every buffer the factorisation and the sweeps use. Depends
- * only on A~'s block pattern and which nodes are free. */
+ * nodes' own in a test build), the pattern of F (A~'s blocks, optionally
+ * with level-1 block fill) and every buffer the factorisation and the
+ * sweeps use. Depends only on A~'s block pattern and which nodes are
+ * free. */
 #include "ichol.h"
 #include "order.h"
 
