@@ -312,8 +312,9 @@ typedef struct read_args {
 
 static int read_bundle(cholmod_common *cm, void *arg, char *msg)
 {
-    bundle_store *st = ((read_args *)arg)->st;
-    const char *dir = ((read_args *)arg)->dir;
+    const read_args *r = arg;
+    bundle_store *st = r->st;
+    const char *dir = r->dir;
     char *path = cpg_path_join(dir, "A.mtx");
     if (!path)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
