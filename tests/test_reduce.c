@@ -80,7 +80,7 @@ static double check_reduced(const testsys *t, const cpg_bmat *Ab,
         x[k] = testsys_sym(&rng);
     cpg_rmat rm;
     CHECK_INT(cpg_rmat_build(&rm, Ab, u), COREPCG_OK);
-    cpg_rmat_mult(&rm, x, y);
+    cpg_rmat_apply(&rm, x, y);
     cpg_rmat_free(&rm);
     for (int j = 0; j < r; j++)
         for (int i = 0; i < r; i++)
