@@ -153,7 +153,8 @@ typedef enum corepcg_core {
 } corepcg_core;
 
 /* Names used by the CLI and in info output ("corepcg", "amd", ...).
- * The *_from_name functions return -1 for an unknown name. */
+ * The *_from_name functions read a name in any case ("ICPCG" is icpcg;
+ * ASCII, whatever the locale) and return -1 for an unknown name. */
 COREPCG_EXPORT const char *corepcg_method_name(int method);
 COREPCG_EXPORT const char *corepcg_precond_name(int precond);
 COREPCG_EXPORT const char *corepcg_ordering_name(int ordering);

@@ -20,6 +20,10 @@
 /* OK, or ERR_ARGUMENT naming the first setting out of range. */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
 
+/* 1 when name spells choice in any case (ASCII only, whatever the
+ * program's locale): how every *_from_name function compares. */
+int cpg_name_is(const char *name, const char *choice);
+
 /* Monotonic seconds. */
 double cpg_now(void);
 
