@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Every default the documentation quotes against the one the library
 sets (corepcg_settings_default, through the ctypes binding): README.md,
-docs/design.md, the header's comments and #defines, and `corepcg solve
---help`. A changed default that is not changed where it is quoted fails
+docs/design.md, docs/python.md's keyword table, the header's comments and
+#defines, and `corepcg solve --help`. A changed default that is not changed where it is quoted fails
 here."""
 import re
 import unittest
@@ -75,6 +75,20 @@ class TestDefaultsQuoted(unittest.TestCase):
                               "README.md"), DEFAULTS["stop"])
         self.assertEqual(_one(r"\| `([\w-]+)` \(default\) \|", text,
                               "README.md"), DEFAULTS["method"])
+
+    def test_python_md(self):
+        # the keyword table: | `key` | values | default | meaning |
+        text = _read("docs/python.md")
+        table = text[text.index("| keyword | values | default | meaning |"):]
+        quoted = {}
+        for line in table[:table.index("\n\n")].splitlines():
+            cells = line.split("|")
+            key = re.fullmatch(r" `(\w+)` ", cells[1]) if len(cells) > 4 else None
+            if key and key.group(1) in DEFAULTS:
+                text = cells[3].strip().strip('`"')
+                quoted[key.group(1)] = (text == "True" if text in ("True", "False")
+                                        else _value(text))
+        self.assertEqual(quoted, DEFAULTS)
 
     def test_design(self):
         text = _read("docs/design.md")
