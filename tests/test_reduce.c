@@ -475,7 +475,8 @@ static void test_bad_input(void)
     s.A_colidx = ci;
     s.A_values = v;
     s.A_nnz = m;
-    expect_import(&s, COREPCG_ERR_NOT_SPD, "node 2", "node 2 without entries");
+    expect_import(&s, COREPCG_ERR_FORMAT, "no diagonal entry at row 6 (node 2, coordinate x)",
+                  "node 2 without entries");
     free(ri);
     free(ci);
     free(v);

@@ -21,6 +21,10 @@
 /* OK, or ERR_ARGUMENT naming the first setting out of range. */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
 
+/* 1 when name spells choice in any case (ASCII only, whatever the
+ * program's locale): how every *_from_name function compares. */
+int cpg_name_is(const char *name, const char *choice);
+
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);
 /* work(cm, arg, msg) on a common started for this call alone and

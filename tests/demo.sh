@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tools/demo names the fastest method only when its warm step is long
+# enough to time: on data/tiny (microseconds) it says it names none, on
+# data/ballhit41-k60 (milliseconds) it names one.
+# Usage: demo.sh SOURCE_DIR (COREPCG_CLI and COREPCG_DATA_DIR set)
+set -euo pipefail
+src=$1
+fail() { echo "demo: $*"; echo "$out"; exit 1; }
+out=$("$src/tools/demo" "$COREPCG_DATA_DIR/tiny")
+grep -q "^fastest warm step: none named: the shortest took [0-9.]*e-0[5-9] s, under the 1e-4 s" <<<"$out" \
+    || fail "data/tiny: no 'none named' line"
+! grep -q "faster than\|^  why:\|x the fastest" <<<"$out" || fail "data/tiny: methods ranked"
+[ "$(grep -c "check failed\|failed (exit" <<<"$out")" = 0 ] || fail "data/tiny: a method failed"
+out=$("$src/tools/demo" "$COREPCG_DATA_DIR/ballhit41-k60")
+grep -Eq "^fastest warm step: (mpcg-bw|mpcg|upcg|direct|corepcg|icpcg) \(0\.[0-9]{5} s, " <<<"$out" \
+    || fail "data/ballhit41-k60: no fastest method named"
+grep -q "^  why: " <<<"$out" || fail "data/ballhit41-k60: no reason given"
