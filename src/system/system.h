@@ -3,8 +3,8 @@
  * system.h -- the system as the library keeps it (system/): A by 3x3 node
  * blocks (bmat.c), the constraints as per-node bases U (ublocks.c,
  * constraints.c), the import that validates and copies a caller's system
- * (system.c, import_map.c), the reduced matrix A~ = U^T A U by node blocks
- * (reduce.c) and the measures of an answer (check.c). Not installed.
+ * (system.c, import_map.c) and the reduced matrix A~ = U^T A U by node
+ * blocks (reduce.c). Not installed.
  */
 #ifndef COREPCG_SYSTEM_H
 #define COREPCG_SYSTEM_H
@@ -176,14 +176,5 @@ void cpg_rmat_free(cpg_rmat *rm);
  * one 3x3 block B (column-major) of A. */
 void cpg_reduce_block(const double *B, const double *UI, int dI,
                       const double *UJ, int dJ, double *V);
-
-/* -------------------------------------------------------------- check */
-
-/* docs/format.md's measures, on the internal representation, with two work
- * vectors of n doubles (no allocation). A NaN anywhere gives NaN. */
-void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
-                        const double *b, const double *z, const double *x,
-                        double *w, double *Aw, double *constraint_error,
-                        double *rel_residual);
 
 #endif /* COREPCG_SYSTEM_H */
