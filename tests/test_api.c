@@ -35,10 +35,11 @@
  *    ordering and supernodal as requested, times >= 0 and consistent;
  *  - no stretch pairs with core stretch: ERR_NO_CORE; with core auto it
  *    solves and info.core_blocks > 0;
- *  - a core that is not positive definite (A is): ERR_CORE_NOT_SPD, or
- *    with fallback_upcg COREPCG_FELL_BACK, fell_back 1 and the answer;
- *    auto, when IC(0) broke down on a "triangle mesh" at a tight tol and
- *    the core then fails, solves with icpcg compensated. */
+ *  - a plain core that is not positive definite (A is): corepcg
+ *    factorises the compensated core (core_compensated 1), with every
+ *    factor kind and with or without fallback_upcg, and solves; auto, when
+ *    IC(0) broke down on a "triangle mesh" at a tight tol, runs corePCG on
+ *    its compensated core (test_reliability: A itself not SPD). */
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
