@@ -378,8 +378,11 @@ static void test_orient(void)
                   cloth_up_name(up), cloth_up_name(to), cloth_up_name(up));
         }
     }
-    CHECK_INT(cloth_up_from_name("Y"), -1);
+    /* in any case, as every other choice's name */
+    CHECK_INT(cloth_up_from_name("Y"), CLOTH_UP_Y);
+    CHECK_INT(cloth_up_from_name("-Y"), CLOTH_UP_MINUS_Y);
     CHECK_INT(cloth_up_from_name("+y"), -1);
+    CHECK_INT(cloth_up_from_name("yy"), -1);
     CHECK_INT(cloth_up_from_name(NULL), -1);
 }
 
@@ -575,11 +578,20 @@ static void test_cli_options(void)
         CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
         CHECK_STR_CONTAINS(out, "--up AXIS        the mesh's up axis: x | y | z (default) | "
                                 "-x | -y | -z");
-        snprintf(args, sizeof args, "%s --mesh '%s/blender.obj' --up Y", commands[k],
+        snprintf(args, sizeof args, "%s --mesh '%s/blender.obj' --up w", commands[k],
                  tmp_dir);
         CHECK_INT(fixture_run_cli(args, out, sizeof out), 2);
-        CHECK_STR_CONTAINS(out, "--up takes one of x, y, z, -x, -y, -z, got 'Y'");
+        CHECK_STR_CONTAINS(out, "--up takes one of x, y, z, -x, -y, -z, got 'w'");
     }
+    /* read in any case: --up Y is --up y, --up -Y is --up -y */
+    snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up Y --steps 1 "
+             "--out '%s/b'", tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "hang on blender.obj (25 vertices, up y), ");
+    snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up -Y --steps 1 "
+             "--out '%s/b'", tmp_dir, tmp_dir);
+    fixture_run_cli(args, out, sizeof out);
+    CHECK(!strstr(out, "--up takes one of"), "--up -Y refused: %s", out);
     CHECK_INT(fixture_run_cli("gen ballhit --size 5 --up y --out X", out, sizeof out), 2);
     CHECK_STR_CONTAINS(out, "gen: --up turns a mesh (--mesh FILE.obj); the grid scenes are "
                             "z-up");
