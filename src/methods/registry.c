@@ -80,6 +80,23 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback)
     return count;
 }
 
+/* Auto's policy on a breakdown: icpcg's zero fill drops the stiff
+ * in-plane couplings that close each triangle of a mesh, the core holds
+ * exactly them (docs/benchmark.md, "IC(0) on triangle meshes"). */
+static const struct {
+    corepcg_method method, successor;
+} breakdown_rules[] = {
+    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG},
+};
+
+int cpg_breakdown_successor(corepcg_method m)
+{
+    for (size_t k = 0; k < sizeof breakdown_rules / sizeof breakdown_rules[0]; k++)
+        if (breakdown_rules[k].method == m)
+            return (int)breakdown_rules[k].successor;
+    return -1;
+}
+
 int corepcg_method_at(int k)
 {
     return k >= 0 && k < COREPCG_METHOD_COUNT ? (int)cpg_methods[k].method : -1;
