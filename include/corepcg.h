@@ -200,6 +200,39 @@ COREPCG_EXPORT int corepcg_method_at(int k);
 COREPCG_EXPORT int corepcg_method_takes(int method, int option);
 COREPCG_EXPORT int corepcg_auto_candidate(int k);
 
+/* What a method's info reports beside its iterations (flags). */
+typedef enum corepcg_report {
+    COREPCG_REPORT_CHOLMOD = 1,    /* a CHOLMOD factorisation: ordering,
+                                      factor_supernodal, nnz_factor,
+                                      factor_flops                         */
+    COREPCG_REPORT_CORE = 2,       /* the matrix core: nnz_core, core_blocks */
+    COREPCG_REPORT_INCOMPLETE = 4  /* an incomplete factor: ic_fill,
+                                      ic_shift, ic_retries, ic_compensation,
+                                      nnz_factor                           */
+} corepcg_report;
+
+/* How a benchmark compares method a with method b. */
+typedef enum corepcg_compare {
+    COREPCG_COMPARE_TIME = 0,      /* a's time / b's                         */
+    COREPCG_COMPARE_ITERATIONS,    /* a's iterations / b's                   */
+    COREPCG_COMPARE_ITERATION_GAP  /* a's iterations - b's                   */
+} corepcg_compare;
+
+/* How tools show a method, from the same table:
+ *   corepcg_method_color(method): its colour in a chart ("#d62728"),
+ *     NULL for a value that is not a method;
+ *   corepcg_method_marker(method): its marker there, "circle", "square",
+ *     "triangle", "triangle-down", "diamond" or "ring" (NULL likewise);
+ *   corepcg_method_reports(method): the corepcg_report flags of the info
+ *     fields it fills (auto: none of its own, those of method_used);
+ *   corepcg_comparison(k, &a, &b): the k-th comparison a benchmark's
+ *     report makes (k = 0, 1, ...), its corepcg_compare; -1 past the
+ *     last (a, b untouched). */
+COREPCG_EXPORT const char *corepcg_method_color(int method);
+COREPCG_EXPORT const char *corepcg_method_marker(int method);
+COREPCG_EXPORT int corepcg_method_reports(int method);
+COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
+
 /* ------------------------------------------------------------- settings */
 
 /* Defaults (corepcg_settings_default fills these in). */

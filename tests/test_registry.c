@@ -52,9 +52,45 @@ static void test_breakdown_rules(void)
     CHECK_INT(cpg_breakdown_successor(COREPCG_METHOD_COUNT), -1);
 }
 
+/* Every method can be drawn (a colour of its own, a marker the chart
+ * knows) and the comparisons name two methods each. */
+static void test_display(void)
+{
+    static const char *const markers[] = {"circle", "square", "triangle",
+                                          "triangle-down", "diamond", "ring"};
+    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+        int m = corepcg_method_at(k);
+        const char *color = corepcg_method_color(m), *marker = corepcg_method_marker(m);
+        CHECK(color && color[0] == '#' && strlen(color) == 7, "%s: colour %s",
+              corepcg_method_name(m), color ? color : "NULL");
+        for (int j = 0; color && j < k; j++)
+            CHECK(strcmp(color, corepcg_method_color(corepcg_method_at(j))) != 0,
+                  "%s and %s share a colour", corepcg_method_name(m),
+                  corepcg_method_name(corepcg_method_at(j)));
+        int known = 0;
+        for (size_t j = 0; marker && j < sizeof markers / sizeof markers[0]; j++)
+            known |= strcmp(marker, markers[j]) == 0;
+        CHECK(known, "%s: marker %s", corepcg_method_name(m), marker ? marker : "NULL");
+        int reports = corepcg_method_reports(m);
+        /* a CHOLMOD factorisation is what the ordering setting is for */
+        CHECK(!(reports & COREPCG_REPORT_CHOLMOD) ==
+                  !(m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, COREPCG_OPTION_ORDERING)),
+              "%s: reports %d", corepcg_method_name(m), reports);
+    }
+    CHECK(corepcg_method_color(COREPCG_METHOD_COUNT) == NULL, "colour past the table");
+    int a = -1, b = -1, what, count = 0;
+    for (int k = 0; (what = corepcg_comparison(k, &a, &b)) >= 0; k++, count++)
+        CHECK(what <= COREPCG_COMPARE_ITERATION_GAP && a != b &&
+                  cpg_method_entry_of((corepcg_method)a) &&
+                  cpg_method_entry_of((corepcg_method)b),
+              "comparison %d: %d against %d (%d)", k, a, b, what);
+    CHECK(count > 0, "no comparison");
+}
+
 int main(void)
 {
     test_rows();
     test_breakdown_rules();
+    test_display();
     return test_summary("test_registry");
 }

@@ -70,11 +70,10 @@ typedef struct warm_steps {
     int iterations;           /* of the last */
 } warm_steps;
 
-/* A CHOLMOD factorisation (ordering, factor kind, nnz(L) apply). */
-static int is_factored(corepcg_method m)
+/* 1 when method m's info holds what report (corepcg_report) names. */
+static int reports(corepcg_method m, corepcg_report report)
 {
-    return m != COREPCG_METHOD_AUTO &&
-           corepcg_method_takes(m, COREPCG_OPTION_ORDERING);
+    return (corepcg_method_reports(m) & report) != 0;
 }
 
 /* "upcg, mpcg and auto's mpcg": the methods that read option, from the
@@ -277,8 +276,9 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
                        double read_s, const warm_steps *warm)
 {
     corepcg_method used = in->method_used;
-    int factored = is_factored(used), core = used == COREPCG_METHOD_COREPCG;
-    int ic = used == COREPCG_METHOD_ICPCG;
+    int factored = reports(used, COREPCG_REPORT_CHOLMOD);
+    int core = reports(used, COREPCG_REPORT_CORE);
+    int ic = reports(used, COREPCG_REPORT_INCOMPLETE);
     char ordering[32] = "null", factor[16] = "null", reason[32] = "null";
     if (factored) {
         snprintf(ordering, sizeof ordering, "\"%s\"", corepcg_ordering_name(in->ordering));
@@ -326,10 +326,10 @@ static void print_summary(const corepcg_info *in, double read_s,
     printf("method            %s", corepcg_method_name(used));
     if (in->method == COREPCG_METHOD_AUTO)
         printf(" (auto: %s)", corepcg_auto_reason_name(in->auto_reason));
-    if (is_factored(used))
+    if (reports(used, COREPCG_REPORT_CHOLMOD))
         printf(" (ordering %s, factor %s)", corepcg_ordering_name(in->ordering),
                in->factor_supernodal ? "supernodal LL^T" : "simplicial LDL^T");
-    if (used == COREPCG_METHOD_ICPCG) {
+    if (reports(used, COREPCG_REPORT_INCOMPLETE)) {
         printf(" (IC(%d)", in->ic_fill);
         if (in->ic_compensation > 0)
             printf(", dropped fill compensated (tr R / tr A~ %.3g)",
@@ -348,12 +348,12 @@ static void print_summary(const corepcg_info *in, double read_s,
         printf("note              core not positive definite: fell back to block-preconditioned upcg\n");
     printf("rel_residual      %.3e\n", in->rel_residual);
     printf("constraint_error  %.3e\n", in->constraint_error);
-    if (is_factored(used))
+    if (reports(used, COREPCG_REPORT_CHOLMOD))
         printf("nnz               A~ %ld, core %ld, L %ld; factorisation %.3g "
                "flops (%.2f GFlop/s)\n", in->nnz_reduced, in->nnz_core,
                in->nnz_factor, in->factor_flops,
                in->time_factor_s > 0 ? 1e-9 * in->factor_flops / in->time_factor_s : 0);
-    else if (used == COREPCG_METHOD_ICPCG)
+    else if (reports(used, COREPCG_REPORT_INCOMPLETE))
         printf("nnz               A~ %ld, incomplete factor %ld\n",
                in->nnz_reduced, in->nnz_factor);
     printf("seconds           read %.4f; setup %.4f (reduce %.4f, analyse %.4f, "

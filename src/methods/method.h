@@ -82,6 +82,10 @@ typedef struct cpg_method_entry {
                                      order tried first; 0: not one      */
     int auto_fallback;            /* 1: the candidate auto prepares
                                      beside every choice (one of them)  */
+    const char *color;            /* in a chart: an SVG colour          */
+    const char *marker;           /* and marker (corepcg_method_marker) */
+    unsigned reports;             /* corepcg_report flags: what its info
+                                     holds beside the iterations        */
 } cpg_method_entry;
 
 #define CPG_TAKES(option) (1u << (option))
