@@ -305,6 +305,51 @@ typedef struct corepcg_settings {
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
 
+/* How a setting's value is given (corepcg_option_info.type). */
+typedef enum corepcg_value_type {
+    COREPCG_VALUE_REAL = 0,    /* a double in [min, max]                    */
+    COREPCG_VALUE_INT,         /* an int in [min, max]                      */
+    COREPCG_VALUE_CHOICE,      /* an enum, 0 .. max, each value named
+                                  (corepcg_option_value_name)               */
+    COREPCG_VALUE_SWITCH       /* 0 or 1; the CLI spells 1 as --STEM WORD
+                                  for the setting STEM_WORD                 */
+} corepcg_value_type;
+
+/* One setting described once, for tools that offer the settings (the
+ * CLI's options, Python's keywords, the docs' table), which read it with
+ * corepcg_option_describe instead of keeping a copy. Every
+ * corepcg_option but the method (its own table: corepcg_method_at) and
+ * the monitor (a callback, not an option). The methods that take it:
+ * corepcg_method_takes. */
+typedef struct corepcg_option_info {
+    const char *name;          /* the field of corepcg_settings and
+                                  Python's keyword ("core_threshold")      */
+    const char *flag;          /* the CLI's option ("--core-threshold")   */
+    int type;                  /* corepcg_value_type                        */
+    double min, max;           /* the values tools accept; the library
+                                  refuses those past a bound it has        */
+    double default_value;      /* what corepcg_settings_default sets       */
+    int family;                /* the option it is read with (tol for
+                                  max_iter: the same methods take both),
+                                  whose refusal names both; itself else   */
+    const char *help;          /* one line: what it does, for whom         */
+} corepcg_option_info;
+
+/* The description of option (a corepcg_option), or NULL for any other
+ * value. */
+COREPCG_EXPORT const corepcg_option_info *corepcg_option_describe(int option);
+/* A CHOICE option's value by name: the name of value, NULL for a value
+ * out of range or an option that is no CHOICE; the value of name, -1 for
+ * an unknown one. */
+COREPCG_EXPORT const char *corepcg_option_value_name(int option, int value);
+COREPCG_EXPORT int corepcg_option_value_from_name(int option, const char *name);
+/* A setting of s by option number: corepcg_option_set stores value (an
+ * int field or enum takes it as an int; no range check, which setup
+ * makes) and returns OK, or ERR_ARGUMENT for a NULL s or an unknown
+ * option; corepcg_option_get returns it as a double (NaN likewise). */
+COREPCG_EXPORT int corepcg_option_set(corepcg_settings *s, int option, double value);
+COREPCG_EXPORT double corepcg_option_get(const corepcg_settings *s, int option);
+
 /* --------------------------------------------------------------- system */
 
 typedef enum corepcg_format {

@@ -6,18 +6,29 @@ them); ranges by the library itself at setup (one place for the rules)."""
 import ctypes
 import numbers
 
+from . import enums
 from ._cdefs import MONITOR_FIELDS, Settings
 from ._library import lib
-from .enums import Core, Factor, Method, Option, Ordering, Precond, Stop
+from .enums import Method, Option, ValueType
 from .errors import ArgumentError
 
 # The keywords, one per field of corepcg_settings, in its order; the
 # monitor is solve()'s callback instead.
 NAMES = tuple(name for name, _ in Settings._fields_
               if name not in MONITOR_FIELDS)
-CHOICES = {"method": Method, "precond": Precond, "ordering": Ordering,
-           "factor": Factor, "core": Core, "stop": Stop}
-FLAGS = ("fallback_upcg",)
+
+# Every option as the library describes it (corepcg_option_describe), the
+# description the CLI parses by: {keyword: corepcg_option_info}. A CHOICE
+# takes the members of the enum named as it is (precond: Precond), a
+# SWITCH True or False.
+OPTIONS = {info.name.decode(): info for info in
+           (lib.corepcg_option_describe(int(o)).contents for o in Option)}
+CHOICES = {"method": Method,
+           **{name: getattr(enums, name.capitalize())
+              for name, info in OPTIONS.items()
+              if info.type == ValueType.CHOICE}}
+FLAGS = tuple(name for name, info in OPTIONS.items()
+              if info.type == ValueType.SWITCH)
 
 # ---------------------------------------------------------------------
 # Which settings each method takes, read at import from the library's one
