@@ -332,6 +332,10 @@ typedef struct corepcg_option_info {
     int family;                /* the option it is read with (tol for
                                   max_iter: the same methods take both),
                                   whose refusal names both; itself else   */
+    int needs, needs_value;    /* read only while option needs has
+                                  needs_value (core_threshold: core auto),
+                                  so given otherwise it is refused; needs
+                                  -1: always read                          */
     const char *help;          /* one line: what it does, for whom         */
 } corepcg_option_info;
 

@@ -116,7 +116,8 @@ static void test_flags(void)
 }
 
 /* A family is read by the same methods: its one refusal is right for
- * each; and every option is read by some method. */
+ * each; every option is read by some method; an option read only while
+ * another has a value needs one of that CHOICE's values. */
 static void test_families(void)
 {
     for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
@@ -133,6 +134,12 @@ static void test_families(void)
                   corepcg_option_describe(d->family)->name, corepcg_method_name(m));
         }
         CHECK(takers > 0, "%s: no method takes it", d->name);
+        if (d->needs >= 0) {
+            const corepcg_option_info *n = corepcg_option_describe(d->needs);
+            CHECK(n && d->needs != k && n->type == COREPCG_VALUE_CHOICE &&
+                      d->needs_value >= 0 && d->needs_value <= n->max,
+                  "%s needs %d = %d", d->name, d->needs, d->needs_value);
+        }
     }
 }
 

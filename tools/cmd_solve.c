@@ -148,8 +148,14 @@ static int check_combination(const struct solve_options *o)
                   "for upcg; mpcg applies it in effect with diag)", name);
         return -1;
     }
-    if (o->gave[COREPCG_OPTION_CORE_THRESHOLD] && o->set.core != COREPCG_CORE_AUTO) {
-        cli_error("solve: --core-threshold is for --core auto");
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+        const corepcg_option_info *d = corepcg_option_describe(k);
+        if (!o->gave[k] || d->needs < 0 ||
+            corepcg_option_get(&o->set, d->needs) == d->needs_value)
+            continue;
+        cli_error("solve: %s is for %s %s", d->flag,
+                  corepcg_option_describe(d->needs)->flag,
+                  corepcg_option_value_name(d->needs, d->needs_value));
         return -1;
     }
     return 0;

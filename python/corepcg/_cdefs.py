@@ -48,6 +48,8 @@ class OptionInfo(ctypes.Structure):
         ("max", c_double),
         ("default_value", c_double),
         ("family", c_int),
+        ("needs", c_int),
+        ("needs_value", c_int),
         ("help", c_char_p),
     ]
 

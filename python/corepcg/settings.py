@@ -75,7 +75,9 @@ def check_combination(values, given):
     the caller set), in corepcg_settings' order, that the method in
     `values` (settings_dict) does not take, naming the setting and the
     method; then the rules on values: precond 'projected' is upcg's
-    alone, core_threshold needs core 'auto' (as the CLI's)."""
+    alone, and a setting read only while another has a value (the
+    library's description: core_threshold needs core 'auto') is refused
+    without it, as by the CLI."""
     method = values["method"]
     for name in NAMES:
         if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
@@ -85,9 +87,15 @@ def check_combination(values, given):
         raise ArgumentError(f"method {method!r} does not take "
                             "precond='projected' (projected is for upcg; "
                             "mpcg applies it in effect with diag)")
-    if "core_threshold" in given and values["core"] != "auto":
-        raise ArgumentError(f"core_threshold is for core='auto', not core="
-                            f"{values['core']!r}")
+    for name in NAMES:
+        info = OPTIONS.get(name)
+        if name not in given or info is None or info.needs < 0:
+            continue
+        needs = Option(info.needs).name.lower()
+        wanted = CHOICES[needs](info.needs_value).label
+        if values[needs] != wanted:
+            raise ArgumentError(f"{name} is for {needs}={wanted!r}, not "
+                                f"{needs}={values[needs]!r}")
 # ---------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ typedef struct option_desc {
 } option_desc;
 
 #define FIELD(f) offsetof(corepcg_settings, f)
+#define NONE -1, 0 /* needs nothing */
 
 /* a CHOICE's default is written as an int */
 _Static_assert(sizeof(corepcg_precond) == sizeof(int) && sizeof(corepcg_ordering) == sizeof(int) &&
@@ -25,18 +26,20 @@ _Static_assert(sizeof(corepcg_precond) == sizeof(int) && sizeof(corepcg_ordering
                    sizeof(corepcg_stop) == sizeof(int),
                "enums are int-sized");
 
+/* {{name, flag, type, min, max, default, family, needs, needs_value,
+ * help}, field, value names} */
 static const option_desc options[COREPCG_OPTION_COUNT] = {
     [COREPCG_OPTION_TOL] = {{"tol", "--tol", COREPCG_VALUE_REAL, 1e-300, 0.999999,
-                             COREPCG_DEFAULT_TOL, COREPCG_OPTION_TOL,
+                             COREPCG_DEFAULT_TOL, COREPCG_OPTION_TOL, NONE,
                              "iterative methods' tolerance (see stop)"},
                             FIELD(tol), NULL},
     [COREPCG_OPTION_MAX_ITER] = {{"max_iter", "--max-iter", COREPCG_VALUE_INT, 1, 1e9,
-                                  COREPCG_DEFAULT_MAX_ITER, COREPCG_OPTION_TOL,
+                                  COREPCG_DEFAULT_MAX_ITER, COREPCG_OPTION_TOL, NONE,
                                   "iterative methods' iteration limit"},
                                  FIELD(max_iter), NULL},
     [COREPCG_OPTION_PRECOND] = {{"precond", "--precond", COREPCG_VALUE_CHOICE, 0,
                                  COREPCG_PRECOND_COUNT - 1, COREPCG_PRECOND_DIAG,
-                                 COREPCG_OPTION_PRECOND,
+                                 COREPCG_OPTION_PRECOND, NONE,
                                  "upcg, mpcg, mpcg-bw: Jacobi, per-node block or "
                                  "(upcg only) projected"},
                                 FIELD(precond), corepcg_precond_name},
@@ -45,18 +48,18 @@ static const option_desc options[COREPCG_OPTION_COUNT] = {
      * (docs/benchmark.md, "Ordering") */
     [COREPCG_OPTION_ORDERING] = {{"ordering", "--ordering", COREPCG_VALUE_CHOICE, 0,
                                   COREPCG_ORDERING_COUNT - 1, COREPCG_ORDERING_NESDIS,
-                                  COREPCG_OPTION_ORDERING,
+                                  COREPCG_OPTION_ORDERING, NONE,
                                   "direct, corepcg: fill-reducing ordering"},
                                  FIELD(ordering), corepcg_ordering_name},
     [COREPCG_OPTION_FACTOR] = {{"factor", "--factor", COREPCG_VALUE_CHOICE, 0,
                                 COREPCG_FACTOR_COUNT - 1, COREPCG_FACTOR_AUTO,
-                                COREPCG_OPTION_ORDERING,
+                                COREPCG_OPTION_ORDERING, NONE,
                                 "direct, corepcg: simplicial LDL^T, supernodal "
                                 "LL^T or CHOLMOD's choice"},
                                FIELD(factor), corepcg_factor_name},
     [COREPCG_OPTION_CORE] = {{"core", "--core", COREPCG_VALUE_CHOICE, 0,
                               COREPCG_CORE_COUNT - 1, COREPCG_CORE_STRETCH,
-                              COREPCG_OPTION_CORE,
+                              COREPCG_OPTION_CORE, NONE,
                               "corepcg: the stretch-pair blocks or those that pass "
                               "core_threshold"},
                              FIELD(core), corepcg_core_name},
@@ -64,21 +67,22 @@ static const option_desc options[COREPCG_OPTION_COUNT] = {
                                         COREPCG_VALUE_REAL, 0, 1e300,
                                         COREPCG_DEFAULT_CORE_THRESHOLD,
                                         COREPCG_OPTION_CORE,
+                                        COREPCG_OPTION_CORE, COREPCG_CORE_AUTO,
                                         "core auto: keep blocks with |A_ij| >= t "
                                         "sqrt(|A_ii||A_jj|)"},
                                        FIELD(core_threshold), NULL},
     [COREPCG_OPTION_FALLBACK_UPCG] = {{"fallback_upcg", "--fallback", COREPCG_VALUE_SWITCH,
-                                       0, 1, 0, COREPCG_OPTION_FALLBACK_UPCG,
+                                       0, 1, 0, COREPCG_OPTION_FALLBACK_UPCG, NONE,
                                        "corepcg: if the core is not SPD, solve with "
                                        "block-preconditioned upcg"},
                                       FIELD(fallback_upcg), NULL},
     [COREPCG_OPTION_IC_FILL] = {{"ic_fill", "--ic-fill", COREPCG_VALUE_INT, 0, 1, 0,
-                                 COREPCG_OPTION_IC_FILL,
+                                 COREPCG_OPTION_IC_FILL, NONE,
                                  "icpcg: 0 = IC(0), 1 = one level of block fill"},
                                 FIELD(ic_fill), NULL},
     [COREPCG_OPTION_STOP] = {{"stop", "--stop", COREPCG_VALUE_CHOICE, 0,
                               COREPCG_STOP_COUNT - 1, COREPCG_STOP_RESIDUAL,
-                              COREPCG_OPTION_STOP,
+                              COREPCG_OPTION_STOP, NONE,
                               "iterative methods' rule: the true residual or the "
                               "papers' preconditioned one"},
                              FIELD(stop), corepcg_stop_name},
