@@ -136,10 +136,12 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a,
     for (int j = 0; j < o->num_methods; j++) {
         int method = o->methods[j];
         const char *color = corepcg_method_color(method);
+        /* a ring's line, like its marker, lies on the method it chose */
+        int ring = strcmp(corepcg_method_marker(method), "ring") == 0;
         fprintf(out, "<polyline data-method=\"%s\" fill=\"none\" stroke=\"%s\" "
-                     "stroke-width=\"%s\"%s points=\"", corepcg_method_name(method), color,
-                method == COREPCG_METHOD_COREPCG ? "3" : "2",
-                method == COREPCG_METHOD_AUTO ? " stroke-dasharray=\"4 3\"" : "");
+                     "stroke-width=\"%d\"%s points=\"", corepcg_method_name(method), color,
+                corepcg_method_line_width(method),
+                ring ? " stroke-dasharray=\"4 3\"" : "");
         for (int b = 0; b < o->num_ks; b++) {
             const bench_cell *c = &case_at(res, scene_index, size_index, b)->cells[j];
             if (!c->failed && c->time_median_s > 0)
@@ -216,8 +218,8 @@ int bench_write_svg(FILE *out, const bench_results *res)
     for (int j = 0; j < o->num_methods; j++) {
         int method = o->methods[j];
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                     "stroke-width=\"%s\"/>\n", lx, ly, lx + 28, ly, corepcg_method_color(method),
-                method == COREPCG_METHOD_COREPCG ? "3" : "2");
+                     "stroke-width=\"%d\"/>\n", lx, ly, lx + 28, ly, corepcg_method_color(method),
+                corepcg_method_line_width(method));
         marker(out, method, lx + 14, ly, corepcg_method_color(method));
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">%s</text>\n", lx + 34,
                 ly + 4, corepcg_method_name(method));

@@ -223,6 +223,8 @@ typedef enum corepcg_compare {
  *     NULL for a value that is not a method;
  *   corepcg_method_marker(method): its marker there, "circle", "square",
  *     "triangle", "triangle-down", "diamond" or "ring" (NULL likewise);
+ *   corepcg_method_line_width(method): its line's width there in pixels
+ *     (0 likewise);
  *   corepcg_method_reports(method): the corepcg_report flags of the info
  *     fields it fills (auto: none of its own, those of method_used);
  *   corepcg_comparison(k, &a, &b): the k-th comparison a benchmark's
@@ -230,6 +232,7 @@ typedef enum corepcg_compare {
  *     last (a, b untouched). */
 COREPCG_EXPORT const char *corepcg_method_color(int method);
 COREPCG_EXPORT const char *corepcg_method_marker(int method);
+COREPCG_EXPORT int corepcg_method_line_width(int method);
 COREPCG_EXPORT int corepcg_method_reports(int method);
 COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
 
@@ -347,6 +350,11 @@ COREPCG_EXPORT const corepcg_option_info *corepcg_option_describe(int option);
  * an unknown one. */
 COREPCG_EXPORT const char *corepcg_option_value_name(int option, int value);
 COREPCG_EXPORT int corepcg_option_value_from_name(int option, const char *name);
+/* The method that alone takes this value of option (precond projected:
+ * upcg), with why the others do not (when why is not NULL); -1 when each
+ * method that takes option takes the value. corepcg_setup refuses the
+ * value for any other method. */
+COREPCG_EXPORT int corepcg_option_value_method(int option, int value, const char **why);
 /* A setting of s by option number: corepcg_option_set stores value (an
  * int field or enum takes it as an int; no range check, which setup
  * makes) and returns OK, or ERR_ARGUMENT for a NULL s or an unknown

@@ -71,6 +71,7 @@ static void test_display(void)
         for (size_t j = 0; marker && j < sizeof markers / sizeof markers[0]; j++)
             known |= strcmp(marker, markers[j]) == 0;
         CHECK(known, "%s: marker %s", corepcg_method_name(m), marker ? marker : "NULL");
+        CHECK(corepcg_method_line_width(m) > 0, "%s: line width", corepcg_method_name(m));
         int reports = corepcg_method_reports(m);
         /* a CHOLMOD factorisation is what the ordering setting is for */
         CHECK(!(reports & COREPCG_REPORT_CHOLMOD) ==
@@ -87,8 +88,40 @@ static void test_display(void)
     CHECK(count > 0, "no comparison");
 }
 
+/* A value one method alone takes: a value of a setting that method
+ * takes; the library refuses it for another method, accepts it for that
+ * one. */
+static void test_value_rules(void)
+{
+    int rules = 0;
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+        for (int v = 0; corepcg_option_value_name(k, v); v++) {
+            const char *why = NULL;
+            int only = corepcg_option_value_method(k, v, &why);
+            if (only < 0)
+                continue;
+            rules++;
+            CHECK(corepcg_method_takes(only, k) && why && why[0], "%s %s: %d",
+                  corepcg_option_describe(k)->name, corepcg_option_value_name(k, v), only);
+            for (int j = 0; corepcg_method_at(j) >= 0; j++) {
+                corepcg_settings s;
+                corepcg_settings_default(&s);
+                s.method = (corepcg_method)corepcg_method_at(j);
+                corepcg_option_set(&s, k, v);
+                char msg[COREPCG_MSG_SIZE] = "";
+                int rc = cpg_method_check_values(&s, msg);
+                CHECK((rc == COREPCG_OK) == ((int)s.method == only), "%s with %s %s: %s",
+                      corepcg_method_name(s.method), corepcg_option_describe(k)->name,
+                      corepcg_option_value_name(k, v), msg);
+            }
+        }
+    CHECK(rules >= 1, "no value rule");
+    CHECK_INT(corepcg_option_value_method(COREPCG_OPTION_PRECOND, COREPCG_PRECOND_DIAG, NULL), -1);
+}
+
 int main(void)
 {
+    test_value_rules();
     test_rows();
     test_breakdown_rules();
     test_display();

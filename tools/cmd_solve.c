@@ -143,9 +143,15 @@ static int check_combination(const struct solve_options *o)
     }
     if (o->gave_monitor && refuse_ignored(m, COREPCG_OPTION_TOL, "--monitor"))
         return -1;
-    if (o->set.precond == COREPCG_PRECOND_PROJECTED && m != COREPCG_METHOD_UPCG) {
-        cli_error("solve: --method %s does not take --precond projected (it is "
-                  "for upcg; mpcg applies it in effect with diag)", name);
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+        const char *why;
+        int value = (int)corepcg_option_get(&o->set, k);
+        int only = corepcg_option_value_method(k, value, &why);
+        if (only < 0 || only == (int)m)
+            continue;
+        cli_error("solve: --method %s does not take %s %s (it is for %s; %s)", name,
+                  corepcg_option_describe(k)->flag, corepcg_option_value_name(k, value),
+                  corepcg_method_name(only), why);
         return -1;
     }
     for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {

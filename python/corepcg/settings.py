@@ -74,8 +74,8 @@ def check_combination(values, given):
     """Raises ArgumentError for the first setting in `given` (the names
     the caller set), in corepcg_settings' order, that the method in
     `values` (settings_dict) does not take, naming the setting and the
-    method; then the rules on values: precond 'projected' is upcg's
-    alone, and a setting read only while another has a value (the
+    method; then the rules on values (the library's): a value one method
+    alone takes (precond 'projected': upcg), and a setting read only while another has a value (the
     library's description: core_threshold needs core 'auto') is refused
     without it, as by the CLI."""
     method = values["method"]
@@ -83,10 +83,17 @@ def check_combination(values, given):
         if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
             raise ArgumentError(f"method {method!r} does not take {name} "
                                 f"(it is for {_takers(name)})")
-    if values["precond"] == "projected" and method != "upcg":
-        raise ArgumentError(f"method {method!r} does not take "
-                            "precond='projected' (projected is for upcg; "
-                            "mpcg applies it in effect with diag)")
+    for name, option in zip(OPTIONS, Option):
+        value = values[name]
+        code = int(CHOICES[name].parse(value, name)) if name in CHOICES \
+            else int(value)
+        why = ctypes.c_char_p()
+        only = lib.corepcg_option_value_method(int(option), code,
+                                               ctypes.byref(why))
+        if only >= 0 and Method(only).label != method:
+            raise ArgumentError(f"method {method!r} does not take "
+                                f"{name}={value!r} ({value} is for "
+                                f"{Method(only).label}; {why.value.decode()})")
     for name in NAMES:
         info = OPTIONS.get(name)
         if name not in given or info is None or info.needs < 0:

@@ -39,8 +39,5 @@ int cpg_settings_check(const corepcg_settings *s, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: ic_fill must be 0 or 1, got %d", s->ic_fill);
     if ((unsigned)s->stop >= COREPCG_STOP_COUNT)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown stop %d", (int)s->stop);
-    if (s->precond == COREPCG_PRECOND_PROJECTED && s->method != COREPCG_METHOD_UPCG)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "settings: precond projected is for upcg (mpcg applies it in effect with diag)");
     return COREPCG_OK;
 }

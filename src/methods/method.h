@@ -84,6 +84,7 @@ typedef struct cpg_method_entry {
                                      beside every choice (one of them)  */
     const char *color;            /* in a chart: an SVG colour          */
     const char *marker;           /* and marker (corepcg_method_marker) */
+    int line_width;               /* and its line's width in pixels     */
     unsigned reports;             /* corepcg_report flags: what its info
                                      holds beside the iterations        */
 } cpg_method_entry;
@@ -106,6 +107,10 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
  * suits badly, or -1 when m has none. m's ops then have
  * factorise_until_breakdown and broke_down. */
 int cpg_breakdown_successor(corepcg_method m);
+
+/* OK, or ERR_ARGUMENT when s gives a setting a value that another method
+ * alone takes (corepcg_option_value_method). */
+int cpg_method_check_values(const corepcg_settings *s, char *msg);
 
 /* Generic same_pattern for methods on A~ by blocks: A's block pattern and
  * every node's ndof unchanged. */

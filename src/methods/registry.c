@@ -25,36 +25,39 @@ extern const cpg_method_ops cpg_icpcg_ops;
 extern const cpg_method_ops cpg_auto_ops;
 
 /* From the baseline to the newest; auto last (the benchmark's order).
- * Beside what runs, each row says how tools show the method: its colour
- * and marker in a chart, and what its info reports beside its iterations
- * (corepcg_method_color, corepcg_method_marker, corepcg_method_reports). */
+ * Beside what runs, each row says how tools show the method: its colour,
+ * marker and line width in a chart, and what its info reports beside its
+ * iterations (corepcg_method_color, _marker, _line_width, _reports). */
 const cpg_method_entry cpg_methods[] = {
     {.method = COREPCG_METHOD_MPCG_BW, .name = "mpcg-bw", .ops = &cpg_mpcg_bw_ops,
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .color = "#9467bd", .marker = "triangle-down"},
+     .color = "#9467bd", .marker = "triangle-down", .line_width = 2},
     {.method = COREPCG_METHOD_MPCG, .name = "mpcg", .ops = &cpg_mpcg_ops,
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .auto_rank = 3, .auto_fallback = 1, .color = "#ff7f0e", .marker = "diamond"},
+     .auto_rank = 3, .auto_fallback = 1, .color = "#ff7f0e", .marker = "diamond",
+     .line_width = 2},
     {.method = COREPCG_METHOD_UPCG, .name = "upcg", .ops = &cpg_upcg_ops,
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .color = "#2ca02c", .marker = "triangle"},
+     .color = "#2ca02c", .marker = "triangle", .line_width = 2},
     {.method = COREPCG_METHOD_DIRECT, .name = "direct", .ops = &cpg_direct_ops,
      .options = CHOLMOD_ORDERING, .color = "#1f77b4", .marker = "square",
-     .reports = COREPCG_REPORT_CHOLMOD},
+     .line_width = 2, .reports = COREPCG_REPORT_CHOLMOD},
     {.method = COREPCG_METHOD_COREPCG, .name = "corepcg", .ops = &cpg_corepcg_ops,
      .options = ITERATES | CHOLMOD_ORDERING | CPG_TAKES(COREPCG_OPTION_CORE) |
                 CPG_TAKES(COREPCG_OPTION_CORE_THRESHOLD) |
                 CPG_TAKES(COREPCG_OPTION_FALLBACK_UPCG),
      .auto_rank = 2, .color = "#d62728", .marker = "circle",
+     .line_width = 3, /* the paper's method, drawn over the others */
      .reports = COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_CORE},
     {.method = COREPCG_METHOD_ICPCG, .name = "icpcg", .ops = &cpg_icpcg_ops,
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_IC_FILL),
      .auto_rank = 1, .color = "#17becf", .marker = "circle",
-     .reports = COREPCG_REPORT_INCOMPLETE},
+     .line_width = 2, .reports = COREPCG_REPORT_INCOMPLETE},
     /* auto reads what its candidates read (corepcg_method_takes); its
      * info reports what the one it ran reports */
     {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops,
-     .color = "#000000", .marker = "ring"},
+     .color = "#000000", .marker = "ring",
+     .line_width = 2},
 };
 
 /* What the benchmark's report compares, a against b: the iterations of
@@ -127,6 +130,43 @@ int cpg_breakdown_successor(corepcg_method m)
     return -1;
 }
 
+/* Values of a setting that one method alone takes. */
+static const struct {
+    corepcg_option option;
+    int value;
+    corepcg_method method;
+    const char *why;
+} value_rules[] = {
+    {COREPCG_OPTION_PRECOND, COREPCG_PRECOND_PROJECTED, COREPCG_METHOD_UPCG,
+     "mpcg applies it in effect with diag"},
+};
+
+int corepcg_option_value_method(int option, int value, const char **why)
+{
+    for (size_t k = 0; k < sizeof value_rules / sizeof value_rules[0]; k++)
+        if ((int)value_rules[k].option == option && value_rules[k].value == value) {
+            if (why)
+                *why = value_rules[k].why;
+            return (int)value_rules[k].method;
+        }
+    return -1;
+}
+
+int cpg_method_check_values(const corepcg_settings *s, char *msg)
+{
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+        const char *why;
+        int value = (int)corepcg_option_get(s, k);
+        int only = corepcg_option_value_method(k, value, &why);
+        if (only >= 0 && only != (int)s->method)
+            return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: %s %s is for %s (%s)",
+                            corepcg_option_describe(k)->name,
+                            corepcg_option_value_name(k, value),
+                            corepcg_method_name(only), why);
+    }
+    return COREPCG_OK;
+}
+
 int corepcg_method_at(int k)
 {
     return k >= 0 && k < COREPCG_METHOD_COUNT ? (int)cpg_methods[k].method : -1;
@@ -165,6 +205,12 @@ const char *corepcg_method_marker(int method)
 {
     const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
     return e ? e->marker : NULL;
+}
+
+int corepcg_method_line_width(int method)
+{
+    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
+    return e ? e->line_width : 0;
 }
 
 int corepcg_method_reports(int method)
