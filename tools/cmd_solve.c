@@ -131,39 +131,51 @@ static int refuse_ignored(corepcg_method m, int option, const char *flags)
     return -1;
 }
 
+/* A value another method alone takes (corepcg_option_value_method:
+ * precond projected is upcg's). */
+static int refuse_value(const struct solve_options *o, int option)
+{
+    const char *why;
+    int value = (int)corepcg_option_get(&o->set, option);
+    int only = corepcg_option_value_method(option, value, &why);
+    if (only < 0 || only == (int)o->set.method)
+        return 0;
+    cli_error("solve: --method %s does not take %s %s (it is for %s; %s)",
+              corepcg_method_name(o->set.method), corepcg_option_describe(option)->flag,
+              corepcg_option_value_name(option, value), corepcg_method_name(only), why);
+    return -1;
+}
+
+/* An option given that is read only while another has a value it has
+ * not (core_threshold needs core auto). */
+static int refuse_unmet_need(const struct solve_options *o, int option)
+{
+    const corepcg_option_info *d = corepcg_option_describe(option);
+    if (!o->gave[option] || d->needs < 0 ||
+        corepcg_option_get(&o->set, d->needs) == d->needs_value)
+        return 0;
+    cli_error("solve: %s is for %s %s", d->flag, corepcg_option_describe(d->needs)->flag,
+              corepcg_option_value_name(d->needs, d->needs_value));
+    return -1;
+}
+
+/* The first of the refusals above, in that order. */
 static int check_combination(const struct solve_options *o)
 {
-    corepcg_method m = o->set.method;
-    const char *name = corepcg_method_name(m);
     for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
         char flags[64];
         family_flags(k, flags, sizeof flags);
-        if (o->gave[k] && refuse_ignored(m, k, flags))
+        if (o->gave[k] && refuse_ignored(o->set.method, k, flags))
             return -1;
     }
-    if (o->gave_monitor && refuse_ignored(m, COREPCG_OPTION_TOL, "--monitor"))
+    if (o->gave_monitor && refuse_ignored(o->set.method, COREPCG_OPTION_TOL, "--monitor"))
         return -1;
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
-        const char *why;
-        int value = (int)corepcg_option_get(&o->set, k);
-        int only = corepcg_option_value_method(k, value, &why);
-        if (only < 0 || only == (int)m)
-            continue;
-        cli_error("solve: --method %s does not take %s %s (it is for %s; %s)", name,
-                  corepcg_option_describe(k)->flag, corepcg_option_value_name(k, value),
-                  corepcg_method_name(only), why);
-        return -1;
-    }
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
-        const corepcg_option_info *d = corepcg_option_describe(k);
-        if (!o->gave[k] || d->needs < 0 ||
-            corepcg_option_get(&o->set, d->needs) == d->needs_value)
-            continue;
-        cli_error("solve: %s is for %s %s", d->flag,
-                  corepcg_option_describe(d->needs)->flag,
-                  corepcg_option_value_name(d->needs, d->needs_value));
-        return -1;
-    }
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+        if (refuse_value(o, k))
+            return -1;
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+        if (refuse_unmet_need(o, k))
+            return -1;
     return 0;
 }
 
