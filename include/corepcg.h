@@ -339,7 +339,7 @@ typedef struct corepcg_option_info {
                                   needs_value (core_threshold: core auto),
                                   so given otherwise it is refused; needs
                                   -1: always read                          */
-    const char *help;          /* one line: what it does, for whom         */
+    const char *help;          /* one line: what it does                   */
 } corepcg_option_info;
 
 /* The description of option (a corepcg_option), or NULL for any other

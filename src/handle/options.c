@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options.c -- every setting described once: name, the CLI's option,
- * type, range, default, family and help line. corepcg_settings_default
+ * type, range, default, family, what it needs and a help line (which
+ * names no method: the methods' rows say which take it). corepcg_settings_default
  * sets the defaults from here; the CLI parses and refuses, Python checks
  * its keywords and tests compare the docs' table through
  * corepcg_option_describe. Which methods take a setting is the table of
@@ -40,8 +41,8 @@ static const option_desc options[COREPCG_OPTION_COUNT] = {
     [COREPCG_OPTION_PRECOND] = {{"precond", "--precond", COREPCG_VALUE_CHOICE, 0,
                                  COREPCG_PRECOND_COUNT - 1, COREPCG_PRECOND_DIAG,
                                  COREPCG_OPTION_PRECOND, NONE,
-                                 "upcg, mpcg, mpcg-bw: Jacobi, per-node block or "
-                                 "(upcg only) projected"},
+                                 "the cheap preconditioner: Jacobi, per-node block "
+                                 "or projected"},
                                 FIELD(precond), corepcg_precond_name},
     /* nested dissection on the node graph: the fastest warm step, its
      * longer analysis paid back by the first factorisation
@@ -49,19 +50,19 @@ static const option_desc options[COREPCG_OPTION_COUNT] = {
     [COREPCG_OPTION_ORDERING] = {{"ordering", "--ordering", COREPCG_VALUE_CHOICE, 0,
                                   COREPCG_ORDERING_COUNT - 1, COREPCG_ORDERING_NESDIS,
                                   COREPCG_OPTION_ORDERING, NONE,
-                                  "direct, corepcg: fill-reducing ordering"},
+                                  "CHOLMOD's fill-reducing ordering"},
                                  FIELD(ordering), corepcg_ordering_name},
     [COREPCG_OPTION_FACTOR] = {{"factor", "--factor", COREPCG_VALUE_CHOICE, 0,
                                 COREPCG_FACTOR_COUNT - 1, COREPCG_FACTOR_AUTO,
                                 COREPCG_OPTION_ORDERING, NONE,
-                                "direct, corepcg: simplicial LDL^T, supernodal "
-                                "LL^T or CHOLMOD's choice"},
+                                "CHOLMOD's factor: simplicial LDL^T, supernodal "
+                                "LL^T or its choice"},
                                FIELD(factor), corepcg_factor_name},
     [COREPCG_OPTION_CORE] = {{"core", "--core", COREPCG_VALUE_CHOICE, 0,
                               COREPCG_CORE_COUNT - 1, COREPCG_CORE_STRETCH,
                               COREPCG_OPTION_CORE, NONE,
-                              "corepcg: the stretch-pair blocks or those that pass "
-                              "core_threshold"},
+                              "the matrix core: the stretch-pair blocks or those "
+                              "that pass core_threshold"},
                              FIELD(core), corepcg_core_name},
     [COREPCG_OPTION_CORE_THRESHOLD] = {{"core_threshold", "--core-threshold",
                                         COREPCG_VALUE_REAL, 0, 1e300,
@@ -73,12 +74,13 @@ static const option_desc options[COREPCG_OPTION_COUNT] = {
                                        FIELD(core_threshold), NULL},
     [COREPCG_OPTION_FALLBACK_UPCG] = {{"fallback_upcg", "--fallback", COREPCG_VALUE_SWITCH,
                                        0, 1, 0, COREPCG_OPTION_FALLBACK_UPCG, NONE,
-                                       "corepcg: if the core is not SPD, solve with "
+                                       "if the core is not SPD, solve with "
                                        "block-preconditioned upcg"},
                                       FIELD(fallback_upcg), NULL},
     [COREPCG_OPTION_IC_FILL] = {{"ic_fill", "--ic-fill", COREPCG_VALUE_INT, 0, 1, 0,
                                  COREPCG_OPTION_IC_FILL, NONE,
-                                 "icpcg: 0 = IC(0), 1 = one level of block fill"},
+                                 "the incomplete factor: 0 = IC(0), 1 = one level "
+                                 "of block fill"},
                                 FIELD(ic_fill), NULL},
     [COREPCG_OPTION_STOP] = {{"stop", "--stop", COREPCG_VALUE_CHOICE, 0,
                               COREPCG_STOP_COUNT - 1, COREPCG_STOP_RESIDUAL,

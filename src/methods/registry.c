@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.c -- the one table of methods: each one's enum value, name,
  * operations, the settings it reads, its place among auto's candidates
- * and how tools show it; beside it auto's breakdown rules and the
- * benchmark's comparisons. The handle finds a method's ops here, auto its candidates,
- * and the CLI and the benchmark (through corepcg_method_at,
- * corepcg_method_takes and corepcg_auto_candidate) the names, the option
- * checks and the method lists. */
+ * and how tools show it; beside it the rules that name methods (auto's
+ * successor on a breakdown, the values one method alone takes) and the
+ * benchmark's comparisons. The handle finds a method's ops here, auto its
+ * candidates and successors, and the CLI, Python and the benchmark
+ * (corepcg_method_at, _takes, _reports, ..., corepcg_auto_candidate) the
+ * names, the option checks, the method lists and what to print. */
 #include "method.h"
 
 #include <string.h>
@@ -56,8 +57,7 @@ const cpg_method_entry cpg_methods[] = {
     /* auto reads what its candidates read (corepcg_method_takes); its
      * info reports what the one it ran reports */
     {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops,
-     .color = "#000000", .marker = "ring",
-     .line_width = 2},
+     .color = "#000000", .marker = "ring", .line_width = 2},
 };
 
 /* What the benchmark's report compares, a against b: the iterations of
