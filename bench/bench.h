@@ -9,8 +9,9 @@
 #ifndef COREPCG_BENCH_H
 #define COREPCG_BENCH_H
 
-#include "cli.h"
 #include "cloth.h"
+#include "median.h"
+#include "tool_errors.h"
 
 #include <stdio.h>
 

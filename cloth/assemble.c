@@ -9,6 +9,7 @@
  * b and -B to the off-diagonal block, and h (f_a - h Kx (v_a - v_b)) to
  * b_a (the opposite to b_b). */
 #include "cloth.h"
+#include "monotonic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ static void assemble_matrix(cloth_sim *sim)
 
 int cloth_assemble(cloth_sim *sim, char *msg)
 {
-    double start = cloth_now();
+    double start = cpg_now();
     cloth_constrain(sim);
     int rc = cloth_self_contact(sim, msg);
     if (rc == COREPCG_OK && sim->values_capacity < sim->model.nnz_capacity) {
@@ -87,6 +88,6 @@ int cloth_assemble(cloth_sim *sim, char *msg)
     }
     if (rc == COREPCG_OK)
         assemble_matrix(sim);
-    sim->time_assemble_s = cloth_now() - start;
+    sim->time_assemble_s = cpg_now() - start;
     return rc;
 }

@@ -495,9 +495,6 @@ int cloth_step(cloth_sim *sim, const corepcg_settings *settings, char *msg);
 /* 0.5 sum m_i |v_i|^2. */
 double cloth_kinetic_energy(const cloth_sim *sim);
 
-/* Monotonic wall-clock seconds (for the step timings). */
-double cloth_now(void);
-
 /* ---------------------------------------------------------- output */
 
 /* An OBJ of the cloth (object "cloth": the grid's quads or the mesh's

@@ -155,7 +155,8 @@ typedef enum corepcg_core {
 } corepcg_core;
 
 /* Names used by the CLI and in info output ("corepcg", "amd", ...).
- * The *_from_name functions return -1 for an unknown name. */
+ * The *_from_name functions read a name in any case ("ICPCG" is icpcg;
+ * ASCII, whatever the locale) and return -1 for an unknown name. */
 COREPCG_EXPORT const char *corepcg_method_name(int method);
 COREPCG_EXPORT const char *corepcg_precond_name(int precond);
 COREPCG_EXPORT const char *corepcg_ordering_name(int ordering);
@@ -364,10 +365,19 @@ COREPCG_EXPORT double corepcg_option_get(const corepcg_settings *s, int option);
 
 /* --------------------------------------------------------------- system */
 
+/* How A is handed over. In either format
+ *   - entries may come in any order: a CSC column's rows need not be
+ *     sorted;
+ *   - an entry given twice or more (the same row and column) counts as the
+ *     sum of its values, as a simulator's assembly adds up contributions;
+ *   - explicit zeros are allowed and belong to the pattern;
+ *   - every diagonal entry a_kk must be given, even a fixed node's (an
+ *     explicit zero counts): one left out is ERR_FORMAT naming its row and
+ *     node;
+ *   - only entries of the declared triangle (corepcg_triangle) may appear. */
 typedef enum corepcg_format {
     COREPCG_CSC = 0,           /* A_colptr (n+1), A_rowidx, A_values         */
-    COREPCG_TRIPLET            /* A_nnz entries of A_rowidx, A_colidx, A_values;
-                                  duplicates are summed                      */
+    COREPCG_TRIPLET            /* A_nnz entries of A_rowidx, A_colidx, A_values */
 } corepcg_format;
 
 typedef enum corepcg_triangle {
@@ -402,7 +412,14 @@ typedef struct corepcg_system {
     const corepcg_constraint *constraints; /* may be NULL if none           */
     const double *z;           /* n prescribed values, or NULL for zero     */
     int num_stretch;           /* stretch springs (the matrix core)         */
-    const int *stretch_pairs;  /* 2*num_stretch node indices: i0 j0 i1 j1.. */
+    const int *stretch_pairs;  /* 2*num_stretch node indices: i0 j0 i1 j1..
+                                  A set of node pairs: the order of the
+                                  pairs and within a pair does not matter,
+                                  a pair given twice counts once. A pair
+                                  whose nodes A does not couple (no entry
+                                  in block (i, j)) is accepted and adds
+                                  nothing to the core: the core keeps A's
+                                  blocks of the pairs, and A has none. */
 } corepcg_system;
 
 /* ----------------------------------------------------------------- info */
@@ -473,10 +490,11 @@ COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
  * corepcg_message() says why.
  * Returns OK; ERR_ARGUMENT (NULL h or sys, NULL arrays, a setting out of
  * range); ERR_FORMAT (malformed colptr, an entry outside the declared
- * triangle, a node joined to itself); ERR_DIMENSION (an index out of
- * range); ERR_NOT_FINITE; ERR_NOT_SYMMETRIC (BOTH given but not symmetric
- * to 1e-12 max|A|); ERR_CONSTRAINT (a bad record); ERR_NOT_SPD (direct: A~
- * is not positive definite; any method: a diagonal block is not);
+ * triangle, a diagonal entry left out, a node joined to itself);
+ * ERR_DIMENSION (an index out of range); ERR_NOT_FINITE; ERR_NOT_SYMMETRIC
+ * (BOTH given but not symmetric to 1e-12 max|A|); ERR_CONSTRAINT (a bad
+ * record); ERR_NOT_SPD (direct: A~ is not positive definite; any method: a
+ * diagonal block is not);
  * ERR_CORE_NOT_SPD (corepcg without fallback); ERR_NO_CORE (corepcg, core
  * stretch, no stretch pairs); ERR_NO_MEMORY; ERR_TOO_LARGE; ERR_CHOLMOD.
  * With fallback_upcg a core that is not SPD gives OK here and FELL_BACK
@@ -500,6 +518,9 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
  *   auto      N and whether the stretch pairs are given; within that each
  *             candidate keeps its own analysis as above and re-analyses on
  *             the first step it runs on a new pattern (analysis_reused 0).
+ * Patterns are compared by content, never by pointer: arrays at new
+ * addresses holding the same pattern keep the analysis, and arrays
+ * rewritten in place with another pattern are seen as another pattern.
  * Whatever is kept (the analysis, A's import map and arrays) is reused
  * only for the very pattern it was made for; the import map is built by
  * the first update (a setup builds none), so the first update imports A

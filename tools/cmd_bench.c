@@ -2,6 +2,7 @@
 /* cmd_bench.c -- `corepcg bench`: every method on the same simulator
  * steps, side by side; options, then the run and its outputs. */
 #include "bench.h"
+#include "cli.h"
 #include "cloth.h"
 #include "cloth_cli.h"
 

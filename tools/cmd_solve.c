@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_solve.c -- `corepcg solve BUNDLE`: set up, solve, report, write x. */
 #include "cli.h"
+#include "monotonic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char usage_text[] =
     "usage: corepcg solve BUNDLE [options]\n"
@@ -403,13 +403,6 @@ static void print_summary(const corepcg_info *in, double read_s,
                warm->min_s, warm->iterations);
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* o->repeat warm steps on h, set up with the same system; the code of
  * the first failure, else OK. */
 static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
@@ -425,11 +418,11 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
     int rc = COREPCG_OK;
     for (int k = 0; k < o->repeat && rc >= 0; k++) {
         corepcg_info info;
-        double t = now_s();
+        double t = cpg_now();
         rc = corepcg_update(h, &bundle->system, NULL);
         if (rc >= 0)
             rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
-        seconds[k] = now_s() - t;
+        seconds[k] = cpg_now() - t;
         warm->iterations = info.iterations;
     }
     if (rc >= 0) {
@@ -450,9 +443,9 @@ int cmd_solve(int argc, char **argv)
 
     char msg[COREPCG_MSG_SIZE];
     corepcg_bundle *bundle = NULL;
-    double read_s = now_s();
+    double read_s = cpg_now();
     int rc = corepcg_bundle_read(o.bundle, &bundle, msg);
-    read_s = now_s() - read_s; /* beside the library's own times */
+    read_s = cpg_now() - read_s; /* beside the library's own times */
     if (rc < 0) {
         cli_fail(rc, "%s", msg);
         return CLI_EXIT_ERROR;

@@ -114,6 +114,8 @@ class Solver:
         one could not be read, else the handle is empty (solve raises
         StateError until the next successful update)."""
         h = self._handle()
+        self._check_kept_fit(A, constraints is _KEEP, z is _KEEP,
+                             stretch_pairs is _KEEP)
         system = CSystem(
             A,
             self._constraints if constraints is _KEEP else constraints,
@@ -125,6 +127,31 @@ class Solver:
         errors.check(rc, self.message)
         self._keep(system)
         return info_dict(info)
+
+    def _check_kept_fit(self, A, keep_constraints, keep_z, keep_stretch):
+        """A of another size than the system set up, with values kept from
+        that system that do not fit it: A is the argument to blame (the
+        kept ones were not even passed)."""
+        shape = np.shape(A) if hasattr(A, "shape") else None
+        if shape is None or len(shape) != 2 or shape[0] != shape[1] \
+                or shape[0] == self.n or shape[0] % 3:
+            return  # the same size, or A's own checks say what is wrong
+        nodes = shape[0] // 3
+        misfits = []
+        if keep_z and self._z is not None:
+            misfits.append(f"z of shape ({self.n},)")
+        if keep_constraints and len(self._constraints) and \
+                self._constraints["node"].max() >= nodes:
+            misfits.append(f"constraints up to node "
+                           f"{self._constraints['node'].max()}")
+        if keep_stretch and len(self._stretch) and self._stretch.max() >= nodes:
+            misfits.append(f"stretch_pairs up to node {self._stretch.max()}")
+        if misfits:
+            raise errors.DimensionError(
+                f"A is {shape[0]} x {shape[1]} ({nodes} nodes), but the "
+                f"system set up has {self.n} unknowns and update keeps its "
+                f"{' and '.join(misfits)}: pass A of {self.n} x {self.n}, "
+                f"or pass those for the new size")
 
     def solve(self, b, x0=None, *, out=None, callback=None, history=False):
         """Solves A x = b under the constraints. x0: the initial guess

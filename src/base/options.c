@@ -10,7 +10,6 @@
 
 #include <math.h>
 #include <stddef.h>
-#include <string.h>
 
 typedef struct option_desc {
     corepcg_option_info info;
@@ -110,7 +109,7 @@ int corepcg_option_value_from_name(int option, const char *name)
         return -1;
     for (int v = 0; v <= (int)o->max; v++) {
         const char *n = corepcg_option_value_name(option, v);
-        if (n && strcmp(n, name) == 0)
+        if (n && cpg_name_is(name, n))
             return v;
     }
     return -1;
