@@ -84,6 +84,11 @@ static void test_ranges(void)
             const char *name = corepcg_option_value_name(k, v);
             CHECK(name && corepcg_option_value_from_name(k, name) == v, "%s: value %d",
                   d->name, v);
+            char upper[32] = "";
+            for (size_t c = 0; name && name[c] && c + 1 < sizeof upper; c++)
+                upper[c] = (char)toupper((unsigned char)name[c]);
+            CHECK(corepcg_option_value_from_name(k, upper) == v, "%s: %s, in any case",
+                  d->name, upper); /* as the library's *_from_name read names */
         }
         CHECK(corepcg_option_value_name(k, (int)d->max + 1) == NULL, "%s", d->name);
         CHECK_INT(corepcg_option_value_from_name(k, "no such value"), -1);
