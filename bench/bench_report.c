@@ -570,7 +570,11 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
                  "corepcg_solve, i.e. everything a simulator waits for, including the "
                  "library's own check of the answer; medians over the steps. Ratios are "
                  "of medians; \"fastest\" is the fastest method other than auto, which "
-                 "chooses among icpcg, corepcg and mpcg.\n\n");
+                 "chooses among ");
+    for (int k = 0; corepcg_auto_candidate(k) >= 0; k++) /* "a, b and c" */
+        fprintf(out, "%s%s", k == 0 ? "" : corepcg_auto_candidate(k + 1) < 0 ? " and " : ", ",
+                corepcg_method_name(corepcg_auto_candidate(k)));
+    fprintf(out, ".\n\n");
 
     fprintf(out, "## Iterations and seconds per step (the shape of Ye, Webber & Wang, Table 2)\n\n");
     for_each_group(out, res, print_main_table);
