@@ -2,6 +2,7 @@
 /* test_registry.c -- the table of methods (src/methods/registry.c) holds
  * together: every row's ops are complete, auto's candidates and breakdown
  * rules name methods whose ops give what auto asks of them. */
+#include "auto_model.h"
 #include "method.h"
 #include "test.h"
 
@@ -49,6 +50,12 @@ static void test_breakdown_rules(void)
               corepcg_method_name(m), corepcg_method_name(next));
     }
     CHECK(rules >= 1, "no breakdown rule");
+    /* every ranked row is a candidate: auto has room for them all */
+    int ranked = 0;
+    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+        ranked += cpg_methods[k].auto_rank > 0;
+    CHECK(ranked == count && count <= CPG_AUTO_MAX, "%d ranked rows, %d candidates (room for %d)",
+          ranked, count, CPG_AUTO_MAX);
     CHECK_INT(cpg_breakdown_successor(COREPCG_METHOD_COUNT), -1);
 }
 
