@@ -351,10 +351,10 @@ COREPCG_EXPORT const corepcg_option_info *corepcg_option_describe(int option);
  * an unknown one. */
 COREPCG_EXPORT const char *corepcg_option_value_name(int option, int value);
 COREPCG_EXPORT int corepcg_option_value_from_name(int option, const char *name);
-/* The method that alone takes this value of option (precond projected:
- * upcg), with why the others do not (when why is not NULL); -1 when each
- * method that takes option takes the value. corepcg_setup refuses the
- * value for any other method. */
+/* The method that alone takes this value of a CHOICE option (precond
+ * projected: upcg), with why the others do not (when why is not NULL);
+ * -1 when each method that takes option takes the value. corepcg_setup
+ * refuses the value for any other method. */
 COREPCG_EXPORT int corepcg_option_value_method(int option, int value, const char **why);
 /* A setting of s by option number: corepcg_option_set stores value (an
  * int field or enum takes it as an int; no range check, which setup

@@ -124,6 +124,11 @@ static void test_value_rules(void)
         }
     CHECK(rules >= 1, "no value rule");
     CHECK_INT(corepcg_option_value_method(COREPCG_OPTION_PRECOND, COREPCG_PRECOND_DIAG, NULL), -1);
+    /* the rules are on named values: none on any other option */
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+        if (corepcg_option_describe(k)->type != COREPCG_VALUE_CHOICE)
+            for (int v = -1; v <= 2; v++)
+                CHECK_INT(corepcg_option_value_method(k, v, NULL), -1);
 }
 
 int main(void)

@@ -74,19 +74,20 @@ def check_combination(values, given):
     """Raises ArgumentError for the first setting in `given` (the names
     the caller set), in corepcg_settings' order, that the method in
     `values` (settings_dict) does not take, naming the setting and the
-    method; then the rules on values (the library's): a value one method
-    alone takes (precond 'projected': upcg), and a setting read only while another has a value (the
-    library's description: core_threshold needs core 'auto') is refused
-    without it, as by the CLI."""
+    method; then the library's rules on values: a value one method alone
+    takes (precond 'projected': upcg) is refused for another, and a
+    setting read only while another has a value (core_threshold needs
+    core 'auto') without it, as by the CLI."""
     method = values["method"]
     for name in NAMES:
         if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
             raise ArgumentError(f"method {method!r} does not take {name} "
                                 f"(it is for {_takers(name)})")
     for name, option in zip(OPTIONS, Option):
+        if name not in CHOICES:  # the rules are on named values
+            continue
         value = values[name]
-        code = int(CHOICES[name].parse(value, name)) if name in CHOICES \
-            else int(value)
+        code = int(CHOICES[name].parse(value, name))
         why = ctypes.c_char_p()
         only = lib.corepcg_option_value_method(int(option), code,
                                                ctypes.byref(why))

@@ -128,7 +128,7 @@ int cpg_breakdown_successor(corepcg_method m)
     return -1;
 }
 
-/* Values of a setting that one method alone takes. */
+/* Values of a setting (a CHOICE) that one method alone takes. */
 static const struct {
     corepcg_option option;
     int value;
