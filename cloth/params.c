@@ -27,6 +27,25 @@ int cloth_scene_from_name(const char *name)
     return -1;
 }
 
+static const char *const model_names[CLOTH_MODEL_COUNT] = {"springs", "fem"};
+
+const char *cloth_force_model_name(int model)
+{
+    if (model < 0 || model >= CLOTH_MODEL_COUNT)
+        return "unknown";
+    return model_names[model];
+}
+
+int cloth_force_model_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int k = 0; k < CLOTH_MODEL_COUNT; k++)
+        if (strcmp(name, model_names[k]) == 0)
+            return k;
+    return -1;
+}
+
 int cloth_scene_on_grid(int scene)
 {
     return scene >= 0 && scene <= CLOTH_SCENE_FREE;
@@ -67,7 +86,11 @@ void cloth_params_default(cloth_params *p, cloth_scene scene, int size)
     p->k_stretch = CLOTH_DEFAULT_K_STRETCH;
     p->k_shear = CLOTH_DEFAULT_K_SHEAR;
     p->k_bend = CLOTH_DEFAULT_K_BEND;
+    p->model = CLOTH_MODEL_SPRINGS;
+    p->poisson = CLOTH_DEFAULT_POISSON;
+    p->bending = CLOTH_DEFAULT_BENDING;
     p->damping = CLOTH_DEFAULT_DAMPING;
+    p->mass_damping = 0.0;
     p->dt = cloth_default_dt(size);
     p->gravity = CLOTH_DEFAULT_GRAVITY;
     p->margin = CLOTH_DEFAULT_MARGIN;
@@ -114,6 +137,17 @@ int cloth_params_check(const cloth_params *p, char *msg)
                      cloth_scene_name(p->scene));
         return COREPCG_ERR_ARGUMENT;
     }
+    if ((int)p->model < 0 || p->model >= CLOTH_MODEL_COUNT)
+        return bad(msg, "model", (double)p->model, "springs or fem");
+    if (p->model == CLOTH_MODEL_FEM && !p->mesh) {
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "cloth model fem runs on a triangle mesh, "
+                     "not on the grid");
+        return COREPCG_ERR_ARGUMENT;
+    }
+    /* an isotropic solid's range: positive shear and bulk moduli */
+    if (!(p->poisson > -1.0 && p->poisson < 0.5))
+        return bad(msg, "poisson", p->poisson, "in (-1, 0.5)");
     /* !(x > 0) also rejects NaN. */
     if (!p->mesh) {
         if (p->size < CLOTH_MIN_SIZE || p->size > CLOTH_MAX_SIZE)
@@ -133,7 +167,8 @@ int cloth_params_check(const cloth_params *p, char *msg)
         {"k_stretch", p->k_stretch}, {"k_shear", p->k_shear},
         {"k_bend", p->k_bend},       {"damping", p->damping},
         {"gravity", p->gravity},     {"margin", p->margin},
-        {"k_contact", p->k_contact},
+        {"k_contact", p->k_contact}, {"bending", p->bending},
+        {"mass_damping", p->mass_damping},
     };
     for (size_t k = 0; k < sizeof nonneg / sizeof nonneg[0]; k++)
         if (!(nonneg[k].value >= 0.0) || !isfinite(nonneg[k].value))
