@@ -351,8 +351,8 @@ typedef struct cloth_membrane {
 } cloth_membrane;
 
 /* The rest shape of a triangle from its vertices X (9 doubles, the three
- * positions), flattened into its plane. -1 (t unchanged but v, pair) when
- * it has no area. */
+ * positions), flattened into its plane; -1 (t unchanged) when it has no
+ * area (as cloth_mesh_check measures a sliver). */
 int cloth_membrane_rest(const double X[9], cloth_membrane *t);
 
 /* The energy at positions x (9 doubles); its gradient (9) and its exact

@@ -32,7 +32,18 @@ int cloth_membrane_rest(const double X[9], cloth_membrane *t)
                    e1[0] * e2[1] - e1[1] * e2[0]};
     double twice_area = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     double l1 = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
-    if (!(twice_area > 0.0) || !isfinite(twice_area) || !(l1 > 0.0))
+    double longest2 = 0.0;
+    for (int p = 0; p < 3; p++) {
+        double side2 = 0.0;
+        for (int c = 0; c < 3; c++) {
+            double d = X[3 * ((p + 1) % 3) + c] - X[3 * p + c];
+            side2 += d * d;
+        }
+        longest2 = fmax(longest2, side2);
+    }
+    /* no area relative to its size, as cloth_mesh_check measures a sliver:
+     * Dm^-1 would be rounding noise */
+    if (!(twice_area > 1e-12 * longest2) || !isfinite(twice_area))
         return -1;
     /* The plane's frame: t1 along the first side, t2 = n^ x t1. Then
      * Dm = [[l1, e2 . t1], [0, e2 . t2]] with e2 . t2 = |n| / l1. */
