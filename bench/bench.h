@@ -58,6 +58,8 @@ typedef struct bench_options {
     int num_levels;
     int self_contact;                  /* --self-contact: 1 on, 0 off, -1
                                           the scene's default            */
+    int model;                         /* --model: the mesh scenes'
+                                          cloth_force_model              */
     long max_unknowns;                 /* --max-unknowns: --scaling on a
                                           mesh without --subdivide runs
                                           the levels 0, 1, ... whose 3 x

@@ -69,6 +69,7 @@ int bench_sim_create(const bench_options *o, int scene, int a, double k,
         cloth_params_default_mesh(&par, (cloth_scene)scene, &fine);
         if (o->self_contact >= 0)
             par.self_contact = o->self_contact;
+        par.model = (cloth_force_model)o->model;
     } else {
         cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
     }
@@ -80,13 +81,14 @@ int bench_sim_create(const bench_options *o, int scene, int a, double k,
 
 void bench_case_label(const bench_options *o, int scene, int a, char *buf, size_t len)
 {
+    const char *fem = o->model == CLOTH_MODEL_FEM ? " (fem)" : "";
     if (!bench_is_mesh_scene(scene))
         snprintf(buf, len, "%dx%d", o->sizes[a], o->sizes[a]);
     else if (o->levels[a] == 0)
-        snprintf(buf, len, "%s", o->mesh_name ? o->mesh_name : "mesh");
+        snprintf(buf, len, "%s%s", o->mesh_name ? o->mesh_name : "mesh", fem);
     else
-        snprintf(buf, len, "%s --subdivide %d", o->mesh_name ? o->mesh_name : "mesh",
-                 o->levels[a]);
+        snprintf(buf, len, "%s --subdivide %d%s", o->mesh_name ? o->mesh_name : "mesh",
+                 o->levels[a], fem);
 }
 
 long bench_subdivided_vertices(const cloth_mesh *mesh, long num_edges, int levels)

@@ -23,6 +23,11 @@ static const char usage_text[] =
     "  --max-unknowns N --scaling on a mesh: the levels whose 3 x vertices stay\n"
     "                   within N, level 0 always (default 1000000: tshirt.obj\n"
     "                   0..3, 672,978)\n"
+    "  --model springs|fem\n"
+    "                   the mesh scenes' forces (default springs; fem: StVK\n"
+    "                   membranes, discrete-shell hinges, k their 2D Young's\n"
+    "                   modulus; its cases are labelled \"(fem)\"; the grids\n"
+    "                   stay springs)\n"
     "  --self-contact on|off\n"
     "                   repulsion springs in the mesh scenes (default: on in\n"
     "                   garment, off in hang)\n"
@@ -167,9 +172,9 @@ static int one_method(const char *opt, const char *item, void *out, int k)
     return 0;
 }
 
-/* The mesh options (--mesh, --subdivide, --self-contact) shape only the
- * mesh scenes: given for a run of none, they are refused rather than
- * ignored. 0, or -1 (reported). */
+/* The mesh options (--mesh, --subdivide, --self-contact, --model fem)
+ * shape only the mesh scenes: given for a run of none, they are refused
+ * rather than ignored. 0, or -1 (reported). */
 static int mesh_options_unused(const bench_options *o)
 {
     int mesh_scenes = 0;
@@ -177,7 +182,8 @@ static int mesh_options_unused(const bench_options *o)
         mesh_scenes += bench_is_mesh_scene(o->scenes[e]);
     const char *given = o->mesh_path ? "--mesh"
                       : o->num_levels ? "--subdivide"
-                      : o->self_contact >= 0 ? "--self-contact" : NULL;
+                      : o->self_contact >= 0 ? "--self-contact"
+                      : o->model == CLOTH_MODEL_FEM ? "--model fem" : NULL;
     if (!given || mesh_scenes)
         return 0;
     char names[160] = "";
@@ -230,6 +236,9 @@ static int parse_args(int argc, char **argv, bench_options *o, bench_given *g)
             rc = cli_parse_int(a, v, 3, 2000000000, &n);
             o->max_unknowns = n;
             g->max_unknowns = 1;
+        } else if (strcmp(a, "--model") == 0) {
+            rc = cli_parse_choice(a, v, cloth_force_model_from_name, "springs, fem",
+                                  &o->model);
         } else if (strcmp(a, "--self-contact") == 0) {
             rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
         } else if (strcmp(a, "--sizes") == 0) {
