@@ -1088,6 +1088,133 @@ static void test_auto_kept_on_garment(void)
     }
 }
 
+/* ------------------------------------------------------------ FEM cloth */
+
+/* The T-shirt NAME on its body as an FEM cloth at this k_stretch; NULL (a
+ * failed check) when refused. */
+static cloth_sim *fem_garment(const char *name, double k_stretch)
+{
+    cloth_mesh mesh;
+    if (read_data_mesh(name, &mesh) != COREPCG_OK)
+        return NULL;
+    cloth_params p;
+    cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &mesh);
+    p.model = CLOTH_MODEL_FEM;
+    p.k_stretch = k_stretch;
+    cloth_sim *s = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    cloth_mesh_free(&mesh);
+    return s;
+}
+
+/* Every method and auto on FEM garments (the hinges couple four vertices,
+ * the membranes' blocks are not the springs'): the coarse T-shirt at k 60
+ * and 6000, five steps after its first contact, tol 1e-8, and the
+ * T-shirt at the default tol; all_methods' checks. */
+static void test_fem_methods(void)
+{
+    const double ks[2] = {60, 6000};
+    for (int k = 0; k < 2; k++) {
+        cloth_sim *s = fem_garment("tshirt_coarse.obj", ks[k]);
+        char what[64];
+        snprintf(what, sizeof what, "FEM coarse T-shirt garment, k %g", ks[k]);
+        if (s)
+            methods_on(s, 5, 1e-8, what);
+        cloth_sim_free(&s);
+    }
+    cloth_sim *s = fem_garment("tshirt.obj", 600);
+    if (s)
+        methods_on(s, 0, COREPCG_DEFAULT_TOL, "FEM T-shirt garment, k 600");
+    cloth_sim_free(&s);
+}
+
+/* The step loop on an FEM garment whose pattern changes (the coarse
+ * T-shirt at k 60, whose folds meet from step 31 on: self-contact springs
+ * come and go): per method, a handle kept across the steps (update)
+ * against a fresh one per step (setup) on the same arrays, both meeting
+ * tol; the same answer to 1e-12 with the same iterations (auto, which
+ * may choose another candidate, within 2 x 100 tol). The cloth advances
+ * with direct's answer. */
+static void test_fem_kept_vs_fresh(void)
+{
+    const double tol = 1e-8;
+    cloth_sim *s = fem_garment("tshirt_coarse.obj", 60);
+    while (s && s->step < 28 && step_with(s, COREPCG_METHOD_DIRECT, tol))
+        ;
+    if (!s)
+        return;
+    int n = s->model.n, changes = 0;
+    corepcg_solver *kept[COREPCG_METHOD_COUNT] = {0};
+    double *xk = calloc((size_t)n, sizeof *xk), *xf = calloc((size_t)n, sizeof *xf);
+    double worst[COREPCG_METHOD_COUNT] = {0};
+    char msg[COREPCG_MSG_SIZE] = "";
+    for (int step = 0; step < 14; step++) {
+        CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
+        changes += s->pattern_changed;
+        corepcg_system sys;
+        cloth_system(s, &sys);
+        for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+            corepcg_settings set;
+            corepcg_settings_default(&set);
+            set.method = method;
+            set.tol = tol;
+            corepcg_info ik, ifr;
+            memset(&ik, 0, sizeof ik);
+            memset(&ifr, 0, sizeof ifr);
+            int rc = COREPCG_OK;
+            if (!kept[method]) {
+                rc = corepcg_create(&kept[method]);
+                if (rc == COREPCG_OK)
+                    rc = corepcg_setup(kept[method], &sys, &set);
+            } else {
+                rc = corepcg_update(kept[method], &sys, NULL);
+            }
+            if (rc == COREPCG_OK)
+                rc = corepcg_solve(kept[method], s->b, s->dv, xk, &ik);
+            corepcg_solver *fresh = NULL;
+            int frc = corepcg_create(&fresh);
+            if (frc == COREPCG_OK)
+                frc = corepcg_setup(fresh, &sys, &set);
+            if (frc == COREPCG_OK)
+                frc = corepcg_solve(fresh, s->b, s->dv, xf, &ifr);
+            const char *name = corepcg_method_name(method);
+            CHECK(rc == COREPCG_OK && frc == COREPCG_OK, "step %d %s: kept %s, fresh %s (%s)",
+                  s->step + 1, name, corepcg_strerror(rc), corepcg_strerror(frc),
+                  fresh ? corepcg_message(fresh) : "");
+            corepcg_free(&fresh);
+            if (rc != COREPCG_OK || frc != COREPCG_OK)
+                continue;
+            double cerr = 1, res = 1, num = 0, den = 0;
+            CHECK_INT(corepcg_check(&sys, s->b, xk, &cerr, &res, msg), COREPCG_OK);
+            CHECK(res <= tol && cerr <= 1e-12, "step %d %s kept: residual %g, constraint "
+                  "error %g", s->step + 1, name, res, cerr);
+            for (int k = 0; k < n; k++) {
+                num += (xk[k] - xf[k]) * (xk[k] - xf[k]);
+                den += xf[k] * xf[k];
+            }
+            worst[method] = fmax(worst[method], sqrt(num / den));
+            if (method != COREPCG_METHOD_AUTO)
+                CHECK_INT(ik.iterations, ifr.iterations);
+            if (method == COREPCG_METHOD_DIRECT)
+                memcpy(s->dv_next, xf, (size_t)n * sizeof *xf);
+        }
+        cloth_advance(s);
+    }
+    printf("FEM coarse garment, k 60, steps 29-42 (%d pattern changes, %d self-contacts at "
+           "the end): kept vs fresh", changes, s->self_contacts);
+    for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+        printf(" %s %.2g", corepcg_method_name(method), worst[method]);
+        CHECK_LE(worst[method], method == COREPCG_METHOD_AUTO ? 2 * 100 * tol : 1e-12);
+        corepcg_free(&kept[method]);
+    }
+    printf("\n");
+    CHECK(changes >= 3, "only %d pattern changes", changes);
+    free(xk);
+    free(xf);
+    cloth_sim_free(&s);
+}
+
 /* ------------------------------------------------------------ the CLI */
 
 static int count_lines(const char *path, const char *prefix)
@@ -1284,6 +1411,8 @@ int main(void)
     timed("attempts_side_by_side", test_attempts_side_by_side);
     timed("auto_budget_after_breakdown", test_auto_budget_after_breakdown);
     timed("auto_kept_on_garment", test_auto_kept_on_garment);
+    timed("fem_methods", test_fem_methods);
+    timed("fem_kept_vs_fresh", test_fem_kept_vs_fresh);
     timed("cli", test_cli);
     timed("render", test_render);
     char cmd[FIXTURE_PATH + 16];
