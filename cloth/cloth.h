@@ -361,8 +361,9 @@ double cloth_membrane_eval(const cloth_membrane *t, double mu, double lambda,
                            const double x[9], double grad[9], double hess[81]);
 
 /* 1 when the triangle's Hessian at x is known to be positive semidefinite
- * without looking at it: the Green strain is, and lambda >= 0 (then every
- * term of the Hessian is). */
+ * (to the rounding cloth_psd_project leaves) without looking at it: the
+ * Green strain is (its eigenvalues >= -1e-13), and lambda >= 0; then
+ * every term of the Hessian is. */
 int cloth_membrane_surely_psd(const cloth_membrane *t, double lambda,
                               const double x[9]);
 

@@ -84,8 +84,12 @@ int cloth_membrane_surely_psd(const cloth_membrane *t, double lambda, const doub
     double F[3][2], E[2][2];
     deformation_gradient(t, x, F);
     green_strain(F, E);
-    return lambda >= 0.0 && E[0][0] >= 0.0 && E[1][1] >= 0.0 &&
-           E[0][0] * E[1][1] - E[0][1] * E[1][0] >= 0.0;
+    double half_gap = 0.5 * (E[0][0] - E[1][1]);
+    double least = 0.5 * (E[0][0] + E[1][1]) - sqrt(half_gap * half_gap + E[0][1] * E[0][1]);
+    /* a strain below zero by rounding (a triangle at rest) makes the
+     * Hessian negative by about as much relative to its size: less than
+     * cloth_psd_project would change */
+    return lambda >= 0.0 && least >= -1e-13;
 }
 
 double cloth_membrane_eval(const cloth_membrane *t, double mu, double lambda,
