@@ -461,6 +461,35 @@ static void gradient_from_b(cloth_sim *s, double *grad)
         grad[k] = -s->b[k] / s->h;
 }
 
+/* A as it would be with the elements' exact Hessians (no projection):
+ * dense, (1 + h alpha) M + (h beta + h^2) sum of the elements' blocks. */
+static double *dense_A_unprojected(const cloth_sim *s)
+{
+    int n = s->model.n;
+    double h = s->h, scale = h * s->par.damping + h * h, mu, lambda;
+    cloth_fem_lame(s->par.k_stretch, s->par.poisson, &mu, &lambda);
+    double *D = calloc((size_t)n * (size_t)n, sizeof *D);
+    for (int r = 0; r < n; r++)
+        D[r + (size_t)n * r] = (1.0 + h * s->par.mass_damping) * s->model.mass[r / 3];
+    for (int e = 0; e < s->fem.num_membranes + s->fem.num_hinges; e++) {
+        int hinge = e >= s->fem.num_membranes, count = hinge ? 4 : 3, m = 3 * count;
+        const int *v = hinge ? s->fem.hinges[e - s->fem.num_membranes].v
+                             : s->fem.membranes[e].v;
+        double x[12], K[144];
+        cloth_fem_gather(s->x, v, count, x);
+        if (hinge)
+            cloth_hinge_eval(&s->fem.hinges[e - s->fem.num_membranes], s->par.bending, x,
+                             NULL, K);
+        else
+            cloth_membrane_eval(&s->fem.membranes[e], mu, lambda, x, NULL, K);
+        for (int c = 0; c < m; c++)
+            for (int r = 0; r < m; r++)
+                D[(3 * v[r / 3] + r % 3) + (size_t)n * (3 * v[c / 3] + c % 3)] +=
+                    scale * K[r + m * c];
+    }
+    return D;
+}
+
 static void test_assembled_system(void)
 {
     cloth_mesh mesh = curved_sheet(6);
@@ -538,6 +567,13 @@ static void test_assembled_system(void)
     CHECK(least >= 0.99 * lightest * (1.0 + s->h * 0.5),
           "smallest eigenvalue %g under the smallest (damped) mass", least);
     CHECK_INT((int)LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, D, n), 0);
+    /* which the projection made so: with the exact Hessians it is not */
+    free(D);
+    D = dense_A_unprojected(s);
+    double unprojected = smallest_eigenvalue(D, n);
+    printf("crumpled sheet without the projection: smallest eigenvalue %.3g\n", unprojected);
+    CHECK(unprojected < 0.0, "A without the projection is SPD too (%g): the check is void",
+          unprojected);
 
     free(D);
     free(u);
