@@ -10,40 +10,41 @@ static const char *const scene_names[CLOTH_SCENE_COUNT] = {
     "pinned", "drape", "ballhit", "rail", "free", "hang", "garment",
 };
 
+static const char *const model_names[CLOTH_MODEL_COUNT] = {"springs", "fem"};
+
+/* names[value], or "unknown" out of range */
+static const char *name_of(const char *const *names, int count, int value)
+{
+    return value >= 0 && value < count ? names[value] : "unknown";
+}
+
+/* the index of name in names[], or -1 */
+static int index_of(const char *const *names, int count, const char *name)
+{
+    for (int k = 0; name && k < count; k++)
+        if (strcmp(name, names[k]) == 0)
+            return k;
+    return -1;
+}
+
 const char *cloth_scene_name(int scene)
 {
-    if (scene < 0 || scene >= CLOTH_SCENE_COUNT)
-        return "unknown";
-    return scene_names[scene];
+    return name_of(scene_names, CLOTH_SCENE_COUNT, scene);
 }
 
 int cloth_scene_from_name(const char *name)
 {
-    if (!name)
-        return -1;
-    for (int k = 0; k < CLOTH_SCENE_COUNT; k++)
-        if (strcmp(name, scene_names[k]) == 0)
-            return k;
-    return -1;
+    return index_of(scene_names, CLOTH_SCENE_COUNT, name);
 }
-
-static const char *const model_names[CLOTH_MODEL_COUNT] = {"springs", "fem"};
 
 const char *cloth_force_model_name(int model)
 {
-    if (model < 0 || model >= CLOTH_MODEL_COUNT)
-        return "unknown";
-    return model_names[model];
+    return name_of(model_names, CLOTH_MODEL_COUNT, model);
 }
 
 int cloth_force_model_from_name(const char *name)
 {
-    if (!name)
-        return -1;
-    for (int k = 0; k < CLOTH_MODEL_COUNT; k++)
-        if (strcmp(name, model_names[k]) == 0)
-            return k;
-    return -1;
+    return index_of(model_names, CLOTH_MODEL_COUNT, name);
 }
 
 int cloth_scene_on_grid(int scene)

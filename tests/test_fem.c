@@ -417,11 +417,7 @@ static cloth_sim *fem_sim(const cloth_mesh *mesh, double k, double damping, doub
     p.gravity = 0.0;
     p.damping = damping;
     p.mass_damping = alpha;
-    cloth_sim *s = NULL;
-    char msg[COREPCG_MSG_SIZE] = "";
-    int rc = cloth_sim_create(&p, &s, msg);
-    CHECK(rc == COREPCG_OK, "cloth_sim_create fem: %s", msg);
-    return s;
+    return fixture_sim(&p, "fem");
 }
 
 /* A (both triangles) as a dense column-major n x n matrix. */
@@ -761,6 +757,19 @@ static void test_refusals(void)
              tshirt);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "fem (nu 0.3, bending 2e-05 N m)");
+    /* gen writes an FEM garment's system, which every solver takes */
+    char bundle[FIXTURE_PATH];
+    fixture_join(bundle, tmp, "fem-bundle");
+    snprintf(args, sizeof args, "gen garment --mesh '%s' --model fem --out '%s'", tshirt, bundle);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "fem (nu 0.3, bending 1e-05 N m)");
+    snprintf(args, sizeof args, "solve '%s' --method auto", bundle);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    /* bench: the model of the mesh scenes, refused for a run of grids */
+    CHECK_INT(fixture_run_cli("bench --quick --model fem", out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "--model fem applies to the mesh scenes");
+    CHECK_INT(fixture_run_cli("bench --quick --model shells", out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "--model takes one of springs, fem");
     snprintf(args, sizeof args, "rm -rf '%s'", tmp);
     CHECK_INT(system(args), 0);
 }

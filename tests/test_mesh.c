@@ -1021,6 +1021,34 @@ static void test_auto_budget_after_breakdown(void)
     cloth_sim_free(&s);
 }
 
+/* One step's system on a kept handle (set up when *kept is still NULL,
+ * else updated) into xk, and on a fresh handle into xf, each from the
+ * guess; their statuses in *rc and *frc, the fresh one's message (or "")
+ * in fresh_msg. */
+static void kept_and_fresh(corepcg_solver **kept, const corepcg_system *sys,
+                           const corepcg_settings *set, const double *b, const double *guess,
+                           double *xk, corepcg_info *ik, double *xf, corepcg_info *ifr,
+                           int *rc, int *frc, char *fresh_msg)
+{
+    if (!*kept) {
+        *rc = corepcg_create(kept);
+        if (*rc == COREPCG_OK)
+            *rc = corepcg_setup(*kept, sys, set);
+    } else {
+        *rc = corepcg_update(*kept, sys, NULL);
+    }
+    if (*rc == COREPCG_OK)
+        *rc = corepcg_solve(*kept, b, guess, xk, ik);
+    corepcg_solver *fresh = NULL;
+    *frc = corepcg_create(&fresh);
+    if (*frc == COREPCG_OK)
+        *frc = corepcg_setup(fresh, sys, set);
+    if (*frc == COREPCG_OK)
+        *frc = corepcg_solve(fresh, b, guess, xf, ifr);
+    snprintf(fresh_msg, COREPCG_MSG_SIZE, "%s", fresh ? corepcg_message(fresh) : "");
+    corepcg_free(&fresh);
+}
+
 /* A kept auto handle stepped through the stiff coarse garment gives, at
  * every step, a fresh auto handle's answer to within the tolerance's
  * reach (100 tol each, as test_step_sequence allows), while the fresh
@@ -1040,23 +1068,15 @@ static void test_auto_kept_on_garment(void)
         corepcg_solver *kept = NULL;
         int n = s->model.n, ran[COREPCG_METHOD_COUNT] = {0}, signs = 0;
         double *xf = calloc((size_t)n, sizeof *xf), worst = 0;
-        char msg[COREPCG_MSG_SIZE] = "";
-        CHECK_INT(corepcg_create(&kept), COREPCG_OK);
+        char msg[COREPCG_MSG_SIZE] = "", fresh_msg[COREPCG_MSG_SIZE];
         for (int step = 0; step < 12; step++) {
             CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
             corepcg_system sys;
             cloth_system(s, &sys);
             corepcg_info info, finfo;
-            int rc = step ? corepcg_update(kept, &sys, NULL) : corepcg_setup(kept, &sys, &set);
-            if (rc == COREPCG_OK)
-                rc = corepcg_solve(kept, s->b, s->dv, s->dv_next, &info);
-            corepcg_solver *fresh = NULL;
-            int frc = corepcg_create(&fresh);
-            if (frc == COREPCG_OK)
-                frc = corepcg_setup(fresh, &sys, &set);
-            if (frc == COREPCG_OK)
-                frc = corepcg_solve(fresh, s->b, s->dv, xf, &finfo);
-            corepcg_free(&fresh);
+            int rc, frc;
+            kept_and_fresh(&kept, &sys, &set, s->b, s->dv, s->dv_next, &info, xf, &finfo, &rc,
+                           &frc, fresh_msg);
             CHECK(rc == COREPCG_OK && frc == COREPCG_OK, "tol %g, step %d: kept %d, "
                   "fresh %d", tols[t], step, rc, frc);
             if (rc != COREPCG_OK || frc != COREPCG_OK)
@@ -1101,9 +1121,7 @@ static cloth_sim *fem_garment(const char *name, double k_stretch)
     cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &mesh);
     p.model = CLOTH_MODEL_FEM;
     p.k_stretch = k_stretch;
-    cloth_sim *s = NULL;
-    char msg[COREPCG_MSG_SIZE] = "";
-    CHECK_INT(cloth_sim_create(&p, &s, msg), COREPCG_OK);
+    cloth_sim *s = fixture_sim(&p, name);
     cloth_mesh_free(&mesh);
     return s;
 }
@@ -1148,7 +1166,7 @@ static void test_fem_kept_vs_fresh(void)
     corepcg_solver *kept[COREPCG_METHOD_COUNT] = {0};
     double *xk = calloc((size_t)n, sizeof *xk), *xf = calloc((size_t)n, sizeof *xf);
     double worst[COREPCG_METHOD_COUNT] = {0};
-    char msg[COREPCG_MSG_SIZE] = "";
+    char msg[COREPCG_MSG_SIZE] = "", fresh_msg[COREPCG_MSG_SIZE];
     for (int step = 0; step < 14; step++) {
         CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
         changes += s->pattern_changed;
@@ -1162,27 +1180,12 @@ static void test_fem_kept_vs_fresh(void)
             corepcg_info ik, ifr;
             memset(&ik, 0, sizeof ik);
             memset(&ifr, 0, sizeof ifr);
-            int rc = COREPCG_OK;
-            if (!kept[method]) {
-                rc = corepcg_create(&kept[method]);
-                if (rc == COREPCG_OK)
-                    rc = corepcg_setup(kept[method], &sys, &set);
-            } else {
-                rc = corepcg_update(kept[method], &sys, NULL);
-            }
-            if (rc == COREPCG_OK)
-                rc = corepcg_solve(kept[method], s->b, s->dv, xk, &ik);
-            corepcg_solver *fresh = NULL;
-            int frc = corepcg_create(&fresh);
-            if (frc == COREPCG_OK)
-                frc = corepcg_setup(fresh, &sys, &set);
-            if (frc == COREPCG_OK)
-                frc = corepcg_solve(fresh, s->b, s->dv, xf, &ifr);
+            int rc, frc;
+            kept_and_fresh(&kept[method], &sys, &set, s->b, s->dv, xk, &ik, xf, &ifr, &rc, &frc,
+                           fresh_msg);
             const char *name = corepcg_method_name(method);
             CHECK(rc == COREPCG_OK && frc == COREPCG_OK, "step %d %s: kept %s, fresh %s (%s)",
-                  s->step + 1, name, corepcg_strerror(rc), corepcg_strerror(frc),
-                  fresh ? corepcg_message(fresh) : "");
-            corepcg_free(&fresh);
+                  s->step + 1, name, corepcg_strerror(rc), corepcg_strerror(frc), fresh_msg);
             if (rc != COREPCG_OK || frc != COREPCG_OK)
                 continue;
             double cerr = 1, res = 1, num = 0, den = 0;

@@ -208,7 +208,6 @@ int cloth_cli_load(struct cloth_cli *o)
     return 0;
 }
 
-
 void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len)
 {
     const char *name = cloth_scene_name(o->par.scene);
