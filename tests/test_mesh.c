@@ -1110,15 +1110,15 @@ static void test_auto_kept_on_garment(void)
 
 /* ------------------------------------------------------------ FEM cloth */
 
-/* The T-shirt NAME on its body as an FEM cloth at this k_stretch; NULL (a
+/* The mesh NAME in SCENE as an FEM cloth at this k_stretch; NULL (a
  * failed check) when refused. */
-static cloth_sim *fem_garment(const char *name, double k_stretch)
+static cloth_sim *fem_cloth(cloth_scene scene, const char *name, double k_stretch)
 {
     cloth_mesh mesh;
     if (read_data_mesh(name, &mesh) != COREPCG_OK)
         return NULL;
     cloth_params p;
-    cloth_params_default_mesh(&p, CLOTH_SCENE_GARMENT, &mesh);
+    cloth_params_default_mesh(&p, scene, &mesh);
     p.model = CLOTH_MODEL_FEM;
     p.k_stretch = k_stretch;
     cloth_sim *s = fixture_sim(&p, name);
@@ -1126,22 +1126,33 @@ static cloth_sim *fem_garment(const char *name, double k_stretch)
     return s;
 }
 
-/* Every method and auto on FEM garments (the hinges couple four vertices,
- * the membranes' blocks are not the springs'): the coarse T-shirt at k 60
- * and 6000, five steps after its first contact, tol 1e-8, and the
- * T-shirt at the default tol; all_methods' checks. */
+/* Every method and auto on FEM cloth (the hinges couple four vertices,
+ * the membranes' blocks are not the springs'): the coarse T-shirt in
+ * every mesh scene, and on its body at k 60 and 6000, five steps after
+ * its first contact, tol 1e-8; the T-shirt on its body at the default
+ * tol; all_methods' checks. */
 static void test_fem_methods(void)
 {
+    for (int scene = 0; scene < CLOTH_SCENE_COUNT; scene++) {
+        if (!cloth_scene_on_mesh(scene) || scene == CLOTH_SCENE_GARMENT)
+            continue;
+        cloth_sim *s = fem_cloth((cloth_scene)scene, "tshirt_coarse.obj", 600);
+        char what[64];
+        snprintf(what, sizeof what, "FEM coarse T-shirt %s", cloth_scene_name(scene));
+        if (s)
+            methods_on(s, 5, 1e-8, what);
+        cloth_sim_free(&s);
+    }
     const double ks[2] = {60, 6000};
     for (int k = 0; k < 2; k++) {
-        cloth_sim *s = fem_garment("tshirt_coarse.obj", ks[k]);
+        cloth_sim *s = fem_cloth(CLOTH_SCENE_GARMENT, "tshirt_coarse.obj", ks[k]);
         char what[64];
         snprintf(what, sizeof what, "FEM coarse T-shirt garment, k %g", ks[k]);
         if (s)
             methods_on(s, 5, 1e-8, what);
         cloth_sim_free(&s);
     }
-    cloth_sim *s = fem_garment("tshirt.obj", 600);
+    cloth_sim *s = fem_cloth(CLOTH_SCENE_GARMENT, "tshirt.obj", 600);
     if (s)
         methods_on(s, 0, COREPCG_DEFAULT_TOL, "FEM T-shirt garment, k 600");
     cloth_sim_free(&s);
@@ -1157,7 +1168,7 @@ static void test_fem_methods(void)
 static void test_fem_kept_vs_fresh(void)
 {
     const double tol = 1e-8;
-    cloth_sim *s = fem_garment("tshirt_coarse.obj", 60);
+    cloth_sim *s = fem_cloth(CLOTH_SCENE_GARMENT, "tshirt_coarse.obj", 60);
     while (s && s->step < 28 && step_with(s, COREPCG_METHOD_DIRECT, tol))
         ;
     if (!s)
