@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cloth.h -- the cloth simulator (mass-spring, or FEM on a mesh) that
- * feeds corepcg real systems (docs/design.md, "The simulator"; Ye, Webber & Wang §5).
+ * feeds corepcg real systems (docs/design.md, "The simulator"; Ye,
+ * Webber & Wang §5).
  *
  * The model
  *   A cloth is a set of nodes joined by springs, built from one of two

@@ -56,13 +56,19 @@ void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3])
         }
 }
 
-const char *cloth_mesh_triangle_place(const cloth_mesh *mesh, int t, char *buf, size_t len)
+/* "FILE:LINE" of triangle t, or "triangle t+1" for a mesh made in memory. */
+static const char *triangle_place(const cloth_mesh *mesh, int t, char *buf, size_t len)
 {
     if (mesh->source && mesh->triangle_line)
         snprintf(buf, len, "%s:%d", mesh->source, mesh->triangle_line[t]);
     else
         snprintf(buf, len, "triangle %d", t + 1);
     return buf;
+}
+
+const char *cloth_mesh_triangle_place(const cloth_mesh *mesh, int t, char *buf, size_t len)
+{
+    return triangle_place(mesh, t, buf, len);
 }
 
 /* The same in a message that already named the file: "line L". */
@@ -135,12 +141,12 @@ int cloth_mesh_edges(const cloth_mesh *mesh, cloth_edge **edges,
         if (same > 2) {
             rc = cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: edge %d-%d is on a third triangle (after %s); "
                           "a cloth surface has at most two on an edge",
-                          cloth_mesh_triangle_place(mesh, (int)(he[k + 2].slot / 3), p1, sizeof p1),
+                          triangle_place(mesh, (int)(he[k + 2].slot / 3), p1, sizeof p1),
                           he[k].a + 1, he[k].b + 1,
                           triangle_again(mesh, (int)(he[k + 1].slot / 3), p2, sizeof p2));
         } else if (same == 2 && he[k].opposite == he[k + 1].opposite) {
             rc = cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: the same three vertices %d, %d, %d as %s",
-                          cloth_mesh_triangle_place(mesh, (int)(he[k + 1].slot / 3), p1, sizeof p1),
+                          triangle_place(mesh, (int)(he[k + 1].slot / 3), p1, sizeof p1),
                           he[k].a + 1, he[k].b + 1, he[k].opposite + 1,
                           triangle_again(mesh, (int)(he[k].slot / 3), p2, sizeof p2));
         } else {
@@ -202,17 +208,17 @@ int cloth_mesh_check(const cloth_mesh *mesh, char *msg)
         for (int k = 0; k < 3; k++)
             if (v[k] < 0 || v[k] >= mesh->num_vertices)
                 return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: vertex %d out of range (1..%d)",
-                                cloth_mesh_triangle_place(mesh, t, where, sizeof where), v[k] + 1,
+                                triangle_place(mesh, t, where, sizeof where), v[k] + 1,
                                 mesh->num_vertices);
         if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2])
             return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: triangle %d %d %d repeats a vertex",
-                            cloth_mesh_triangle_place(mesh, t, where, sizeof where), v[0] + 1,
+                            triangle_place(mesh, t, where, sizeof where), v[0] + 1,
                             v[1] + 1, v[2] + 1);
         double longest2, area = cloth_mesh_triangle_area(mesh, t, &longest2);
         /* relative to its size: a sliver of zero area in floating point */
         if (!(2.0 * area > 1e-12 * longest2))
             return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: triangle %d %d %d is degenerate (no area)",
-                            cloth_mesh_triangle_place(mesh, t, where, sizeof where), v[0] + 1,
+                            triangle_place(mesh, t, where, sizeof where), v[0] + 1,
                             v[1] + 1, v[2] + 1);
     }
     cloth_edge *edges = NULL;
