@@ -56,7 +56,6 @@ int cloth_cli_load(struct cloth_cli *o);
     "  --bending KB     fem: bending stiffness in N m (default 1e-5)\n" \
     "  --mass-damping A fem: Rayleigh alpha in 1/s (default 0; beta is 1e-3 s)\n"
 
-
 /* "ballhit 41x41" or "garment on tshirt.obj (3021 vertices)", and with
  * --model fem ", fem (nu 0.3, bending 1e-05 N m)". */
 void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len);
