@@ -221,9 +221,10 @@ typedef struct corepcg_settings {
     corepcg_core core;         /* corepcg; default STRETCH                   */
     double core_threshold;     /* core AUTO: keep block (i,j) when
                                   |A_ij|_F >= t * sqrt(|A_ii|_F |A_jj|_F)     */
-    int fallback_upcg;         /* corepcg: if the core is not SPD, solve with
-                                  upcg's node-block preconditioner instead
-                                  (FELL_BACK)                                */
+    int fallback_upcg;         /* corepcg: if the core is not SPD even
+                                  compensated (then A~ is not SPD either),
+                                  solve with upcg's node-block
+                                  preconditioner instead (FELL_BACK)       */
     int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0)
                                   (default), 1 = one level of block fill
                                   (fewer, dearer iterations: pays on large
@@ -296,7 +297,8 @@ typedef struct corepcg_info {
     int iterations;            /* 0 for direct                              */
     int converged;             /* 1 when the stopping rule was met          */
     int fell_back;             /* 1 when corepcg fell back to upcg's block
-                                  preconditioner (core not SPD)          */
+                                  preconditioner (core not SPD: A~ is
+                                  not SPD either)                        */
     double rel_residual;       /* |S(b - A x)| / |S(b - A(I-S)z)|           */
     double constraint_error;   /* max |(I - S)(x - z)|                      */
     long nnz_reduced;          /* stored entries of A~ (one triangle)       */
@@ -304,6 +306,10 @@ typedef struct corepcg_info {
                                   S C S + D (I - S) (lower triangle)    */
     long nnz_factor;           /* entries of L (CHOLMOD-backed methods)     */
     long core_blocks;          /* off-diagonal node blocks kept in the core */
+    int core_compensated;      /* corepcg: 1 when the plain core was not
+                                  positive definite and the compensated one
+                                  (every block left out moved onto the
+                                  diagonal) was factorised instead          */
     corepcg_ordering ordering; /* ordering CHOLMOD actually used            */
     int factor_supernodal;     /* 1 when the factor is supernodal LL^T      */
     int analysis_reused;       /* 1 when the last setup/update reused the

@@ -853,6 +853,21 @@ static void test_write_codes_are_setup_codes(void)
     tx[5] += 1e-3;
     expect_setup_code("full A not symmetric", &sys, t->b,
                       COREPCG_ERR_NOT_SYMMETRIC);
+    {   /* the refusal names the pair, 0-based as the arrays are */
+        corepcg_solver *h = NULL;
+        char ij[32], ji[32];
+        snprintf(ij, sizeof ij, "A(%d,%d) = ", ti[5], tj[5]);
+        snprintf(ji, sizeof ji, "A(%d,%d) = ", tj[5], ti[5]);
+        int rc = corepcg_create(&h) == COREPCG_OK
+                     ? corepcg_setup(h, &sys, NULL)
+                     : COREPCG_ERR_NO_MEMORY;
+        const char *said = h ? corepcg_message(h) : "";
+        CHECK(rc == COREPCG_ERR_NOT_SYMMETRIC &&
+                  strstr(said, "A is not symmetric: ") && strstr(said, ij) &&
+                  strstr(said, ji),
+              "asymmetric triplets: message '%s' lacks %s or %s", said, ij, ji);
+        corepcg_free(&h);
+    }
 
     /* stretch pairs: a node out of range, a self pair, no array */
     sys = *base;

@@ -2,13 +2,18 @@
 /* test_core.c -- the matrix core's block selection on hand-built block
  * matrices: STRETCH keeps the diagonal and exactly the listed pairs' blocks,
  * AUTO exactly the blocks above the threshold, and bad input is refused
- * with its own code. */
+ * with its own code; the compensation of a block the core leaves out,
+ * P = (B B^T)^(1/2) and Q = (B^T B)^(1/2): P^2 = B B^T, Q^2 = B^T B, both
+ * symmetric, and [P -B; -B^T Q] positive semidefinite, on random, rank-one
+ * (a hinge's Gauss-Newton coupling), symmetric and zero blocks. */
 #include "internal.h"
 #include "test.h"
 
 /* The stretch pairs of a corepcg_system, as cpg_core_mark takes them. */
 #define NS(sys) (sys).num_stretch, (sys).stretch_pairs
 
+#include <lapacke.h>
+#include <math.h>
 #include <string.h>
 
 /* A 3x3 grid of nodes (node = 3 gy + gx) with the 8-neighbour pattern
@@ -269,8 +274,109 @@ static void test_auto(void)
     CHECK_INT(keep[low], 1);
 }
 
+/* X Y^T (tx = 0: X Y) of 3x3 column-major blocks. */
+static void mul3t(const double *X, const double *Y, int transpose_y,
+                  double *C)
+{
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) {
+            double s = 0;
+            for (int e = 0; e < 3; e++)
+                s += X[3 * e + r] *
+                     (transpose_y ? Y[3 * e + c] : Y[3 * c + e]);
+            C[3 * c + r] = s;
+        }
+}
+
+static double max_diff9(const double *a, const double *b)
+{
+    double d = 0;
+    for (int e = 0; e < 9; e++)
+        d = fmax(d, fabs(a[e] - b[e]));
+    return d;
+}
+
+static void check_modulus(const double *B, const char *label)
+{
+    double P[9], Q[9], P2[9], Q2[9], BBt[9], BtB[9], Bt[9];
+    cpg_block_modulus(B, P, Q);
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++)
+            Bt[3 * c + r] = B[3 * r + c];
+    mul3t(P, P, 0, P2);
+    mul3t(Q, Q, 0, Q2);
+    mul3t(B, B, 1, BBt);
+    mul3t(Bt, Bt, 1, BtB);
+    double scale = 0;
+    for (int e = 0; e < 9; e++)
+        scale = fmax(scale, fabs(B[e]));
+    double tol = 1e-13 * (scale * scale > 0 ? scale * scale : 1);
+    CHECK(max_diff9(P2, BBt) <= tol, "%s: |P^2 - B B^T| = %.3g", label,
+          max_diff9(P2, BBt));
+    CHECK(max_diff9(Q2, BtB) <= tol, "%s: |Q^2 - B^T B| = %.3g", label,
+          max_diff9(Q2, BtB));
+    double W[36], w[6];
+    for (int c = 0; c < 6; c++)
+        for (int r = 0; r < 6; r++) {
+            double v;
+            if (r < 3 && c < 3)
+                v = P[3 * c + r];
+            else if (r >= 3 && c >= 3)
+                v = Q[3 * (c - 3) + r - 3];
+            else if (r < 3)
+                v = -B[3 * (c - 3) + r];
+            else
+                v = -B[3 * r - 9 + c];
+            W[6 * c + r] = v;
+        }
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++)
+            CHECK(P[3 * c + r] == P[3 * r + c] && Q[3 * c + r] == Q[3 * r + c],
+                  "%s: P or Q not symmetric at (%d, %d)", label, r, c);
+    CHECK_INT(LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'L', 6, W, 6, w), 0);
+    CHECK(w[0] >= -1e-13 * (scale > 0 ? scale : 1),
+          "%s: [P -B; -B^T Q] has eigenvalue %.3g", label, w[0]);
+}
+
+static void test_block_modulus(void)
+{
+    unsigned state = 12345;
+    for (int trial = 0; trial < 200; trial++) {
+        double B[9], a[3], b[3];
+        for (int e = 0; e < 9; e++) {
+            state = state * 1103515245u + 12345u;
+            B[e] = ((state >> 8) & 0xffff) / 32768.0 - 1.0;
+        }
+        char label[64];
+        snprintf(label, sizeof label, "random %d", trial);
+        check_modulus(B, label);
+        for (int e = 0; e < 3; e++) {
+            a[e] = B[e];
+            b[e] = B[3 + e] * 1e3;
+        }
+        for (int c = 0; c < 3; c++) /* rank one, scaled */
+            for (int r = 0; r < 3; r++)
+                B[3 * c + r] = a[r] * b[c];
+        snprintf(label, sizeof label, "rank one %d", trial);
+        check_modulus(B, label);
+        for (int c = 0; c < 3; c++) /* symmetric: P = Q = |B| */
+            for (int r = 0; r < c; r++)
+                B[3 * c + r] = B[3 * r + c] = a[r] + a[c];
+        snprintf(label, sizeof label, "symmetric %d", trial);
+        check_modulus(B, label);
+    }
+    const double zero[9] = {0};
+    check_modulus(zero, "zero");
+    const double spring[9] = {-2, 0, 0, 0, 0, 0, 0, 0, 0}; /* -k d d^T */
+    double P[9], Q[9];
+    cpg_block_modulus(spring, P, Q);
+    CHECK(P[0] == 2 && Q[0] == 2, "a spring's -k d d^T: |B| = k d d^T, got "
+          "%g, %g", P[0], Q[0]);
+}
+
 int main(void)
 {
+    test_block_modulus();
     test_stretch();
     test_stretch_errors();
     test_auto();

@@ -10,7 +10,10 @@
  *    sorted, without duplicates, with 6 entries per diagonal block and 9 per lower
  *    off-diagonal one; mapped back through fac.perm it equals
  *    S B S + D (I - S), d_i = trace(B_ii)/3, formed densely (S from the
- *    records, not from the library) to 1e-14 relative;
+ *    records, not from the library) to 1e-14 relative, where for a core
+ *    each block G = S_I A_IJ S_J it leaves out adds (G G^T)^(1/2) and
+ *    (G^T G)^(1/2) to the diagonal blocks I and J (from LAPACK's SVD of
+ *    G, not from the library's square roots);
  *  - on range(S) its inverse is the reduced matrix's:
  *    U^T Bp^-1 U v = (U^T B U)^-1 v to 1e-10, and Bp^-1 keeps range(S):
  *    |(I - S) Bp^-1 S v| <= 1e-12 |Bp^-1 S v|;
@@ -156,6 +159,51 @@ static double *dense_stored(const cpg_proj *p, int *dups, int *bad_shape)
     return D;
 }
 
+/* Block (I, J) of the dense n x n X into the 3x3 column-major x. */
+static void get_block(const double *X, int n, int I, int J, double *x)
+{
+    for (int c = 0; c < 3; c++)
+        for (int a = 0; a < 3; a++)
+            x[3 * c + a] = X[(size_t)(3 * J + c) * n + 3 * I + a];
+}
+
+/* Each lower block A_IJ that keep leaves out, G = S_I A_IJ S_J: with
+ * G = W s V^T (LAPACK), W s W^T onto P's block (I, I), V s V^T onto
+ * (J, J). */
+static void add_compensation(const cpg_bmat *A, const unsigned char *keep,
+                             const double *S, int n, double *P)
+{
+    for (int J = 0; J < A->nb; J++)
+        for (int k = A->p[J]; k < A->p[J + 1]; k++) {
+            int I = A->i[k];
+            if (I <= J || keep[k])
+                continue;
+            double SI[9], SJ[9], G[9] = {0}, T[9] = {0};
+            get_block(S, n, I, I, SI);
+            get_block(S, n, J, J, SJ);
+            const double *B = A->x + 9L * k;
+            for (int c = 0; c < 3; c++) /* T = B S_J, G = S_I T */
+                for (int a = 0; a < 3; a++)
+                    for (int e = 0; e < 3; e++)
+                        T[3 * c + a] += B[3 * e + a] * SJ[3 * c + e];
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++)
+                    for (int e = 0; e < 3; e++)
+                        G[3 * c + a] += SI[3 * e + a] * T[3 * c + e];
+            double sv[3], W[9], Vt[9], superb[2];
+            CHECK_INT(LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'A', 'A', 3, 3, G, 3,
+                                     sv, W, 3, Vt, 3, superb), 0);
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++)
+                    for (int e = 0; e < 3; e++) {
+                        P[(size_t)(3 * I + c) * n + 3 * I + a] +=
+                            W[3 * e + a] * sv[e] * W[3 * e + c];
+                        P[(size_t)(3 * J + c) * n + 3 * J + a] +=
+                            Vt[3 * a + e] * sv[e] * Vt[3 * c + e];
+                    }
+        }
+}
+
 /* S B S + D (I - S) densely, B = the blocks of A that keep marks (NULL:
  * all), S from the records (testsys_dense_S). */
 static double *dense_projected(const testsys *t, const cpg_bmat *A,
@@ -189,6 +237,8 @@ static double *dense_projected(const testsys *t, const cpg_bmat *A,
                 for (int i = 0; i < n; i++)
                     P[(size_t)j * n + i] += S[(size_t)l * n + i] * s;
         }
+    if (keep)
+        add_compensation(A, keep, S, n, P);
     for (int node = 0; node < t->N; node++) {
         double d = 0;
         for (int a = 0; a < 3; a++)
@@ -331,7 +381,7 @@ static void test_values_and_inverse(void)
             CHECK(rc == COREPCG_OK, "%s: analyse: %s", label, msg);
             if (rc)
                 continue;
-            cpg_proj_values(&p, &l.A, &l.u);
+            cpg_proj_values(&p, &l.A, &l.u, 1);
             check_values(&t, &l, &p, keep, label);
             rc = cpg_proj_factorise(&p, &l.u, "B", COREPCG_ERR_NOT_SPD, &l.fcm,
                                     msg);
@@ -366,7 +416,7 @@ static void test_all_fixed(void)
     cpg_proj p;
     CHECK_INT(proj_analyse(&p, &l, l.core, COREPCG_ORDERING_NESDIS,
                            COREPCG_FACTOR_AUTO, msg), COREPCG_OK);
-    cpg_proj_values(&p, &l.A, &l.u);
+    cpg_proj_values(&p, &l.A, &l.u, 1);
     check_values(&t, &l, &p, l.core, "all fixed");
     CHECK_INT(cpg_proj_factorise(&p, &l.u, "B", COREPCG_ERR_NOT_SPD, &l.fcm,
                                  msg), COREPCG_OK);
@@ -526,7 +576,7 @@ static void test_refresh(corepcg_factor kind)
         cpg_ublocks_free(&l.u);
         CHECK_INT(cpg_ublocks_build(t.N, t.cons, t.ncons, &l.u, msg), COREPCG_OK);
         count_cholmod(step > 0);
-        cpg_proj_values(&p, &l.A, &l.u);
+        cpg_proj_values(&p, &l.A, &l.u, 1);
         int rc = cpg_proj_factorise(&p, &l.u, "the core",
                                     COREPCG_ERR_CORE_NOT_SPD, &l.fcm, msg);
         CHECK(rc == COREPCG_OK, "%s %s: factorise: %s", kname, steps[step], msg);
@@ -596,7 +646,7 @@ static void test_not_spd_node(void)
     cpg_proj p;
     CHECK_INT(proj_analyse(&p, &l, l.core, COREPCG_ORDERING_AMD,
                            COREPCG_FACTOR_AUTO, msg), COREPCG_OK);
-    cpg_proj_values(&p, &l.A, &l.u);
+    cpg_proj_values(&p, &l.A, &l.u, 1);
     int rc = cpg_proj_factorise(&p, &l.u, "the matrix core",
                                 COREPCG_ERR_CORE_NOT_SPD, &l.fcm, msg);
     CHECK_INT(rc, COREPCG_ERR_CORE_NOT_SPD);

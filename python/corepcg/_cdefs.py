@@ -75,6 +75,7 @@ class Info(ctypes.Structure):
         ("nnz_core", c_long),
         ("nnz_factor", c_long),
         ("core_blocks", c_long),
+        ("core_compensated", c_int),
         ("ordering", c_enum),
         ("factor_supernodal", c_int),
         ("analysis_reused", c_int),

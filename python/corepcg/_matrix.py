@@ -3,9 +3,11 @@
 where the library could not read what the caller has.
 
 Which entries are used (`triangle`):
-  "auto"  (default) the lower triangle, unless A holds entries above the
-          diagonal and none below: then the upper one. A full matrix is
-          not checked for symmetry: its upper triangle is not read.
+  "auto"  (default) the side that holds entries when A holds entries on
+          one side of the diagonal only; the whole matrix ("both") when it
+          holds entries on both: the library then checks that A is
+          symmetric (one transpose and one sum, O(nnz)) and refuses it
+          otherwise, so that no storage format decides the answer.
   "lower" / "upper": that triangle of A; entries outside it are ignored
           (LAPACK's convention), but a triangle with no off-diagonal entry
           while the other has some is refused (FormatError): a mistake.
@@ -75,7 +77,8 @@ def matrix_arrays(A, triangle="auto"):
     values = A.data
 
     if triangle == "auto":  # in M's terms: the side that holds entries
-        want = Triangle.UPPER if above and not below else Triangle.LOWER
+        want = (Triangle.BOTH if above and below else
+                Triangle.UPPER if above else Triangle.LOWER)
     else:
         want = Triangle.parse(triangle, "triangle")
         if transposed and want != Triangle.BOTH:

@@ -17,7 +17,8 @@ _KEEP = object()  # update(): keep the previous step's value
 # corepcg_info fields given as a label or as bool rather than an int.
 _INFO_CHOICES = {"method": Method, "method_used": Method,
                  "auto_reason": AutoReason, "ordering": Ordering}
-_INFO_FLAGS = ("converged", "fell_back", "factor_supernodal",
+_INFO_FLAGS = ("converged", "fell_back", "core_compensated",
+               "factor_supernodal",
                "analysis_reused")
 
 

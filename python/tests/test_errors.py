@@ -22,9 +22,9 @@ def blocks(a):
 
 
 INDEFINITE = [[1, 2], [2, 1]]
-# SPD, but its core (diagonal + stretch blocks 0-1, 1-2) has the eigenvalue
-# 1 - 0.8 sqrt 2 < 0 (tests/test_reliability.c works it through).
-CORE_INDEFINITE = [[1, -0.8, 0.6], [-0.8, 1, -0.8], [0.6, -0.8, 1]]
+# Not SPD, and so neither is its core, plain (diagonal + stretch blocks 0-1,
+# 1-2) or compensated (tests/test_reliability.c works it through).
+CORE_INDEFINITE = [[1, -0.9, 0.2], [-0.9, 1, -0.9], [0.2, -0.9, 1]]
 PAIRS = [[0, 1], [1, 2]]
 
 
@@ -47,9 +47,12 @@ class RaisedByTheLibrary(unittest.TestCase):
 
     def test_core_not_positive_definite_and_fallback(self):
         A = blocks(CORE_INDEFINITE)
-        with self.assertRaises(corepcg.CoreNotPositiveDefinite):
+        with self.assertRaises(corepcg.CoreNotPositiveDefinite) as cm:
             corepcg.Solver(A, stretch_pairs=PAIRS, method="corepcg")
-        xt = np.linspace(1, 2, 9)
+        self.assertIn("A~ is indefinite or singular", cm.exception.message)
+        # A is not SPD (an eigenvalue of [[1.2, -0.9 sqrt 2], [.., 1]] < 0),
+        # so even the compensated core fails; A is 0.8 I on (1, 0, -1) (x) R^3
+        xt = np.kron([1.0, 0.0, -1.0], [1.0, -0.5, 2.0])
         with self.assertWarns(corepcg.FellBackWarning) as cm:
             x, info = corepcg.solve(A, A @ xt, stretch_pairs=PAIRS,
                                     method="corepcg", fallback_upcg=True,

@@ -57,7 +57,27 @@ class Matrices(unittest.TestCase):
         A[3, 0] += 1.0  # lower only: the upper (0, 3) keeps its value
         with self.assertRaises(corepcg.NotSymmetric) as cm:
             self.answer(A.tocsc(), "both")
-        self.assertIn("A is not symmetric", cm.exception.message)
+        self.assertIn("A is not symmetric: A(3,0) = ", cm.exception.message)
+
+    def test_a_full_unsymmetric_matrix_is_refused_in_every_format(self):
+        """The default reads a full matrix whole: no storage format turns a
+        non-symmetric A into the solve of one of its triangles."""
+        A = self.bundle["A"].tolil()
+        A[7, 2] += 0.5 * abs(A[7, 2]) + 1.0
+        A = A.tocsc()
+        for fmt in ("csc", "csr", "coo", "lil", "bsr"):
+            M = A.asformat(fmt)
+            for method in ("direct", "corepcg"):
+                with self.assertRaises(corepcg.NotSymmetric, msg=fmt) as cm:
+                    corepcg.solve(M, self.b, self.x0, method=method,
+                                  **self.system)
+                self.assertRegex(cm.exception.message,
+                                 r"A is not symmetric: A\((7,2|2,7)\) = ")
+            with self.assertRaises(corepcg.NotSymmetric, msg=fmt):
+                corepcg.check(M, self.b, self.ref, **self.system)
+        # Saying which triangle to read is the documented opt-out.
+        x = self.answer(sp.tril(A, format="csc"), "auto")
+        self.assertEqual(x.tobytes(), self.answer(A, "lower").tobytes())
         self.answer(A.tocsc(), "upper")  # the upper triangle alone is fine
 
     def test_no_copy_when_the_library_can_read_A(self):
@@ -76,7 +96,10 @@ class Matrices(unittest.TestCase):
 
     def test_copies_where_documented(self):
         A = self.bundle["A"]
-        self.assertEqual(matrix_arrays(A).copies, ["lower triangle selected"])
+        self.assertEqual(matrix_arrays(A).copies, [])  # read whole
+        self.assertEqual(matrix_arrays(A).triangle.name, "BOTH")
+        self.assertEqual(matrix_arrays(A, "lower").copies,
+                         ["lower triangle selected"])
         self.assertEqual(matrix_arrays(A.tolil(), "both").copies,
                          ["lil converted to CSC"])
         L = sp.tril(A, format="csc")

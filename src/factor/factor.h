@@ -94,6 +94,12 @@ void cpg_factor_free(cpg_factor *f, cholmod_common *cm);
 
 /* ------------------------------------------------------ the matrix core */
 
+/* P = (B B^T)^(1/2) and Q = (B^T B)^(1/2) of a 3x3 block B (column-major),
+ * from its singular value decomposition: deleting B and B^T from an SPD matrix
+ * and adding P and Q to the two diagonal blocks leaves it SPD
+ * (block_modulus.c). */
+void cpg_block_modulus(const double *B, double *P, double *Q);
+
 /* Marks the blocks of A that the core keeps: diagonal blocks plus the
  * blocks of the stretch pairs (core STRETCH: num_stretch pairs of node
  * indices; none is ERR_NO_CORE) or of blocks passing the

@@ -436,7 +436,60 @@ static void project_block(const double *B, int I, int J,
     }
 }
 
-void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u)
+/* X = S_I X S_I for a partly constrained node: the square roots of
+ * projected blocks lie in range(S_I) but for round-off, which would couple
+ * range(S) and range(I - S) in Bp. */
+static void keep_in_range(double *X, int I, const cpg_ublocks *u,
+                          const double *S)
+{
+    if (u->ndof[I] == 3)
+        return;
+    double T[9];
+    mul3(X, S + 9L * I, T);
+    mul3(S + 9L * I, T, X);
+}
+
+/* Adds the 3x3 symmetric X to the stored triangle of diagonal block b. */
+static void add_to_diagonal(cpg_proj *p, int b, const double *X)
+{
+    double *Mx = p->M->x;
+    const int *m = p->map + 9L * b;
+    for (int c = 0; c < 3; c++)
+        for (int a = c; a < 3; a++)
+            Mx[m[3 * c + a]] += X[3 * c + a];
+}
+
+/* Each lower block of A that the selection leaves out, projected, moved
+ * onto its two diagonal blocks (projected.h). A column's selected rows
+ * and A's rows are both sorted: one merge per column. */
+static void compensate_left_out(cpg_proj *p, const cpg_bmat *A,
+                                const cpg_ublocks *u)
+{
+    for (int J = 0; J < p->N; J++) {
+        if (u->ndof[J] == 0)
+            continue;
+        int b = p->bp[J] + 1, end = p->bp[J + 1];
+        for (int k = A->p[J]; k < A->p[J + 1]; k++) {
+            int I = A->i[k];
+            if (I <= J)
+                continue;
+            while (b < end && p->row[b] < I)
+                b++;
+            if ((b < end && p->row[b] == I) || u->ndof[I] == 0)
+                continue;
+            double G[9], P[9], Q[9];
+            project_block(A->x + 9L * k, I, J, u, p->S, G);
+            cpg_block_modulus(G, P, Q);
+            keep_in_range(P, I, u, p->S);
+            keep_in_range(Q, J, u, p->S);
+            add_to_diagonal(p, p->bp[I], P);
+            add_to_diagonal(p, p->bp[J], Q);
+        }
+    }
+}
+
+void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u,
+                     int compensate)
 {
     node_projectors(u, p->S);
     double *Mx = p->M->x;
@@ -450,6 +503,8 @@ void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u)
                 for (int a = I == J ? c : 0; a < 3; a++)
                     Mx[m[3 * c + a]] = V[3 * c + a];
         }
+    if (compensate)
+        compensate_left_out(p, A, u);
 }
 
 /* msg naming the node of the failed column, then where the factor failed

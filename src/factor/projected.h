@@ -11,7 +11,13 @@
  * place. Bp maps range(S) and range(I - S) onto themselves, so on range(S)
  * its inverse is U (U^T B U)^-1 U^T, the reduced matrix's (Ye, Webber &
  * Wang's), whatever D is; d_i only gives the constrained pivots the size
- * of the free ones. Not installed. */
+ * of the free ones.
+ *
+ * When B leaves blocks of A out, the values may be compensated: each block
+ * left out, G = S_I A_IJ S_J, moved onto the diagonal as (G G^T)^(1/2)
+ * added to block (I, I) and (G^T G)^(1/2) to (J, J) (cpg_block_modulus).
+ * Then S B S >= S A S, so Bp is positive definite whenever the reduced A~
+ * is, whatever force model assembled A. Not installed. */
 #ifndef COREPCG_PROJECTED_H
 #define COREPCG_PROJECTED_H
 
@@ -55,8 +61,10 @@ int cpg_proj_selects(const cpg_proj *p, const cpg_bmat *A,
 void cpg_proj_repoint(cpg_proj *p, const cpg_bmat *A);
 
 /* Bp's values for A's values and the constraints u (A's block pattern as
- * at the analysis, or repointed), written in place. */
-void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u);
+ * at the analysis, or repointed), written in place; compensate: 1 moves
+ * each block the selection leaves out onto the diagonal (see above). */
+void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u,
+                     int compensate);
 
 /* Numeric factorisation of the values in place. When Bp is not positive
  * definite, returns not_spd_code with msg naming the node, e.g. "the

@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 
-#define SYMMETRY_TOL 1e-12 /* bmat.c's rule: |a_ij - a_ji| <= tol max|A| */
-
 int cpg_cholmod_failure(const char *what, cholmod_common *cm, char *msg)
 {
     int code = cpg_cholmod_code(cm);
@@ -35,66 +33,6 @@ static int check_storable(const cholmod_sparse *A, const char *name,
                                 isfinite(Ax[k]) ? CPG_MM_HUGE_NOTE : "");
     }
     return COREPCG_OK;
-}
-
-/* Entry (i, j) of a CHOLMOD matrix with one value per stored entry
- * (duplicates summed); 0 when not stored. */
-static double entry_at(const cholmod_sparse *A, int i, int j)
-{
-    const int *Ap = A->p, *Ai = A->i, *Anz = A->nz;
-    const double *Ax = A->x;
-    int end = A->packed ? Ap[j + 1] : Ap[j] + Anz[j];
-    double v = 0;
-    for (int k = Ap[j]; k < end; k++)
-        if (Ai[k] == i)
-            v += Ax[k];
-    return v;
-}
-
-/* A `general` A.mtx (both triangles, stype 0) symmetric to round-off:
- * the library's rule (bmat.c), applied here so that the message can name
- * the worst pair of entries. base = 1 prints indices as the file has
- * them. */
-static int check_symmetric(cholmod_sparse *A, const char *name, int base,
-                           cholmod_common *cm, char *msg)
-{
-    cholmod_sparse *At = cholmod_transpose(A, 1, cm);
-    cholmod_sparse *D = At ? cholmod_add(A, At, (double[2]){1, 0},
-                                         (double[2]){-1, 0}, 1, 0, cm)
-                           : NULL;
-    if (!D || cm->status < CHOLMOD_OK) {
-        cholmod_free_sparse(&At, cm);
-        cholmod_free_sparse(&D, cm);
-        return cpg_cholmod_failure(name, cm, msg);
-    }
-    const int *Ap = A->p, *Anz = A->nz, *Dp = D->p, *Di = D->i;
-    const double *Ax = A->x, *Dx = D->x;
-    double amax = 0, dmax = 0;
-    int wi = 0, wj = 0;
-    for (size_t j = 0; j < A->ncol; j++) {
-        int end = A->packed ? Ap[j + 1] : Ap[j] + Anz[j];
-        for (int k = Ap[j]; k < end; k++)
-            amax = fmax(amax, fabs(Ax[k]));
-    }
-    for (size_t j = 0; j < D->ncol; j++)
-        for (int k = Dp[j]; k < Dp[j + 1]; k++)
-            if (fabs(Dx[k]) > dmax) {
-                dmax = fabs(Dx[k]);
-                wi = Di[k];
-                wj = (int)j;
-            }
-    int rc = COREPCG_OK;
-    if (dmax > SYMMETRY_TOL * amax)
-        rc = cpg_fail(msg, COREPCG_ERR_NOT_SYMMETRIC,
-                      "%s: A is stored `general` but is not symmetric: "
-                      "A(%d,%d) = %.17g, A(%d,%d) = %.17g (|difference| "
-                      "%.3g > %g max|A| = %.3g)", name, wi + base, wj + base,
-                      entry_at(A, wi, wj), wj + base, wi + base,
-                      entry_at(A, wj, wi), dmax, SYMMETRY_TOL,
-                      SYMMETRY_TOL * amax);
-    cholmod_free_sparse(&D, cm);
-    cholmod_free_sparse(&At, cm);
-    return rc;
 }
 
 /* In a sorted lower triangle the diagonal entry leads each column. */
@@ -144,8 +82,12 @@ int cpg_bundle_A_lower(cholmod_sparse *A, const char *name, int base,
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s: A must be a real square matrix", name);
     int rc = check_storable(A, name, base, msg);
-    if (rc == COREPCG_OK && A->stype == 0)
-        rc = check_symmetric(A, name, base, cm, msg);
+    if (rc == COREPCG_OK && A->stype == 0) {
+        /* named as the file gives its indices (base 1) */
+        char what[COREPCG_MSG_SIZE / 2];
+        snprintf(what, sizeof what, "%s: A, stored `general`,", name);
+        rc = cpg_symmetry_check(A, what, base, cm, msg);
+    }
     if (rc != COREPCG_OK)
         return rc;
     /* Whichever triangle CHOLMOD holds, copy to the lower one. */

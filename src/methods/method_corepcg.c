@@ -17,6 +17,7 @@
 #include "method.h"
 #include "projected.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,26 +119,63 @@ static int core_same_pattern(void *state, const cpg_ctx *ctx,
     return same;
 }
 
+/* The core is A~ plus a positive semidefinite compensation (projected.h),
+ * so its failure says that A~ itself is not positive definite. */
+static void say_A_is_not_spd(char *msg)
+{
+    if (!msg)
+        return;
+    char what[COREPCG_MSG_SIZE];
+    snprintf(what, sizeof what, "%s", msg);
+    cpg_fail(msg, COREPCG_ERR_CORE_NOT_SPD,
+             "%s; the compensated core bounds A~ (A on the free "
+             "directions) from above, so A~ is indefinite or singular too",
+             what);
+}
+
+/* The core's values (compensated or plain) and their factorisation. */
+static int values_and_factor(core_state *st, const cpg_ctx *ctx,
+                             int compensate)
+{
+    const cpg_sys *s = ctx->sys;
+    double t = cpg_now();
+    cpg_proj_values(&st->core, &s->A, &s->u, compensate);
+    ctx->rec->time_reduce_s += cpg_now() - t;
+    t = cpg_now();
+    int rc = cpg_proj_factorise(&st->core, &s->u, "the matrix core",
+                                COREPCG_ERR_CORE_NOT_SPD, &st->cm, ctx->msg);
+    ctx->rec->time_factor_s += cpg_now() - t;
+    return rc;
+}
+
+/* The plain core first: where A's values make it positive definite (a
+ * mass-spring cloth's) it is the papers' core, unchanged. Where they do
+ * not (a bending element that couples four nodes), the compensated core,
+ * which is positive definite whenever A~ is (projected.h). Each step
+ * decides afresh, so a kept handle factorises what a fresh one does. */
 static int core_factorise(void *state, const cpg_ctx *ctx)
 {
     /* A~'s size changes with the ndof even when the analysis holds */
     ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     core_state *st = state;
     const cpg_sys *s = ctx->sys;
-    double t = cpg_now();
     if (st->repoint)
         cpg_proj_repoint(&st->core, &s->A);
     st->repoint = 0;
-    cpg_proj_values(&st->core, &s->A, &s->u);
-    ctx->rec->time_reduce_s += cpg_now() - t;
     cpg_precond_free(&st->pc);
     st->fell_back = 0;
     ctx->rec->nnz_core = cpg_proj_nnz(&st->core);
     ctx->rec->core_blocks = st->core_blocks;
-    t = cpg_now();
-    int rc = cpg_proj_factorise(&st->core, &s->u, "the matrix core",
-                                COREPCG_ERR_CORE_NOT_SPD, &st->cm, ctx->msg);
-    ctx->rec->time_factor_s = cpg_now() - t;
+    ctx->rec->time_factor_s = 0;
+    int rc = values_and_factor(st, ctx, 0);
+    ctx->rec->core_compensated = rc == COREPCG_ERR_CORE_NOT_SPD;
+    if (rc == COREPCG_ERR_CORE_NOT_SPD) {
+        rc = values_and_factor(st, ctx, 1);
+        if (rc == COREPCG_OK && ctx->msg)
+            ctx->msg[0] = '\0'; /* the plain attempt's failure is no error */
+    }
+    if (rc == COREPCG_ERR_CORE_NOT_SPD)
+        say_A_is_not_spd(ctx->msg);
     ctx->rec->nnz_factor = cpg_factor_nnz(&st->core.fac);
     ctx->rec->factor_flops = st->core.fac.flops;
     ctx->rec->ordering = cpg_factor_ordering(&st->core.fac);

@@ -61,7 +61,7 @@ static int direct_factorise(void *state, const cpg_ctx *ctx)
     direct_state *st = state;
     const cpg_sys *s = ctx->sys;
     double t = cpg_now();
-    cpg_proj_values(&st->full, &s->A, &s->u);
+    cpg_proj_values(&st->full, &s->A, &s->u, 0);
     ctx->rec->time_reduce_s += cpg_now() - t;
     t = cpg_now();
     int rc = cpg_proj_factorise(&st->full, &s->u, "A on the free directions",

@@ -129,16 +129,6 @@ static int scalar_from_system(const corepcg_system *sys, int n,
     return COREPCG_OK;
 }
 
-static double max_abs(const cholmod_sparse *A)
-{
-    const int *Ap = A->p;
-    const double *Ax = A->x;
-    double m = 0;
-    for (int k = 0; k < Ap[A->ncol]; k++)
-        m = fmax(m, fabs(Ax[k]));
-    return m;
-}
-
 /* Both triangles of A: mirrored from one, or symmetrised after checking
  * that a given full matrix is symmetric to round-off. */
 static int full_storage(cholmod_sparse *A, cholmod_common *cm,
@@ -150,25 +140,16 @@ static int full_storage(cholmod_sparse *A, cholmod_common *cm,
         return *out ? COREPCG_OK
                     : cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot copy");
     }
+    int rc = cpg_symmetry_check(A, "A", 0, cm, msg);
+    if (rc != COREPCG_OK)
+        return rc;
     cholmod_sparse *At = cholmod_transpose(A, 1, cm);
-    cholmod_sparse *D = At ? cholmod_add(A, At, (double[2]){1, 0},
-                                         (double[2]){-1, 0}, 1, 1, cm) : NULL;
-    int rc = COREPCG_OK;
-    if (!D) {
-        rc = cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot transpose");
-    } else {
-        double scale = max_abs(A), asym = max_abs(D);
-        if (asym > 1e-12 * scale)
-            rc = cpg_fail(msg, COREPCG_ERR_NOT_SYMMETRIC,
-                          "A is not symmetric: max |a_ij - a_ji| = %.3g, "
-                          "max |a_ij| = %.3g", asym, scale);
-        else if (!(*out = cholmod_add(A, At, (double[2]){0.5, 0},
-                                      (double[2]){0.5, 0}, 1, 1, cm)))
-            rc = cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot symmetrise");
-    }
-    cholmod_free_sparse(&D, cm);
+    *out = At ? cholmod_add(A, At, (double[2]){0.5, 0}, (double[2]){0.5, 0},
+                            1, 1, cm)
+              : NULL;
     cholmod_free_sparse(&At, cm);
-    return rc;
+    return *out ? COREPCG_OK
+                : cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot symmetrise");
 }
 
 /* The distinct node rows of the scalar columns 3J..3J+2 of a CSC matrix,
