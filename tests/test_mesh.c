@@ -557,6 +557,22 @@ static void test_garments_fit(void)
 
 /* ------------------------------------------- every method, every scene */
 
+/* A fresh handle's solve of sys with set into x from guess (info may be
+ * NULL); its status, and the handle's message (or "") in why. */
+static int fresh_solve(const corepcg_system *sys, const corepcg_settings *set, const double *b,
+                       const double *guess, double *x, corepcg_info *info, char *why)
+{
+    corepcg_solver *h = NULL;
+    int rc = corepcg_create(&h);
+    if (rc == COREPCG_OK)
+        rc = corepcg_setup(h, sys, set);
+    if (rc == COREPCG_OK)
+        rc = corepcg_solve(h, b, guess, x, info);
+    snprintf(why, COREPCG_MSG_SIZE, "%s", h ? corepcg_message(h) : "");
+    corepcg_free(&h);
+    return rc;
+}
+
 /* Every method solves the assembled system of s to tol, as corepcg_check
  * measures it, with the constraints exact; the iterations printed. */
 /* How often all_methods saw a fresh auto run icpcg [0] or, on IC(0)'s
@@ -577,16 +593,12 @@ static void all_methods(cloth_sim *s, double tol, const char *what)
         corepcg_settings_default(&set);
         set.method = method;
         set.tol = tol;
-        corepcg_solver *h = NULL;
         corepcg_info info;
         memset(&info, 0, sizeof info);
-        int rc = corepcg_create(&h);
-        if (rc == COREPCG_OK)
-            rc = corepcg_setup(h, &sys, &set);
-        if (rc == COREPCG_OK)
-            rc = corepcg_solve(h, s->b, s->dv, x, &info);
+        char said[COREPCG_MSG_SIZE];
+        int rc = fresh_solve(&sys, &set, s->b, s->dv, x, &info, said);
         CHECK(rc == COREPCG_OK, "%s %s: %s (%s)", what, corepcg_method_name(method),
-              corepcg_strerror(rc), h ? corepcg_message(h) : "");
+              corepcg_strerror(rc), said);
         double cerr = 1, res = 1;
         CHECK_INT(corepcg_check(&sys, s->b, x, &cerr, &res, msg), COREPCG_OK);
         CHECK(cerr <= 1e-12, "%s %s: constraint error %g", what, corepcg_method_name(method),
@@ -612,7 +624,6 @@ static void all_methods(cloth_sim *s, double tol, const char *what)
             auto_first_choices[icpcg_broke_down]++;
         }
         printf(" %s %d", corepcg_method_name(method), info.iterations);
-        corepcg_free(&h);
     }
     printf("\n");
     free(x);
@@ -1050,14 +1061,7 @@ static void kept_and_fresh(corepcg_solver **kept, const corepcg_system *sys,
     }
     if (*rc == COREPCG_OK)
         *rc = corepcg_solve(*kept, b, guess, xk, ik);
-    corepcg_solver *fresh = NULL;
-    *frc = corepcg_create(&fresh);
-    if (*frc == COREPCG_OK)
-        *frc = corepcg_setup(fresh, sys, set);
-    if (*frc == COREPCG_OK)
-        *frc = corepcg_solve(fresh, b, guess, xf, ifr);
-    snprintf(fresh_msg, COREPCG_MSG_SIZE, "%s", fresh ? corepcg_message(fresh) : "");
-    corepcg_free(&fresh);
+    *frc = fresh_solve(sys, set, b, guess, xf, ifr, fresh_msg);
 }
 
 /* A kept auto handle stepped through the stiff coarse garment gives, at
@@ -1175,18 +1179,13 @@ static void test_fem_methods(void)
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = COREPCG_METHOD_COREPCG;
-    corepcg_solver *h = NULL;
     corepcg_info info;
     memset(&info, 0, sizeof info);
-    int rc = corepcg_create(&h);
-    if (rc == COREPCG_OK)
-        rc = corepcg_setup(h, &sys, &set);
-    if (rc == COREPCG_OK)
-        rc = corepcg_solve(h, s->b, s->dv, s->dv_next, &info);
-    CHECK(rc == COREPCG_OK, "corepcg: %s", h ? corepcg_message(h) : "");
+    char why[COREPCG_MSG_SIZE];
+    CHECK(fresh_solve(&sys, &set, s->b, s->dv, s->dv_next, &info, why) == COREPCG_OK,
+          "corepcg: %s", why);
     CHECK_INT(info.core_compensated, 1);
     CHECK(info.iterations <= 10, "corepcg: %d iterations", info.iterations);
-    corepcg_free(&h);
     cloth_sim_free(&s);
 }
 
@@ -1219,14 +1218,7 @@ static void test_fem_kept_vs_fresh(void)
         corepcg_settings direct;
         corepcg_settings_default(&direct);
         direct.method = COREPCG_METHOD_DIRECT;
-        corepcg_solver *fresh = NULL;
-        int drc = corepcg_create(&fresh);
-        if (drc == COREPCG_OK)
-            drc = corepcg_setup(fresh, &sys, &direct);
-        if (drc == COREPCG_OK)
-            drc = corepcg_solve(fresh, s->b, s->dv, xd, NULL);
-        corepcg_free(&fresh);
-        CHECK_INT(drc, COREPCG_OK);
+        CHECK_INT(fresh_solve(&sys, &direct, s->b, s->dv, xd, NULL, fresh_msg), COREPCG_OK);
         for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
             corepcg_settings set;
             corepcg_settings_default(&set);
