@@ -400,8 +400,9 @@ double cloth_hinge_eval(const cloth_hinge *e, double kb, const double x[12],
  * semidefinite cone: eigenvalues below zero become zero. H is left
  * untouched, and 0 returned, when its smallest eigenvalue is not below
  * -1e-12 times its largest magnitude (a PSD matrix with rounding in its
- * null space); 1 when projected; -1 when the eigensolver fails (H is then
- * zeroed: no stiffness rather than a wrong one). */
+ * null space); 1 when projected; -1 when the eigensolver fails on a NaN
+ * or an infinity (H is then zeroed: no stiffness rather than a wrong
+ * one). */
 int cloth_psd_project(double *H, int n);
 
 /* The FEM elements of a mesh model. */

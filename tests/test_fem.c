@@ -270,6 +270,55 @@ static void test_psd_projection(void)
     }
 }
 
+/* The projection against LAPACK's: random symmetric matrices of both
+ * element sizes, indefinite and PSD, and one with a NaN. */
+static void test_psd_against_lapack(void)
+{
+    double worst = 0.0;
+    int projected = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        int n = trial % 2 ? 12 : 9;
+        double B[144], H[144], P[144], Q[144], w[12], want[144] = {0}, size = 0.0;
+        /* PSD (B B^T of rank 6, a null space like an element's) or not */
+        for (int k = 0; k < n * n; k++)
+            B[k] = uniform(-1, 1);
+        for (int c = 0; c < n; c++)
+            for (int r = 0; r < n; r++) {
+                double sum = 0.0;
+                for (int k = 0; k < 6; k++)
+                    sum += B[r + n * k] * B[c + n * k];
+                H[r + n * c] = trial % 4 < 2 ? sum : B[r + n * c] + B[c + n * r];
+                size = fmax(size, fabs(H[r + n * c]));
+            }
+        memcpy(P, H, sizeof H);
+        memcpy(Q, H, sizeof H);
+        CHECK_INT((int)LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', n, Q, n, w), 0);
+        int indefinite = w[0] < -1e-12 * fmax(fabs(w[0]), fabs(w[n - 1]));
+        for (int k = 0; k < n; k++)
+            for (int c = 0; c < n && w[k] > 0.0; c++)
+                for (int r = 0; r < n; r++)
+                    want[r + n * c] += w[k] * Q[r + n * k] * Q[c + n * k];
+        int changed = cloth_psd_project(P, n);
+        CHECK_INT(changed, indefinite);
+        if (!indefinite) {
+            CHECK_INT(memcmp(P, H, (size_t)n * (size_t)n * sizeof *H), 0);
+            continue;
+        }
+        projected++;
+        for (int k = 0; k < n * n; k++)
+            worst = fmax(worst, fabs(P[k] - want[k]) / size);
+    }
+    printf("PSD projection against LAPACK: %d indefinite of 40, largest difference %.2g\n",
+           projected, worst);
+    CHECK_INT(projected, 20);
+    CHECK_LE(worst, 1e-12);
+    double bad[81] = {0};
+    bad[40] = NAN;
+    bad[0] = 1.0;
+    CHECK_INT(cloth_psd_project(bad, 9), -1);
+    CHECK_INT(bad[0] == 0.0 && bad[40] == 0.0, 1);
+}
+
 /* ---------------------------------------------------------- hinges */
 
 /* A hinge on the edge (0,0,0)-(L,0,0), x2 on the +y side of the plane
@@ -779,6 +828,7 @@ int main(void)
     test_membrane_derivatives();
     test_membrane_rest_and_rigid();
     test_psd_projection();
+    test_psd_against_lapack();
     test_hinge_derivatives();
     test_hinge_rest_and_rigid();
     test_assembled_system();
