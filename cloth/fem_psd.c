@@ -17,29 +17,29 @@
 #define PSD_MAX 12
 #define JACOBI_SWEEPS 60 /* a sweep squares the off-diagonal part: ample */
 
-/* Rotates rows and columns p, q of A (n x n) and columns p, q of Q by
- * the angle that zeroes A[p][q]. */
+/* Rotates rows and columns p, q of A (n x n, symmetric) and columns p, q
+ * of Q by the angle that zeroes A[p][q]: A <- J^T A J, Q <- Q J, in one
+ * pass over the two rows (and their mirrors). */
 static void rotate(double *A, double *Q, int n, int p, int q)
 {
     double apq = A[p + n * q];
     double theta = (A[q + n * q] - A[p + n * p]) / (2.0 * apq);
     double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
     double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
-    for (int k = 0; k < n; k++) { /* A J */
-        double akp = A[k + n * p], akq = A[k + n * q];
-        A[k + n * p] = c * akp - s * akq;
-        A[k + n * q] = s * akp + c * akq;
-    }
-    for (int k = 0; k < n; k++) { /* J^T (A J) */
-        double apk = A[p + n * k], aqk = A[q + n * k];
-        A[p + n * k] = c * apk - s * aqk;
-        A[q + n * k] = s * apk + c * aqk;
-    }
-    for (int k = 0; k < n; k++) { /* Q J */
+    for (int k = 0; k < n; k++) {
+        if (k != p && k != q) {
+            double akp = A[k + n * p], akq = A[k + n * q];
+            A[k + n * p] = A[p + n * k] = c * akp - s * akq;
+            A[k + n * q] = A[q + n * k] = s * akp + c * akq;
+        }
         double qkp = Q[k + n * p], qkq = Q[k + n * q];
         Q[k + n * p] = c * qkp - s * qkq;
         Q[k + n * q] = s * qkp + c * qkq;
     }
+    /* the 2x2 block: its off-diagonal is zero by the choice of t */
+    A[p + n * p] -= t * apq;
+    A[q + n * q] += t * apq;
+    A[p + n * q] = A[q + n * p] = 0.0;
 }
 
 /* The eigenvalues of the symmetric A (n x n, destroyed) into lambda and
