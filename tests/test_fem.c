@@ -819,6 +819,27 @@ static void test_refusals(void)
     CHECK_STR_CONTAINS(out, "--model fem applies to the mesh scenes");
     CHECK_INT(fixture_run_cli("bench --quick --model shells", out, sizeof out), 2);
     CHECK_STR_CONTAINS(out, "--model takes one of springs, fem");
+    CHECK_INT(fixture_run_cli("bench --scaling --scene garment --model springs,fem", out,
+                              sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "(and one --model)");
+    /* both models: a table each, the FEM rows labelled */
+    char csv[FIXTURE_PATH];
+    fixture_join(csv, tmp, "models.csv");
+    snprintf(args, sizeof args, "bench --scene garment --mesh '%s' --model springs,fem --k 600 "
+             "--steps 1 --tol 1e-5 --methods direct,corepcg --csv '%s'", tshirt, csv);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "== garment, tol 1e-05");
+    CHECK_STR_CONTAINS(out, "== garment (fem), tol 1e-05");
+    char *text = fixture_read(csv), *save = NULL;
+    int rows = 0, fem_rows = 0;
+    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+         line = strtok_r(NULL, "\n", &save)) {
+        rows++;
+        fem_rows += strstr(line, "(fem)") != NULL;
+    }
+    CHECK_INT(rows, 5); /* the header and a row per model and method */
+    CHECK_INT(fem_rows, 2);
+    free(text);
     snprintf(args, sizeof args, "rm -rf '%s'", tmp);
     CHECK_INT(system(args), 0);
 }
