@@ -9,8 +9,9 @@
 #ifndef COREPCG_BENCH_H
 #define COREPCG_BENCH_H
 
-#include "cli.h"
 #include "cloth.h"
+#include "median.h"
+#include "tool_errors.h"
 
 #include <stdio.h>
 
@@ -61,6 +62,8 @@ typedef struct bench_options {
     int num_levels;
     int self_contact;                  /* --self-contact: 1 on, 0 off, -1
                                           the scene's default            */
+    int up;                            /* --up: the mesh file's up axis
+                                          (cloth_up), -1 not given (z)   */
     int models[CLOTH_MODEL_COUNT];     /* --model: the mesh scenes'
                                           cloth_force_models            */
     int num_models;

@@ -53,7 +53,7 @@ static int cpu_has_flag(const char *flag)
 /* OpenBLAS picks its kernels by the CPU's model; one it does not know (a
  * virtual machine's, often) gets generic kernels without AVX2, and
  * CHOLMOD's factorisations (corepcg, direct) then run at a fraction of the
- * machine's rate: 1.4-2x slower on the development machine's Xeon. Those
+ * machine's rate (docs/benchmark.md, "corePCG's factorisation"). Those
  * kernels' names, by OpenBLAS's DYNAMIC_ARCH core table. */
 static void blas_kernels_note(bench_env *env)
 {
@@ -111,7 +111,8 @@ void bench_env_read(bench_env *env)
     snprintf(env->blas, sizeof env->blas, "%s", config ? config : "OpenBLAS (no config)");
     env->blas_threads = openblas_get_num_threads();
     /* CHOLMOD's OpenMP threads and OpenBLAS's share the cores: how they wait
-     * changes factorisation times by about 20% on 2 cores (README, Threads). */
+     * changes factorisation times (docs/benchmark.md, "corePCG's
+     * factorisation"). */
     const char *wait = getenv("OMP_WAIT_POLICY"), *num = getenv("OMP_NUM_THREADS");
     snprintf(env->omp, sizeof env->omp, "OMP_WAIT_POLICY=%s, OMP_NUM_THREADS=%s",
              wait ? wait : "(unset)", num ? num : "(unset)");

@@ -16,6 +16,7 @@
  * iterative methods' tolerance), and all methods see the same trajectory. */
 #include "bench.h"
 #include "cloth.h"
+#include "monotonic.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -172,11 +173,11 @@ static void measure(double tol, int method, corepcg_solver *h, int *ready,
     memset(&info, 0, sizeof info);
     memset(s, 0, sizeof *s);
 
-    double t0 = cloth_now();
+    double t0 = cpg_now();
     int rc = *ready ? corepcg_update(h, sys, NULL) : corepcg_setup(h, sys, &set);
     if (rc >= 0)
         rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
-    s->seconds = cloth_now() - t0;
+    s->seconds = cpg_now() - t0;
 
     *ready = rc >= 0;
     s->status = rc;
@@ -465,7 +466,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
         snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
         return COREPCG_ERR_NO_MEMORY;
     }
-    double t0 = cloth_now();
+    double t0 = cpg_now();
     bench_case *cs = res->cases;
     for (int e = 0; e < o->num_scenes; e++)
         for (int t = 0; t < o->num_tols; t++)
@@ -482,7 +483,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
                     run_case(o, cs);
                 }
     progress(o, "%s", "");
-    res->total_s = cloth_now() - t0;
+    res->total_s = cpg_now() - t0;
     return 0;
 }
 

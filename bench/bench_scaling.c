@@ -16,6 +16,7 @@
  * cholmod_super_numeric), so the forking process must never factorise. */
 #include "bench.h"
 #include "cloth.h"
+#include "monotonic.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -108,12 +109,12 @@ static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
         cloth_system(sim, &sys);
         corepcg_info info;
         memset(&info, 0, sizeof info);
-        double t0 = cloth_now();
+        double t0 = cpg_now();
         rc = corepcg_update(h, &sys, &info);
         rec->warm_reused += rc >= 0 && info.analysis_reused;
         if (rc >= 0)
             rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
-        seconds[k] = cloth_now() - t0;
+        seconds[k] = cpg_now() - t0;
         rec->warm_status = rc;
         if (rc < 0) {
             rec->warm_rel_residual = rec->warm_constraint_error = NAN;
@@ -152,13 +153,13 @@ static void run_method(const bench_options *o, cloth_sim *sim, int method,
     corepcg_info info;
     memset(&info, 0, sizeof info);
 
-    double t0 = cloth_now();
+    double t0 = cpg_now();
     int rc = x ? corepcg_create(&h) : COREPCG_ERR_NO_MEMORY;
     if (rc >= 0)
         rc = corepcg_setup(h, &sys, &set);
     if (rc >= 0)
         rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
-    rec->seconds = cloth_now() - t0;
+    rec->seconds = cpg_now() - t0;
     rec->status = rc;
     if (rc < 0)
         snprintf(rec->error, sizeof rec->error, "%s",
@@ -214,7 +215,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
                                                    : COREPCG_METHOD_UPCG;
     set.tol = o->tols[0];
     char msg[COREPCG_MSG_SIZE] = "";
-    double t0 = cloth_now();
+    double t0 = cpg_now();
     while (sim->num_obstacles > 0 && sim->contacts == 0 && rec->warmup_steps < BENCH_MAX_WARMUP) {
         if (o->progress)
             fprintf(stderr, "\r\033[Kscaling %s: warm-up step %d", rec->label,
@@ -233,7 +234,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
         }
         rec->warmup_steps++;
     }
-    rec->warmup_s = cloth_now() - t0;
+    rec->warmup_s = cpg_now() - t0;
     return COREPCG_OK;
 }
 
@@ -474,7 +475,7 @@ int bench_scaling(const bench_options *o)
     }
     char load_start[64];
     bench_load_average(load_start, sizeof load_start);
-    double t0 = cloth_now();
+    double t0 = cpg_now();
     int printed = 0;
     printf("%s\n\n", o->command);
     print_header(stdout);
@@ -523,7 +524,7 @@ int bench_scaling(const bench_options *o)
         }
     close(fds[0]);
     close(fds[1]);
-    double total = cloth_now() - t0;
+    double total = cpg_now() - t0;
     printf("\ntotal %.1f s\n", total);
 
     bench_env env;

@@ -12,6 +12,7 @@
  * cloth_sim's time_solve_s -- summed. */
 #include "bench.h"
 #include "cloth.h"
+#include "monotonic.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -202,7 +203,7 @@ int bench_whole(const bench_options *o)
         cli_error("bench: out of memory");
         return CLI_EXIT_ERROR;
     }
-    double t0 = cloth_now();
+    double t0 = cpg_now();
     whole_case *wc = cases;
     for (int e = 0; e < o->num_scenes; e++)
         for (int t = 0; t < o->num_tols; t++)
@@ -228,7 +229,7 @@ int bench_whole(const bench_options *o)
                 }
     if (o->progress)
         fputs("\r\033[K", stderr);
-    struct whole_report w = {o, cases, count, cloth_now() - t0};
+    struct whole_report w = {o, cases, count, cpg_now() - t0};
     printf("%s: solver seconds over %d steps per simulation\n\n", o->command,
            o->whole_steps);
     print_table(stdout, o, cases, count);

@@ -14,6 +14,7 @@
  * and its Rayleigh alpha scales the masses: (1 + h alpha) M in A, and
  * -h alpha M v in b. */
 #include "cloth.h"
+#include "monotonic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +81,7 @@ static void assemble_matrix(cloth_sim *sim)
 
 int cloth_assemble(cloth_sim *sim, char *msg)
 {
-    double start = cloth_now();
+    double start = cpg_now();
     cloth_constrain(sim);
     int rc = cloth_self_contact(sim, msg);
     if (rc == COREPCG_OK && sim->values_capacity < sim->model.nnz_capacity) {
@@ -97,6 +98,6 @@ int cloth_assemble(cloth_sim *sim, char *msg)
     }
     if (rc == COREPCG_OK)
         assemble_matrix(sim);
-    sim->time_assemble_s = cloth_now() - start;
+    sim->time_assemble_s = cpg_now() - start;
     return rc;
 }

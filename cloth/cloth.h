@@ -128,15 +128,72 @@ typedef struct cloth_mesh {
     int *triangle_line;  /* num_triangles: its `f` line, or NULL         */
 } cloth_mesh;
 
+/* The statements an OBJ reading skipped: each keyword's lines, in the
+ * order the keywords first appear; the lines of keywords past the first
+ * CLOTH_OBJ_SKIP_KINDS, or too long or unprintable to name, in
+ * other_lines. */
+#define CLOTH_OBJ_SKIP_KINDS 12
+#define CLOTH_OBJ_KEYWORD_SIZE 16 /* a named keyword's longest, plus its NUL */
+typedef struct cloth_obj_skipped {
+    int kinds;
+    char keyword[CLOTH_OBJ_SKIP_KINDS][CLOTH_OBJ_KEYWORD_SIZE];
+    long lines[CLOTH_OBJ_SKIP_KINDS];
+    long other_lines;
+} cloth_obj_skipped;
+
+/* Counts one skipped line of the statement `keyword`. */
+void cloth_obj_skipped_add(cloth_obj_skipped *skipped, const char *keyword);
+
+/* Every skipped line. */
+long cloth_obj_skipped_lines(const cloth_obj_skipped *skipped);
+
+/* "skipped 3546 'vv', 6954 't' lines" (", 5 other" when some went
+ * uncounted by name), or "" when nothing was skipped. */
+void cloth_obj_skipped_describe(const cloth_obj_skipped *skipped, char *buf,
+                                size_t len);
+
 /* Reads a Wavefront OBJ file: `v x y z` (a w or r g b after them is
  * ignored) and `f` lines; a polygon is fanned into triangles from its
- * first vertex; texture and normal indices (`f 1/2/3`, `1//3`) are
- * ignored; negative indices count back from the last vertex read;
- * `vt`, `vn`, `vp`, `o`, `g`, `s`, `usemtl`, `mtllib` and comments are
- * skipped. Anything else is refused, as is what cloth_mesh_check
- * refuses, with a message "FILE:LINE: what is wrong". Vertices keep the
- * file's order. *mesh is empty on failure. */
+ * first vertex; a face corner is v, v/vt, v/vt/vn or v//vn, the texture
+ * and normal indices not used; negative indices count back from the last
+ * vertex read. Every other statement (vt, vn, vv, l, o, g, s, usemtl,
+ * mtllib, t, ..., known or not) and comments are skipped; *skipped (may
+ * be NULL) tallies them, also on failure. What cloth_mesh_check refuses,
+ * and a malformed v or f line, is refused with a message "FILE:LINE: what
+ * is wrong". Vertices keep the file's order; positions are the file's
+ * (cloth_mesh_orient turns them). *mesh is empty on failure. The reader
+ * prints nothing. */
+int cloth_mesh_read_obj_skipping(const char *path, cloth_mesh *mesh,
+                                 cloth_obj_skipped *skipped, char *msg);
+
+/* The same, the tally dropped. */
 int cloth_mesh_read_obj(const char *path, cloth_mesh *mesh, char *msg);
+
+/* The six directions a file may take as up (--up), in the order of
+ * their names "x", "y", "z", "-x", "-y", "-z". */
+typedef enum cloth_up {
+    CLOTH_UP_X = 0,
+    CLOTH_UP_Y,
+    CLOTH_UP_Z,
+    CLOTH_UP_MINUS_X,
+    CLOTH_UP_MINUS_Y,
+    CLOTH_UP_MINUS_Z,
+    CLOTH_UP_COUNT
+} cloth_up;
+
+#define CLOTH_UP_NAMES "x, y, z, -x, -y, -z"
+
+/* "x" ... "-z"; from_name gives -1 for anything else. */
+const char *cloth_up_name(int up);
+int cloth_up_from_name(const char *name);
+
+/* Turns a mesh whose up is `from` into the one whose up is `to`, in the
+ * simulator's frame (z up): cloth_mesh_orient(mesh, CLOTH_UP_Z, up)
+ * takes a mesh as read from a file whose up is `up`. The turn is a
+ * rotation (a signed permutation of the axes, determinant +1: a
+ * triangle's normal turns with it), by 90 degrees about a horizontal
+ * axis, or 180 about x from -z. */
+void cloth_mesh_orient(cloth_mesh *mesh, cloth_up from, cloth_up to);
 
 /* OK, or ERR_FORMAT naming the first problem: no triangles, a vertex
  * index out of range, a triangle that repeats a vertex or has no area, a
@@ -192,6 +249,7 @@ void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3]);
 
 #define CLOTH_MIN_SIZE 3
 #define CLOTH_MAX_SIZE 2049
+#define CLOTH_HANG_BAND 0.01 /* m: hang holds the vertices this close to the top */
 
 /* Ye et al.'s settings, plus the documented choices where they are silent. */
 #define CLOTH_DEFAULT_SIDE 1.0        /* m: the square's side               */
@@ -521,6 +579,20 @@ void cloth_sim_free(cloth_sim **sim);
  * for the grid. */
 void cloth_scene_start(cloth_sim *sim, const cloth_mesh *mesh);
 
+/* OK, or ERR_ARGUMENT when the scene's start leaves nothing to simulate:
+ * more than half the nodes fixed (held by the scene or stuck to an
+ * obstacle), or none free (ndof 3). The message says how many and why
+ * ("fixed 289 of 289 vertices: the mesh's highest 1 cm holds all of
+ * it"). cloth_sim_create refuses such a scene. Fills the state's
+ * constraints (cloth_constrain). */
+int cloth_scene_check(cloth_sim *sim, char *msg);
+
+/* The first up axis (in the order y, z, x, -y, -z, -x), other than
+ * `current`, under which par's scene on par->mesh -- a mesh read with up
+ * `current` -- would start (cloth_scene_check), or -1 when none would or
+ * par has no mesh. */
+int cloth_scene_suggest_up(const cloth_params *par, cloth_up current);
+
 /* Detects contacts (obstacles and, when on, self-contact) at the current
  * state and fills values, b, cons, z. OK, or ERR_NO_MEMORY when the
  * self-contact springs' arrays cannot grow. */
@@ -562,9 +634,6 @@ double cloth_fem_energy(const cloth_sim *sim);
 /* fem: the part of cloth_assemble that adds the elements' stiffness and
  * forces to A's values and b (after the masses and gravity). */
 void cloth_fem_assemble(cloth_sim *sim);
-
-/* Monotonic wall-clock seconds (for the step timings). */
-double cloth_now(void);
 
 /* ---------------------------------------------------------- output */
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* obj_read.c -- a triangle mesh from a Wavefront OBJ file: positions and
- * faces, nothing else that matters to a cloth (texture coordinates,
- * normals, groups and materials are skipped). Every refusal names the
- * file and the line. */
+ * faces. Every other statement, known or not, is skipped and tallied:
+ * modellers and simulators write many a cloth has no use for (texture
+ * coordinates, normals, groups, materials, lines, velocities). Every
+ * refusal names the file and the line. */
 #include "cloth.h"
 
 #include <errno.h>
@@ -13,13 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Statements that carry nothing a cloth uses. */
-static const char *const skipped[] = {"vt", "vn", "vp", "o", "g", "s", "usemtl", "mtllib"};
-
 typedef struct reader {
     const char *path;
     int line;
     char *msg;
+    cloth_obj_skipped *skipped;
     /* growing arrays */
     double *x;
     int *vertex_line;
@@ -125,18 +124,44 @@ static int read_vertex(reader *r, char **save)
     return COREPCG_OK;
 }
 
-/* One face corner: "v", "v/t", "v/t/n" or "v//n"; only v is kept. */
+/* `len` characters of text form a whole number, sign allowed. */
+static int is_index(const char *text, size_t len)
+{
+    size_t sign = len > 0 && (text[0] == '-' || text[0] == '+');
+    if (len == sign)
+        return 0;
+    for (size_t k = sign; k < len; k++)
+        if (text[k] < '0' || text[k] > '9')
+            return 0;
+    return 1;
+}
+
+/* What follows a corner's vertex index: "", "/t", "/t/n" or "//n" (the
+ * texture and normal indices are not used, but must be indices). */
+static int is_corner_tail(const char *tail)
+{
+    if (!*tail)
+        return 1;
+    if (*tail != '/')
+        return 0;
+    const char *texture = tail + 1, *slash = strchr(texture, '/');
+    if (!slash)
+        return is_index(texture, strlen(texture));
+    const char *normal = slash + 1;
+    size_t texture_len = (size_t)(slash - texture);
+    return (texture_len == 0 || is_index(texture, texture_len)) &&
+           is_index(normal, strlen(normal));
+}
+
+/* One face corner: "v", "v/vt", "v/vt/vn" or "v//vn"; only v is kept. */
 static int read_corner(reader *r, const char *tok, int *vertex)
 {
     char *end;
     errno = 0;
     long v = strtol(tok, &end, 10);
-    if (end == tok || (*end && *end != '/'))
-        return refuse(r, COREPCG_ERR_FORMAT, "bad vertex reference '%s'", tok);
-    /* the texture and normal indices: digits (or a sign) only */
-    for (const char *c = end; *c; c++)
-        if (!(*c == '/' || *c == '-' || (*c >= '0' && *c <= '9')))
-            return refuse(r, COREPCG_ERR_FORMAT, "bad vertex reference '%s'", tok);
+    if (end == tok || !is_corner_tail(end))
+        return refuse(r, COREPCG_ERR_FORMAT, "bad vertex reference '%s' (v, v/vt, "
+                      "v/vt/vn or v//vn)", tok);
     if (v == 0)
         return refuse(r, COREPCG_ERR_FORMAT, "vertex index 0 in '%s' (OBJ counts from 1)", tok);
     long index = v > 0 ? v - 1 : r->num_vertices + v;
@@ -212,13 +237,7 @@ static int read_lines(reader *r, FILE *f)
         } else if (strcmp(word, "f") == 0) {
             rc = read_face(r, &save);
         } else {
-            size_t k = 0;
-            while (k < sizeof skipped / sizeof skipped[0] && strcmp(word, skipped[k]) != 0)
-                k++;
-            if (k == sizeof skipped / sizeof skipped[0])
-                rc = refuse(r, COREPCG_ERR_FORMAT, "'%s' is not supported (a cloth mesh "
-                            "takes v and f; vt, vn, vp, o, g, s, usemtl, mtllib and "
-                            "comments are skipped)", word);
+            cloth_obj_skipped_add(r->skipped, word);
         }
     }
     if (rc == COREPCG_OK && ferror(f))
@@ -229,7 +248,17 @@ static int read_lines(reader *r, FILE *f)
 
 int cloth_mesh_read_obj(const char *path, cloth_mesh *mesh, char *msg)
 {
+    return cloth_mesh_read_obj_skipping(path, mesh, NULL, msg);
+}
+
+int cloth_mesh_read_obj_skipping(const char *path, cloth_mesh *mesh,
+                                 cloth_obj_skipped *skipped, char *msg)
+{
     memset(mesh, 0, sizeof *mesh);
+    cloth_obj_skipped ignored;
+    if (!skipped)
+        skipped = &ignored;
+    memset(skipped, 0, sizeof *skipped);
     if (!path) {
         if (msg)
             snprintf(msg, COREPCG_MSG_SIZE, "mesh: no file name");
@@ -241,7 +270,7 @@ int cloth_mesh_read_obj(const char *path, cloth_mesh *mesh, char *msg)
             snprintf(msg, COREPCG_MSG_SIZE, "%s: %s", path, strerror(errno));
         return COREPCG_ERR_IO;
     }
-    reader r = {.path = path, .msg = msg};
+    reader r = {.path = path, .msg = msg, .skipped = skipped};
     int rc = read_lines(&r, f);
     fclose(f);
     free(r.face);

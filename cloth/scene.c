@@ -38,8 +38,6 @@
 #include <math.h>
 #include <string.h>
 
-#define HANG_BAND 0.01 /* m: the vertices this close to the top are held */
-
 static void place_grid(cloth_sim *s)
 {
     int m = s->par.size;
@@ -113,7 +111,7 @@ static void setup_mesh(cloth_sim *s, const cloth_mesh *mesh)
     cloth_scene scene = s->par.scene;
     if (scene == CLOTH_SCENE_HANG || scene == CLOTH_SCENE_BALLHIT)
         for (int i = 0; i < mesh->num_vertices; i++)
-            if (mesh->x[3 * i + 2] >= hi[2] - HANG_BAND)
+            if (mesh->x[3 * i + 2] >= hi[2] - CLOTH_HANG_BAND)
                 s->held[i] = 0;
     if (scene == CLOTH_SCENE_BALLHIT) {
         const double c[3] = {0.5 * (lo[0] + hi[0]), lo[1] - (0.2 + 0.05) * S,

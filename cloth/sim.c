@@ -7,14 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-double cloth_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void cloth_sim_free(cloth_sim **sim)
 {
@@ -89,6 +81,11 @@ int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg)
         return COREPCG_ERR_NO_MEMORY;
     }
     cloth_scene_start(s, par->mesh);
+    rc = cloth_scene_check(s, msg);
+    if (rc != COREPCG_OK) {
+        cloth_sim_free(&s);
+        return rc;
+    }
     *out = s;
     return COREPCG_OK;
 }

@@ -4,6 +4,7 @@
  * keeps the symbolic analysis while the reduced pattern holds) after, and
  * the previous step's answer as the guess. */
 #include "cloth.h"
+#include "monotonic.h"
 
 #include <stdio.h>
 
@@ -24,7 +25,7 @@ int cloth_solve(cloth_sim *sim, const corepcg_settings *settings, char *msg)
 {
     corepcg_system sys;
     cloth_system(sim, &sys);
-    double start = cloth_now();
+    double start = cpg_now();
     int rc;
     if (!sim->solver_ready) {
         if (!sim->solver) {
@@ -49,7 +50,7 @@ int cloth_solve(cloth_sim *sim, const corepcg_settings *settings, char *msg)
         sim->analysis_reused = update.analysis_reused;
     }
     rc = corepcg_solve(sim->solver, sim->b, sim->dv, sim->dv_next, &sim->info);
-    sim->time_solve_s = cloth_now() - start;
+    sim->time_solve_s = cpg_now() - start;
     if (rc < 0)
         return solver_failed(sim, "corepcg_solve", rc, msg);
     return rc;

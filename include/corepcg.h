@@ -54,6 +54,8 @@ enum corepcg_status {
     /* warnings: x is usable */
     COREPCG_NOT_CONVERGED = 1,    /* iteration limit reached, tol not met  */
     COREPCG_FELL_BACK = 2,        /* core not SPD; solved by block PCG     */
+    COREPCG_STOPPED = 3,          /* the monitor asked to stop; x is the
+                                     iterate it stopped at              */
     /* errors: no usable x */
     COREPCG_ERR_ARGUMENT = -1,    /* NULL pointer or invalid setting       */
     COREPCG_ERR_NO_MEMORY = -2,   /* an allocation failed                  */
@@ -153,7 +155,8 @@ typedef enum corepcg_core {
 } corepcg_core;
 
 /* Names used by the CLI and in info output ("corepcg", "amd", ...).
- * The *_from_name functions return -1 for an unknown name. */
+ * The *_from_name functions read a name in any case ("ICPCG" is icpcg;
+ * ASCII, whatever the locale) and return -1 for an unknown name. */
 COREPCG_EXPORT const char *corepcg_method_name(int method);
 COREPCG_EXPORT const char *corepcg_precond_name(int precond);
 COREPCG_EXPORT const char *corepcg_ordering_name(int ordering);
@@ -205,6 +208,30 @@ COREPCG_EXPORT int corepcg_auto_candidate(int k);
 #define COREPCG_DEFAULT_MAX_ITER 10000
 #define COREPCG_DEFAULT_CORE_THRESHOLD 1e-2
 
+/* A monitor (settings.monitor, corepcg_set_monitor), called by the
+ * iterative methods once after each iteration, iteration = 1, 2, ... (never
+ * for iteration 0), so that a solve of k iterations calls it k times.
+ * residual is what the stopping rule compares with tol, which stops the
+ * solve once residual <= tol:
+ *   stop RESIDUAL        |r| / |S(b - A(I-S)z)|, r the filtered residual
+ *                        the iteration carries, replaced by S(b - A x)
+ *                        computed afresh at each iteration where it met
+ *                        tol: at the last iteration of a converged solve it
+ *                        is info.rel_residual (to round-off);
+ *   stop PRECONDITIONED  sqrt(r^T M^-1 r / delta0).
+ * Returning non-zero stops the solve after this iteration with the warning
+ * COREPCG_STOPPED: x is written, holds the constraints and is that
+ * iteration's answer (info.iterations = iteration, info.rel_residual its
+ * true residual). direct never calls it, nor does a solve of 0 iterations
+ * (b~ = 0, or x0 already meets tol). auto calls it for every iteration it
+ * runs: when its choice gives up within a step (a failure, or its
+ * iteration budget before anything was timed) and its fallback solves
+ * again, the numbering starts again at 1, and info.iterations counts the
+ * last attempt's calls (info.auto_reason is FALLBACK). It runs on the
+ * thread that called corepcg_solve and must not call the library on the
+ * handle that calls it. */
+typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
+
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
     double tol;                /* iterative methods' tolerance, (0, 1): see
@@ -237,16 +264,30 @@ typedef struct corepcg_settings {
                                   true accuracy, so that they compare at
                                   equal accuracy and tol means the same
                                   for all (docs/design.md, "Stopping")    */
+    corepcg_monitor monitor;   /* iterative methods: called after each
+                                  iteration (corepcg_monitor above); default
+                                  NULL: none, at the cost of one test a
+                                  iteration                               */
+    void *monitor_user;        /* handed to monitor as user              */
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
 
 /* --------------------------------------------------------------- system */
 
+/* How A is handed over. In either format
+ *   - entries may come in any order: a CSC column's rows need not be
+ *     sorted;
+ *   - an entry given twice or more (the same row and column) counts as the
+ *     sum of its values, as a simulator's assembly adds up contributions;
+ *   - explicit zeros are allowed and belong to the pattern;
+ *   - every diagonal entry a_kk must be given, even a fixed node's (an
+ *     explicit zero counts): one left out is ERR_FORMAT naming its row and
+ *     node;
+ *   - only entries of the declared triangle (corepcg_triangle) may appear. */
 typedef enum corepcg_format {
     COREPCG_CSC = 0,           /* A_colptr (n+1), A_rowidx, A_values         */
-    COREPCG_TRIPLET            /* A_nnz entries of A_rowidx, A_colidx, A_values;
-                                  duplicates are summed                      */
+    COREPCG_TRIPLET            /* A_nnz entries of A_rowidx, A_colidx, A_values */
 } corepcg_format;
 
 typedef enum corepcg_triangle {
@@ -281,7 +322,14 @@ typedef struct corepcg_system {
     const corepcg_constraint *constraints; /* may be NULL if none           */
     const double *z;           /* n prescribed values, or NULL for zero     */
     int num_stretch;           /* stretch springs (the matrix core)         */
-    const int *stretch_pairs;  /* 2*num_stretch node indices: i0 j0 i1 j1.. */
+    const int *stretch_pairs;  /* 2*num_stretch node indices: i0 j0 i1 j1..
+                                  A set of node pairs: the order of the
+                                  pairs and within a pair does not matter,
+                                  a pair given twice counts once. A pair
+                                  whose nodes A does not couple (no entry
+                                  in block (i, j)) is accepted and adds
+                                  nothing to the core: the core keeps A's
+                                  blocks of the pairs, and A has none. */
 } corepcg_system;
 
 /* ----------------------------------------------------------------- info */
@@ -352,10 +400,11 @@ COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
  * corepcg_message() says why.
  * Returns OK; ERR_ARGUMENT (NULL h or sys, NULL arrays, a setting out of
  * range); ERR_FORMAT (malformed colptr, an entry outside the declared
- * triangle, a node joined to itself); ERR_DIMENSION (an index out of
- * range); ERR_NOT_FINITE; ERR_NOT_SYMMETRIC (BOTH given but not symmetric
- * to 1e-12 max|A|); ERR_CONSTRAINT (a bad record); ERR_NOT_SPD (direct: A~
- * is not positive definite; any method: a diagonal block is not);
+ * triangle, a diagonal entry left out, a node joined to itself);
+ * ERR_DIMENSION (an index out of range); ERR_NOT_FINITE; ERR_NOT_SYMMETRIC
+ * (BOTH given but not symmetric to 1e-12 max|A|); ERR_CONSTRAINT (a bad
+ * record); ERR_NOT_SPD (direct: A~ is not positive definite; any method: a
+ * diagonal block is not);
  * ERR_CORE_NOT_SPD (corepcg without fallback); ERR_NO_CORE (corepcg, core
  * stretch, no stretch pairs); ERR_NO_MEMORY; ERR_TOO_LARGE; ERR_CHOLMOD.
  * With fallback_upcg a core that is not SPD gives OK here and FELL_BACK
@@ -379,6 +428,9 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
  *   auto      N and whether the stretch pairs are given; within that each
  *             candidate keeps its own analysis as above and re-analyses on
  *             the first step it runs on a new pattern (analysis_reused 0).
+ * Patterns are compared by content, never by pointer: arrays at new
+ * addresses holding the same pattern keep the analysis, and arrays
+ * rewritten in place with another pattern are seen as another pattern.
  * Whatever is kept (the analysis, A's import map and arrays) is reused
  * only for the very pattern it was made for; the import map is built by
  * the first update (a setup builds none), so the first update imports A
@@ -395,15 +447,23 @@ COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
  * zero: it is the unconstrained guess y of Ascher & Boxerman), into x (n).
  * info may be NULL; its status is the code returned. Allocates nothing.
  * May be called any number of times after setup/update.
- * Returns OK; the warnings NOT_CONVERGED (max_iter reached) and FELL_BACK
- * (x written); or, x untouched: ERR_ARGUMENT, ERR_STATE (no system set
- * up), ERR_NOT_FINITE (b or x0), ERR_BREAKDOWN (p^T A p <= 0: A~ is not
- * positive definite), ERR_NAN (NaN or Inf while iterating, or an answer
- * whose residual overflows), ERR_NO_MEMORY / ERR_CHOLMOD (a failed
- * factor solve). */
+ * Returns OK; the warnings NOT_CONVERGED (max_iter reached), FELL_BACK and
+ * STOPPED (the monitor asked to stop) (x written); or, x untouched:
+ * ERR_ARGUMENT, ERR_STATE (no system set up), ERR_NOT_FINITE (b or x0),
+ * ERR_BREAKDOWN (p^T A p <= 0: A~ is not positive definite), ERR_NAN (NaN
+ * or Inf while iterating, or an answer whose residual overflows),
+ * ERR_NO_MEMORY / ERR_CHOLMOD (a failed factor solve). */
 COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
                                  const double *x0, double *x,
                                  corepcg_info *info);
+
+/* Replaces the monitor of the settings in force (monitor may be NULL:
+ * none) for the solves that follow, without a new setup: a monitor that
+ * belongs to one solve (a per-call callback, a log of one step).
+ * corepcg_update keeps it; the next corepcg_setup puts back its settings'
+ * own. Returns OK, or ERR_ARGUMENT (h is NULL). */
+COREPCG_EXPORT int corepcg_set_monitor(corepcg_solver *h,
+                                       corepcg_monitor monitor, void *user);
 
 /* The detail of the last failure on this handle ("" if none). */
 COREPCG_EXPORT const char *corepcg_message(const corepcg_solver *h);

@@ -1,32 +1,73 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the build into a scratch prefix and builds examples/step_loop.c
-# against the installed header and library through pkg-config alone, then
-# runs it (it checks its own answers). Usage: install.sh BUILD_DIR SOURCE_DIR
+# against the installed header and library twice -- through pkg-config
+# alone, and as a CMake project (find_package(corepcg), the imported
+# target corepcg::corepcg) -- then runs both (the example checks its own
+# answers). Usage: install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
+fail() { echo "install: $*"; exit 1; }
 meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
 prefix=$(meson introspect "$build" --buildoptions | sed -n 's/.*"name": "prefix", "value": "\([^"]*\)".*/\1/p')
 [ -n "$prefix" ] || prefix=/usr/local
 pc=$(find "$dest" -name corepcg.pc | head -n 1)
-[ -n "$pc" ] || { echo "corepcg.pc not installed"; exit 1; }
+[ -n "$pc" ] || fail "corepcg.pc not installed"
 libdir=$(dirname "$(dirname "$pc")")
 bin=$(find "$dest" -path '*/bin/corepcg' | head -n 1)
-[ -x "$bin" ] || { echo "corepcg not installed to bin"; exit 1; }
+[ -x "$bin" ] || fail "corepcg not installed to bin"
 export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
 # A sanitized library (tools/check --sanitize) needs its runtime in the program.
 san=$(meson introspect "$build" --buildoptions | sed -n 's/.*"name": "b_sanitize", "value": "\([^"]*\)".*/\1/p')
 sanitize=()
 [ -z "$san" ] || [ "$san" = none ] || sanitize=(-fsanitize="$san")
+
+# pkg-config
 cc -std=c11 "${sanitize[@]}" -o "$dest/step_loop" "$src/examples/step_loop.c" \
     $(pkg-config --cflags --libs corepcg)
-LD_LIBRARY_PATH=$libdir "$dest/step_loop"
-# one version: pkg-config's, the installed CLI's (the library's) and the
-# installed header's
-want="corepcg $(pkg-config --modversion corepcg)"
+LD_LIBRARY_PATH=$libdir "$dest/step_loop" >/dev/null || fail "the pkg-config build of step_loop failed"
+
+# CMake: the package beside the library, found from the prefix alone
+cmakedir=$libdir/cmake/corepcg
+[ -f "$cmakedir/corepcgConfig.cmake" ] || fail "corepcgConfig.cmake not installed in $cmakedir"
+[ -f "$cmakedir/corepcgConfigVersion.cmake" ] || fail "corepcgConfigVersion.cmake not installed in $cmakedir"
+cmake -S "$src/examples/cmake" -B "$dest/cmake-build" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$dest$prefix" -DCMAKE_C_FLAGS="${sanitize[*]}" >"$dest/cmake.log" 2>&1 \
+    || { cat "$dest/cmake.log"; fail "cmake could not configure examples/cmake"; }
+cmake --build "$dest/cmake-build" >>"$dest/cmake.log" 2>&1 \
+    || { cat "$dest/cmake.log"; fail "cmake could not build examples/cmake"; }
+# linked with the installed library, found through the rpath CMake gives
+# it (meson test points LD_LIBRARY_PATH at the build's copy)
+cmake_exe=$dest/cmake-build/step_loop
+linked=$(env -u LD_LIBRARY_PATH ldd "$cmake_exe" | grep libcorepcg || true)
+[[ "$linked" == *"$libdir/libcorepcg.so"* ]] \
+    || fail "the CMake build of step_loop is not linked with $libdir: '$linked'"
+env -u LD_LIBRARY_PATH "$cmake_exe" >/dev/null || fail "the CMake build of step_loop failed"
+
+# one version: pkg-config's, the installed CLI's (the library's), the
+# installed header's and the CMake package's
+version=$(pkg-config --modversion corepcg)
 got=$(LD_LIBRARY_PATH=$libdir "$bin" --version)
-[ "$got" = "$want" ] || { echo "version: CLI says '$got', pkg-config '$want'"; exit 1; }
-grep -q "COREPCG_VERSION \"${want#corepcg }\"" "$(find "$dest" -name corepcg_version.h | head -n 1)" \
-    || { echo "corepcg_version.h not installed or disagrees"; exit 1; }
+[ "$got" = "corepcg $version" ] || fail "version: CLI says '$got', pkg-config '$version'"
+grep -q "COREPCG_VERSION \"$version\"" "$(find "$dest" -name corepcg_version.h | head -n 1)" \
+    || fail "corepcg_version.h not installed or disagrees"
+# find_package(corepcg X.Y): this version and its major.minor are
+# accepted, the next minor (an interface change while major is 0) and
+# the next major are not
+IFS=. read -r major minor _ <<<"$version"
+cat >"$dest/compatible.cmake" <<'CMAKE'
+include("${VERSION_FILE}")
+message("${PACKAGE_VERSION} ${PACKAGE_VERSION_COMPATIBLE}")
+CMAKE
+compatible() {
+    cmake -DPACKAGE_FIND_VERSION="$1" -DPACKAGE_FIND_VERSION_MAJOR="${1%%.*}" \
+          -DPACKAGE_FIND_VERSION_MINOR="$(cut -d. -f2 <<<"$1")" \
+          -DVERSION_FILE="$cmakedir/corepcgConfigVersion.cmake" -P "$dest/compatible.cmake"
+}
+for want in "$version TRUE" "$major.$minor TRUE" "$major.$((minor + 1)) FALSE" \
+            "$((major + 1)).0 FALSE"; do
+    got=$(compatible "${want% *}" 2>&1)
+    [ "$got" = "$version ${want#* }" ] || fail "corepcgConfigVersion.cmake asked for ${want% *}: '$got', want '$version ${want#* }'"
+done

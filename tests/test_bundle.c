@@ -521,8 +521,8 @@ static void test_bad_inputs(void)
                COREPCG_ERR_NOT_SPD, 0, "A(4,4) = 0 is not positive");
     char *nodiag = fixture_edit_lines(A, 4, NULL, 0), *nodiag2 = fixture_edit_lines(nodiag, 3, "12 12 41", 0);
     free(nodiag);
-    expect_bad("A-missing-diag", "A.mtx", nodiag2, COREPCG_ERR_NOT_SPD, 0,
-               "A(1,1) is missing");
+    expect_bad("A-missing-diag", "A.mtx", nodiag2, COREPCG_ERR_FORMAT, 0,
+               "A(1,1) is missing: every diagonal entry must be stored");
 
     /* vectors */
     expect_bad("b-dims", "b.mtx", fixture_edit_lines(b, 3, "9 1", 0),

@@ -879,9 +879,9 @@ static void test_cli(void)
 
 static void timed(const char *name, void (*test)(void))
 {
-    double start = cloth_now();
+    double start = cpg_now();
     test();
-    printf("%-24s %.2f s\n", name, cloth_now() - start);
+    printf("%-24s %.2f s\n", name, cpg_now() - start);
 }
 
 int main(void)

@@ -5,7 +5,7 @@
  * to the whole symmetric matrix's product block by block (the first
  * half's blocks below it go through the spill rows), with nodes of 1, 2
  * and 3 dof, and the same bits on one thread as on two; the same for
- * the AVX2 kernel (kernels/blocks_avx2.c) where the CPU has it. */
+ * the AVX2 kernel (kernels/lower_product.c) where the CPU has it. */
 #include "internal.h"
 #include "test.h"
 

@@ -169,8 +169,8 @@ static void test_read_bad(void)
          "repeat.obj:5: the face repeats vertex 2"},
         {"flat.obj", "v 2 0 0\nf 1 2 5\nf 1 2 3 4\n", COREPCG_ERR_FORMAT,
          "flat.obj:6: triangle 1 2 5 is degenerate (no area)"},
-        {"line.obj", "l 1 2\n", COREPCG_ERR_FORMAT,
-         "line.obj:5: 'l' is not supported"},
+        {"corner.obj", "f 1/1/1/1 2 3\n", COREPCG_ERR_FORMAT,
+         "corner.obj:5: bad vertex reference '1/1/1/1' (v, v/vt, v/vt/vn or v//vn)"},
         {"nofaces.obj", "", COREPCG_ERR_FORMAT, "nofaces.obj: no faces"},
         {"unused.obj", "v 5 5 5\nf 1 2 3\nf 1 3 4\n", COREPCG_ERR_FORMAT,
          "unused.obj:5: vertex 5 is on no face"},
@@ -1440,9 +1440,9 @@ static void test_render(void)
 
 static void timed(const char *name, void (*test)(void))
 {
-    double start = cloth_now();
+    double start = cpg_now();
     test();
-    printf("%-24s %.2f s\n", name, cloth_now() - start);
+    printf("%-24s %.2f s\n", name, cpg_now() - start);
 }
 
 int main(void)

@@ -5,7 +5,7 @@
  * limits of the exponent, 17+ digit mantissas, halfway cases, signs);
  * the 5^q table against exact integer arithmetic; the shortest-decimal
  * writer against CHOLMOD's own printing; and the chunked, threaded reader
- * of Matrix Market files (mm_scan.c) against its sequential self: every
+ * of Matrix Market files (mm_chunks.c) against its sequential self: every
  * split of a file gives the same numbers, and an error is reported with
  * its line wherever the chunks begin. */
 #include "bundle_io.h"

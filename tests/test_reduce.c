@@ -80,7 +80,7 @@ static double check_reduced(const testsys *t, const cpg_bmat *Ab,
         x[k] = testsys_sym(&rng);
     cpg_rmat rm;
     CHECK_INT(cpg_rmat_build(&rm, Ab, u), COREPCG_OK);
-    cpg_rmat_mult(&rm, x, y);
+    cpg_rmat_apply(&rm, x, y);
     cpg_rmat_free(&rm);
     for (int j = 0; j < r; j++)
         for (int i = 0; i < r; i++)
@@ -475,7 +475,8 @@ static void test_bad_input(void)
     s.A_colidx = ci;
     s.A_values = v;
     s.A_nnz = m;
-    expect_import(&s, COREPCG_ERR_NOT_SPD, "node 2", "node 2 without entries");
+    expect_import(&s, COREPCG_ERR_FORMAT, "no diagonal entry at row 6 (node 2, coordinate x)",
+                  "node 2 without entries");
     free(ri);
     free(ci);
     free(v);

@@ -11,6 +11,7 @@
 #include "test.h"
 #include "corepcg.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <float.h>
@@ -591,7 +592,21 @@ static void test_misuse(void)
               "name table %d: NULL for an unknown value", k);
         CHECK_INT(from[k](NULL), -1);
         CHECK_INT(from[k]("no-such-name"), -1);
+        /* any case, as Python reads them; nothing else near a name */
+        for (int value = 0; strcmp(names[k](value), "unknown") != 0; value++) {
+            char upper[32], padded[34];
+            snprintf(upper, sizeof upper, "%s", names[k](value));
+            for (char *c = upper; *c; c++)
+                *c = (char)toupper((unsigned char)*c);
+            CHECK(from[k](upper) == value, "%s read as %d, expected %d", upper,
+                  from[k](upper), value);
+            snprintf(padded, sizeof padded, "%s ", names[k](value));
+            CHECK_INT(from[k](padded), -1);
+        }
     }
+    CHECK_INT(corepcg_method_from_name("MPCG-BW"), COREPCG_METHOD_MPCG_BW);
+    CHECK_INT(corepcg_method_from_name("IcPcG"), COREPCG_METHOD_ICPCG);
+    CHECK_INT(corepcg_stop_from_name("Preconditioned"), COREPCG_STOP_PRECONDITIONED);
 
     /* NULL arrays inside a system: refused with ERR_ARGUMENT, and the
      * handle is empty afterwards, then usable again */

@@ -1,102 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cli.c -- argument helpers shared by the subcommands. */
+/* cli.c -- argument helpers shared by the subcommands (the error lines
+ * and exit statuses are util/tool_errors.c, shared with the benchmark). */
 #include "cli.h"
 
 #include "atomic_file.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The last error printed and its library code (0: none given), for
- * --json's error object. */
-static struct {
-    int json, code;
-    char message[2 * COREPCG_MSG_SIZE];
-} last_error;
-
-static void print_error(int code, const char *fmt, va_list ap)
-{
-    va_list copy;
-    va_copy(copy, ap);
-    vsnprintf(last_error.message, sizeof last_error.message, fmt, copy);
-    va_end(copy);
-    last_error.code = code;
-    fputs("corepcg: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    print_error(0, fmt, ap);
-    va_end(ap);
-}
-
-void cli_fail(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    print_error(code, fmt, ap);
-    va_end(ap);
-}
-
-void cli_library_error(const char *where, int code, const char *message)
-{
-    cli_fail(code, "%s: %s", where,
-             message && message[0] ? message : corepcg_strerror(code));
-}
-
-void cli_json_errors(void)
-{
-    last_error.json = 1;
-}
-
-/* The C names of the library's error codes (include/corepcg.h), which
- * the Python package's Status enum also uses. */
-static const char *const error_names[] = {
-    "ERR_ARGUMENT", "ERR_NO_MEMORY", "ERR_IO", "ERR_FORMAT", "ERR_DIMENSION",
-    "ERR_NOT_FINITE", "ERR_NOT_SYMMETRIC", "ERR_CONSTRAINT", "ERR_NOT_SPD",
-    "ERR_CORE_NOT_SPD", "ERR_BREAKDOWN", "ERR_NAN", "ERR_NO_CORE",
-    "ERR_STATE", "ERR_CHOLMOD", "ERR_TOO_LARGE", "ERR_IC_BREAKDOWN",
-};
-
-/* s as a JSON string on stdout. */
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            printf("\\%c", *c);
-        else if (*c < 0x20)
-            printf("\\u%04x", *c);
-        else
-            putchar(*c);
-    }
-    putchar('"');
-}
-
-int cli_finish(int exit_status)
-{
-    if (!last_error.json ||
-        (exit_status != CLI_EXIT_ERROR && exit_status != CLI_EXIT_USAGE))
-        return exit_status;
-    int code = last_error.code;
-    if (code == 0 || exit_status == CLI_EXIT_USAGE)
-        code = COREPCG_ERR_ARGUMENT; /* a bad command line */
-    int known = code < 0 &&
-                -code <= (int)(sizeof error_names / sizeof error_names[0]);
-    printf("{\"error\": {\"status\": %d, \"code\": \"%s\", \"message\": ",
-           code, known ? error_names[-code - 1] : "ERR_UNKNOWN");
-    print_json_string(last_error.message);
-    printf("}}\n");
-    return exit_status;
-}
 
 int cli_outputs_ready(const char *command, const char *const *files,
                       int nfiles, const char *const *dirs, int ndirs)
@@ -170,27 +83,6 @@ int cli_parse_method(const char *opt, const char *text, int newest_first, int *o
 int cli_on_off(const char *name)
 {
     return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;
-}
-
-int cli_exit_status(int code)
-{
-    if (code == COREPCG_NOT_CONVERGED)
-        return CLI_EXIT_NOT_CONVERGED;
-    return code < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double cli_median(double *v, int n)
-{
-    if (n <= 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 int cli_positional(int argc, char **argv, const char *command,

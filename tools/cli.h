@@ -6,36 +6,10 @@
 #define COREPCG_CLI_H
 
 #include "corepcg.h"
+#include "median.h"
+#include "tool_errors.h"
 
 #include <stdio.h>
-
-/* Exit statuses of the tool (README documents them). */
-enum {
-    CLI_EXIT_OK = 0,
-    CLI_EXIT_ERROR = 1,          /* bad input or numerical failure */
-    CLI_EXIT_USAGE = 2,          /* bad command line */
-    CLI_EXIT_NOT_CONVERGED = 3,  /* answer written but flagged */
-};
-
-/* "corepcg: <text>" on stderr. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* cli_error for a failure with a library status code (COREPCG_ERR_*),
- * which --json's error object reports. */
-void cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* --json given: on failure (exit 1 or 2) cli_finish prints, on stdout and
- * as the only thing there, {"error": {"status": S, "code": "ERR_...",
- * "message": "..."}} with the last error printed (the human message
- * stays on stderr). Usage errors are ERR_ARGUMENT. */
-void cli_json_errors(void);
-
-/* What main returns: exit_status, after --json's error object if due. */
-int cli_finish(int exit_status);
-
-/* "corepcg: WHERE: MESSAGE" for a failed library call: the library's
- * message (which says what went wrong), or the code's name when empty. */
-void cli_library_error(const char *where, int code, const char *message);
 
 /* Every output is checked before the work that ends in writing it:
  * missing parent directories are created, and a path that cannot be
@@ -63,12 +37,6 @@ int cli_on_off(const char *name);
 int cli_positional(int argc, char **argv, const char *command,
                    const char *what, const char **positional, int count,
                    int *json, void (*usage)(FILE *out));
-
-/* Median of n values, NAN for none (the values are reordered). */
-double cli_median(double *v, int n);
-
-/* Maps a library status to the tool's exit status. */
-int cli_exit_status(int code);
 
 int cmd_info(int argc, char **argv);
 int cmd_check(int argc, char **argv);

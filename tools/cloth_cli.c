@@ -51,6 +51,11 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
         cli_error("%s: --size and --mesh do not go together (a grid or a mesh)", command);
         return -1;
     }
+    if (!o->mesh_path && o->have_up) {
+        cli_error("%s: --up turns a mesh (--mesh FILE.obj); the grid scenes are z-up",
+                  command);
+        return -1;
+    }
     if (o->model == CLOTH_MODEL_FEM && !o->mesh_path) {
         cli_error("%s: --model fem runs on a triangle mesh: give --mesh FILE.obj", command);
         return -1;
@@ -91,6 +96,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
 {
     memset(o, 0, sizeof *o);
     o->command = command;
+    o->up = CLOTH_UP_Z;
     corepcg_settings_default(&o->set);
     const char *scene = NULL;
     int size = 0, have_subdivide = 0, m;
@@ -105,6 +111,9 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
         } else if (strcmp(a, "--mesh") == 0) {
             rc = needs_value(a, v, "an OBJ file");
             o->mesh_path = v;
+        } else if (strcmp(a, "--up") == 0) {
+            rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
+            o->have_up = 1;
         } else if (strcmp(a, "--subdivide") == 0) {
             rc = cli_parse_int(a, v, 0, CLOTH_MAX_SUBDIVIDE, &o->subdivide);
             have_subdivide = 1;
@@ -173,17 +182,26 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     return 0;
 }
 
+/* The path's last component: "tshirt.obj". */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 int cloth_cli_load(struct cloth_cli *o)
 {
     char msg[COREPCG_MSG_SIZE];
     cloth_scene scene = o->par.scene;
     if (o->mesh_path) {
         cloth_mesh read;
-        int rc = cloth_mesh_read_obj(o->mesh_path, &read, msg);
-        if (rc == COREPCG_OK) {
-            rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
-            cloth_mesh_free(&read);
-        }
+        char note[512];
+        if (cloth_cli_read_mesh(o->command, o->mesh_path, o->up, &read, note, sizeof note))
+            return -1;
+        if (note[0])
+            snprintf(o->skipped, sizeof o->skipped, "%.200s: %s", file_name(o->mesh_path), note);
+        int rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
+        cloth_mesh_free(&read);
         if (rc != COREPCG_OK) {
             cli_error("%s: %s", o->command, msg);
             return -1;
@@ -208,6 +226,44 @@ int cloth_cli_load(struct cloth_cli *o)
     return 0;
 }
 
+int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mesh *mesh,
+                        char *skipped_note, size_t len)
+{
+    char msg[COREPCG_MSG_SIZE], note[512];
+    cloth_obj_skipped skipped;
+    int rc = cloth_mesh_read_obj_skipping(path, mesh, &skipped, msg);
+    cloth_obj_skipped_describe(&skipped, note, sizeof note);
+    if (note[0]) /* a note, not an error: said whatever comes next */
+        fprintf(stderr, "corepcg: %s: %s: %s\n", command, path, note);
+    if (skipped_note)
+        snprintf(skipped_note, len, "%s", note);
+    if (rc != COREPCG_OK) {
+        cli_error("%s: %s", command, msg);
+        return -1;
+    }
+    cloth_mesh_orient(mesh, CLOTH_UP_Z, (cloth_up)up);
+    return 0;
+}
+
+void cloth_cli_refused(const char *command, const cloth_params *par, int up, const char *msg)
+{
+    int other = par->mesh ? cloth_scene_suggest_up(par, (cloth_up)up) : -1;
+    if (other >= 0)
+        cli_error("%s: %s; is it %s-up? try --up %s", command, msg, cloth_up_name(other),
+                  cloth_up_name(other));
+    else
+        cli_error("%s: %s", command, msg);
+}
+
+int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim)
+{
+    char msg[COREPCG_MSG_SIZE];
+    if (cloth_sim_create(&o->par, sim, msg) == COREPCG_OK)
+        return 0;
+    cloth_cli_refused(o->command, &o->par, o->up, msg);
+    return -1;
+}
+
 void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len)
 {
     const char *name = cloth_scene_name(o->par.scene);
@@ -215,7 +271,6 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
         snprintf(buf, len, "%s %dx%d", name, o->par.size, o->par.size);
         return;
     }
-    const char *slash = strrchr(o->mesh_path, '/');
     char rounds[48] = "";
     if (o->subdivide)
         snprintf(rounds, sizeof rounds, ", subdivided %s", o->subdivide == 1 ? "once"
@@ -226,8 +281,10 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
     if (o->par.model == CLOTH_MODEL_FEM)
         snprintf(model, sizeof model, ", fem (nu %g, bending %g N m)", o->par.poisson,
                  o->par.bending);
-    snprintf(buf, len, "%s on %s%s (%d vertices)%s", name, slash ? slash + 1 : o->mesh_path,
-             rounds, nodes, model);
+    snprintf(buf, len, "%s on %s%s (%d vertices%s%s)%s", name, file_name(o->mesh_path),
+             rounds, nodes,
+             o->up != CLOTH_UP_Z ? ", up " : "", o->up != CLOTH_UP_Z ? cloth_up_name(o->up) : "",
+             model);
 }
 
 void cloth_cli_free(struct cloth_cli *o)

@@ -8,6 +8,17 @@
 #include "cloth.h"
 #include "corepcg.h"
 
+/* The --help lines of the mesh options gen and simulate share (--up:
+ * bench too). */
+#define CLOTH_CLI_MESH_USAGE                                                        \
+    "  --mesh FILE.obj  a triangle mesh in metres (v and f lines; polygons are\n"   \
+    "                   fanned; vertices keep the file's order; every other\n"     \
+    "                   statement is skipped, and said so on stderr)\n"
+#define CLOTH_CLI_UP_USAGE                                                          \
+    "  --up AXIS        the mesh's up axis: x | y | z (default) | -x | -y | -z\n"   \
+    "                   (Blender's OBJ export: y); the mesh is turned to z-up\n"    \
+    "                   on read, and stays so in every output\n"
+
 struct cloth_cli {
     const char *command;  /* "gen" or "simulate", for messages            */
     cloth_params par;     /* complete after cloth_cli_load                */
@@ -18,9 +29,11 @@ struct cloth_cli {
     const char *csv;      /* simulate: --csv FILE                         */
     const char *mesh_path; /* --mesh FILE.obj, or NULL (the grid)         */
     int subdivide;        /* --subdivide K                                */
-    cloth_mesh mesh;      /* read by cloth_cli_load                       */
+    int up;               /* --up: the file's up axis (cloth_up; z)      */
+    cloth_mesh mesh;      /* read by cloth_cli_load, turned z-up          */
+    char skipped[768];    /* "sheet.obj: skipped 3 'vt' lines", or ""     */
     /* options given, applied over the source's defaults */
-    int have_dt, have_k, have_density, have_self_contact;
+    int have_dt, have_k, have_density, have_self_contact, have_up;
     double dt, k_stretch, density;
     int self_contact;
     int model;            /* --model: cloth_force_model                   */
@@ -30,7 +43,7 @@ struct cloth_cli {
     int have_poisson, have_bending, have_mass_damping;
 };
 
-/* Parses argv[1..]: SCENE, --size or --mesh (with --subdivide), --model
+/* Parses argv[1..]: SCENE, --size or --mesh (with --subdivide, --up), --model
  * (with --poisson, --bending, --mass-damping for fem), --k-stretch,
  * --dt, --density, --self-contact, --steps, --method, --tol, and whichever
  * of --out / --obj / --csv the command takes (the flags say which).
@@ -40,7 +53,8 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
                     const char *usage, int takes_out, int takes_files,
                     struct cloth_cli *o);
 
-/* Reads and subdivides the mesh (if any) and completes o->par. 0, or -1
+/* Reads, turns (--up) and subdivides the mesh (if any) and completes
+ * o->par; the statements the reader skipped are said on stderr. 0, or -1
  * after printing the error (the file, the line and what is wrong). */
 int cloth_cli_load(struct cloth_cli *o);
 
@@ -55,6 +69,22 @@ int cloth_cli_load(struct cloth_cli *o);
     "  --poisson NU     fem: Poisson ratio, in (-1, 0.5) (default 0.3)\n" \
     "  --bending KB     fem: bending stiffness in N m (default 1e-5)\n" \
     "  --mass-damping A fem: Rayleigh alpha in 1/s (default 0; beta is 1e-3 s)\n"
+
+/* Reads the OBJ file at path and turns it z-up from `up` (cloth_up); the
+ * statements skipped are said on stderr and, when skipped_note is not
+ * NULL, kept there ("skipped 3 'vt' lines", or ""). 0, or -1 after
+ * printing the error. */
+int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mesh *mesh,
+                        char *skipped_note, size_t len);
+
+/* Prints "COMMAND: MSG" for a simulation par refused, and for a mesh
+ * read with `up` the --up under which it would start. */
+void cloth_cli_refused(const char *command, const cloth_params *par, int up,
+                       const char *msg);
+
+/* The simulation of o->par. 0, or -1 after printing why not; a mesh
+ * scene refused for its start is told which --up would start it. */
+int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim);
 
 /* "ballhit 41x41" or "garment on tshirt.obj (3021 vertices)", and with
  * --model fem ", fem (nu 0.3, bending 1e-05 N m)". */

@@ -2,7 +2,9 @@
 /* cmd_bench.c -- `corepcg bench`: every method on the same simulator
  * steps, side by side; options, then the run and its outputs. */
 #include "bench.h"
+#include "cli.h"
 #include "cloth.h"
+#include "cloth_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@ static const char usage_text[] =
     "  --max-unknowns N --scaling on a mesh: the levels whose 3 x vertices stay\n"
     "                   within N, level 0 always (default 1000000: tshirt.obj\n"
     "                   0..3, 672,978)\n"
+    CLOTH_CLI_UP_USAGE
     "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
     "                   scene run once per model, a table each (default\n"
     "                   springs; fem: StVK membranes, discrete-shell hinges, k\n"
@@ -185,9 +188,9 @@ static int one_method(const char *opt, const char *item, void *out, int k)
     return 0;
 }
 
-/* The mesh options (--mesh, --subdivide, --self-contact, --model fem)
- * shape only the mesh scenes: given for a run of none, they are refused
- * rather than ignored. 0, or -1 (reported). */
+/* The mesh options (--mesh, --subdivide, --up, --self-contact, --model
+ * fem) shape only the mesh scenes: given for a run of none, they are
+ * refused rather than ignored. 0, or -1 (reported). */
 static int mesh_options_unused(const bench_options *o)
 {
     int mesh_scenes = 0;
@@ -198,6 +201,7 @@ static int mesh_options_unused(const bench_options *o)
         fem |= o->models[m] == CLOTH_MODEL_FEM;
     const char *given = o->mesh_path ? "--mesh"
                       : o->num_levels ? "--subdivide"
+                      : o->up >= 0 ? "--up"
                       : o->self_contact >= 0 ? "--self-contact"
                       : fem ? "--model fem" : NULL;
     if (!given || mesh_scenes)
@@ -256,6 +260,8 @@ static int parse_args(int argc, char **argv, bench_options *o, bench_given *g)
             rc = parse_list(a, v, CLOTH_MODEL_COUNT, one_model, o->models, &o->num_models);
         } else if (strcmp(a, "--self-contact") == 0) {
             rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
+        } else if (strcmp(a, "--up") == 0) {
+            rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
         } else if (strcmp(a, "--sizes") == 0) {
             rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
             g->sizes = 1;
@@ -393,6 +399,7 @@ static int parse(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
     o->self_contact = -1;
+    o->up = -1;
     bench_given given = {0};
     const bench_given *g = &given;
     int rc = parse_args(argc, argv, o, &given);
@@ -444,6 +451,27 @@ static int scaling_levels(bench_options *o, char *msg)
     return 0;
 }
 
+/* Each mesh scene starts on the mesh as read: 0, or -1 (said, with the
+ * --up that would start it), before any case runs. */
+static int mesh_scenes_start(const bench_options *o)
+{
+    for (int e = 0; e < o->num_scenes; e++) {
+        if (!bench_is_mesh_scene(o->scenes[e]))
+            continue;
+        cloth_params par;
+        cloth_params_default_mesh(&par, (cloth_scene)o->scenes[e], o->mesh);
+        cloth_sim *sim = NULL;
+        char msg[COREPCG_MSG_SIZE];
+        int rc = cloth_sim_create(&par, &sim, msg);
+        cloth_sim_free(&sim);
+        if (rc != COREPCG_OK) {
+            cloth_cli_refused("bench", &par, o->up < 0 ? CLOTH_UP_Z : o->up, msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The mesh for the mesh scenes, if any is run: --mesh, else tshirt.obj
  * where it is installed or in the source tree. 0, or -1 (reported). */
 static int load_mesh(bench_options *o, cloth_mesh *mesh, char *path, size_t len)
@@ -468,13 +496,16 @@ static int load_mesh(bench_options *o, cloth_mesh *mesh, char *path, size_t len)
         }
     }
     char msg[COREPCG_MSG_SIZE];
-    if (cloth_mesh_read_obj(o->mesh_path, mesh, msg) != COREPCG_OK) {
-        cli_error("bench: %s", msg);
+    if (cloth_cli_read_mesh("bench", o->mesh_path, o->up < 0 ? CLOTH_UP_Z : o->up, mesh,
+                            NULL, 0))
         return -1;
-    }
     const char *slash = strrchr(o->mesh_path, '/');
     o->mesh_name = slash ? slash + 1 : o->mesh_path;
     o->mesh = mesh;
+    if (mesh_scenes_start(o)) {
+        cloth_mesh_free(mesh);
+        return -1;
+    }
     if (o->num_levels == 0 && scaling_levels(o, msg)) {
         cli_error("bench: %s", msg);
         cloth_mesh_free(mesh);

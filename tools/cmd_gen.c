@@ -15,8 +15,8 @@ static const char usage_text[] =
     "  SCENE            on a grid: pinned | drape | ballhit | rail | free\n"
     "                   on a mesh: hang | ballhit | drape | garment | free\n"
     "  --size m         a grid of m x m nodes (3..2049)\n"
-    "  --mesh FILE.obj  a triangle mesh (v and f lines; polygons are fanned;\n"
-    "                   vertices keep the file's order; z is up; metres)\n"
+    CLOTH_CLI_MESH_USAGE
+    CLOTH_CLI_UP_USAGE
     "  --subdivide K    midpoint-subdivide the mesh K times (0..6; 4^K\n"
     "                   triangles each)\n"
     "  --density D      the mesh's mass per area in kg/m^2 (default 0.15)\n"
@@ -46,19 +46,16 @@ int cmd_gen(int argc, char **argv)
     int prc = cloth_cli_parse(argc, argv, "gen", usage_text, 1, 0, &o);
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    /* the mesh first: a bad one leaves no output directory behind */
-    if (cloth_cli_load(&o) || cli_outputs_ready("gen", NULL, 0, &o.out, 1)) {
+    /* the mesh and the scene first: a bad one leaves no output directory */
+    cloth_sim *sim = NULL;
+    if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim) ||
+        cli_outputs_ready("gen", NULL, 0, &o.out, 1)) {
+        cloth_sim_free(&sim);
         cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
     }
     char msg[COREPCG_MSG_SIZE];
-    cloth_sim *sim = NULL;
-    int rc = cloth_sim_create(&o.par, &sim, msg);
-    if (rc < 0) {
-        cli_error("gen: %s", msg);
-        cloth_cli_free(&o);
-        return CLI_EXIT_ERROR;
-    }
+    int rc;
     int until_contact = o.steps == 0 && sim->num_obstacles > 0;
     int last = o.steps ? o.steps : until_contact ? GEN_CONTACT_LIMIT : GEN_DEFAULT_STEPS;
     int not_converged = 0, solved = 0;
@@ -107,10 +104,11 @@ int cmd_gen(int argc, char **argv)
     cloth_cli_describe(&o, sim->model.N, what, sizeof what);
     printf("wrote %s: %s, k_stretch %g, dt %g s, step %d (t = %.6g s), "
            "n = %d, %d entries (lower), %d contacts, %d self-contacts, "
-           "ndof 0/1/2: %d/%d/%d\n",
+           "ndof 0/1/2: %d/%d/%d%s%s\n",
            o.out, what, o.par.k_stretch, o.par.dt, sim->step + 1, sim->t,
            sim->model.n, sim->model.nnz, sim->contacts, sim->self_contacts,
-           sim->ndof_count[0], sim->ndof_count[1], sim->ndof_count[2]);
+           sim->ndof_count[0], sim->ndof_count[1], sim->ndof_count[2],
+           o.skipped[0] ? "; " : "", o.skipped);
     cloth_sim_free(&sim);
     cloth_cli_free(&o);
     return CLI_EXIT_OK;

@@ -17,8 +17,8 @@ static const char usage_text[] =
     "  SCENE            on a grid: pinned | drape | ballhit | rail | free\n"
     "                   on a mesh: hang | ballhit | drape | garment | free\n"
     "  --size m         a grid of m x m nodes (3..2049)\n"
-    "  --mesh FILE.obj  a triangle mesh (v and f lines; polygons are fanned;\n"
-    "                   vertices keep the file's order; z is up; metres)\n"
+    CLOTH_CLI_MESH_USAGE
+    CLOTH_CLI_UP_USAGE
     "  --subdivide K    midpoint-subdivide the mesh K times (0..6)\n"
     "  --density D      the mesh's mass per area in kg/m^2 (default 0.15)\n"
     CLOTH_CLI_MODEL_USAGE
@@ -115,8 +115,11 @@ int cmd_simulate(int argc, char **argv)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     int steps = o.steps ? o.steps : SIMULATE_DEFAULT_STEPS;
     char msg[COREPCG_MSG_SIZE];
-    /* the mesh first: a bad one leaves no output directory behind */
-    if (cloth_cli_load(&o) || cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1)) {
+    /* the mesh and the scene first: a bad one leaves no output directory */
+    cloth_sim *sim = NULL;
+    if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim) ||
+        cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1)) {
+        cloth_sim_free(&sim);
         cloth_cli_free(&o);
         return CLI_EXIT_ERROR;
     }
@@ -126,15 +129,15 @@ int cmd_simulate(int argc, char **argv)
     if (o.csv) {
         if (cpg_atomic_open(&csv_file, o.csv, msg) != COREPCG_OK) {
             cli_error("simulate: %s", msg);
+            cloth_sim_free(&sim);
             cloth_cli_free(&o);
             return CLI_EXIT_ERROR;
         }
         csv = csv_file.f;
         csv_header(csv);
     }
-    cloth_sim *sim = NULL;
     double *seconds = malloc(sizeof(double) * (size_t)steps);
-    int rc = seconds ? cloth_sim_create(&o.par, &sim, msg) : COREPCG_ERR_NO_MEMORY;
+    int rc = seconds ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
     if (!seconds)
         snprintf(msg, sizeof msg, "out of memory");
     int not_converged = 0, progress = isatty(STDERR_FILENO);

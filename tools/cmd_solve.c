@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_solve.c -- `corepcg solve BUNDLE`: set up, solve, report, write x. */
 #include "cli.h"
+#include "monotonic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char usage_text[] =
     "usage: corepcg solve BUNDLE [options]\n"
@@ -41,6 +41,10 @@ static const char usage_text[] =
     "                      guess), as a simulator sees a step; reports their\n"
     "                      median beside the cold first step\n"
     "  --json              one JSON object instead of the summary\n"
+    "  --monitor           iterative methods: after each iteration of the first\n"
+    "                      solve, print `iteration K residual R` on stderr (R:\n"
+    "                      what --stop compares with T; stdout keeps the\n"
+    "                      summary or the JSON object alone)\n"
     "An option the method would ignore is refused (exit 2).\n"
     "--json prints one object with every key (0 or null where one does not\n"
     "apply to the method).\n"
@@ -53,7 +57,7 @@ struct solve_options {
     corepcg_settings set;
     /* options given, to refuse those the method would ignore */
     int gave_precond, gave_factorisation, gave_core, gave_fallback,
-        gave_iteration, gave_threshold, gave_ic_fill, gave_stop;
+        gave_iteration, gave_threshold, gave_ic_fill, gave_stop, gave_monitor;
     int repeat;     /* warm steps timed after the cold one */
 };
 
@@ -116,10 +120,11 @@ static int check_combination(const struct solve_options *o)
         {COREPCG_OPTION_IC_FILL, "--ic-fill"},
         {COREPCG_OPTION_TOL, "--tol/--max-iter"},
         {COREPCG_OPTION_STOP, "--stop"},
+        {COREPCG_OPTION_TOL, "--monitor"},
     };
     const int gave[] = {o->gave_precond, o->gave_factorisation, o->gave_core,
                         o->gave_fallback, o->gave_ic_fill, o->gave_iteration,
-                        o->gave_stop};
+                        o->gave_stop, o->gave_monitor};
     corepcg_method m = o->set.method;
     const char *name = corepcg_method_name(m);
     for (size_t k = 0; k < sizeof given / sizeof given[0]; k++) {
@@ -203,6 +208,15 @@ static int parse_setting(const char *a, const char *v, struct solve_options *o,
     return 1;
 }
 
+/* --monitor's line, on stderr: stdout holds the summary or the one JSON
+ * object. */
+static int print_iteration(int iteration, double residual, void *user)
+{
+    (void)user;
+    fprintf(stderr, "iteration %d residual %.6e\n", iteration, residual);
+    return 0;
+}
+
 static int parse(int argc, char **argv, struct solve_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -215,6 +229,10 @@ static int parse(int argc, char **argv, struct solve_options *o)
             return 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+            takes_value = 0;
+        } else if (strcmp(a, "--monitor") == 0) {
+            o->set.monitor = print_iteration;
+            o->gave_monitor = 1;
             takes_value = 0;
         } else if (parse_setting(a, v, o, &rc)) {
             /* o->set, with what was given */
@@ -349,13 +367,6 @@ static void print_summary(const corepcg_info *in, double read_s,
                warm->min_s, warm->iterations);
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* o->repeat warm steps on h, set up with the same system; the code of
  * the first failure, else OK. */
 static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
@@ -371,11 +382,11 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
     int rc = COREPCG_OK;
     for (int k = 0; k < o->repeat && rc >= 0; k++) {
         corepcg_info info;
-        double t = now_s();
+        double t = cpg_now();
         rc = corepcg_update(h, &bundle->system, NULL);
         if (rc >= 0)
             rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
-        seconds[k] = now_s() - t;
+        seconds[k] = cpg_now() - t;
         warm->iterations = info.iterations;
     }
     if (rc >= 0) {
@@ -396,9 +407,9 @@ int cmd_solve(int argc, char **argv)
 
     char msg[COREPCG_MSG_SIZE];
     corepcg_bundle *bundle = NULL;
-    double read_s = now_s();
+    double read_s = cpg_now();
     int rc = corepcg_bundle_read(o.bundle, &bundle, msg);
-    read_s = now_s() - read_s; /* beside the library's own times */
+    read_s = cpg_now() - read_s; /* beside the library's own times */
     if (rc < 0) {
         cli_fail(rc, "%s", msg);
         return CLI_EXIT_ERROR;
@@ -423,6 +434,8 @@ int cmd_solve(int argc, char **argv)
         cli_library_error(o.bundle, rc, corepcg_message(h));
         goto done;
     }
+    /* the warm steps run unwatched: their times are the loop's own */
+    corepcg_set_monitor(h, NULL, NULL);
     warm_steps warm;
     int wrc = time_warm_steps(&o, h, bundle, x, &warm);
     if (wrc < 0) { /* the same system solved once already: unexpected */

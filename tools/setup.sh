@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tools/setup.sh -- sourced by tools/demo and tools/check: installs the
-# Debian packages the build needs, and Python 3 with NumPy and SciPy for
+# Debian packages the build needs, cmake (the install test builds a
+# CMake project against the installed library), and Python 3 with NumPy and SciPy for
 # the Python package python/corepcg and its tests, and venv, pip,
 # setuptools and wheel to pip-install it offline (as root; otherwise
 # prints the apt-get line and stops), then configures and builds into
 # build/.
 # Re-running it when nothing changed takes seconds.
 
-COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libsuitesparse-dev libopenblas-dev liblapacke-dev zlib1g-dev python3 python3-numpy python3-scipy python3-venv python3-pip python3-setuptools python3-wheel"
+COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build cmake libsuitesparse-dev libopenblas-dev liblapacke-dev zlib1g-dev python3 python3-numpy python3-scipy python3-venv python3-pip python3-setuptools python3-wheel"
 
 corepcg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

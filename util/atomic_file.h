@@ -13,7 +13,7 @@
  * Self-contained (libc and POSIX; corepcg.h only for the codes and
  * COREPCG_MSG_SIZE), so that the library, the cloth simulator and the CLI
  * share this one implementation: the library compiles it in (hidden), the
- * cloth library and the CLI link it as the static library corepcg_atomic.
+ * cloth library and the CLI link it as the static library corepcg_util.
  *
  * Functions return COREPCG_OK, COREPCG_ERR_IO or COREPCG_ERR_NO_MEMORY and
  * write a one-line reason naming the file into msg (COREPCG_MSG_SIZE

@@ -37,8 +37,8 @@ from .errors import (ArgumentError, Breakdown, CholmodError, ConstraintError,
                      DimensionError, FellBackWarning, FileError, FormatError,
                      IncompleteCholeskyBreakdown, NanError, NoCore,
                      NotConvergedWarning, NotFinite, NotPositiveDefinite,
-                     NotSymmetric, OutOfMemory, StateError, TooLarge,
-                     strerror)
+                     NotSymmetric, OutOfMemory, StateError, StoppedWarning,
+                     TooLarge, strerror)
 from ._library import LibraryNotFoundError
 from ._system import CONSTRAINT_DTYPE
 from .settings import default_settings
@@ -64,5 +64,6 @@ __all__ = [
     "ConstraintError", "NotPositiveDefinite", "CoreNotPositiveDefinite",
     "Breakdown", "NanError", "NoCore", "StateError", "CholmodError",
     "TooLarge", "IncompleteCholeskyBreakdown", "CorepcgWarning",
-    "NotConvergedWarning", "FellBackWarning", "LibraryNotFoundError",
+    "NotConvergedWarning", "FellBackWarning", "StoppedWarning",
+    "LibraryNotFoundError",
 ]

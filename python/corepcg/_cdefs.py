@@ -3,12 +3,20 @@
 else. tests/test_layout.py compiles a program against the header and fails
 when a field, an offset or a size differs from these."""
 import ctypes
-from ctypes import POINTER, c_char_p, c_double, c_int, c_long
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_long, \
+    c_void_p
 
 MSG_SIZE = 512  # COREPCG_MSG_SIZE: every msg buffer holds this many bytes
 
 # C enums are int-sized; their values are in enums.py.
 c_enum = c_int
+
+# corepcg_monitor: int (*)(int iteration, double residual, void *user).
+Monitor = CFUNCTYPE(c_int, c_int, c_double, c_void_p)
+Monitor._c_name_ = "corepcg_monitor"
+# The settings' fields that hold the monitor: set per solve by
+# corepcg_set_monitor (solver.py), never keywords of the settings.
+MONITOR_FIELDS = ("monitor", "monitor_user")
 
 
 class Settings(ctypes.Structure):
@@ -25,6 +33,8 @@ class Settings(ctypes.Structure):
         ("fallback_upcg", c_int),
         ("ic_fill", c_int),
         ("stop", c_enum),
+        ("monitor", Monitor),
+        ("monitor_user", c_void_p),
     ]
 
 
@@ -146,6 +156,7 @@ PROTOTYPES = (
     ("corepcg_solve", c_int,
      (POINTER(Handle), POINTER(c_double), POINTER(c_double),
       POINTER(c_double), POINTER(Info))),
+    ("corepcg_set_monitor", c_int, (POINTER(Handle), Monitor, c_void_p)),
     ("corepcg_message", c_char_p, (POINTER(Handle),)),
     ("corepcg_free", None, (POINTER(POINTER(Handle)),)),
     ("corepcg_check", c_int,

@@ -11,6 +11,7 @@ class Status(enum.IntEnum):
     OK = 0
     NOT_CONVERGED = 1
     FELL_BACK = 2
+    STOPPED = 3
     ERR_ARGUMENT = -1
     ERR_NO_MEMORY = -2
     ERR_IO = -3

@@ -5,7 +5,7 @@ Every error code has its own subclass of CorepcgError, which carries the
 code (`.code`, a Status) and the library's one-line message (`.message`).
 Where a code means a bad input value the class is also a ValueError (and
 ERR_NO_MEMORY a MemoryError, ERR_IO an OSError), so generic handlers work.
-The two warning codes are issued as CorepcgWarning subclasses."""
+The warning codes are issued as CorepcgWarning subclasses."""
 import warnings
 
 from .enums import Status
@@ -146,12 +146,20 @@ class FellBackWarning(CorepcgWarning):
     code = Status.FELL_BACK
 
 
+class StoppedWarning(CorepcgWarning):
+    """solve()'s callback returned a true value: the solve stopped after
+    that iteration (STOPPED); x is its answer, info["converged"] is
+    False."""
+    code = Status.STOPPED
+
+
 ERRORS = {cls.code: cls for cls in (
     ArgumentError, OutOfMemory, FileError, FormatError, DimensionError,
     NotFinite, NotSymmetric, ConstraintError, NotPositiveDefinite,
     CoreNotPositiveDefinite, Breakdown, NanError, NoCore, StateError,
     CholmodError, TooLarge, IncompleteCholeskyBreakdown)}
-WARNINGS = {cls.code: cls for cls in (NotConvergedWarning, FellBackWarning)}
+WARNINGS = {cls.code: cls for cls in (NotConvergedWarning, FellBackWarning,
+                                      StoppedWarning)}
 
 
 def strerror(code):

@@ -6,13 +6,15 @@ them); ranges by the library itself at setup (one place for the rules)."""
 import ctypes
 import numbers
 
-from ._cdefs import Settings
+from ._cdefs import MONITOR_FIELDS, Settings
 from ._library import lib
 from .enums import Core, Factor, Method, Option, Ordering, Precond, Stop
 from .errors import ArgumentError
 
-# The keywords, one per field of corepcg_settings, in its order.
-NAMES = tuple(name for name, _ in Settings._fields_)
+# The keywords, one per field of corepcg_settings, in its order; the
+# monitor is solve()'s callback instead.
+NAMES = tuple(name for name, _ in Settings._fields_
+              if name not in MONITOR_FIELDS)
 CHOICES = {"method": Method, "precond": Precond, "ordering": Ordering,
            "factor": Factor, "core": Core, "stop": Stop}
 FLAGS = ("fallback_upcg",)

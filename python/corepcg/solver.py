@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The solver handle (corepcg_create / setup / update / solve / free) as a
 Python class, and the one-shot solve()."""
+from contextlib import nullcontext
 from ctypes import POINTER, byref, c_double
 
 import numpy as np
 
 from ._cdefs import Handle, Info
 from ._library import lib, text
+from ._monitor import Watch
 from ._system import CSystem, vector
 from .enums import AutoReason, Method, Ordering
 from . import errors
@@ -112,6 +114,8 @@ class Solver:
         one could not be read, else the handle is empty (solve raises
         StateError until the next successful update)."""
         h = self._handle()
+        self._check_kept_fit(A, constraints is _KEEP, z is _KEEP,
+                             stretch_pairs is _KEEP)
         system = CSystem(
             A,
             self._constraints if constraints is _KEEP else constraints,
@@ -124,26 +128,70 @@ class Solver:
         self._keep(system)
         return info_dict(info)
 
-    def solve(self, b, x0=None, *, out=None):
+    def _check_kept_fit(self, A, keep_constraints, keep_z, keep_stretch):
+        """A of another size than the system set up, with values kept from
+        that system that do not fit it: A is the argument to blame (the
+        kept ones were not even passed)."""
+        shape = np.shape(A) if hasattr(A, "shape") else None
+        if shape is None or len(shape) != 2 or shape[0] != shape[1] \
+                or shape[0] == self.n or shape[0] % 3:
+            return  # the same size, or A's own checks say what is wrong
+        nodes = shape[0] // 3
+        misfits = []
+        if keep_z and self._z is not None:
+            misfits.append(f"z of shape ({self.n},)")
+        if keep_constraints and len(self._constraints) and \
+                self._constraints["node"].max() >= nodes:
+            misfits.append(f"constraints up to node "
+                           f"{self._constraints['node'].max()}")
+        if keep_stretch and len(self._stretch) and self._stretch.max() >= nodes:
+            misfits.append(f"stretch_pairs up to node {self._stretch.max()}")
+        if misfits:
+            raise errors.DimensionError(
+                f"A is {shape[0]} x {shape[1]} ({nodes} nodes), but the "
+                f"system set up has {self.n} unknowns and update keeps its "
+                f"{' and '.join(misfits)}: pass A of {self.n} x {self.n}, "
+                f"or pass those for the new size")
+
+    def solve(self, b, x0=None, *, out=None, callback=None, history=False):
         """Solves A x = b under the constraints. x0: the initial guess
         (None: zero). out: a float64 contiguous n-vector to write x into
         (else a new array). Returns (x, info). Errors raise (x untouched);
-        NOT_CONVERGED and FELL_BACK warn (x written, flagged in info)."""
-        return self._solve(b, x0, out, stacklevel=4)
+        NOT_CONVERGED, FELL_BACK and STOPPED warn (x written, flagged in
+        info).
 
-    def _solve(self, b, x0, out, stacklevel):
+        callback(iteration, residual), as SciPy's callback= but handed the
+        iteration (1, 2, ...) and the value the stopping rule compares with
+        tol instead of x: called after each iteration of the iterative
+        methods (never by direct). A true return value stops the solve
+        there (StoppedWarning, x written); an exception stops it and is
+        re-raised once the library returns (out, if given, then holds the
+        iterate it stopped at). history=True: info["residuals"], the same
+        values as a float64 array, one an iteration (len ==
+        info["iterations"])."""
+        return self._solve(b, x0, out, callback, history, stacklevel=4)
+
+    def _solve(self, b, x0, out, callback, history, stacklevel):
         """solve(); stacklevel makes a warning point at the user's line."""
         h = self._handle()
         b = vector(b, self.n, "b")
         x0 = vector(x0, self.n, "x0")
         x = self._out(out)
         info = Info()
-        rc = lib.corepcg_solve(
-            h, b.ctypes.data_as(POINTER(c_double)),
-            None if x0 is None else x0.ctypes.data_as(POINTER(c_double)),
-            x.ctypes.data_as(POINTER(c_double)), byref(info))
+        watch = Watch(h, callback, history) \
+            if callback is not None or history else None
+        with watch if watch is not None else nullcontext():
+            rc = lib.corepcg_solve(
+                h, b.ctypes.data_as(POINTER(c_double)),
+                None if x0 is None else x0.ctypes.data_as(POINTER(c_double)),
+                x.ctypes.data_as(POINTER(c_double)), byref(info))
+        if watch is not None and watch.error is not None:
+            raise watch.error
         errors.check(rc, self._solve_message(rc, info), stacklevel)
-        return x, info_dict(info)
+        result = info_dict(info)
+        if history:
+            result["residuals"] = watch.residuals()
+        return x, result
 
     def _out(self, out):
         if out is None:
@@ -187,9 +235,9 @@ class Solver:
 
 
 def solve(A, b, x0=None, *, constraints=None, z=None, stretch_pairs=None,
-          triangle="auto", **settings):
-    """One shot: Solver(A, ..., **settings).solve(b, x0), then freed.
-    Returns (x, info)."""
+          triangle="auto", callback=None, history=False, **settings):
+    """One shot: Solver(A, ..., **settings).solve(b, x0, callback=callback,
+    history=history), then freed. Returns (x, info)."""
     with Solver(A, constraints=constraints, z=z, stretch_pairs=stretch_pairs,
                 triangle=triangle, **settings) as s:
-        return s._solve(b, x0, None, stacklevel=4)
+        return s._solve(b, x0, None, callback, history, stacklevel=4)

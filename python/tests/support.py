@@ -23,6 +23,16 @@ CC = os.environ.get("CC", "cc")
 BUNDLES = ("tiny", "ballhit41-k60", "ballhit41-k6000")
 
 
+def header_text():
+    """The text of the corepcg.h the tests compile against."""
+    for d in INCLUDE.split(os.pathsep):
+        path = os.path.join(d, "corepcg.h")
+        if os.path.exists(path):
+            with open(path) as f:
+                return f.read()
+    raise AssertionError(f"corepcg.h not found in {INCLUDE}")
+
+
 def bundle_args(bundle):
     """read_bundle's dict as Solver/solve keywords and the solve inputs."""
     system = {k: bundle[k] for k in ("constraints", "z", "stretch_pairs")}

@@ -79,6 +79,15 @@ class AgainstTheCli(unittest.TestCase):
                     self.assertEqual(info["status"], corepcg.Status.OK)
                     self.assertTrue(info["converged"])
 
+    def test_names_in_any_case(self):
+        # the CLI reads a choice's name in any case, as Python does
+        info = self.compare("tiny", ("--method", "ICPCG", "--stop", "Residual"),
+                            dict(method="IcPcG", stop="RESIDUAL"))
+        self.assertEqual(info["method"], "icpcg")
+        proc = support.cli("solve", support.DATA / "tiny", "--method", "MPCG-BW",
+                           "--json")
+        self.assertEqual(json.loads(proc.stdout)["method"], "mpcg-bw")
+
     def test_every_setting(self):
         for options, settings in VARIANTS:
             with self.subTest(options=options):

@@ -115,6 +115,26 @@ class RaisedByTheLibrary(unittest.TestCase):
             corepcg.Solver(A, stretch_pairs=[[1, 1]])
         self.assertIn("joined to itself", cm.exception.message)
 
+    def test_a_diagonal_entry_left_out(self):
+        # an input error naming the row and node, for every method, not a
+        # matrix that later fails to factorise somewhere
+        A = sp.tril(blocks([[4, -1, 0], [-1, 4, -1], [0, -1, 4]])).tolil()
+        A[4, 4] = 0
+        A = A.tocsc()
+        A.eliminate_zeros()
+        self.assertEqual(A.nnz, 14)
+        for method in ("auto", "direct", "corepcg", "icpcg", "upcg", "mpcg"):
+            with self.subTest(method=method):
+                with self.assertRaises(corepcg.FormatError) as cm:
+                    corepcg.Solver(A, method=method, stretch_pairs=[[0, 1]])
+                self.assertEqual(
+                    cm.exception.message,
+                    "A has no diagonal entry at row 4 (node 1, coordinate y): "
+                    "every a_kk must be given, even for a fixed node")
+        # even a fixed node's: node 1 fixed
+        with self.assertRaises(corepcg.FormatError):
+            corepcg.Solver(A, constraints=[(1, 0)])
+
     def test_no_core(self):
         with self.assertRaises(corepcg.NoCore):
             corepcg.Solver(blocks([[4, -1], [-1, 4]]), method="corepcg")

@@ -16,25 +16,17 @@ from corepcg import _cdefs, enums, settings
 from corepcg.errors import ERRORS, WARNINGS
 
 
-def header_text():
-    for d in support.INCLUDE.split(os.pathsep):
-        path = os.path.join(d, "corepcg.h")
-        if os.path.exists(path):
-            with open(path) as f:
-                return f.read()
-    raise AssertionError(f"corepcg.h not found in {support.INCLUDE}")
-
-
 def _c_type(t):
     """A ctypes type as the header spells it, const and names dropped."""
     if t is None:
         return "void"
     if isinstance(t, type) and issubclass(t, ctypes._Pointer):
         return _c_type(t._type_) + "*"
-    if isinstance(t, type) and issubclass(t, ctypes.Structure):
+    if hasattr(t, "_c_name_"):  # a struct, or the monitor's function type
         return t._c_name_
     return {ctypes.c_int: "int", ctypes.c_long: "long",
-            ctypes.c_double: "double", ctypes.c_char_p: "char*"}[t]
+            ctypes.c_double: "double", ctypes.c_char_p: "char*",
+            ctypes.c_void_p: "void*"}[t]
 
 
 def layout_problems(text):
@@ -67,7 +59,7 @@ def layout_problems(text):
 
 class Structures(unittest.TestCase):
     def test_every_struct_matches_the_header(self):
-        problems = layout_problems(header_text())
+        problems = layout_problems(support.header_text())
         if problems:
             self.fail("the ctypes mirror differs from the header:\n"
                       + "\n".join(problems))
@@ -75,7 +67,7 @@ class Structures(unittest.TestCase):
     def test_a_field_added_to_the_header_is_caught(self):
         # The check itself must be able to fail: a field in the padding
         # after status (sizeof unchanged) and one at the end.
-        text = header_text()
+        text = support.header_text()
         grown = text.replace("    int status;", "    int status;\n    int extra;", 1)
         self.assertNotEqual(grown, text)
         self.assertTrue(any("corepcg_info: fields" in p
@@ -93,7 +85,7 @@ class Structures(unittest.TestCase):
         self.assertEqual(corepcg.CONSTRAINT_DTYPE.names, ("node", "ndof", "p", "q"))
 
     def test_msg_size(self):
-        _, _, constants = cheader.measure(header_text(),
+        _, _, constants = cheader.measure(support.header_text(),
                                           support.INCLUDE.split(os.pathsep),
                                           support.CC)
         self.assertEqual(constants["#define"]["COREPCG_MSG_SIZE"],
@@ -104,7 +96,7 @@ class Enumerations(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         _, _, cls.constants = cheader.measure(
-            header_text(), support.INCLUDE.split(os.pathsep), support.CC)
+            support.header_text(), support.INCLUDE.split(os.pathsep), support.CC)
 
     def test_every_enum_has_a_mirror(self):
         in_c = set(self.constants) - {"#define"}
@@ -216,7 +208,7 @@ class Registry(unittest.TestCase):
 
 class Functions(unittest.TestCase):
     def test_prototypes_match_the_header(self):
-        in_c = cheader.functions(header_text())
+        in_c = cheader.functions(support.header_text())
         in_py = {name: (_c_type(ret), [_c_type(a) for a in args])
                  for name, ret, args in _cdefs.PROTOTYPES}
         self.assertEqual(sorted(in_c), sorted(in_py))

@@ -107,6 +107,31 @@ class Update(unittest.TestCase):
             x2, _ = s.solve(self.b, self.x0)
             self.assertEqual(x1.tobytes(), x2.tobytes())
 
+    def test_a_refusal_names_the_wrong_argument(self):
+        # a 9 x 9 A for the 600-node system: A is wrong, not the kept z
+        A = self.bundle["A"]
+        n = A.shape[0]
+        small = corepcg.read_bundle(support.DATA / "tiny")["A"][:9, :9]
+        with corepcg.Solver(A, method="direct", **self.system) as s:
+            x1, _ = s.solve(self.b, self.x0)
+            with self.assertRaises(corepcg.DimensionError) as cm:
+                s.update(small)
+            self.assertTrue(cm.exception.message.startswith(
+                f"A is 9 x 9 (3 nodes), but the system set up has {n} "
+                f"unknowns and update keeps its z of shape ({n},) and "
+                f"constraints up to node "), cm.exception.message)
+            self.assertIn("stretch_pairs up to node", cm.exception.message)
+            # z given for A's size: z is the one to blame
+            with self.assertRaises(corepcg.DimensionError) as cm:
+                s.update(A, z=np.zeros(9))
+            self.assertEqual(cm.exception.message,
+                             f"z has shape (9,); the system needs ({n},)")
+            x2, _ = s.solve(self.b, self.x0)
+            self.assertEqual(x1.tobytes(), x2.tobytes())
+            # everything passed for the new size: a full set-up, no refusal
+            s.update(small, constraints=None, z=None, stretch_pairs=None)
+            self.assertEqual(s.n, 9)
+
     def test_context_manager_and_repr(self):
         with corepcg.Solver(self.bundle["A"], **self.system) as s:
             self.assertFalse(s.closed)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * factor.h -- factorisations (factor/): the CHOLMOD wrapper (factor.c)
- * and the blocks the matrix core keeps (core_blocks.c). The projected
- * matrix and its factor are in projected.h, the incomplete factor of A~
- * in ichol.h. Not installed.
+ * factor.h -- factorisations (factor/): the CHOLMOD wrapper (factor.c,
+ * factor_analyse.c, factor_numeric.c) and the blocks the matrix core
+ * keeps (core_blocks.c). The projected matrix and its factor are in
+ * projected.h, the incomplete factor of A~ in ichol.h. Not installed.
  */
 #ifndef COREPCG_FACTOR_H
 #define COREPCG_FACTOR_H

@@ -18,9 +18,13 @@
  * then factorise (ichol_numeric.c) as often as the values change
  * (allocating only the second attempt's numbers, spare, when first
  * wanted), apply
- * inside PCG (allocates nothing), free. cpg_ichol_keeps says whether an
- * analysis still fits a new A~ (ndof 3 <-> 2 or 1 changes no block
- * pattern; a node becoming fixed does).
+ * inside PCG (allocates nothing), free. An analysis still fits a new A~
+ * when the block pattern and the free nodes are the same (ndof 3 <-> 2
+ * or 1 changes no block pattern; a node becoming fixed does).
+ *
+ * COREPCG_TEST_BUILD (the tests' static copy of the library, never the
+ * shipped one) adds two modes the tests use to get a factor they can
+ * predict: the nodes' own order and compensation from the first attempt.
  */
 #ifndef COREPCG_ICHOL_H
 #define COREPCG_ICHOL_H
@@ -29,19 +33,25 @@
 #include "order.h"
 
 typedef enum cpg_ichol_ordering {
+#ifdef COREPCG_TEST_BUILD
     CPG_ICHOL_NATURAL = 0,  /* node order as given */
+#endif
     CPG_ICHOL_RCM = 1,      /* reverse Cuthill-McKee on the node graph */
+#ifdef COREPCG_TEST_BUILD
     CPG_ICHOL_ORDERING_COUNT
+#endif
 } cpg_ichol_ordering;
 
 /* When the fill F's pattern drops is compensated on the pivots instead
- * (ichol_numeric.c, compensate: the factor of A~ + R, R PSD, which an SPD
+ * (ichol_compensate.c: the factor of A~ + R, R PSD, which an SPD
  * A~ cannot break down). */
 typedef enum cpg_ichol_comp {
     CPG_ICHOL_COMP_NEVER = 0,        /* plain IC, Manteuffel shifts only */
     CPG_ICHOL_COMP_ON_BREAKDOWN = 1, /* plain IC; on breakdown compensated */
+#ifdef COREPCG_TEST_BUILD
     CPG_ICHOL_COMP_ALWAYS = 2,       /* compensated from the first attempt */
     CPG_ICHOL_COMP_COUNT
+#endif
 } cpg_ichol_comp;
 
 typedef struct cpg_ichol_opts {
@@ -116,10 +126,9 @@ typedef struct cpg_ichol {
     /* The compensated attempt run beside the plain one on the second
      * thread (ichol_numeric.c, attempts): allocated at the first
      * factorise on this analysis after a plain attempt broke down (as
-     * much again as num: 30 MB on the 56k T-shirt), all NULL until
-     * then. plain_broke: the last factorise's plain attempt broke down.
-     * Both decide only where and when the attempts run, never which
-     * factor results. */
+     * much again as num), all NULL until then. plain_broke: the last
+     * factorise's plain attempt broke down. Both decide only where and
+     * when the attempts run, never which factor results. */
     cpg_ichol_numbers spare;
     int plain_broke;
     int avx2;                 /* 1: the AVX2 sweeps (cpg_have_avx2) */
@@ -145,18 +154,22 @@ int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
 int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v);
 void cpg_ichol_numbers_free(cpg_ichol_numbers *v);
 
-/* 1 when ic's analysis fits At: same block pattern, same free nodes. */
-int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At);
-
 /* Numeric factorisation of At's values with the analysis (the pattern
- * must be the analysed one: cpg_ichol_keeps). Retries with growing shifts
- * on breakdown (opts). Returns OK; ERR_IC_BREAKDOWN when every attempt broke
- * down (ic->info says where; apply then refuses); ERR_NOT_FINITE for a
- * NaN or Inf reaching a pivot (no retry); ERR_STATE before an analysis;
- * ERR_ARGUMENT (NULL, or block counts that are not the analysed ones).
+ * must be the analysed one, with the same free nodes). Retries with
+ * growing shifts on breakdown (opts). Returns OK; ERR_IC_BREAKDOWN when
+ * every attempt broke down (ic->info says where; apply then refuses);
+ * ERR_NOT_FINITE for a NaN or Inf reaching a pivot (no retry); ERR_STATE
+ * before an analysis; ERR_ARGUMENT (NULL, or block counts that are not
+ * the analysed ones).
  * Allocates nothing but ic->spare, when first wanted (while that fails
  * the attempts run in turn: the same factor). */
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
+
+/* The update -F W^T of block (I, J), I > J positions, that F's pattern
+ * drops, added instead as a PSD term to the partial pivots of I and J in
+ * num (ichol_compensate.c); its trace goes to num->comp_added. */
+void cpg_ichol_compensate(const cpg_ichol *ic, cpg_ichol_numbers *num, int I,
+                          int J, const double *F, const double *W);
 
 /* out = M^-1 in, a cpg_precond_fn, with in and out (3 G) in the factor's
  * padded node order (cpg_pad with ic's off and dim): no gather or
@@ -165,7 +178,5 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg);
 int cpg_ichol_apply_padded(void *ic, const double *in, double *out);
 
 void cpg_ichol_free(cpg_ichol *ic);
-
-const char *cpg_ichol_ordering_name(cpg_ichol_ordering o);
 
 #endif /* COREPCG_ICHOL_H */

@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ichol_numeric.c -- the numbers of the block incomplete Cholesky of A~
- * (ichol.h) on an analysis of ichol_symbolic.c: the factorisation with
- * Manteuffel shifts on breakdown (allocates nothing), and the triangular
- * sweeps by unrolled 3x3 blocks that apply M^-1 inside PCG. */
+ * (ichol.h) on an analysis of ichol_symbolic.c: the factorisation by
+ * unrolled 3x3 blocks, its attempts (plain, compensated on breakdown:
+ * ichol_compensate.c, then Manteuffel shifts; allocates nothing but the
+ * second attempt's numbers), and M^-1 inside PCG by the sweeps of
+ * kernels/ichol_sweeps.c. */
 #include "ichol.h"
 
 #include <math.h>
 #include <stdatomic.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #include <string.h>
 #include <stdlib.h>
+
+/* How a factorisation attempt (numeric) or one pivot (pivot_inverse)
+ * ended. Only a breakdown is worth another attempt. */
+typedef enum attempt_outcome {
+    ATTEMPT_FACTORISED = 0,
+    ATTEMPT_BREAKDOWN,       /* a pivot ratio <= pivot_tol */
+    ATTEMPT_NOT_FINITE,      /* NaN or Inf in a pivot */
+    ATTEMPT_DIAGONAL_NOT_POSITIVE, /* a diagonal entry of A~ itself <= 0 */
+    ATTEMPT_STOPPED          /* told to give up (stop) */
+} attempt_outcome;
 
 /* A~'s block (dI x dJ, leading dimension dI) padded into 3x3. */
 static void load_block(const double *x, int dI, int dJ, double *P)
@@ -28,37 +37,37 @@ static void load_block(const double *x, int dI, int dJ, double *P)
 
 /* D (3x3, lower triangle read) -> D^-1 (all 9) by Cholesky. The scalar
  * pivots divided by diag (the unshifted A~ diagonal) must exceed tol for
- * the first d of them. Returns 0, 1 (breakdown) or 2 (not finite); *ratio
- * gets the smallest pivot ratio. */
+ * the first d of them. Returns FACTORISED, BREAKDOWN or NOT_FINITE;
+ * *ratio gets the smallest pivot ratio. */
 /* Not precond.c's invert_spd (LAPACK): other rounding, no pivot ratios. */
-static int pivot_inverse(double *D, const double *diag, int d, double tol,
-                         double *ratio)
+static attempt_outcome pivot_inverse(double *D, const double *diag, int d,
+                                     double tol, double *ratio)
 {
     double p0 = D[0];
     double r = p0 / diag[0];
     *ratio = r;
     if (!isfinite(p0))
-        return 2;
+        return ATTEMPT_NOT_FINITE;
     if (!(r > tol))
-        return *ratio = r, 1;
+        return *ratio = r, ATTEMPT_BREAKDOWN;
     double l00 = sqrt(p0), l10 = D[1] / l00, l20 = D[2] / l00;
     double p1 = D[4] - l10 * l10;
     double r1 = d > 1 ? p1 / diag[1] : 1;
     if (!isfinite(p1))
-        return 2;
+        return ATTEMPT_NOT_FINITE;
     if (r1 < r)
         r = r1;
     if (!(r1 > tol))
-        return *ratio = r1, 1;
+        return *ratio = r1, ATTEMPT_BREAKDOWN;
     double l11 = sqrt(p1), l21 = (D[5] - l20 * l10) / l11;
     double p2 = D[8] - l20 * l20 - l21 * l21;
     double r2 = d > 2 ? p2 / diag[2] : 1;
     if (!isfinite(p2))
-        return 2;
+        return ATTEMPT_NOT_FINITE;
     if (r2 < r)
         r = r2;
     if (!(r2 > tol))
-        return *ratio = r2, 1;
+        return *ratio = r2, ATTEMPT_BREAKDOWN;
     double l22 = sqrt(p2);
     double y00 = 1 / l00, y11 = 1 / l11, y22 = 1 / l22;
     double y10 = -l10 * y00 * y11;
@@ -75,7 +84,7 @@ static int pivot_inverse(double *D, const double *diag, int d, double tol,
     D[3] = i10; D[4] = i11; D[5] = i21;
     D[6] = i20; D[7] = i21; D[8] = i22;
     *ratio = r;
-    return 0;
+    return ATTEMPT_FACTORISED;
 }
 
 /* F = W S, S symmetric (all 9 stored). Column-major 3x3. */
@@ -111,130 +120,10 @@ static inline void sub_fwt_lower(double *T, const double *F, const double *W)
     T[8] -= F[2] * W[2] + F[5] * W[5] + F[8] * W[8];
 }
 
-/* The eigenvectors of a symmetric 3x3 S (all 9, column-major) by cyclic
- * Jacobi: V orthonormal (rotations), V^T S V diagonal to 1e-6 of its
- * diagonal. compensate's R is PSD for any orthonormal V; nearer
- * eigenvectors only make it tighter, and converging to round-off
- * instead changed tr R / tr A~ in the fifth digit and no iteration count
- * on the T-shirts, for a slower factorisation. */
-static void eig3(const double *S, double *V)
-{
-    double a[3][3];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            a[i][j] = S[3 * j + i];
-            V[3 * j + i] = i == j;
-        }
-    for (int sweep = 0; sweep < 8; sweep++) {
-        double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
-        double on = fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2]);
-        if (!(off > 1e-6 * on))
-            break;
-        for (int p = 0; p < 2; p++)
-            for (int q = p + 1; q < 3; q++) {
-                if (a[p][q] == 0)
-                    continue;
-                double th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
-                double t = (th >= 0 ? 1 : -1) /
-                           (fabs(th) + sqrt(th * th + 1));
-                double c = 1 / sqrt(t * t + 1), sn = t * c;
-                for (int k = 0; k < 3; k++) {
-                    double akp = a[k][p], akq = a[k][q];
-                    a[k][p] = c * akp - sn * akq;
-                    a[k][q] = sn * akp + c * akq;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double apk = a[p][k], aqk = a[q][k];
-                    a[p][k] = c * apk - sn * aqk;
-                    a[q][k] = sn * apk + c * aqk;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double vkp = V[3 * p + k], vkq = V[3 * q + k];
-                    V[3 * p + k] = c * vkp - sn * vkq;
-                    V[3 * q + k] = sn * vkp + c * vkq;
-                }
-            }
-    }
-}
-
-/* The update -E = -F W^T of block (I, J), I > J, falls outside F's
- * pattern: instead of dropping it, compensate it on the partial pivots
- * of I and J (lower-stored, not yet factorised). For any orthonormal v_1..3
- * with a_i = E v_i, c_i = |a_i|, E = sum a_i v_i^T and
- *   R = sum_i [s^1/2 a_i / c_i; s^-1/2 v_i] c_i [...]^T
- *     = [s sum a_i a_i^T / c_i, E; E^T, sum c_i v_i v_i^T / s]
- * is PSD. The factor is then the exact one of A~ + (the R's): every
- * trailing Schur complement of an SPD A~ stays SPD, so it cannot break
- * down (Ajiz and Jennings' robust IC, here by 3x3 blocks). With v_i the
- * right singular vectors of E (E = U Sigma V^T) the blocks are s U Sigma
- * U^T and V Sigma V^T / s: R adds only in the directions E couples (a
- * stiff spring's). The entrywise rule, |e| on all three diagonals, took
- * 126 iterations on the T-shirt at k 6000 against 64; v_i = the unit
- * vectors 90. s = sqrt(m_I / m_J), the ratio of the nodes' mean diagonal
- * entries over their free directions, balances the two nodes.
- * Adds tr R to num->comp_added. */
-static void compensate(const cpg_ichol *ic, cpg_ichol_numbers *num, int I,
-                       int J, const double *F, const double *W)
-{
-    double E[9], S[9], V[9];
-    for (int c = 0; c < 3; c++)
-        for (int a = 0; a < 3; a++)
-            E[3 * c + a] = F[a] * W[c] + F[3 + a] * W[3 + c] +
-                           F[6 + a] * W[6 + c];
-    double *DI = num->dinv + 9L * I, *DJ = num->dinv + 9L * J;
-    /* the mean diagonal entry of each node over its free directions
-     * only (the padding's 1s would make the factor depend on A's units) */
-    const double *dI = num->diag + 3L * I, *dJ = num->diag + 3L * J;
-    double mI = 0, mJ = 0;
-    for (int a = 0; a < ic->dim[I]; a++)
-        mI += dI[a] / ic->dim[I];
-    for (int a = 0; a < ic->dim[J]; a++)
-        mJ += dJ[a] / ic->dim[J];
-    const double s = sqrt(mI / mJ);
-    double e2 = 0;
-    for (int q = 0; q < 9; q++)
-        e2 += E[q] * E[q];
-    if (e2 < 1e-8 * mI * mJ) {
-        /* |E| below 1e-4 of the pivots' mean (the soft couplings, about
-         * half the drops on a garment): the entrywise rule, each entry e
-         * a 2x2 block [s|e|, e; e, |e|/s] on the two diagonals -- PSD as
-         * well, a fifth of the work */
-        for (int c = 0; c < 3; c++)
-            for (int a = 0; a < 3; a++) {
-                double e = fabs(E[3 * c + a]);
-                DI[4 * a] += e * s;
-                DJ[4 * c] += e / s;
-                num->comp_added += e * (s + 1 / s);
-            }
-        return;
-    }
-    for (int c = 0; c < 3; c++) /* S = E^T E */
-        for (int d = 0; d < 3; d++)
-            S[3 * d + c] = E[3 * c] * E[3 * d] + E[3 * c + 1] * E[3 * d + 1] +
-                           E[3 * c + 2] * E[3 * d + 2];
-    eig3(S, V);
-    for (int i = 0; i < 3; i++) {
-        const double *v = V + 3 * i;
-        double u[3]; /* E v = c u, |u| = 1 */
-        for (int a = 0; a < 3; a++)
-            u[a] = E[a] * v[0] + E[3 + a] * v[1] + E[6 + a] * v[2];
-        double c = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        if (!(c > 0))
-            continue;
-        for (int a = 0; a < 3; a++)
-            u[a] /= c;
-        for (int d = 0; d < 3; d++)
-            for (int a = d; a < 3; a++) {
-                DI[3 * d + a] += c * s * u[a] * u[d];
-                DJ[3 * d + a] += c / s * v[a] * v[d];
-            }
-        num->comp_added += c * (s + 1 / s);
-    }
-}
-
 /* A~'s blocks are read in the factor's (RCM) order, scattered over A~'s
- * own: without asking for them ahead, a wait on memory per block was a
- * third of a garment's factorisation. A 3x3 block spans two cache lines. */
+ * own: without asking for them ahead, the factorisation waits on memory
+ * for each block (docs/benchmark.md, "icpcg's iteration in the factor's
+ * order"). A 3x3 block spans two cache lines. */
 #define PREFETCH_BLOCKS 8
 static inline void prefetch_block(const double *x)
 {
@@ -245,12 +134,13 @@ static inline void prefetch_block(const double *x)
 /* One attempt into v with shift alpha, the dropped fill compensated when
  * comp; the first attempt on A~'s values also copies A~'s lower triangle
  * into ic->lower. stop, when not NULL, is polled between columns: once
- * it is set the attempt gives up. Returns 0, 1 (breakdown at *bad), 2
- * (not finite at *bad), 3 (a diagonal entry of A~ itself <= 0 at *bad)
- * or 4 (stopped); *minratio the smallest pivot ratio seen. */
-static int numeric(cpg_ichol *ic, cpg_ichol_numbers *v, const cpg_rmat *At,
-                   double alpha, int comp, int load_lower,
-                   const atomic_int *stop, int *bad, double *minratio)
+ * it is set the attempt gives up. Returns how it ended, *bad the node
+ * where it failed (a breakdown, not finite or a diagonal entry <= 0);
+ * *minratio the smallest pivot ratio seen. */
+static attempt_outcome numeric(cpg_ichol *ic, cpg_ichol_numbers *v,
+                               const cpg_rmat *At, double alpha, int comp,
+                               int load_lower, const atomic_int *stop,
+                               int *bad, double *minratio)
 {
     const int G = ic->G;
     const int *lp = ic->lp, *li = ic->li;
@@ -271,7 +161,8 @@ static int numeric(cpg_ichol *ic, cpg_ichol_numbers *v, const cpg_rmat *At,
             if (!(D[4 * a] > 0)) {
                 *bad = ic->perm[k];
                 *minratio = -INFINITY;
-                return isfinite(D[4 * a]) ? 3 : 2;
+                return isfinite(D[4 * a]) ? ATTEMPT_DIAGONAL_NOT_POSITIVE
+                                          : ATTEMPT_NOT_FINITE;
             }
         }
         if (load_lower)
@@ -297,13 +188,14 @@ static int numeric(cpg_ichol *ic, cpg_ichol_numbers *v, const cpg_rmat *At,
     v->comp_added = 0;
     for (int k = 0; k < G; k++) {
         if (stop && atomic_load_explicit(stop, memory_order_relaxed))
-            return 4;
+            return ATTEMPT_STOPPED;
         double ratio;
-        int st = pivot_inverse(v->dinv + 9L * k, v->diag + 3L * k,
-                               ic->dim[k], ic->opts.pivot_tol, &ratio);
+        attempt_outcome st =
+            pivot_inverse(v->dinv + 9L * k, v->diag + 3L * k, ic->dim[k],
+                          ic->opts.pivot_tol, &ratio);
         if (ratio < rmin)
             rmin = ratio;
-        if (st) {
+        if (st != ATTEMPT_FACTORISED) {
             *bad = ic->perm[k];
             *minratio = rmin;
             return st;
@@ -328,20 +220,22 @@ static int numeric(cpg_ichol *ic, cpg_ichol_numbers *v, const cpg_rmat *At,
                 if (t2 < e2 && li[t2] == I)
                     sub_fwt(lx + 9L * t2, Fc + 9L * (t - q0), Ws);
                 else if (comp)
-                    compensate(ic, v, I, J, Fc + 9L * (t - q0), Ws);
+                    cpg_ichol_compensate(ic, v, I, J, Fc + 9L * (t - q0),
+                                         Ws);
             }
         }
         memcpy(lx + 9L * q0, Fc, sizeof(double) * 9 * (size_t)(q1 - q0));
     }
     *minratio = rmin;
-    return 0;
+    return ATTEMPT_FACTORISED;
 }
 
 /* An attempt's inputs and outcome. */
 typedef struct attempt {
     cpg_ichol_numbers *v;
     int comp, load_lower;
-    int status, bad;
+    attempt_outcome status;
+    int bad;
     double ratio;
 } attempt;
 
@@ -367,7 +261,7 @@ static void pair_part(void *arg, int which)
     attempt_pair *p = arg;
     if (which == 0) {
         run_attempt(p, &p->plain, NULL);
-        if (p->plain.status != 1)
+        if (p->plain.status != ATTEMPT_BREAKDOWN)
             atomic_store_explicit(&p->settled, 1, memory_order_relaxed);
     } else {
         run_attempt(p, &p->comp, &p->settled);
@@ -375,10 +269,11 @@ static void pair_part(void *arg, int which)
 }
 
 /* Whether the plain attempt runs beside the compensated one: when the
- * last factorisation's plain attempt broke down (on a garment at high
- * stiffness it does on every step, at its last node on the 56k
- * T-shirt) and a second thread is free. Plain first and compensated
- * after a breakdown give the same factor: only the time changes. */
+ * last factorisation's plain attempt broke down (on stiff triangle
+ * meshes it does on nearly every step, possibly at its last node:
+ * docs/benchmark.md, "IC(0) on triangle meshes") and a second thread is
+ * free. Plain first and compensated after a breakdown give the same
+ * factor: only the time changes. */
 static int side_by_side(cpg_ichol *ic)
 {
     if (ic->opts.compensate != CPG_ICHOL_COMP_ON_BREAKDOWN ||
@@ -391,14 +286,15 @@ static int side_by_side(cpg_ichol *ic)
 }
 
 /* The attempts of a factorisation: plain IC; on breakdown the
- * compensated one, which an SPD A~ cannot break (compensate); shifts only
- * after that, for round-off or an A~ that is not SPD. The first two may
- * run at once (side_by_side); their outcomes are read in the same order,
- * so the factor and the record are those of running them in turn. Fills
+ * compensated one, which an SPD A~ cannot break (cpg_ichol_compensate);
+ * shifts only after that, for round-off or an A~ that is not SPD. The
+ * first two may run at once (side_by_side); their outcomes are read in
+ * the same order, so the factor and the record are those of running them
+ * in turn. Fills
  * ic->info's attempt fields; *alpha and *comp are the last attempt's,
- * *bad its failed node. Returns numeric's status of the last attempt. */
-static int attempts(cpg_ichol *ic, const cpg_rmat *At, double *alpha,
-                    int *comp, int *bad)
+ * *bad its failed node. Returns how the last attempt ended. */
+static attempt_outcome attempts(cpg_ichol *ic, const cpg_rmat *At,
+                                double *alpha, int *comp, int *bad)
 {
     cpg_ichol_info *inf = &ic->info;
     inf->factorised = 0;
@@ -410,8 +306,13 @@ static int attempts(cpg_ichol *ic, const cpg_rmat *At, double *alpha,
     inf->compensated = 0;
     inf->compensation = 0;
     const int policy = ic->opts.compensate;
-    int shifts = 0, st;
+    int shifts = 0;
+    attempt_outcome st;
+#ifdef COREPCG_TEST_BUILD
     *comp = policy == CPG_ICHOL_COMP_ALWAYS;
+#else
+    *comp = 0;
+#endif
     /* the compensated attempt already run beside the plain one */
     attempt_pair pair = {.ic = ic, .At = At};
     int pair_ran = 0;
@@ -441,15 +342,15 @@ static int attempts(cpg_ichol *ic, const cpg_rmat *At, double *alpha,
                          bad, &ratio);
         }
         if (inf->retries == 0) /* whatever the policy: a probe's too */
-            ic->plain_broke = !*comp && st == 1;
+            ic->plain_broke = !*comp && st == ATTEMPT_BREAKDOWN;
         inf->min_pivot_ratio = ratio;
-        if (st == 0)
+        if (st == ATTEMPT_FACTORISED)
             break;
         if (inf->retries == 0) {
             inf->breakdown_node = *bad;
             inf->breakdown_ratio = ratio;
         }
-        if (st >= 2)
+        if (st != ATTEMPT_BREAKDOWN) /* no retry can help */
             break;
         if (!*comp && policy == CPG_ICHOL_COMP_ON_BREAKDOWN)
             *comp = 1;
@@ -490,20 +391,21 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
     double alpha;
     int bad = -1, comp;
     ic->lower.loaded = 0; /* this A~'s values: loaded by the first attempt */
-    int st = attempts(ic, At, &alpha, &comp, &bad);
+    attempt_outcome st = attempts(ic, At, &alpha, &comp, &bad);
     cpg_ichol_info *inf = &ic->info;
     inf->time_factor_s = cpg_now() - t0;
-    if (st == 2)
+    if (st == ATTEMPT_NOT_FINITE)
         return cpg_fail(msg, COREPCG_ERR_NOT_FINITE, "incomplete Cholesky: "
                         "NaN or Inf in the pivot of node %d", bad);
-    if (st == 3)
+    if (st == ATTEMPT_DIAGONAL_NOT_POSITIVE)
         return cpg_fail(msg, COREPCG_ERR_NOT_SPD, "the reduced matrix A~ is "
                         "not positive definite: a diagonal entry of node %d "
                         "is <= 0", bad);
-    if (st == 4) /* only a compensated attempt no longer wanted stops */
+    /* only a compensated attempt no longer wanted stops */
+    if (st == ATTEMPT_STOPPED)
         return cpg_fail(msg, COREPCG_ERR_STATE, "incomplete Cholesky: an "
                         "attempt stopped unfinished");
-    if (st == 1)
+    if (st == ATTEMPT_BREAKDOWN)
         return cpg_fail(msg, COREPCG_ERR_IC_BREAKDOWN, "incomplete Cholesky broke "
                         "down at node %d (pivot ratio %.3g) and still at "
                         "node %d with shift %.3g after %d retries%s",
@@ -525,103 +427,6 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
     return COREPCG_OK;
 }
 
-/* --------------------------------------------------------------- apply */
-
-#ifdef __SSE2__
-/* Rows 0 and 1 of column c of a float block F, as two doubles (an 8-byte
- * load: the blocks are 4-aligned) */
-static inline __m128d column_top(const float *F, int c)
-{
-    return _mm_cvtps_pd(
-        _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(F + 3 * c))));
-}
-
-/* Columns 0 and 1 of row a of F, as two doubles */
-static inline __m128d row_left(const float *F, int a)
-{
-    return _mm_cvtps_pd(
-        _mm_unpacklo_ps(_mm_load_ss(F + a), _mm_load_ss(F + 3 + a)));
-}
-#endif
-
-/* The two sweeps with F in float: w <- D^-1 (I + F)^-1 w (forward, F's
- * columns scattered in increasing order), then w <- (I + F)^-T w (backward,
- * the same columns gathered in decreasing order): F is read in its storage
- * order both times. With SSE2 (every x86-64) the first two rows (forward)
- * or columns (backward) of each block go as one pair of doubles: the same
- * products and sums in the same order as the plain code, so the same bits;
- * a 188-iteration step on the 56k T-shirt took 0.90-0.93x the time.
- * Where the CPU has AVX2 and FMA, cpg_sweeps_avx2 runs instead. */
-static void sweeps(const cpg_ichol *ic, double *w)
-{
-    const int G = ic->G;
-    const int *lp = ic->lp, *li = ic->li;
-    const double *dinv = ic->num.dinv;
-    const float *lx = ic->lxf;
-    if (ic->avx2) {
-        cpg_sweeps_avx2(G, lp, li, lx, dinv, w);
-        return;
-    }
-    for (int k = 0; k < G; k++) {
-        double *wk = w + 3L * k;
-        const double y0 = wk[0], y1 = wk[1], y2 = wk[2];
-#ifdef __SSE2__
-        const __m128d Y0 = _mm_set1_pd(y0), Y1 = _mm_set1_pd(y1),
-                      Y2 = _mm_set1_pd(y2);
-#endif
-        for (int q = lp[k]; q < lp[k + 1]; q++) {
-            const float *F = lx + 9L * q;
-            double *wi = w + 3L * li[q];
-#ifdef __SSE2__
-            __m128d t = _mm_add_pd(_mm_mul_pd(column_top(F, 0), Y0),
-                                   _mm_mul_pd(column_top(F, 1), Y1));
-            t = _mm_add_pd(t, _mm_mul_pd(column_top(F, 2), Y2));
-            _mm_storeu_pd(wi, _mm_sub_pd(_mm_loadu_pd(wi), t));
-#else
-            wi[0] -= F[0] * y0 + F[3] * y1 + F[6] * y2;
-            wi[1] -= F[1] * y0 + F[4] * y1 + F[7] * y2;
-#endif
-            wi[2] -= F[2] * y0 + F[5] * y1 + F[8] * y2;
-        }
-        const double *S = dinv + 9L * k;
-        wk[0] = S[0] * y0 + S[3] * y1 + S[6] * y2;
-        wk[1] = S[1] * y0 + S[4] * y1 + S[7] * y2;
-        wk[2] = S[2] * y0 + S[5] * y1 + S[8] * y2;
-    }
-    for (int k = G - 1; k >= 0; k--) {
-        double *wk = w + 3L * k;
-        double x2 = wk[2];
-#ifdef __SSE2__
-        __m128d x01 = _mm_loadu_pd(wk);
-        for (int q = lp[k]; q < lp[k + 1]; q++) {
-            const float *F = lx + 9L * q;
-            const double *wi = w + 3L * li[q];
-            const __m128d W0 = _mm_set1_pd(wi[0]), W1 = _mm_set1_pd(wi[1]),
-                          W2 = _mm_set1_pd(wi[2]);
-            __m128d t = _mm_add_pd(_mm_mul_pd(row_left(F, 0), W0),
-                                   _mm_mul_pd(row_left(F, 1), W1));
-            t = _mm_add_pd(t, _mm_mul_pd(row_left(F, 2), W2));
-            x01 = _mm_sub_pd(x01, t);
-            x2 -= F[6] * wi[0] + F[7] * wi[1] + F[8] * wi[2];
-        }
-        _mm_storeu_pd(wk, x01);
-        wk[2] = x2;
-#else
-        double x0 = wk[0], x1 = wk[1];
-        for (int q = lp[k]; q < lp[k + 1]; q++) {
-            const float *F = lx + 9L * q;
-            const double *wi = w + 3L * li[q];
-            x0 -= F[0] * wi[0] + F[1] * wi[1] + F[2] * wi[2];
-            x1 -= F[3] * wi[0] + F[4] * wi[1] + F[5] * wi[2];
-            x2 -= F[6] * wi[0] + F[7] * wi[1] + F[8] * wi[2];
-        }
-        wk[0] = x0;
-        wk[1] = x1;
-        wk[2] = x2;
-#endif
-    }
-}
-
 int cpg_ichol_apply_padded(void *ctx, const double *in, double *out)
 {
     cpg_ichol *ic = ctx;
@@ -629,6 +434,7 @@ int cpg_ichol_apply_padded(void *ctx, const double *in, double *out)
         return COREPCG_ERR_STATE;
     if (out != in)
         memcpy(out, in, 3 * sizeof(double) * (size_t)ic->G);
-    sweeps(ic, out);
+    cpg_ichol_sweeps(ic->G, ic->lp, ic->li, ic->lxf, ic->num.dinv, out,
+                     ic->avx2);
     return COREPCG_OK;
 }

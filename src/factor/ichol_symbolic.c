@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ichol_symbolic.c -- the analysis of the block incomplete Cholesky of A~
- * (ichol.h): the node ordering (natural, or reverse Cuthill-McKee from
- * order/), the pattern of F (A~'s blocks, optionally with level-1 block
- * fill) and every buffer the factorisation and the sweeps use. Depends
- * only on A~'s block pattern and which nodes are free. */
+ * (ichol.h): the node ordering (reverse Cuthill-McKee from order/; the
+ * nodes' own in a test build), the pattern of F (A~'s blocks, optionally
+ * with level-1 block fill) and every buffer the factorisation and the
+ * sweeps use. Depends only on A~'s block pattern and which nodes are
+ * free. */
 #include "ichol.h"
 #include "order.h"
 
@@ -21,15 +22,6 @@ void cpg_ichol_default_opts(cpg_ichol_opts *o)
     o->shift_first = 1e-3;
     o->shift_growth = 4;
     o->max_retries = 6;
-}
-
-const char *cpg_ichol_ordering_name(cpg_ichol_ordering o)
-{
-    switch (o) {
-    case CPG_ICHOL_NATURAL: return "natural";
-    case CPG_ICHOL_RCM: return "rcm";
-    default: return "unknown";
-    }
 }
 
 void cpg_ichol_free(cpg_ichol *ic)
@@ -84,6 +76,18 @@ static int node_graph(const cpg_ichol *ic, const int *nat_of_node,
     return COREPCG_OK;
 }
 
+/* 1 when the nodes keep their own order: a test build's
+ * CPG_ICHOL_NATURAL. */
+static int keeps_node_order(const cpg_ichol_opts *o)
+{
+#ifdef COREPCG_TEST_BUILD
+    return o->ordering == CPG_ICHOL_NATURAL;
+#else
+    (void)o;
+    return 0;
+#endif
+}
+
 /* perm (G) and pos (N) for the requested ordering. */
 static int make_ordering(cpg_ichol *ic)
 {
@@ -102,7 +106,7 @@ static int make_ordering(cpg_ichol *ic)
         if (nat_of_node[J] >= 0)
             node_of_nat[g++] = J;
     }
-    if (ic->opts.ordering == CPG_ICHOL_NATURAL || G == 0) {
+    if (keeps_node_order(&ic->opts) || G == 0) {
         for (int k = 0; k < G; k++)
             order[k] = k;
     } else {
@@ -295,6 +299,16 @@ done:
 
 /* ------------------------------------------------------------- analyse */
 
+/* 1 for a compensation policy this build has (cpg_ichol_comp). */
+static int compensation_known(int c)
+{
+#ifdef COREPCG_TEST_BUILD
+    if (c == CPG_ICHOL_COMP_ALWAYS)
+        return 1;
+#endif
+    return c == CPG_ICHOL_COMP_NEVER || c == CPG_ICHOL_COMP_ON_BREAKDOWN;
+}
+
 /* The options' ranges: OK, or ERR_ARGUMENT with msg. */
 static int check_opts(const cpg_ichol_opts *opts, char *msg)
 {
@@ -302,11 +316,11 @@ static int check_opts(const cpg_ichol_opts *opts, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "incomplete Cholesky: fill level %d (0 or 1)",
                         opts->fill);
-    if (opts->compensate < 0 || opts->compensate >= CPG_ICHOL_COMP_COUNT)
+    if (!compensation_known(opts->compensate))
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "incomplete Cholesky: unknown compensation %d",
                         opts->compensate);
-    if ((int)opts->ordering < 0 || opts->ordering >= CPG_ICHOL_ORDERING_COUNT)
+    if (opts->ordering != CPG_ICHOL_RCM && !keeps_node_order(opts))
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "incomplete Cholesky: unknown ordering %d",
                         (int)opts->ordering);
@@ -358,7 +372,7 @@ int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v)
     memset(v, 0, sizeof *v);
     v->lx = cpg_malloc_huge(9 * (size_t)nb, sizeof(double));
     /* dinv and (alloc_values) lxf one entry more, zero: the AVX2 sweeps
-     * read a block's third column 4 wide (blocks_avx2.c) */
+     * read a block's third column 4 wide (kernels/ichol_sweeps.c) */
     v->dinv = xmalloc(9 * (size_t)G + 1, sizeof(double));
     v->diag = xmalloc(3 * (size_t)G, sizeof(double));
     v->colbuf = xmalloc(9 * (size_t)longest, sizeof(double));
@@ -475,17 +489,4 @@ fail_msg:
     free(os);
     cpg_ichol_free(ic);
     return rc;
-}
-
-int cpg_ichol_keeps(const cpg_ichol *ic, const cpg_rmat *At)
-{
-    if (!ic || !ic->ap || !At || !At->A || At->A->nb != ic->N)
-        return 0;
-    const int N = ic->N;
-    if (memcmp(ic->ap, At->p, sizeof(int) * ((size_t)N + 1)) != 0)
-        return 0;
-    for (int t = 0; t < At->p[N]; t++)
-        if (ic->ai[t] != At->A->i[At->src[t]])
-            return 0;
-    return 1;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * base.h -- what every part of the library uses: messages, settings
- * validation, the clock, large buffers and a quiet CHOLMOD common
- * (handle/: error.c, settings.c, timer.c, buffers.c, cholmod.c). Not
+ * validation, the clock (util/monotonic.c), large buffers and a quiet
+ * CHOLMOD common (handle/: error.c, settings.c, buffers.c, cholmod.c). Not
  * installed. Naming: cpg_ prefix, hidden visibility (the library is built
  * with gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
  */
@@ -16,18 +16,28 @@
 #include <suitesparse/cholmod.h>
 
 #include "message.h" /* cpg_fail */
+#include "monotonic.h" /* cpg_now */
 
 /* OK, or ERR_ARGUMENT naming the first setting out of range. */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
 
-/* Monotonic seconds. */
-double cpg_now(void);
+/* 1 when name spells choice in any case (ASCII only, whatever the
+ * program's locale): how every *_from_name function compares. */
+int cpg_name_is(const char *name, const char *choice);
 
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);
+/* work(cm, arg, msg) on a common started for this call alone and
+ * finished after it, for the public entries that need CHOLMOD for one
+ * call: work's code, or the start's failure with msg "<who>cannot start
+ * CHOLMOD" (who: "" or "name: "). */
+int cpg_cholmod_call(int (*work)(cholmod_common *cm, void *arg, char *msg),
+                     void *arg, const char *who, char *msg);
 
 /* Maps a CHOLMOD status after a call to a corepcg code (OK when fine). */
 int cpg_cholmod_code(const cholmod_common *cm);
+/* A CHOLMOD status in words, for messages ("not positive definite"). */
+const char *cpg_cholmod_status_text(int status);
 
 /* Asks for transparent huge pages on the 2 MiB-aligned interior of a
  * buffer that nothing has touched yet (a fresh allocation): its first

@@ -24,8 +24,8 @@ void cpg_huge_pages(void *p, size_t bytes)
 
 /* An array of 2 MiB or more starts on a 2 MiB boundary and is rounded up
  * to whole huge pages, so that all of it can be one: malloc's would leave
- * up to 2 MiB of 4 KiB pages at its two ends (512 faults each, measured
- * on a 10 MiB array: 524 faults against 16). */
+ * up to 2 MiB of 4 KiB pages at its two ends, 512 faults each
+ * (docs/benchmark.md, "The cold path"). */
 void *cpg_malloc_huge(size_t count, size_t size)
 {
     const size_t huge = (size_t)2 << 20;

@@ -14,6 +14,7 @@ static const struct code_text code_texts[] = {
     {COREPCG_OK, "ok"},
     {COREPCG_NOT_CONVERGED, "not converged within the iteration limit"},
     {COREPCG_FELL_BACK, "core not positive definite; solved by block-preconditioned PCG instead"},
+    {COREPCG_STOPPED, "stopped by the monitor"},
     {COREPCG_ERR_ARGUMENT, "invalid argument"},
     {COREPCG_ERR_NO_MEMORY, "out of memory"},
     {COREPCG_ERR_IO, "input/output error"},

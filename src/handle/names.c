@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* names.c -- the names of the enumerated choices, as the CLI spells them
- * (the methods' are in their table, methods/registry.c). */
+ * (the methods' are in their table, methods/registry.c), read in any
+ * case. */
 #include "base.h"
-
-#include <string.h>
 
 static const char *const auto_reason_names[] = {
     "none", "first", "fastest", "probe", "recheck", "fallback", "breakdown"};
@@ -20,12 +19,25 @@ static const char *name_of(const char *const *names, int count, int value)
     return value >= 0 && value < count ? names[value] : "unknown";
 }
 
+int cpg_name_is(const char *name, const char *choice)
+{
+    for (;; name++, choice++) {
+        char a = *name, b = *choice;
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a - 'A' + 'a');
+        if (a != b)
+            return 0;
+        if (a == '\0')
+            return 1;
+    }
+}
+
 static int value_of(const char *const *names, int count, const char *name)
 {
     if (!name)
         return -1;
     for (int k = 0; k < count; k++)
-        if (strcmp(names[k], name) == 0)
+        if (cpg_name_is(name, names[k]))
             return k;
     return -1;
 }

@@ -22,6 +22,8 @@ void corepcg_settings_default(corepcg_settings *s)
     s->fallback_upcg = 0;
     s->ic_fill = 0;
     s->stop = COREPCG_STOP_RESIDUAL;
+    s->monitor = NULL;
+    s->monitor_user = NULL;
 }
 
 int cpg_settings_check(const corepcg_settings *s, char *msg)

@@ -61,6 +61,16 @@ void corepcg_free(corepcg_solver **hp)
     *hp = NULL;
 }
 
+int corepcg_set_monitor(corepcg_solver *h, corepcg_monitor monitor,
+                        void *user)
+{
+    if (!h)
+        return COREPCG_ERR_ARGUMENT;
+    h->set.monitor = monitor;
+    h->set.monitor_user = user;
+    return COREPCG_OK;
+}
+
 const char *corepcg_message(const corepcg_solver *h)
 {
     return h ? h->msg : "no handle";
@@ -69,7 +79,8 @@ const char *corepcg_message(const corepcg_solver *h)
 static cpg_ctx context(corepcg_solver *h)
 {
     cpg_ctx ctx = {.sys = &h->sys, .set = &h->set, .msg = h->msg,
-                   .rec = &h->setup_info};
+                   .rec = &h->setup_info, .monitor = h->set.monitor,
+                   .monitor_user = h->set.monitor_user};
     return ctx;
 }
 

@@ -43,10 +43,10 @@ static int check_diagonal(const cholmod_sparse *L, const char *name,
     const double *Lx = L->x;
     for (size_t j = 0; j < L->ncol; j++) {
         int k = Lp[j], d = (int)j + base;
-        if (k == Lp[j + 1] || Li[k] != (int)j)
-            return cpg_fail(msg, COREPCG_ERR_NOT_SPD,
-                            "%s: diagonal entry A(%d,%d) is missing: A is "
-                            "not positive definite", name, d, d);
+        if (k == Lp[j + 1] || Li[k] != (int)j) /* as the array import */
+            return cpg_fail(msg, COREPCG_ERR_FORMAT,
+                            "%s: diagonal entry A(%d,%d) is missing: every "
+                            "diagonal entry must be stored", name, d, d);
         if (!(Lx[k] > 0))
             return cpg_fail(msg, COREPCG_ERR_NOT_SPD,
                             "%s: diagonal entry A(%d,%d) = %.17g is not "

@@ -304,9 +304,17 @@ static int read_optional_vector(const char *dir, const char *name,
     return rc;
 }
 
-static int read_bundle(bundle_store *st, const char *dir, cholmod_common *cm,
-                       char *msg)
+/* corepcg_bundle_read's store and directory, for read_bundle. */
+typedef struct read_args {
+    bundle_store *st;
+    const char *dir;
+} read_args;
+
+static int read_bundle(cholmod_common *cm, void *arg, char *msg)
 {
+    const read_args *r = arg;
+    bundle_store *st = r->st;
+    const char *dir = r->dir;
     char *path = cpg_path_join(dir, "A.mtx");
     if (!path)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
@@ -374,15 +382,9 @@ int corepcg_bundle_read(const char *dir, corepcg_bundle **out, char *msg)
     bundle_store *st = calloc(1, sizeof *st);
     if (!st)
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    cholmod_common cm;
-    int rc = cpg_cholmod_start(&cm);
-    if (rc != COREPCG_OK) {
-        free(st);
-        return cpg_fail(msg, rc, "cannot start CHOLMOD");
-    }
-    rc = read_bundle(st, dir, &cm, msg);
-    cholmod_finish(&cm);
-    if (rc != COREPCG_OK) {
+    read_args r = {st, dir};
+    int rc = cpg_cholmod_call(read_bundle, &r, "", msg);
+    if (rc != COREPCG_OK) { /* nothing read yet, or a part */
         corepcg_bundle *b = &st->pub;
         corepcg_bundle_free(&b);
         return rc;

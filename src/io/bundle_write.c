@@ -249,10 +249,19 @@ static int write_files(const char *dir, const bundle_content *bc,
     return rc;
 }
 
-static int write_bundle(const char *dir, const corepcg_system *sys,
-                        const double *b, const double *x0,
-                        cholmod_common *cm, char *msg)
+/* corepcg_bundle_write's arguments, for write_bundle. */
+typedef struct write_args {
+    const char *dir;
+    const corepcg_system *sys;
+    const double *b, *x0;
+} write_args;
+
+static int write_bundle(cholmod_common *cm, void *arg, char *msg)
 {
+    const write_args *w = arg;
+    const char *dir = w->dir;
+    const corepcg_system *sys = w->sys;
+    const double *b = w->b, *x0 = w->x0;
     bundle_content bc = {.sys = sys, .b = b, .x0 = x0};
     int rc = check_system(sys, cm, msg);
     int n = rc == COREPCG_OK ? 3 * sys->num_nodes : 0;
@@ -286,11 +295,6 @@ int corepcg_bundle_write(const char *dir, const corepcg_system *sys,
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "corepcg_bundle_write: need a directory, a system "
                         "and b");
-    cholmod_common cm;
-    int rc = cpg_cholmod_start(&cm);
-    if (rc != COREPCG_OK)
-        return cpg_fail(msg, rc, "cannot start CHOLMOD");
-    rc = write_bundle(dir, sys, b, x0, &cm, msg);
-    cholmod_finish(&cm);
-    return rc;
+    write_args w = {dir, sys, b, x0};
+    return cpg_cholmod_call(write_bundle, &w, "", msg);
 }

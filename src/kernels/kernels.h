@@ -31,8 +31,7 @@ void cpg_bmat_mult(const cpg_bmat *A, const double *x, double *y);
  * A's entries are finite, so A 0 is exactly 0). */
 void cpg_bmat_mult_prescribed(const cpg_bmat *A, const double *w, double *y);
 
-/* yt (r) = A~ xt (r); cpg_rmat_apply is the same as a cpg_apply_fn. */
-void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt);
+/* yt (r) = A~ xt (r) for rm a cpg_rmat, a cpg_apply_fn. */
 void cpg_rmat_apply(void *rm, const double *xt, double *yt);
 
 /* 1 when every entry of v (n) is zero: a right-hand side whose answer is
@@ -73,21 +72,18 @@ void cpg_lower_free(cpg_lower *m);
  * ERR_NAN instead of going on with a stale or empty product. */
 void cpg_lower_apply_padded(void *m, const double *in, double *out);
 
-/* 1 when this CPU runs the AVX2 and FMA kernels below (blocks_avx2.c;
- * x86-64 only). Their sums are grouped otherwise than the portable
- * kernels', so the answers of CPUs with and without AVX2 differ at
- * round-off; one CPU always gives the same bits. */
+/* 1 when this CPU runs the AVX2 and FMA kernels (blocks_avx2.h; x86-64
+ * only) of the lower product and the sweeps. Their sums are grouped
+ * otherwise than the portable kernels', so the answers of CPUs with and
+ * without AVX2 differ at round-off; one CPU always gives the same bits. */
 int cpg_have_avx2(void);
-/* Block columns [k0, k1) of y = A~ x in m's padded order, rows from
- * `from` on into spill (lower_product.c). m->x and m->d, and spill
- * past its 3 spill_rows, are readable one double past their end. */
-void cpg_lower_columns_avx2(const cpg_lower *m, int k0, int k1, int from,
-                            const double *x, double *y, double *spill);
 /* The incomplete factor's sweeps w <- (I + F)^-T D^-1 (I + F)^-1 w
- * (factor/ichol_numeric.c): F by block columns (lp, li) in float (lx),
- * dinv 9 per position; lx and dinv readable one entry past their end. */
-void cpg_sweeps_avx2(int G, const int *lp, const int *li, const float *lx,
-                     const double *dinv, double *w);
+ * (ichol_sweeps.c; the factor is factor/ichol_numeric.c's): F by block
+ * columns (lp, li) in float (lx), dinv 9 per position; lx and dinv
+ * readable one entry past their end. avx2: the AVX2 form (only where
+ * cpg_have_avx2). */
+void cpg_ichol_sweeps(int G, const int *lp, const int *li, const float *lx,
+                      const double *dinv, double *w, int avx2);
 
 /* A reduced vector (r) into the padded node order of G positions (3 per
  * position, position k the node at off[k] with dim[k] free directions,
@@ -131,6 +127,10 @@ typedef struct cpg_pcg_problem {
                               |bdelta| (|r0| when bdelta is NULL) instead */
     double tol;
     int max_iter;
+    corepcg_monitor monitor; /* or NULL: after each iteration, the value
+                                compared with tol; non-zero stops the loop
+                                (STOPPED)                               */
+    void *monitor_user;
 } cpg_pcg_problem;
 
 typedef struct cpg_pcg_work {
@@ -141,7 +141,8 @@ int cpg_pcg_work_alloc(cpg_pcg_work *w, int n);
 void cpg_pcg_work_free(cpg_pcg_work *w);
 
 /* x holds the initial guess on entry and the answer on exit. Returns OK,
- * NOT_CONVERGED, ERR_BREAKDOWN or ERR_NAN; *iterations is always set. */
+ * NOT_CONVERGED, STOPPED (the monitor asked), ERR_BREAKDOWN or ERR_NAN;
+ * *iterations is always set. */
 int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             int *iterations, char *msg);
 

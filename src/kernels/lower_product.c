@@ -4,6 +4,7 @@
  * the whole-matrix product reads. The incomplete factor fills the values
  * at its factorisation (factor/ichol_numeric.c). */
 #include "kernels.h"
+#include "blocks_avx2.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ int cpg_lower_alloc(cpg_lower *m, int G, const int *p, const int *i,
     m->half = half;
     m->spill_rows = last - half + 1;
     /* one double more each, zero: the AVX2 kernel reads a block's third
-     * column 4 wide (blocks_avx2.c) */
+     * column 4 wide (columns_avx2) */
     size_t spill = 3 * (size_t)(m->spill_rows > 0 ? m->spill_rows : 1);
     m->x = cpg_malloc_huge(9 * nb + 1, sizeof(double));
     m->d = malloc((9 * g + 1) * sizeof(double));
@@ -57,7 +58,7 @@ void cpg_lower_free(cpg_lower *m)
 /* Block columns [k0, k1) of y = A~ x in the padded order: each lower
  * block B (row I, column k) gives y_I += B x_k and y_k += B^T x_I; rows
  * from `from` on add into spill (row from + r at 3 r) instead of y.
- * Where the CPU has AVX2 and FMA, cpg_lower_columns_avx2 runs instead. */
+ * Where the CPU has AVX2 and FMA, columns_avx2 runs instead. */
 static void mult_columns(const cpg_lower *m, int k0, int k1, int from,
                          const double *x, double *y, double *spill)
 {
@@ -88,6 +89,40 @@ static void mult_columns(const cpg_lower *m, int k0, int k1, int from,
     }
 }
 
+#ifdef CPG_AVX2_KERNELS
+/* mult_columns 4 wide with FMA (blocks_avx2.h): other groupings of the
+ * sums, so other round-off. m->x and m->d, and spill past its 3
+ * spill_rows, are read one double past their end. */
+AVX2 static void columns_avx2(const cpg_lower *m, int k0, int k1, int from,
+                              const double *x, double *y, double *spill)
+{
+    const int *mp = m->p, *mi = m->i;
+    const int G = m->G;
+    for (int k = k0; k < k1; k++) {
+        const double *xk = x + 3L * k;
+        const __m256d x0 = _mm256_broadcast_sd(xk),
+                      x1 = _mm256_broadcast_sd(xk + 1),
+                      x2 = _mm256_broadcast_sd(xk + 2);
+        __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+        for (int t = mp[k]; t < mp[k + 1]; t++) {
+            const double *B = m->x + 9L * t;
+            const int I = mi[t];
+            double *yi = I < from ? y + 3L * I : spill + 3L * (I - from);
+            add_row(yi, block_times(B, x0, x1, x2), I == from - 1);
+            const __m256d xi = load_row(x + 3L * I, I == G - 1);
+            a0 = _mm256_fmadd_pd(double_column(B, 0), xi, a0);
+            a1 = _mm256_fmadd_pd(double_column(B, 1), xi, a1);
+            a2 = _mm256_fmadd_pd(double_column(B, 2), xi, a2);
+        }
+        /* a_c's lane 3: column c's fourth lane times xi's zero */
+        __m256d yk = _mm256_add_pd(block_times(m->d + 9L * k, x0, x1, x2),
+                                   lane_sums(a0, a1, a2));
+        double *out = y + 3L * k;
+        store_row(out, _mm256_add_pd(_mm256_maskload_pd(out, three()), yk));
+    }
+}
+#endif
+
 typedef struct halves_job {
     const cpg_lower *m;
     const double *x;
@@ -102,8 +137,11 @@ static void mult_half(void *arg, int which)
     const cpg_lower *m = j->m;
     const int G = m->G, half = m->half;
     void (*columns)(const cpg_lower *, int, int, int, const double *,
-                    double *, double *) =
-        m->avx2 ? cpg_lower_columns_avx2 : mult_columns;
+                    double *, double *) = mult_columns;
+#ifdef CPG_AVX2_KERNELS
+    if (m->avx2)
+        columns = columns_avx2;
+#endif
     if (which == 0) {
         memset(j->y, 0, 3 * sizeof(double) * (size_t)half);
         memset(m->spill, 0, 3 * sizeof(double) * (size_t)m->spill_rows);

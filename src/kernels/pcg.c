@@ -9,7 +9,10 @@
  *    method measures |S(b - A x)| / |S(b - A(I - S)z)|, what info reports;
  *  - the papers': delta = r^T M^-1 r <= tol^2 delta0, delta0 = bd^T M^-1
  *    bd (or, when that is zero, the initial delta); Baraff & Witkin's
- *    original MPCG hands in its own delta0. */
+ *    original MPCG hands in its own delta0.
+ * A monitor, when given, is shown after each iteration the value the rule
+ * compares with tol (|r| / |bd| or sqrt(delta / delta0)) and may stop the
+ * loop there (STOPPED); without one the loop pays a NULL test. */
 #include "kernels.h"
 
 #include <float.h>
@@ -135,22 +138,25 @@ static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
 }
 
 /* What the stopping rule compares with: tol^2 |bd|^2 (residual; rr =
- * |r|^2 at the start) or tol^2 delta0 (the papers'). A zero reference
- * would ask for an exactly zero residual, reached only by underflow:
- * measure against the initial residual instead (the solver answers a
- * zero reduced right-hand side exactly before getting here). */
+ * |r|^2 at the start) or tol^2 delta0 (the papers'), and into *reference
+ * the same without tol^2 (the monitor's scale). A zero reference would ask
+ * for an exactly zero residual, reached only by underflow: measure against
+ * the initial residual instead (the solver answers a zero reduced
+ * right-hand side exactly before getting here). */
 static int pcg_target(const cpg_pcg_problem *pb, double rr, double delta0,
-                      double delta, double *target, char *msg)
+                      double delta, double *target, double *reference,
+                      char *msg)
 {
     if (pb->stop_residual) {
         double ref = pb->bdelta ? dot(pb->n, pb->bdelta, pb->bdelta) : rr;
         if (!isfinite(rr) || !isfinite(ref))
             return cpg_fail(msg, COREPCG_ERR_NAN, "NaN or Inf before the "
                             "first iteration (|r|^2 overflows)");
-        *target = pb->tol * pb->tol * (ref > 0 ? ref : rr);
+        *reference = ref > 0 ? ref : rr;
     } else {
-        *target = pb->tol * pb->tol * (delta0 > 0 ? delta0 : delta);
+        *reference = delta0 > 0 ? delta0 : delta;
     }
+    *target = pb->tol * pb->tol * *reference;
     return COREPCG_OK;
 }
 
@@ -220,18 +226,33 @@ static int pcg_end(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     return COREPCG_OK;
 }
 
+/* 1 when the monitor, shown iteration it and the stopping rule's measure
+ * (|r|^2 or delta) as the value compared with tol, asks to stop a solve
+ * that would go on (at an iteration that meets tol the solve ends as it
+ * would have); msg then says so. */
+static int monitor_stops(const cpg_pcg_problem *pb, int it, double measure,
+                         double reference, double target, char *msg)
+{
+    double residual = sqrt(measure / reference);
+    if (!pb->monitor(it, residual, pb->monitor_user) || measure <= target)
+        return 0;
+    cpg_fail(msg, COREPCG_STOPPED, "stopped by the monitor at iteration %d "
+             "(residual %.3e, tol %.3e)", it, residual, pb->tol);
+    return 1;
+}
+
 int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             int *iterations, char *msg)
 {
     const int n = pb->n;
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     *iterations = 0;
-    double delta0 = 0, delta = 0, target = 0;
+    double delta0 = 0, delta = 0, target = 0, reference = 0;
     int rc = pcg_start(pb, w, x, &delta0, &delta, msg);
     if (rc != COREPCG_OK)
         return rc;
     double rr = dot(n, r, r);
-    rc = pcg_target(pb, rr, delta0, delta, &target, msg);
+    rc = pcg_target(pb, rr, delta0, delta, &target, &reference, msg);
     if (rc != COREPCG_OK)
         return rc;
     int checks = 0, verified = 1; /* rr is the true residual's */
@@ -249,6 +270,7 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             return rc;
         }
         verified = 0;
+        int restart = 0;
         if (pb->stop_residual && rr <= target && checks < TRUE_RESIDUAL_CHECKS) {
             checks++;
             rr = true_residual(pb, x, r, q);
@@ -260,11 +282,20 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
                                     "iteration %d: %s", it,
                                     corepcg_strerror(rc));
                 }
-                continue;
+                restart = 1;
+            } else {
+                verified = 1;
             }
-            verified = 1;
-            break;
         }
+        if (pb->monitor && monitor_stops(pb, it, pb->stop_residual ? rr : delta,
+                                         reference, target, msg)) {
+            *iterations = it;
+            return COREPCG_STOPPED;
+        }
+        if (verified)
+            break;
+        if (restart)
+            continue;
         double beta = delta / delta_old;
         for (int k = 0; k < n; k++)
             c[k] = s[k] + beta * c[k];

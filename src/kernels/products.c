@@ -106,14 +106,10 @@ static void rmat_columns(const void *M, const double *xt, double *yt,
     }
 }
 
-void cpg_rmat_mult(const cpg_rmat *rm, const double *xt, double *yt)
-{
-    split_product(rmat_columns, rm, rm->A->nb, xt, yt);
-}
-
 void cpg_rmat_apply(void *rm, const double *xt, double *yt)
 {
-    cpg_rmat_mult(rm, xt, yt);
+    const cpg_rmat *m = rm;
+    split_product(rmat_columns, m, m->A->nb, xt, yt);
 }
 
 int cpg_all_zero(const double *v, int n)

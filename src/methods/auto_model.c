@@ -126,8 +126,8 @@ void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
     cpg_auto_candidate *c = &m->c[k];
     /* A candidate's first timed step is its first on this handle: memory
      * touched for the first time, and in a simulation often a start from
-     * rest (icpcg on the T-shirt: 125 iterations and 3x a later step's
-     * time). So that step's time is provisional: the second replaces it.
+     * rest (docs/benchmark.md, "auto: choosing per step"). So that step's
+     * time is provisional: the second replaces it.
      * From then on, halfway to the new time: a changing scene is followed
      * within a few steps, one noisy step moves the estimate by half its
      * noise. */

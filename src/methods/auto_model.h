@@ -27,15 +27,15 @@
 /* ... unless the best needs more iterations than this, a sign that its
  * preconditioner suits this system badly: then the others are tried once
  * their credit covers a quarter of its step (within about 10 steps). It
- * lies between icpcg's counts on the grids and on the T-shirt at the
+ * lies between icpcg's counts on the grids and on stiff garments at the
  * default tol (docs/benchmark.md, "auto: choosing per step"). */
 #define CPG_AUTO_URGENT_ITERATIONS 40
 #define CPG_AUTO_URGENT_RATIO 0.25
-/* A candidate's first timed step took up to 3.1 times a later one (the
- * T-shirt's first step from rest, a probe in fresh memory: docs/
- * benchmark.md, "auto: choosing per step"): one timed within this many
- * times the best's step is re-checked soon, since its time may be that
- * excess alone; one slower still is left to the usual credit. */
+/* A candidate's first timed step can take several times a later one (a
+ * start from rest, a probe in fresh memory: docs/benchmark.md, "auto:
+ * choosing per step", "One step is not a measurement"): one timed within
+ * this many times the best's step is re-checked soon, since its time may
+ * be that excess alone; one slower still is left to the usual credit. */
 #define CPG_AUTO_FIRST_STEP_EXCESS 4.0
 /* Before any candidate is timed, the first choice solves within this many
  * iterations while a fallback is ready (a cold single solve has nothing

@@ -80,6 +80,7 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         .b = b, .bdelta = bdelta, .delta0 = delta0, .tol = ctx->set->tol,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
+        .monitor = ctx->monitor, .monitor_user = ctx->monitor_user,
     };
     int rc = cpg_pcg(&pb, &w->pcg, x, iterations, ctx->msg);
     /* Each filtered update leaves round-off along the constrained

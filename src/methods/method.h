@@ -22,6 +22,12 @@ typedef struct cpg_ctx {
                                     breaks down stops there (auto's sign,
                                     method_auto.c) and returns
                                     CPG_FACTOR_STOPPED                    */
+    corepcg_monitor monitor;     /* solve: the handle's monitor (or NULL),
+                                    read here, never from set: auto's
+                                    candidates' settings are copies made
+                                    at analysis, and corepcg_set_monitor
+                                    changes it between solves            */
+    void *monitor_user;
 } cpg_ctx;
 
 /* factorise's status when ctx->stop_at_breakdown stopped it: nothing is

@@ -166,11 +166,10 @@ static int candidate_index(const auto_state *st, corepcg_method m)
 
 /* On the sign (stiff_triangles), which of the two runs first: corePCG
  * below this tol. Its step is a factorisation whatever the tol, icpcg's
- * iterations grow as tol tightens; cold single solves of the stiff
- * T-shirt (3.5k to 56k vertices) tied at 1e-5, icpcg won by 1.2-2.7x
- * at 1e-4 and 1e-3, corePCG by 1.05-1.5x at 1e-6 (docs/benchmark.md,
- * "auto: choosing per step"). The other one is probed on the next step
- * either way, and from then on measured times decide. */
+ * iterations grow as tol tightens; on cold single solves of stiff
+ * garments the two tied at this tol (docs/benchmark.md, "auto: choosing
+ * per step", "The first choice on garments"). The other one is probed
+ * on the next step either way, and from then on measured times decide. */
 #define CPG_AUTO_CORE_FIRST_TOL 1e-5
 
 /* 1 when candidate k is icpcg, run first on a triangle mesh at a tol where
@@ -287,9 +286,9 @@ static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
  * choice before anything was timed, met a breakdown on a triangle mesh.
  * Zero fill drops the stiff in-plane couplings that close each triangle
  * (docs/benchmark.md, "IC(0) on triangle meshes"); the core holds exactly
- * them. On the T-shirt at k 6000 icpcg then needed 64-282 iterations at
- * tol 1e-5 to 1e-6 where corePCG needed 2-4; on soft cloth, where IC(0)
- * holds, icpcg was up to 10x the faster. */
+ * them, so corePCG then needs a few iterations where icpcg needs many; on
+ * soft cloth, where IC(0) holds, icpcg is the faster (docs/benchmark.md,
+ * "auto: choosing per step", "The first choice on garments"). */
 static int stiff_triangles(const auto_state *st, const cpg_ctx *ctx)
 {
     int k = st->chosen;
@@ -331,8 +330,9 @@ static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
 
 /* At a looser tol (or when corePCG could not be prepared) icpcg runs this
  * step, compensated, with no budget before the fallback (MPCG needs
- * hundreds to thousands of iterations on stiff cloth: 779-1668 on the
- * T-shirt at k 6000, icpcg 64-282), and corePCG is probed on the next. */
+ * hundreds to thousands of iterations on stiff cloth, many times icpcg's:
+ * docs/benchmark.md, "auto: choosing per step"), and corePCG is probed on
+ * the next. */
 static void keep_icpcg(auto_state *st)
 {
     int core = candidate_index(st, COREPCG_METHOD_COREPCG);
@@ -407,12 +407,16 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         double t = cpg_now();
         int rc = ops_of(st, k)->solve(st->sub[k], &c, b, y, x, iterations);
         double solve_s = cpg_now() - t;
+        ctx->rec->method_used = st->cand[k];
+        ctx->rec->auto_reason = st->why;
+        /* cut short by the caller: no measure of the step, which the next
+         * solve that runs to its end gives */
+        if (rc == COREPCG_STOPPED)
+            return rc;
         if (rc >= 0 && st->timing) /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
         st->timing = 0;
-        ctx->rec->method_used = st->cand[k];
-        ctx->rec->auto_reason = st->why;
         if (rc >= 0 && rc != COREPCG_NOT_CONVERGED) {
             if (why_failed[0])
                 cpg_fail(ctx->msg, rc, "auto: %s; %s ran in its place",

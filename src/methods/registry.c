@@ -7,8 +7,6 @@
  * checks and the method lists. */
 #include "method.h"
 
-#include <string.h>
-
 #define ITERATES (CPG_TAKES(COREPCG_OPTION_TOL) | CPG_TAKES(COREPCG_OPTION_MAX_ITER) | \
                   CPG_TAKES(COREPCG_OPTION_STOP))
 #define CHOLMOD_ORDERING (CPG_TAKES(COREPCG_OPTION_ORDERING) | CPG_TAKES(COREPCG_OPTION_FACTOR))
@@ -119,7 +117,7 @@ int corepcg_method_from_name(const char *name)
     if (!name)
         return -1;
     for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
-        if (strcmp(cpg_methods[k].name, name) == 0)
+        if (cpg_name_is(name, cpg_methods[k].name))
             return (int)cpg_methods[k].method;
     return -1;
 }

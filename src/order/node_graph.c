@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* node_graph.c -- the node graph an ordering works on (order.h), from a
  * pattern whose rows and columns come in node groups: the one builder of
- * the CHOLMOD node orderings (factor.c, projected.c) and of icpcg's RCM
+ * the CHOLMOD node orderings (factor_analyse.c, projected.c) and of icpcg's RCM
  * (ichol_symbolic.c). */
 #include "order.h"
 

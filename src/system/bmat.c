@@ -76,6 +76,41 @@ static int validate_csc(const corepcg_system *sys, int n, char *msg)
     return COREPCG_OK;
 }
 
+/* Every diagonal entry a_kk among the given entries (an explicit zero
+ * counts: its value is the factorisations' to judge). One left out is a
+ * mistake in the caller's assembly, named as such rather than found later
+ * as a matrix that is not positive definite. */
+static int check_diagonal_given(const corepcg_system *sys, int n, char *msg)
+{
+    int missing = -1;
+    if (sys->A_format == COREPCG_CSC) {
+        for (int j = 0; j < n && missing < 0; j++) {
+            int k = sys->A_colptr[j];
+            while (k < sys->A_colptr[j + 1] && sys->A_rowidx[k] != j)
+                k++;
+            if (k == sys->A_colptr[j + 1])
+                missing = j;
+        }
+    } else {
+        unsigned char *given = calloc((size_t)n, 1);
+        if (!given)
+            return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "A: out of memory");
+        for (long k = 0; k < sys->A_nnz; k++)
+            if (sys->A_rowidx[k] == sys->A_colidx[k])
+                given[sys->A_rowidx[k]] = 1;
+        for (int j = 0; j < n && missing < 0; j++)
+            if (!given[j])
+                missing = j;
+        free(given);
+    }
+    if (missing < 0)
+        return COREPCG_OK;
+    return cpg_fail(msg, COREPCG_ERR_FORMAT,
+                    "A has no diagonal entry at row %d (node %d, coordinate "
+                    "%c): every a_kk must be given, even for a fixed node",
+                    missing, missing / 3, "xyz"[missing % 3]);
+}
+
 /* The caller's A (any format but lower CSC) as a CHOLMOD matrix with the
  * triangle's stype, through triplets: CHOLMOD's conversion sums duplicate
  * entries and sorts, whichever form they came in. */
@@ -381,10 +416,14 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
     int n = 3 * sys->num_nodes;
     if (sys->A_format == COREPCG_CSC && sys->A_triangle == COREPCG_LOWER) {
         int rc = validate_csc(sys, n, msg);
+        if (rc == COREPCG_OK)
+            rc = check_diagonal_given(sys, n, msg);
         return rc ? rc : blocks_from_lower_csc(sys, sys->num_nodes, out, msg);
     }
     cholmod_sparse *A = NULL, *F = NULL;
     int rc = scalar_from_system(sys, n, cm, &A, msg);
+    if (rc == COREPCG_OK)
+        rc = check_diagonal_given(sys, n, msg);
     if (rc == COREPCG_OK)
         rc = full_storage(A, cm, &F, msg);
     cholmod_free_sparse(&A, cm);

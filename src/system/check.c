@@ -80,24 +80,24 @@ static long first_non_finite(const double *v, size_t n)
     return -1;
 }
 
-int corepcg_check(const corepcg_system *sys, const double *b,
-                  const double *x, double *constraint_error,
-                  double *rel_residual, char *msg)
+/* corepcg_check's arguments, for check_answer. */
+typedef struct check_args {
+    const corepcg_system *sys;
+    const double *b, *x;
+    double *constraint_error, *rel_residual;
+} check_args;
+
+static int check_answer(cholmod_common *cm, void *arg, char *msg)
 {
-    if (msg)
-        msg[0] = '\0';
-    if (!sys || !b || !x || !constraint_error || !rel_residual)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "corepcg_check: sys, b, x and both outputs are "
-                        "required");
-    cholmod_common cm;
-    int rc = cpg_cholmod_start(&cm);
-    if (rc != COREPCG_OK)
-        return cpg_fail(msg, rc, "corepcg_check: cannot start CHOLMOD");
+    const check_args *c = arg;
+    const corepcg_system *sys = c->sys;
+    const double *b = c->b, *x = c->x;
+    double *constraint_error = c->constraint_error;
+    double *rel_residual = c->rel_residual;
     /* The system as setup takes it (same checks, codes and messages),
      * then the two vectors only check has. */
     cpg_sys sys_in;
-    rc = cpg_sys_import(sys, &cm, &sys_in, msg);
+    int rc = cpg_sys_import(sys, cm, &sys_in, msg);
     size_t n = rc == COREPCG_OK ? 3 * (size_t)sys->num_nodes : 0;
     const struct { const double *v; const char *name; } vectors[] = {
         {b, "b"}, {x, "x"}};
@@ -124,6 +124,20 @@ int corepcg_check(const corepcg_system *sys, const double *b,
     }
     free(work);
     cpg_sys_free(&sys_in);
-    cholmod_finish(&cm);
     return rc;
 }
+
+int corepcg_check(const corepcg_system *sys, const double *b,
+                  const double *x, double *constraint_error,
+                  double *rel_residual, char *msg)
+{
+    if (msg)
+        msg[0] = '\0';
+    if (!sys || !b || !x || !constraint_error || !rel_residual)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
+                        "corepcg_check: sys, b, x and both outputs are "
+                        "required");
+    check_args c = {sys, b, x, constraint_error, rel_residual};
+    return cpg_cholmod_call(check_answer, &c, "corepcg_check: ", msg);
+}
+

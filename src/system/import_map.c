@@ -4,7 +4,8 @@
  * A simulator hands the library the same sparsity pattern every step with
  * new values. The first import validates the pattern and converts it to
  * 3x3 node blocks (bmat.c), which costs about as much as a factorisation
- * of the incomplete Cholesky preconditioner (15 ms at 161x161). This map
+ * of the incomplete Cholesky preconditioner (docs/benchmark.md, "The
+ * cold path"). This map
  * remembers the caller's pattern and where each entry lands among the
  * blocks, so that a later import with the very same pattern arrays only
  * checks the values and scatters them. Anything else -- another pattern,
@@ -150,8 +151,8 @@ int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
         /* an earlier step's arrays of this size: no fresh memory, which
          * costs page faults on every step for a large A. Their pattern may
          * be another with as many blocks (a contact spring that moved):
-         * the map's positions are prev's, so prev's pattern is copied in
-         * (it once was not, and the values landed in the wrong blocks) */
+         * the map's positions are prev's, so prev's pattern is copied in,
+         * or the values would land in the wrong blocks */
         *out = *spare;
         memset(spare, 0, sizeof *spare);
         memcpy(out->p, prev->p, sizeof(int) * ((size_t)prev->nb + 1));

@@ -19,10 +19,10 @@ if [ ! -f build-fuzz/build.ninja ]; then
         -Db_sanitize=address,undefined -Db_lundef=false >&2
 fi
 meson compile -C build-fuzz tests/fuzz/fuzz_constraints tests/fuzz/fuzz_bundle \
-    tests/fuzz/fuzz_steps >&2
+    tests/fuzz/fuzz_steps tests/fuzz/fuzz_obj >&2
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 status=0
-for t in constraints bundle steps; do
+for t in constraints bundle steps obj; do
     work=$(mktemp -d "${TMPDIR:-/tmp}/corepcg-fuzz-$t-XXXXXX")
     if "$here/run.sh" build-fuzz "$t" "$seconds" "$work" -seed="$seed" > "$work/log" 2>&1; then
         grep -E "^#[0-9]+.*DONE" "$work/log" | sed "s/^/fuzz_$t: /"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* timer.c -- monotonic wall-clock seconds for the info timings. */
-#include "base.h"
+/* monotonic.c -- monotonic wall-clock seconds (monotonic.h). */
+#include "monotonic.h"
 
 #include <time.h>
 

@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Watching a solve from Python: callback(iteration, residual) called once
+an iteration (1 .. info["iterations"]), its last residual the answer's
+rel_residual; a true return stops with StoppedWarning and a usable x; an
+exception in the callback stops the solve and propagates; history=True
+gives info["residuals"]; the handle is unwatched again afterwards; the
+CLI's --monitor prints one line an iteration."""
+import json
+import unittest
+import warnings
+
+import numpy as np
+
+import support
+from support import corepcg
+
+TOL = 1e-8
+
+
+def ballhit():
+    return support.bundle_args(
+        corepcg.read_bundle(support.DATA / "ballhit41-k60"))
+
+
+class Recorder:
+    """A callback that records its calls and returns True at stop_at."""
+
+    def __init__(self, stop_at=None):
+        self.calls = []
+        self.stop_at = stop_at
+
+    def __call__(self, iteration, residual):
+        self.calls.append((iteration, residual))
+        return iteration == self.stop_at
+
+
+class Callback(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        system, cls.b, cls.x0 = ballhit()
+        cls.A = corepcg.read_bundle(support.DATA / "ballhit41-k60")["A"]
+        cls.system = system
+
+    def solver(self, method="auto"):
+        tol = None if method == "direct" else TOL
+        return corepcg.Solver(self.A, method=method, tol=tol, **self.system)
+
+    def test_called_once_an_iteration(self):
+        for method in ("auto", "icpcg", "corepcg", "mpcg", "mpcg-bw", "upcg"):
+            with self.subTest(method=method), self.solver(method) as s:
+                rec = Recorder()
+                x, info = s.solve(self.b, self.x0, callback=rec)
+                n = info["iterations"]
+                self.assertGreater(n, 1)
+                self.assertEqual([i for i, _ in rec.calls],
+                                 list(range(1, n + 1)))
+                last = rec.calls[-1][1]
+                self.assertLessEqual(last, TOL)
+                self.assertTrue(all(r > TOL for _, r in rec.calls[:-1]))
+                self.assertAlmostEqual(last / info["rel_residual"], 1,
+                                       delta=1e-6)
+
+    def test_direct_never_calls(self):
+        with self.solver("direct") as s:
+            rec = Recorder()
+            _, info = s.solve(self.b, callback=rec, history=True)
+        self.assertEqual(rec.calls, [])
+        self.assertEqual(len(info["residuals"]), 0)
+
+    def test_history(self):
+        with self.solver() as s:
+            rec = Recorder()
+            _, info = s.solve(self.b, self.x0, callback=rec, history=True)
+            _, plain = s.solve(self.b, self.x0)
+            _, alone = s.solve(self.b, self.x0, history=True)
+        h = info["residuals"]
+        self.assertEqual(h.dtype, np.float64)
+        self.assertEqual(len(h), info["iterations"])
+        np.testing.assert_array_equal(h, [r for _, r in rec.calls])
+        self.assertNotIn("residuals", plain)
+        np.testing.assert_array_equal(alone["residuals"], h)
+
+    def test_history_holds_auto_fallbacks_last_attempt(self):
+        # max_iter 3 before anything was timed: icpcg gives up at 3 and
+        # the fallback (mpcg) solves again from iteration 1
+        rec = Recorder()
+        with corepcg.Solver(self.A, max_iter=3, **self.system) as s:
+            with self.assertWarns(corepcg.NotConvergedWarning):
+                _, info = s.solve(self.b, self.x0, callback=rec,
+                                  history=True)
+        self.assertEqual(info["auto_reason"], "fallback")
+        self.assertEqual([i for i, _ in rec.calls], [1, 2, 3, 1, 2, 3])
+        self.assertEqual(info["iterations"], 3)
+        np.testing.assert_array_equal(info["residuals"],
+                                      [r for _, r in rec.calls[3:]])
+
+    def test_true_return_stops(self):
+        for method in ("auto", "icpcg", "mpcg"):
+            with self.subTest(method=method), self.solver(method) as s:
+                rec = Recorder(stop_at=3)
+                with self.assertWarns(corepcg.StoppedWarning) as cm:
+                    x, info = s.solve(self.b, self.x0, callback=rec,
+                                      history=True)
+                self.assertEqual(cm.warning.code, corepcg.Status.STOPPED)
+                self.assertIn("monitor", cm.warning.message)
+                self.assertEqual(info["status"], corepcg.Status.STOPPED)
+                self.assertEqual(info["iterations"], 3)
+                self.assertEqual(len(rec.calls), 3)
+                self.assertEqual(len(info["residuals"]), 3)
+                self.assertFalse(info["converged"])
+                self.assertTrue(np.all(np.isfinite(x)))
+                m = corepcg.check(self.A, self.b, x, **self.system)
+                self.assertLessEqual(m.constraint_error, 1e-12)
+                self.assertGreater(m.rel_residual, TOL)
+                self.assertAlmostEqual(m.rel_residual / info["rel_residual"],
+                                       1, delta=1e-9)
+
+    def test_exception_propagates(self):
+        class Boom(Exception):
+            pass
+
+        def explode(iteration, residual):
+            if iteration == 2:
+                raise Boom(f"at {iteration}")
+
+        out = np.full(len(self.b), np.nan)
+        with self.solver() as s:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # no StoppedWarning first
+                with self.assertRaises(Boom) as cm:
+                    s.solve(self.b, self.x0, out=out, callback=explode)
+            self.assertEqual(str(cm.exception), "at 2")
+            self.assertTrue(np.all(np.isfinite(out)))  # the stopped iterate
+            # the handle is unwatched again (explode would stop it) and
+            # solves on
+            _, info = s.solve(self.b, self.x0)
+            self.assertEqual(info["status"], corepcg.Status.OK)
+
+    def test_keyboard_interrupt_propagates(self):
+        def interrupt(iteration, residual):
+            raise KeyboardInterrupt
+
+        with self.solver() as s, self.assertRaises(KeyboardInterrupt):
+            s.solve(self.b, self.x0, callback=interrupt)
+
+    def test_module_solve(self):
+        rec = Recorder()
+        _, info = corepcg.solve(self.A, self.b, self.x0, tol=TOL,
+                                callback=rec, history=True, **self.system)
+        self.assertEqual(len(rec.calls), info["iterations"])
+        self.assertEqual(len(info["residuals"]), info["iterations"])
+
+    def test_not_callable(self):
+        with self.solver() as s, self.assertRaises(TypeError):
+            s.solve(self.b, callback=3)
+
+    def test_monitor_is_no_setting(self):
+        self.assertNotIn("monitor", corepcg.default_settings())
+        with self.assertRaises(TypeError):
+            corepcg.Solver(self.A, monitor=print, **self.system)
+
+
+class Cli(unittest.TestCase):
+    """`corepcg solve --monitor`: one line an iteration on stderr, stdout
+    the JSON object alone."""
+
+    def test_one_line_an_iteration(self):
+        bundle = support.DATA / "ballhit41-k60"
+        for method in ("auto", "mpcg"):
+            with self.subTest(method=method):
+                proc = support.cli("solve", bundle, "--json", "--monitor",
+                                   "--method", method, "--repeat", "1")
+                info = json.loads(proc.stdout)
+                lines = proc.stderr.splitlines()
+                self.assertGreater(info["iterations"], 1)
+                self.assertEqual(len(lines), info["iterations"])
+                for k, line in enumerate(lines, 1):
+                    word, it, name, value = line.split()
+                    self.assertEqual((word, int(it), name),
+                                     ("iteration", k, "residual"))
+                self.assertAlmostEqual(
+                    float(lines[-1].split()[3]) / info["rel_residual"], 1,
+                    delta=1e-5)
+
+    def test_refused_for_direct(self):
+        proc = support.cli("solve", support.DATA / "tiny", "--monitor",
+                           "--method", "direct", expect=(2,))
+        self.assertIn("does not take --monitor", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tools/demo names the fastest method only when its warm step is long
+# enough to time: below the floor it says it names none, above it names
+# one. The floor is set here, not the machine's speed (a sanitizer or a
+# loaded machine may take data/tiny's microseconds past the default
+# 1e-4 s): 10 s for data/tiny, whose steps never take that long, and the
+# default for data/ballhit41-k60, whose steps take milliseconds.
+# Usage: demo.sh SOURCE_DIR (COREPCG_CLI and COREPCG_DATA_DIR set)
+set -euo pipefail
+src=$1
+fail() { echo "demo: $*"; echo "$out"; exit 1; }
+out=$(COREPCG_DEMO_RANK_FLOOR_S=10 "$src/tools/demo" "$COREPCG_DATA_DIR/tiny")
+grep -q "^fastest warm step: none named: the shortest took [0-9.]*e-[0-9]* s, under the 10 s" <<<"$out" \
+    || fail "data/tiny: no 'none named' line"
+! grep -q "faster than\|^  why:\|x the fastest" <<<"$out" || fail "data/tiny: methods ranked"
+[ "$(grep -c "check failed\|failed (exit" <<<"$out")" = 0 ] || fail "data/tiny: a method failed"
+out=$("$src/tools/demo" "$COREPCG_DATA_DIR/ballhit41-k60")
+grep -Eq "^fastest warm step: (mpcg-bw|mpcg|upcg|direct|corepcg|icpcg) \(0\.[0-9]{5} s, " <<<"$out" \
+    || fail "data/ballhit41-k60: no fastest method named"
+grep -q "^  why: " <<<"$out" || fail "data/ballhit41-k60: no reason given"

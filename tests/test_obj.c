@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_obj.c -- meshes as the tools write them, and their orientation
+ * (issue 28): the OBJ reader on an ARCSim-style file (velocities, more
+ * material coordinates than vertices, v/vt faces, per-face lines) and a
+ * Blender-style export (objects, materials, normals, quads, line
+ * elements, y up), each skipped statement counted; every face corner
+ * form and the malformed ones; the six --up turns (rotations, up to +z);
+ * a scene that would fix more than half its vertices, or free none,
+ * refused with the --up that starts it; and gen, simulate and bench on
+ * those files. The files are written here, by this test. */
+#include "cloth_fixture.h"
+#include "fixture.h"
+#include "test.h"
+
+#include <stdarg.h>
+
+static char tmp_dir[FIXTURE_PATH];
+
+#define SIDE 5            /* vertices a side of the test sheets */
+#define SPACING 0.125     /* m between them: 0.5 m sheets       */
+
+/* Appends printf-style text to tmp_dir/name (created by the first call
+ * with `fresh`). */
+static void put(const char *name, int fresh, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void put(const char *name, int fresh, const char *fmt, ...)
+{
+    char path[FIXTURE_PATH];
+    fixture_join(path, tmp_dir, name);
+    FILE *f = fopen(path, fresh ? "w" : "a");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fclose(f);
+}
+
+/* The 1-based number of the sheet's vertex at row r, column c. */
+static int at(int r, int c)
+{
+    return r * SIDE + c + 1;
+}
+
+/* As ARCSim saves a mesh: the material-space vertices (vt) first, one
+ * per node and again for the first column (a seam: more vt than v), then
+ * each node's position (v) and velocity (vv), then each face as v/vt
+ * with a `t` line after it. Z up: the sheet hangs in the x-z plane, its
+ * top at z = 1. */
+static void write_arcsim(const char *name)
+{
+    put(name, 1, "# ARCSim-style mesh\n");
+    for (int r = 0; r < SIDE; r++)
+        for (int c = 0; c < SIDE; c++)
+            put(name, 0, "vt %g %g\n", c * SPACING, r * SPACING);
+    for (int r = 0; r < SIDE; r++)
+        put(name, 0, "vt %g %g\n", 1.0 + r * SPACING, 0.0);
+    for (int r = 0; r < SIDE; r++)
+        for (int c = 0; c < SIDE; c++)
+            put(name, 0, "v %g 0 %g\nvv 0 0 %g\n", c * SPACING, 1.0 - r * SPACING,
+                -0.01 * r);
+    for (int r = 0; r + 1 < SIDE; r++)
+        for (int c = 0; c + 1 < SIDE; c++) {
+            /* the first column's left corners take the seam's vt */
+            int left = c == 0 ? SIDE * SIDE + r + 1 : at(r, c);
+            int below_left = c == 0 ? SIDE * SIDE + r + 2 : at(r + 1, c);
+            put(name, 0, "f %d/%d %d/%d %d/%d\nt 0 0\n", at(r, c), left, at(r + 1, c),
+                below_left, at(r + 1, c + 1), at(r + 1, c + 1));
+            put(name, 0, "f %d/%d %d/%d %d/%d\nt 0 0\n", at(r, c), left,
+                at(r + 1, c + 1), at(r + 1, c + 1), at(r, c + 1), at(r, c + 1));
+        }
+}
+
+/* As Blender's OBJ export writes a plane: a header, mtllib, an object,
+ * positions, one normal, texture coordinates, smoothing off, a
+ * material, quads as v/vt/vn, and two loose edges (`l`) along the
+ * border. Y up (Blender's default): the sheet hangs in the x-y plane,
+ * its top at y = 1. */
+static void write_blender(const char *name)
+{
+    put(name, 1, "# Blender 4.1.1\n# www.blender.org\nmtllib sheet.mtl\no Sheet\n");
+    for (int r = 0; r < SIDE; r++)
+        for (int c = 0; c < SIDE; c++)
+            put(name, 0, "v %.6f %.6f 0.000000\n", c * SPACING, 1.0 - r * SPACING);
+    put(name, 0, "vn -0.0000 -0.0000 1.0000\n");
+    for (int r = 0; r < SIDE; r++)
+        for (int c = 0; c < SIDE; c++)
+            put(name, 0, "vt %.6f %.6f\n", c / (SIDE - 1.0), r / (SIDE - 1.0));
+    put(name, 0, "s 0\nusemtl Cloth\n");
+    for (int r = 0; r + 1 < SIDE; r++)
+        for (int c = 0; c + 1 < SIDE; c++)
+            put(name, 0, "f %d/%d/1 %d/%d/1 %d/%d/1 %d/%d/1\n", at(r, c), at(r, c),
+                at(r + 1, c), at(r + 1, c), at(r + 1, c + 1), at(r + 1, c + 1),
+                at(r, c + 1), at(r, c + 1));
+    put(name, 0, "l 1 2\nl 2 3\n");
+}
+
+static int read_file(const char *name, cloth_mesh *mesh, cloth_obj_skipped *skipped,
+                     char *msg)
+{
+    char path[FIXTURE_PATH];
+    fixture_join(path, tmp_dir, name);
+    return cloth_mesh_read_obj_skipping(path, mesh, skipped, msg);
+}
+
+static int read_text(const char *name, const char *text, cloth_mesh *mesh,
+                     cloth_obj_skipped *skipped, char *msg)
+{
+    put(name, 1, "%s", text);
+    return read_file(name, mesh, skipped, msg);
+}
+
+/* ------------------------------------------------------------- reader */
+
+static void test_tool_files(void)
+{
+    cloth_mesh m;
+    cloth_obj_skipped s;
+    char msg[COREPCG_MSG_SIZE] = "", note[256];
+
+    write_arcsim("arcsim.obj");
+    int rc = read_file("arcsim.obj", &m, &s, msg);
+    CHECK(rc == COREPCG_OK, "arcsim.obj: %s", msg);
+    if (rc == COREPCG_OK) {
+        CHECK_INT(m.num_vertices, SIDE * SIDE);
+        CHECK_INT(m.num_triangles, 2 * (SIDE - 1) * (SIDE - 1));
+        CHECK_NEAR(m.x[3 * (SIDE * SIDE - 1) + 2], 1.0 - (SIDE - 1) * SPACING, 0);
+        cloth_mesh_free(&m);
+    }
+    cloth_obj_skipped_describe(&s, note, sizeof note);
+    CHECK_STR_CONTAINS(note, "skipped 30 'vt', 25 'vv', 32 't' lines");
+    CHECK_INT(cloth_obj_skipped_lines(&s), 30 + 25 + 32);
+
+    write_blender("blender.obj");
+    rc = read_file("blender.obj", &m, &s, msg);
+    CHECK(rc == COREPCG_OK, "blender.obj: %s", msg);
+    if (rc == COREPCG_OK) {
+        CHECK_INT(m.num_vertices, SIDE * SIDE);
+        CHECK_INT(m.num_triangles, 2 * (SIDE - 1) * (SIDE - 1)); /* quads fanned */
+        const int first[6] = {0, 5, 6, 0, 6, 1};
+        int diff = 0;
+        for (int k = 0; k < 6; k++)
+            diff += m.triangles[k] != first[k];
+        CHECK_INT(diff, 0);
+        cloth_mesh_free(&m);
+    }
+    cloth_obj_skipped_describe(&s, note, sizeof note);
+    CHECK_STR_CONTAINS(note, "skipped 1 'mtllib', 1 'o', 1 'vn', 25 'vt', 1 's', "
+                             "1 'usemtl', 2 'l' lines");
+}
+
+static void test_skip_tally(void)
+{
+    cloth_mesh m;
+    cloth_obj_skipped s;
+    char msg[COREPCG_MSG_SIZE] = "", note[256], text[2048];
+
+    /* more kinds than are named one by one, a keyword too long to name
+     * and one that does not print: counted as other lines */
+    int used = snprintf(text, sizeof text, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    for (int k = 0; k < CLOTH_OBJ_SKIP_KINDS + 2; k++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "k%d 1\nk%d 2\n", k, k);
+    snprintf(text + used, sizeof text - (size_t)used,
+             "averyveryverylongkeyword 1\n\x01\x02 3\ncstype bspline\n");
+    int rc = read_text("kinds.obj", text, &m, &s, msg);
+    CHECK(rc == COREPCG_OK, "kinds.obj: %s", msg);
+    cloth_mesh_free(&m);
+    CHECK_INT(s.kinds, CLOTH_OBJ_SKIP_KINDS);
+    CHECK_INT(s.lines[0], 2);
+    CHECK(strcmp(s.keyword[CLOTH_OBJ_SKIP_KINDS - 1], "k11") == 0, "last kind named: %s",
+          s.keyword[CLOTH_OBJ_SKIP_KINDS - 1]);
+    CHECK_INT(s.other_lines, 2 * 2 + 3); /* k12, k13, long, unprintable, cstype */
+    cloth_obj_skipped_describe(&s, note, sizeof note);
+    CHECK_STR_CONTAINS(note, ", 2 'k11', 7 other lines");
+
+    /* one line skipped: singular; nothing skipped: no note */
+    rc = read_text("one.obj", "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &m, &s, msg);
+    CHECK(rc == COREPCG_OK, "one.obj: %s", msg);
+    cloth_mesh_free(&m);
+    cloth_obj_skipped_describe(&s, note, sizeof note);
+    CHECK(strcmp(note, "skipped 1 'o' line") == 0, "note: '%s'", note);
+    rc = read_text("none.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3 # c\n", &m, &s, msg);
+    cloth_mesh_free(&m);
+    cloth_obj_skipped_describe(&s, note, sizeof note);
+    CHECK(rc == COREPCG_OK && note[0] == '\0', "note: '%s' (%s)", note, msg);
+
+    /* the tally also on failure: what came before the bad line */
+    rc = read_text("late.obj", "vv 1 2 3\nvv 1 2 3\nv 0 0 nan\n", &m, &s, msg);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "late.obj:3: number 'nan' is not finite");
+    CHECK_INT(s.lines[0], 2);
+}
+
+static void test_corners(void)
+{
+    cloth_mesh m;
+    char msg[COREPCG_MSG_SIZE] = "";
+    /* every corner form, signs on the unused indices, negative vertices */
+    int rc = read_text("corners.obj",
+                       "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\n"
+                       "f 1 2/7 3//-2 4/+1/3\nf -4/-1/-1 -1//1 -3/2\n", &m, NULL, msg);
+    CHECK(rc == COREPCG_OK, "corners.obj: %s", msg);
+    if (rc == COREPCG_OK) {
+        CHECK_INT(m.num_triangles, 3);
+        const int want[9] = {0, 1, 2, 0, 2, 3, 1, 4, 2};
+        int diff = 0;
+        for (int k = 0; k < 9; k++)
+            diff += m.triangles[k] != want[k];
+        CHECK_INT(diff, 0);
+        cloth_mesh_free(&m);
+    }
+    static const char square[] = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n";
+    const struct {
+        const char *line, *message;
+    } bad[] = {
+        {"f 1/ 2 3", ":5: bad vertex reference '1/' (v, v/vt, v/vt/vn or v//vn)"},
+        {"f 1// 2 3", ":5: bad vertex reference '1//'"},
+        {"f 1/2/3/4 2 3", ":5: bad vertex reference '1/2/3/4'"},
+        {"f 1/x 2 3", ":5: bad vertex reference '1/x'"},
+        {"f 1/2/- 2 3", ":5: bad vertex reference '1/2/-'"},
+        {"f /1 2 3", ":5: bad vertex reference '/1'"},
+        {"f 1 2 5/1", ":5: vertex index 5/1 out of range: 4 vertices defined so far"},
+        {"f 1 2", ":5: a face needs at least 3 vertices, got 2"},
+        {"v 1 2", ":5: a v line holds x y z (and w, or r g b), got 2 numbers"},
+        {"v nan 0 0", ":5: number 'nan' is not finite"},
+        {"v 2 0 0\nf 1 2 5", ":6: triangle 1 2 5 is degenerate (no area)"},
+    };
+    char text[256];
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(text, sizeof text, "%s%s\nf 1 2 3 4\n", square, bad[k].line);
+        rc = read_text("bad.obj", text, &m, NULL, msg);
+        CHECK(rc == COREPCG_ERR_FORMAT, "'%s': status %d (%s)", bad[k].line, rc, msg);
+        CHECK_STR_CONTAINS(msg, bad[k].message);
+        CHECK(m.num_vertices == 0 && m.x == NULL, "'%s': a refused mesh is empty",
+              bad[k].line);
+    }
+}
+
+/* --------------------------------------------------------- orientation */
+
+static void test_orient(void)
+{
+    static const double basis[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const double up_of[CLOTH_UP_COUNT][3] = {
+        {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {-1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
+    for (int up = 0; up < CLOTH_UP_COUNT; up++) {
+        CHECK_INT(cloth_up_from_name(cloth_up_name(up)), up);
+        double x[9];
+        memcpy(x, basis, sizeof x);
+        cloth_mesh m = {.num_vertices = 3, .x = x};
+        cloth_mesh_orient(&m, CLOTH_UP_Z, (cloth_up)up);
+        /* the columns of the turn are the images of the file's axes */
+        const double *ex = &x[0], *ey = &x[3], *ez = &x[6];
+        double det = ex[0] * (ey[1] * ez[2] - ey[2] * ez[1]) -
+                     ex[1] * (ey[0] * ez[2] - ey[2] * ez[0]) +
+                     ex[2] * (ey[0] * ez[1] - ey[1] * ez[0]);
+        CHECK(det == 1.0, "up %s: determinant %g, a rotation has 1", cloth_up_name(up), det);
+        double image_z = 0;
+        for (int a = 0; a < 3; a++)
+            image_z += up_of[up][a] * x[3 * a + 2];
+        CHECK(image_z == 1.0, "up %s: the file's up turns to z %g, not 1",
+              cloth_up_name(up), image_z);
+        /* from any up to any other and back: exactly the same points */
+        for (int to = 0; to < CLOTH_UP_COUNT; to++) {
+            double y[9];
+            memcpy(y, x, sizeof y);
+            cloth_mesh t = {.num_vertices = 3, .x = y};
+            cloth_mesh_orient(&t, (cloth_up)up, (cloth_up)to);
+            cloth_mesh_orient(&t, (cloth_up)to, (cloth_up)up);
+            CHECK(memcmp(x, y, sizeof y) == 0, "%s -> %s -> %s changed the points",
+                  cloth_up_name(up), cloth_up_name(to), cloth_up_name(up));
+        }
+    }
+    CHECK_INT(cloth_up_from_name("Y"), -1);
+    CHECK_INT(cloth_up_from_name("+y"), -1);
+    CHECK_INT(cloth_up_from_name(NULL), -1);
+}
+
+/* ------------------------------------------------------- scene checks */
+
+/* The Blender sheet (y up) in a scene, read with `up`: the status and,
+ * on success, the vertices held. */
+static int blender_scene(cloth_scene scene, cloth_up up, int *held, char *msg)
+{
+    cloth_mesh m;
+    int rc = read_file("blender.obj", &m, NULL, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    cloth_mesh_orient(&m, CLOTH_UP_Z, up);
+    cloth_params p;
+    cloth_params_default_mesh(&p, scene, &m);
+    cloth_sim *sim = NULL;
+    rc = cloth_sim_create(&p, &sim, msg);
+    *held = 0;
+    for (int i = 0; sim && i < sim->model.N; i++)
+        *held += sim->held[i] == 0;
+    if (rc != COREPCG_OK) /* the advice, as the CLI gives it */
+        *held = -1 - cloth_scene_suggest_up(&p, up);
+    cloth_sim_free(&sim);
+    cloth_mesh_free(&m);
+    return rc;
+}
+
+/* The mesh in `text` read, and refused in `scene` with `message`. */
+static void check_refused_start(const char *name, const char *text, cloth_scene scene,
+                                const char *message)
+{
+    cloth_mesh m;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = read_text(name, text, &m, NULL, msg);
+    CHECK(rc == COREPCG_OK, "%s: %s", name, msg);
+    if (rc != COREPCG_OK)
+        return;
+    cloth_params p;
+    cloth_params_default_mesh(&p, scene, &m);
+    cloth_sim *sim = NULL;
+    CHECK_INT(cloth_sim_create(&p, &sim, msg), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(msg, message);
+    CHECK(sim == NULL, "%s: a refused scene leaves no simulation", name);
+    cloth_sim_free(&sim);
+    cloth_mesh_free(&m);
+}
+
+static void test_scene_check(void)
+{
+    char msg[COREPCG_MSG_SIZE] = "";
+    int held = 0;
+    /* flat in the file's up plane: hang and ballhit would hold it all */
+    cloth_scene band[2] = {CLOTH_SCENE_HANG, CLOTH_SCENE_BALLHIT};
+    for (int k = 0; k < 2; k++) {
+        CHECK_INT(blender_scene(band[k], CLOTH_UP_Z, &held, msg), COREPCG_ERR_ARGUMENT);
+        CHECK_STR_CONTAINS(msg, "fixed 25 of 25 vertices: the mesh's highest 1 cm holds "
+                                "all of it");
+        CHECK_INT(-1 - held, CLOTH_UP_Y); /* the suggested up */
+        CHECK_INT(blender_scene(band[k], CLOTH_UP_Y, &held, msg), COREPCG_OK);
+        CHECK_INT(held, SIDE); /* the top row */
+        CHECK_INT(blender_scene(band[k], CLOTH_UP_MINUS_Y, &held, msg), COREPCG_OK);
+        CHECK_INT(held, SIDE); /* the bottom row, upside down */
+    }
+    /* x up: the last column (the largest x) is the top */
+    CHECK_INT(blender_scene(CLOTH_SCENE_HANG, CLOTH_UP_X, &held, msg), COREPCG_OK);
+    CHECK_INT(held, SIDE);
+    /* nothing held: these start whichever way the sheet lies */
+    CHECK_INT(blender_scene(CLOTH_SCENE_DRAPE, CLOTH_UP_Z, &held, msg), COREPCG_OK);
+    CHECK_INT(blender_scene(CLOTH_SCENE_FREE, CLOTH_UP_Z, &held, msg), COREPCG_OK);
+    CHECK_INT(held, 0);
+
+    /* more than half, not all: 13 of 25 within 1 cm of the top */
+    char text[2048];
+    int used = 0;
+    for (int i = 0; i < SIDE * SIDE; i++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "v %g %g %g\n",
+                         (i % SIDE) * SPACING, (i / SIDE) * SPACING,
+                         i < 13 ? 1.0 - 0.0005 * i : 0.5 - 0.01 * i);
+    for (int r = 0; r + 1 < SIDE; r++)
+        for (int c = 0; c + 1 < SIDE; c++)
+            used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n",
+                             at(r, c), at(r + 1, c), at(r + 1, c + 1), at(r, c + 1));
+    check_refused_start("half.obj", text, CLOTH_SCENE_HANG, "fixed 13 of 25 vertices: "
+                        "the mesh's highest 1 cm holds more than half of it");
+
+    /* no vertex free: a small sheet inside the body proxy's torso */
+    cloth_obstacle body[CLOTH_MAX_OBSTACLES];
+    int count = cloth_body_proxy(body);
+    CHECK(count > 1, "%d obstacles", count);
+    const double *c = body[1].end0[0];
+    snprintf(text, sizeof text, "v %g %g %g\nv %g %g %g\nv %g %g %g\nf 1 2 3\n", c[0],
+             c[1], c[2], c[0] + 0.01, c[1], c[2], c[0], c[1] + 0.01, c[2]);
+    check_refused_start("inside.obj", text, CLOTH_SCENE_GARMENT, "no vertex of 3 is free: "
+                        "0 fixed, 3 touching an obstacle at the start");
+
+    /* every grid scene starts, down to the smallest grid */
+    for (int s = 0; s < CLOTH_SCENE_COUNT; s++)
+        if (cloth_scene_on_grid(s)) {
+            cloth_sim *sim = fixture_cloth((cloth_scene)s, CLOTH_MIN_SIZE, 600);
+            cloth_sim_free(&sim);
+        }
+}
+
+/* ---------------------------------------------------------------- CLI */
+
+/* The CSV's rows (after the header): each row's ndof0 and iterations
+ * columns into ndof0[] and iterations[]; the row count. */
+static int csv_rows(const char *path, int *ndof0, int *iterations, int max)
+{
+    char *text = fixture_read(path);
+    int rows = 0;
+    char *line = text ? strchr(text, '\n') : NULL;
+    while (line && line[1] && rows < max) {
+        line++;
+        int step, contacts;
+        char method[32];
+        if (sscanf(line, "%d,%d,%d,%*d,%*d,%31[^,],%*[^,],%d", &step, &contacts,
+                   &ndof0[rows], method, &iterations[rows]) == 5)
+            rows++;
+        line = strchr(line, '\n');
+    }
+    free(text);
+    return rows;
+}
+
+static void test_cli_gen(void)
+{
+    char args[4 * FIXTURE_PATH], out[8192], path[FIXTURE_PATH];
+    corepcg_bundle *bundle = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+
+    /* ARCSim's file as it comes (z up): the note on stderr and in the summary */
+    snprintf(args, sizeof args, "gen hang --mesh '%s/arcsim.obj' --steps 2 --out '%s/a'",
+             tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "arcsim.obj: skipped 30 'vt', 25 'vv', 32 't' lines\n");
+    CHECK_STR_CONTAINS(out, "hang on arcsim.obj (25 vertices), ");
+    CHECK_STR_CONTAINS(out, "ndof 0/1/2: 5/0/0; arcsim.obj: skipped 30 'vt', 25 'vv', "
+                            "32 't' lines\n");
+    fixture_join(path, tmp_dir, "a");
+    CHECK_INT(corepcg_bundle_read(path, &bundle, msg), COREPCG_OK);
+    if (bundle) {
+        CHECK_INT(bundle->system.num_nodes, SIDE * SIDE);
+        CHECK_INT(bundle->system.num_constraints, SIDE); /* the top row */
+        CHECK_INT(bundle->system.num_stretch, 2 * SIDE * (SIDE - 1) + (SIDE - 1) * (SIDE - 1));
+        corepcg_bundle_free(&bundle);
+    }
+
+    /* Blender's file (y up) with --up y: the top row held */
+    snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up y --steps 2 "
+             "--out '%s/b'", tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "blender.obj: skipped 1 'mtllib', 1 'o', 1 'vn', 25 'vt', 1 's', "
+                            "1 'usemtl', 2 'l' lines\n");
+    CHECK_STR_CONTAINS(out, "hang on blender.obj (25 vertices, up y), ");
+    fixture_join(path, tmp_dir, "b");
+    CHECK_INT(corepcg_bundle_read(path, &bundle, msg), COREPCG_OK);
+    if (bundle) {
+        CHECK_INT(bundle->system.num_nodes, SIDE * SIDE);
+        CHECK_INT(bundle->system.num_constraints, SIDE);
+        corepcg_bundle_free(&bundle);
+    }
+}
+
+static void test_cli_simulate(void)
+{
+    char args[4 * FIXTURE_PATH], out[8192], path[FIXTURE_PATH];
+    int ndof0[8], iterations[8];
+
+    /* with --up y it moves: the top row fixed, every step iterates */
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --up y --steps 3 "
+             "--method corepcg --csv '%s/run.csv'", tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "hang on blender.obj (25 vertices, up y), ");
+    fixture_join(path, tmp_dir, "run.csv");
+    int rows = csv_rows(path, ndof0, iterations, 8);
+    CHECK_INT(rows, 3);
+    for (int k = 0; k < rows; k++) {
+        CHECK_INT(ndof0[k], SIDE);
+        CHECK(iterations[k] > 0, "step %d: %d iterations", k + 1, iterations[k]);
+    }
+}
+
+static void test_cli_options(void)
+{
+    char args[4 * FIXTURE_PATH], out[8192];
+    const char *commands[3] = {"gen hang --out X", "simulate hang", "bench --scene hang"};
+    for (int k = 0; k < 3; k++) {
+        /* named in --help; a bad value refused naming the option */
+        snprintf(args, sizeof args, "%.*s --help", (int)strcspn(commands[k], " "),
+                 commands[k]);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+        CHECK_STR_CONTAINS(out, "--up AXIS        the mesh's up axis: x | y | z (default) | "
+                                "-x | -y | -z");
+        snprintf(args, sizeof args, "%s --mesh '%s/blender.obj' --up Y", commands[k],
+                 tmp_dir);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 2);
+        CHECK_STR_CONTAINS(out, "--up takes one of x, y, z, -x, -y, -z, got 'Y'");
+    }
+    CHECK_INT(fixture_run_cli("gen ballhit --size 5 --up y --out X", out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "gen: --up turns a mesh (--mesh FILE.obj); the grid scenes are "
+                            "z-up");
+    CHECK_INT(fixture_run_cli("bench --quick --up y", out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "bench: --up applies to the mesh scenes (hang, garment) only");
+}
+
+/* The y-up sheet as read (z up) would hang whole from its top band:
+ * each command refuses it, with why and the --up to try, before it
+ * writes anything (bench makes its outputs' directories first). */
+static void test_cli_refused(void)
+{
+    const struct {
+        const char *command, *option, *output, *absent;
+    } runs[] = {
+        {"gen ballhit", "--out", "refused/bundle", "refused"},
+        {"simulate hang --steps 3", "--csv", "refused/run.csv", "refused"},
+        {"bench --quick --scene hang", "--csv", "refused/b.csv", "refused/b.csv"},
+    };
+    char args[4 * FIXTURE_PATH], out[8192], want[256];
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        snprintf(args, sizeof args, "%s --mesh '%s/blender.obj' %s '%s/%s'", runs[k].command,
+                 tmp_dir, runs[k].option, tmp_dir, runs[k].output);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+        snprintf(want, sizeof want, "corepcg: %.*s: fixed 25 of 25 vertices: the mesh's "
+                 "highest 1 cm holds all of it; is it y-up? try --up y",
+                 (int)strcspn(runs[k].command, " "), runs[k].command);
+        CHECK_STR_CONTAINS(out, want);
+        CHECK(!fixture_exists(tmp_dir, runs[k].absent), "'%s' made %s", runs[k].command,
+              runs[k].absent);
+    }
+}
+
+int main(void)
+{
+    fixture_temp_dir(tmp_dir, "obj");
+    test_tool_files();
+    test_skip_tally();
+    test_corners();
+    test_orient();
+    test_scene_check();
+    test_cli_gen();
+    test_cli_simulate();
+    test_cli_options();
+    test_cli_refused();
+    fixture_remove_tree(tmp_dir);
+    return test_summary("test_obj");
+}
