@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * internal.h -- every internal header at once, for the tests and the bundle
- * files that reach across groups. Inside the library a file includes only
- * its group's header (base.h, system.h,
- * kernels.h, order.h, factor.h, method.h).
+ * internal.h -- the internal headers of the lower layers at once, for the
+ * tests. Inside the library a file includes the headers it uses, never
+ * this one: it sits above every layer (tests/layers.py).
  * Not installed.
  */
 #ifndef COREPCG_INTERNAL_H

@@ -5,6 +5,7 @@
  * the perturbation. A dense computation with S built straight from the
  * records (S_i = I - p p^T - q q^T) cross-checks every case. */
 #include "internal.h"
+#include "check.h"
 #include "fixture.h"
 #include "test.h"
 

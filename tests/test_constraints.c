@@ -4,6 +4,7 @@
  * more a file can have) is refused with its code and a message that names
  * path:line. */
 #include "internal.h"
+#include "bundle_io.h" /* cpg_constraints_read */
 #include "fixture.h"
 #include "test.h"
 

@@ -4,6 +4,7 @@
  * factorisation only, the analysis reused), solve, free. The methods are
  * in methods/, found through their table (methods/registry.c). */
 #include "handle.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bundle_io.h -- what the files that read and write bundles (docs/format.md)
- * share: line fields, the Matrix Market pre-scan, and the rules A obeys
- * in a bundle. Private to the library, like internal.h.
+ * share: line fields, the Matrix Market pre-scan, the constraints.txt
+ * reader, and the rules A obeys in a bundle. Private to the library.
  */
 #ifndef COREPCG_BUNDLE_IO_H
 #define COREPCG_BUNDLE_IO_H
 
-#include "internal.h"
+#include "base.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -108,6 +108,14 @@ int cpg_mm_write_dense(FILE *f, const char *path, const double *x, int n,
  * int. Write errors show as ERR_IO (and in f's error flag). */
 int cpg_mm_write_lower(FILE *f, const char *path, const cholmod_sparse *L,
                        char *msg);
+
+/* ------------------------------------------------ constraints_read.c */
+
+/* Parses constraints.txt (docs/format.md). *out is malloc'd (NULL when the file
+ * lists none). Messages name path:line. Records are validated as by
+ * cpg_ublocks_build. */
+int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
+                         int *count, char *msg);
 
 /* ------------------------------------------------------- bundle_A.c */
 

@@ -6,7 +6,7 @@
  * reader built them before: duplicates summed in file order, rows sorted
  * in each column. What A must be on top -- finite sums, symmetric when
  * stored `general`, a positive diagonal -- is bundle_A.c's.
- * constraints.txt is read by constraints.c. */
+ * constraints.txt is read by constraints_read.c. */
 #include "bundle_io.h"
 
 #include "atomic_file.h"

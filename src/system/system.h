@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * system.h -- the system as the library keeps it (system/): A by 3x3 node
- * blocks (bmat.c), the constraints as per-node bases U (ublocks.c,
- * constraints.c), the import that validates and copies a caller's system
- * (system.c, import_map.c), the reduced matrix A~ = U^T A U by node blocks
- * (reduce.c) and the measures of an answer (check.c). Not installed.
+ * blocks (bmat.c), the constraints as per-node bases U (ublocks.c; the
+ * file constraints.txt is io/constraints_read.c's), the import that
+ * validates and copies a caller's system (system.c, import_map.c) and the
+ * reduced matrix A~ = U^T A U by node blocks (reduce.c). Not installed.
  */
 #ifndef COREPCG_SYSTEM_H
 #define COREPCG_SYSTEM_H
@@ -68,12 +68,6 @@ int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
 /* One node's U block from the normalised directions. Exposed for tests. */
 void cpg_ublock_plane(const double p[3], double U[9]);
 int cpg_ublock_line(const double p[3], const double q[3], double U[9]);
-
-/* Parses constraints.txt (docs/format.md). *out is malloc'd (NULL when the file
- * lists none). Messages name path:line. Records are validated as by
- * cpg_ublocks_build. */
-int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
-                         int *count, char *msg);
 
 /* v <- S v (per node U U^T v). */
 void cpg_filter(const cpg_ublocks *u, double *v);
@@ -176,14 +170,5 @@ void cpg_rmat_free(cpg_rmat *rm);
  * one 3x3 block B (column-major) of A. */
 void cpg_reduce_block(const double *B, const double *UI, int dI,
                       const double *UJ, int dJ, double *V);
-
-/* -------------------------------------------------------------- check */
-
-/* docs/format.md's measures, on the internal representation, with two work
- * vectors of n doubles (no allocation). A NaN anywhere gives NaN. */
-void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
-                        const double *b, const double *z, const double *x,
-                        double *w, double *Aw, double *constraint_error,
-                        double *rel_residual);
 
 #endif /* COREPCG_SYSTEM_H */

@@ -6,6 +6,7 @@
  * are orthonormal bases of the free directions; on failure a negative
  * code, no records, and a message that starts with the file name. */
 #include "fuzz_check.h"
+#include "bundle_io.h" /* cpg_constraints_read */
 
 #include <stdint.h>
 

@@ -8,6 +8,7 @@
  * U blocks (S_i = U_i U_i^T), so the measures see the same filter as the
  * solvers, but they apply A and S to the full vectors directly: nothing of
  * the reduced system is involved. */
+#include "check.h"
 #include "kernels.h"
 
 #include <limits.h>

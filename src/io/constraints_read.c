@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* constraints.c -- reads constraints.txt (docs/format.md): one constrained node
- * per line, `node ndof [p_x p_y p_z [q_x q_y q_z]]`, `#` comments, blank
- * lines ignored. The per-record rules live in cpg_constraint_check
- * (ublocks.c); this file adds what only a file has: lines, fields, numbers
- * and a node listed twice. p and q are kept as written (the U blocks
- * normalise them), so that writing and re-reading a bundle is exact. */
+/* constraints_read.c -- reads constraints.txt (docs/format.md): one
+ * constrained node per line, `node ndof [p_x p_y p_z [q_x q_y q_z]]`, `#`
+ * comments, blank lines ignored. The per-record rules live in
+ * cpg_constraint_check (system/ublocks.c); this file adds what only a file
+ * has: lines, fields, numbers and a node listed twice. p and q are kept
+ * as written (the U blocks normalise them), so that writing and re-reading
+ * a bundle is exact. */
 #include "bundle_io.h"
+#include "system.h" /* cpg_constraint_check */
 
 #include <errno.h>
 #include <limits.h>

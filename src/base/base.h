@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * base.h -- what every part of the library uses: messages, settings
- * validation, the clock (util/monotonic.c), large buffers and a quiet
- * CHOLMOD common (handle/: error.c, settings.c, buffers.c, cholmod.c). Not
- * installed. Naming: cpg_ prefix, hidden visibility (the library is built
- * with gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
+ * base.h -- what every layer of the library uses, so it is the lowest:
+ * messages, settings validation, names read in any case, the clock
+ * (util/monotonic.c), large buffers and a quiet CHOLMOD common (base/:
+ * error.c, settings.c, names.c, buffers.c, cholmod.c). Not installed.
+ * Naming: cpg_ prefix, hidden visibility (the library is built with
+ * gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
  */
 #ifndef COREPCG_BASE_H
 #define COREPCG_BASE_H

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The library's folders are layers (docs/design.md, "File groups").
+
+Usage: layers.py SOURCE_ROOT
+
+Reads every #include "..." of the C files and headers under include/,
+util/ and src/, finds the header it names as the build does (the file's
+own folder first, then by name: every folder is on the include path), and
+fails when an include
+  - runs upward: it names a header of a higher layer than its own;
+  - runs sideways: it names a header of another folder of its own layer
+    (folders of one layer stay independent of each other);
+  - names a header that is not there, or one that two folders hold;
+and when headers include each other in a circle. Each finding is printed
+as file:line. With the order strict and siblings independent, no two
+folders can depend on each other.
+"""
+
+import os
+import re
+import sys
+
+# The layers, lowest first; the folders of one layer are siblings. A new
+# folder goes here, or the check fails.
+LAYERS = [
+    ["include"],       # the public header corepcg.h
+    ["util"],          # shared with the tools: messages, clock, files
+    ["src/base"],      # what every layer uses: errors, settings, names,
+                       # buffers, the CHOLMOD common
+    ["src/system"],    # the system as the library keeps it: A, U, A~
+    ["src/io", "src/kernels", "src/order"],  # bundle files; the
+                       # iterations' block kernels; node orderings
+    ["src/factor"],    # CHOLMOD's and the incomplete factorisations
+    ["src/methods"],   # the methods, their registry and auto
+    ["src/handle"],    # the public entries that drive them
+    ["src"],           # internal.h: every header at once, for the tests
+]
+# Written into the build tree by meson, found there by the build.
+GENERATED = {"corepcg_version.h"}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def sources(root):
+    """Every .c and .h file under the layers' top folders, relative."""
+    found = []
+    for top in ("include", "util", "src"):
+        for folder, _, names in os.walk(os.path.join(root, top)):
+            for name in names:
+                if name.endswith((".c", ".h")):
+                    path = os.path.join(folder, name)
+                    found.append(os.path.relpath(path, root))
+    return sorted(found)
+
+
+def includes(root, path):
+    """(line number, name) of each quoted include in path."""
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            m = INCLUDE.match(line)
+            if m:
+                yield number, m.group(1)
+
+
+def resolve(name, including, headers):
+    """The header name means in including's eyes: (path, None) or (None,
+    why not)."""
+    own = os.path.normpath(os.path.join(os.path.dirname(including), name))
+    if own in headers:
+        return own, None
+    matches = [h for h in headers
+               if h == name or h.endswith("/" + name)]
+    if len(matches) == 1:
+        return matches[0], None
+    if matches:
+        return None, "is ambiguous: " + ", ".join(matches)
+    return None, "is not found"
+
+
+def header_circle(graph):
+    """One circle of headers including each other, or None."""
+    state = {}  # absent: not seen, 1: on the current path, 2: done
+    path = []
+
+    def visit(node):
+        state[node] = 1
+        path.append(node)
+        for nxt in graph.get(node, ()):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: layers.py SOURCE_ROOT")
+    root = sys.argv[1]
+    rank = {folder: k for k, layer in enumerate(LAYERS) for folder in layer}
+    files = sources(root)
+    headers = {f for f in files if f.endswith(".h")}
+    problems = []
+
+    empty = [f for f in rank if not any(os.path.dirname(p) == f for p in files)]
+    for folder in empty:
+        problems.append(f"{folder}: a layer's folder without sources "
+                        "(LAYERS is out of date)")
+
+    graph = {}
+    count = 0
+    for path in files:
+        folder = os.path.dirname(path)
+        if folder not in rank:
+            problems.append(f"{path}: folder {folder} is in no layer "
+                            "(add it to LAYERS in tests/layers.py)")
+            continue
+        for number, name in includes(root, path):
+            count += 1
+            where = f'{path}:{number}: #include "{name}"'
+            if name in GENERATED:
+                continue
+            target, why = resolve(name, path, headers)
+            if not target:
+                problems.append(f"{where} {why}")
+                continue
+            if path.endswith(".h"):
+                graph.setdefault(path, []).append(target)
+            to = os.path.dirname(target)
+            if to == folder or to not in rank:
+                continue
+            if rank[to] > rank[folder]:
+                problems.append(f"{where} runs upward, from {folder} to "
+                                f"{to} ({target})")
+            elif rank[to] == rank[folder]:
+                problems.append(f"{where} runs sideways, between the "
+                                f"independent {folder} and {to} ({target})")
+
+    circle = header_circle(graph)
+    if circle:
+        problems.append("headers include each other in a circle: "
+                        + " -> ".join(circle))
+    if count == 0:
+        problems.append(f"{root}: no includes found (wrong SOURCE_ROOT?)")
+
+    order = " < ".join(" | ".join(os.path.basename(f) or f for f in layer)
+                       for layer in LAYERS)
+    print(f"layers, lowest first: {order}")
+    for p in problems:
+        print(p)
+    print(f"{count} includes in {len(files)} files, "
+          f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
