@@ -215,9 +215,11 @@ COREPCG_EXPORT int corepcg_auto_candidate(int k);
  * solve once residual <= tol:
  *   stop RESIDUAL        |r| / |S(b - A(I-S)z)|, r the filtered residual
  *                        the iteration carries, replaced by S(b - A x)
- *                        computed afresh at each iteration where it met
- *                        tol: at the last iteration of a converged solve it
- *                        is info.rel_residual (to round-off);
+ *                        computed afresh where it met tol (at most
+ *                        3 times a solve; after that the iteration's own
+ *                        residual decides):
+ *                        at the last iteration of a converged solve it is
+ *                        info.rel_residual (to round-off);
  *   stop PRECONDITIONED  sqrt(r^T M^-1 r / delta0).
  * Returning non-zero stops the solve after this iteration with the warning
  * COREPCG_STOPPED: x is written, holds the constraints and is that
@@ -355,9 +357,11 @@ typedef struct corepcg_info {
     long nnz_factor;           /* entries of L (CHOLMOD-backed methods)     */
     long core_blocks;          /* off-diagonal node blocks kept in the core */
     int core_compensated;      /* corepcg: 1 when the plain core was not
-                                  positive definite and the compensated one
+                                  positive definite, so the compensated one
                                   (every block left out moved onto the
-                                  diagonal) was factorised instead          */
+                                  diagonal) was factorised instead (if that
+                                  failed too, A~ is not SPD either: the
+                                  error, or fallback_upcg's FELL_BACK)    */
     corepcg_ordering ordering; /* ordering CHOLMOD actually used            */
     int factor_supernodal;     /* 1 when the factor is supernodal LL^T      */
     int analysis_reused;       /* 1 when the last setup/update reused the

@@ -293,7 +293,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            "\"rel_residual\": %.17g, \"constraint_error\": %.17g, "
            "\"tol\": %.17g, \"nnz_reduced\": %ld, \"nnz_factor\": %ld, "
            "\"ordering\": %s, \"factor\": %s, \"nnz_core\": %ld, "
-           "\"core_blocks\": %ld, \"ic_fill\": %d, \"ic_shift\": %.17g, "
+           "\"core_blocks\": %ld, \"core_compensated\": %s, "
+           "\"ic_fill\": %d, \"ic_shift\": %.17g, "
            "\"ic_retries\": %d, \"ic_compensation\": %.17g, "
            "\"analysis_reused\": %s, "
            "\"time_read_s\": %.6g, "
@@ -310,6 +311,7 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            in->constraint_error, o->set.tol, in->nnz_reduced,
            factored || ic ? in->nnz_factor : 0, ordering, factor,
            core ? in->nnz_core : 0, core ? in->core_blocks : 0,
+           core && in->core_compensated ? "true" : "false",
            ic ? in->ic_fill : 0, ic ? in->ic_shift : 0, ic ? in->ic_retries : 0,
            ic ? in->ic_compensation : 0,
            in->analysis_reused ? "true" : "false", read_s, in->time_reduce_s,
