@@ -1165,8 +1165,9 @@ static void test_fem_methods(void)
     /* The T-shirt stiff in bending (k 6000, kb 1e-4 N m), its first step:
      * the hinge blocks the plain core leaves out make it indefinite (the
      * coarse T-shirt's larger triangles keep theirs SPD); corePCG
-     * compensates them and keeps its handful of iterations (issue 30: at
-     * most 10 at tol 1e-5) */
+     * compensates them (at once: a hinge's left-out block is not
+     * symmetric) and keeps its handful of iterations (issue 30: at most
+     * 10 at tol 1e-5) */
     cloth_sim *s = fem_cloth(CLOTH_SCENE_GARMENT, "tshirt.obj", 6000);
     char msg[COREPCG_MSG_SIZE] = "";
     if (!s)
