@@ -22,6 +22,8 @@
 
 /* OK, or ERR_ARGUMENT naming the first setting out of range. */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
+/* Every option's default (options.c) into s. */
+void cpg_options_default(corepcg_settings *s);
 
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);
