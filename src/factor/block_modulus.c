@@ -53,6 +53,51 @@ static void orthogonalise_columns(double *b, double *V)
     }
 }
 
+/* P = (|v| / |u|) u u^T and Q = (|u| / |v|) v v^T when B = u v^T: 1 when
+ * B (scaled, max |b| = 1) is of rank one to round-off -- every 2x2 minor,
+ * a product of two singular values, below 1e-15 |B|_F^2, so that the
+ * second singular value is at round-off of the first -- as a hinge's
+ * coupling g_2 g_3^T of two opposite vertices is. Then u is B's longest
+ * column and v = B^T u / |u|^2. */
+static int rank_one(const double *b, double scale, double *P, double *Q)
+{
+    double fro2 = 0.0, minor = 0.0;
+    for (int e = 0; e < 9; e++)
+        fro2 += b[e] * b[e];
+    for (int c = 0; c < 3; c++)
+        for (int d = c + 1; d < 3; d++)
+            for (int r = 0; r < 3; r++)
+                for (int t = r + 1; t < 3; t++)
+                    minor = fmax(minor, fabs(b[3 * c + r] * b[3 * d + t] -
+                                             b[3 * c + t] * b[3 * d + r]));
+    if (!(minor <= 1e-15 * fro2))
+        return 0;
+    int j = 0;
+    double uu = 0.0;
+    for (int c = 0; c < 3; c++) {
+        const double *col = b + 3 * c;
+        double n2 = col[0] * col[0] + col[1] * col[1] + col[2] * col[2];
+        if (n2 > uu) {
+            uu = n2;
+            j = c;
+        }
+    }
+    const double *u = b + 3 * j;
+    double v[3], vv = 0.0;
+    for (int c = 0; c < 3; c++) {
+        v[c] = (u[0] * b[3 * c] + u[1] * b[3 * c + 1] + u[2] * b[3 * c + 2]) /
+               uu;
+        vv += v[c] * v[c];
+    }
+    double p = scale * sqrt(vv / uu), q = scale * sqrt(uu / vv);
+    for (int c = 0; c < 3; c++)
+        for (int r = c; r < 3; r++) {
+            P[3 * c + r] = P[3 * r + c] = p * (u[r] * u[c]);
+            Q[3 * c + r] = Q[3 * r + c] = q * (v[r] * v[c]);
+        }
+    return 1;
+}
+
 void cpg_block_modulus(const double *B, double *P, double *Q)
 {
     /* With B V = [b_e] and s_e = |b_e|: B = sum_e b_e v_e^T, so
@@ -70,6 +115,8 @@ void cpg_block_modulus(const double *B, double *P, double *Q)
     double b[9], V[9], sv[3];
     for (int e = 0; e < 9; e++)
         b[e] = B[e] / scale;
+    if (rank_one(b, scale, P, Q))
+        return;
     orthogonalise_columns(b, V);
     for (int e = 0; e < 3; e++)
         sv[e] = sqrt(b[3 * e] * b[3 * e] + b[3 * e + 1] * b[3 * e + 1] +
