@@ -35,6 +35,9 @@
 
 typedef struct bench_options {
     int scenes[BENCH_MAX_LIST];        /* cloth_scene values             */
+    int scene_models[BENCH_MAX_LIST];  /* each scene's cloth_force_model:
+                                          --model LIST makes a mesh scene
+                                          an entry per model, in a row  */
     int num_scenes;
     double tols[BENCH_MAX_LIST];       /* every iterative method's tol   */
     int num_tols;
@@ -61,6 +64,9 @@ typedef struct bench_options {
                                           the scene's default            */
     int up;                            /* --up: the mesh file's up axis
                                           (cloth_up), -1 not given (z)   */
+    int models[CLOTH_MODEL_COUNT];     /* --model: the mesh scenes'
+                                          cloth_force_models            */
+    int num_models;
     long max_unknowns;                 /* --max-unknowns: --scaling on a
                                           mesh without --subdivide runs
                                           the levels 0, 1, ... whose 3 x
@@ -81,11 +87,13 @@ int bench_max_scene_sizes(const bench_options *o);
 int bench_case_count(const bench_options *o);
 /* The scene at size (grid) or level (mesh) index a, with k: on a mesh
  * scene opt->mesh subdivided levels[a] times, with the run's
- * --self-contact. OK, or an error with msg and *sim NULL. */
-int bench_sim_create(const bench_options *o, int scene, int a, double k,
+ * --self-contact and the given cloth_force_model. OK, or an error with
+ * msg and *sim NULL. */
+int bench_sim_create(const bench_options *o, int scene, int model, int a, double k,
                      cloth_sim **sim, char *msg);
-/* "41x41", the mesh's file name, or "tshirt.obj --subdivide 2". */
-void bench_case_label(const bench_options *o, int scene, int a, char *buf,
+/* "41x41", the mesh's file name, or "tshirt.obj --subdivide 2"; with
+ * " (fem)" after it for the FEM model. */
+void bench_case_label(const bench_options *o, int scene, int model, int a, char *buf,
                       size_t len);
 /* Vertices of opt->mesh after `levels` rounds of midpoint subdivision,
  * counted without subdividing (each round adds a vertex per edge, doubles
@@ -134,6 +142,7 @@ typedef struct bench_cell {
 /* One (scene, tol, size, k): what it ran and its cells, one per method. */
 typedef struct bench_case {
     int scene;
+    int model;                 /* cloth_force_model                      */
     double tol;
     int size;                  /* nodes per side; 0 on a mesh            */
     int size_index;            /* in opt->sizes                          */

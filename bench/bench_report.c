@@ -207,12 +207,13 @@ static int has_ratio(const bench_options *o, int r)
            bench_method_index(o, ratio_columns[r].b) >= 0;
 }
 
-/* Cases first .. first + count - 1 share a scene and a tol. */
+/* Cases first .. first + count - 1 share a scene, a model and a tol. */
 static void print_group_heading(FILE *out, const bench_results *res, int first,
                                 const char *level)
 {
     const bench_case *cs = &res->cases[first];
-    fprintf(out, "%s %s, tol %g\n\n", level, cloth_scene_name(cs->scene), cs->tol);
+    fprintf(out, "%s %s%s, tol %g\n\n", level, cloth_scene_name(cs->scene),
+            cs->model == CLOTH_MODEL_FEM ? " (fem)" : "", cs->tol);
 }
 
 /* The shape of Ye et al.'s Table 2, with the fastest method and the

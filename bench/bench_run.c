@@ -56,7 +56,7 @@ int bench_case_count(const bench_options *o)
     return count;
 }
 
-int bench_sim_create(const bench_options *o, int scene, int a, double k,
+int bench_sim_create(const bench_options *o, int scene, int model, int a, double k,
                      cloth_sim **sim, char *msg)
 {
     *sim = NULL;
@@ -70,6 +70,7 @@ int bench_sim_create(const bench_options *o, int scene, int a, double k,
         cloth_params_default_mesh(&par, (cloth_scene)scene, &fine);
         if (o->self_contact >= 0)
             par.self_contact = o->self_contact;
+        par.model = (cloth_force_model)model;
     } else {
         cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
     }
@@ -79,15 +80,17 @@ int bench_sim_create(const bench_options *o, int scene, int a, double k,
     return rc;
 }
 
-void bench_case_label(const bench_options *o, int scene, int a, char *buf, size_t len)
+void bench_case_label(const bench_options *o, int scene, int model, int a, char *buf,
+                      size_t len)
 {
+    const char *fem = model == CLOTH_MODEL_FEM ? " (fem)" : "";
     if (!bench_is_mesh_scene(scene))
         snprintf(buf, len, "%dx%d", o->sizes[a], o->sizes[a]);
     else if (o->levels[a] == 0)
-        snprintf(buf, len, "%s", o->mesh_name ? o->mesh_name : "mesh");
+        snprintf(buf, len, "%s%s", o->mesh_name ? o->mesh_name : "mesh", fem);
     else
-        snprintf(buf, len, "%s --subdivide %d", o->mesh_name ? o->mesh_name : "mesh",
-                 o->levels[a]);
+        snprintf(buf, len, "%s --subdivide %d%s", o->mesh_name ? o->mesh_name : "mesh",
+                 o->levels[a], fem);
 }
 
 long bench_subdivided_vertices(const cloth_mesh *mesh, long num_edges, int levels)
@@ -395,7 +398,7 @@ static void run_case(const bench_options *o, bench_case *cs)
      * get all its steps -- a scene or warm-up failure included. */
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_sim_create(o, cs->scene, cs->size_index, cs->k, &sim, msg);
+    int rc = bench_sim_create(o, cs->scene, cs->model, cs->size_index, cs->k, &sim, msg);
     cs->dt = rc >= 0 ? sim->par.dt : 0;
     if (rc < 0) {
         snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
@@ -470,10 +473,12 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
             for (int a = 0; a < bench_scene_sizes(o, o->scenes[e]); a++)
                 for (int b = 0; b < o->num_ks; b++, cs++) {
                     cs->scene = o->scenes[e];
+                    cs->model = o->scene_models[e];
                     cs->tol = o->tols[t];
                     cs->size_index = a;
                     cs->size = bench_is_mesh_scene(cs->scene) ? 0 : o->sizes[a];
-                    bench_case_label(o, cs->scene, a, cs->label, sizeof cs->label);
+                    bench_case_label(o, cs->scene, cs->model, a, cs->label,
+                                     sizeof cs->label);
                     cs->k = o->ks[b];
                     run_case(o, cs);
                 }

@@ -195,7 +195,7 @@ static void record_start(const bench_options *o, int a, double k, scaling_record
     rec->size = mesh ? 0 : o->sizes[a];
     rec->level = mesh ? o->levels[a] : -1;
     rec->nodes = mesh ? 0 : o->sizes[a] * o->sizes[a];
-    bench_case_label(o, o->scenes[0], a, rec->label, sizeof rec->label);
+    bench_case_label(o, o->scenes[0], o->scene_models[0], a, rec->label, sizeof rec->label);
     rec->k = k;
     rec->method = -1;
     rec->rel_residual = rec->constraint_error = NAN; /* no answer yet */
@@ -247,7 +247,7 @@ static void run_size(const bench_options *o, int a, double k, int fd)
     record_start(o, a, k, &base);
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_sim_create(o, o->scenes[0], a, k, &sim, msg);
+    int rc = bench_sim_create(o, o->scenes[0], o->scene_models[0], a, k, &sim, msg);
     if (rc >= 0)
         base.dt = sim->par.dt;
     if (rc < 0) {

@@ -36,7 +36,7 @@ typedef struct whole_run {
 } whole_run;
 
 typedef struct whole_case {
-    int scene, size, size_index;  /* size 0 on a mesh */
+    int scene, model, size, size_index;  /* size 0 on a mesh */
     char label[64];
     double tol, k;
     whole_run runs[COREPCG_METHOD_COUNT]; /* as opt.methods */
@@ -50,7 +50,7 @@ static void run_one(const bench_options *o, whole_case *wc, whole_run *r)
     set.tol = wc->tol;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_sim_create(o, wc->scene, wc->size_index, wc->k, &sim, msg);
+    int rc = bench_sim_create(o, wc->scene, wc->model, wc->size_index, wc->k, &sim, msg);
     if (rc < 0) {
         snprintf(r->error, sizeof r->error, "scene: %s", msg);
         return;
@@ -210,10 +210,12 @@ int bench_whole(const bench_options *o)
             for (int a = 0; a < bench_scene_sizes(o, o->scenes[e]); a++)
                 for (int b = 0; b < o->num_ks; b++, wc++) {
                     wc->scene = o->scenes[e];
+                    wc->model = o->scene_models[e];
                     wc->tol = o->tols[t];
                     wc->size_index = a;
                     wc->size = bench_is_mesh_scene(wc->scene) ? 0 : o->sizes[a];
-                    bench_case_label(o, wc->scene, a, wc->label, sizeof wc->label);
+                    bench_case_label(o, wc->scene, wc->model, a, wc->label,
+                                     sizeof wc->label);
                     wc->k = o->ks[b];
                     for (int j = 0; j < o->num_methods; j++) {
                         if (o->progress)

@@ -7,7 +7,12 @@
  *
  * Each spring a-b adds B = h Kv + h^2 Kx to the diagonal blocks of a and
  * b and -B to the off-diagonal block, and h (f_a - h Kx (v_a - v_b)) to
- * b_a (the opposite to b_b). */
+ * b_a (the opposite to b_b).
+ *
+ * The FEM model evaluates only this step's contact springs here (its
+ * fixed springs lay out the pattern; fem_assemble.c adds the elements),
+ * and its Rayleigh alpha scales the masses: (1 + h alpha) M in A, and
+ * -h alpha M v in b. */
 #include "cloth.h"
 #include "monotonic.h"
 
@@ -34,17 +39,20 @@ static void assemble_matrix(cloth_sim *sim)
     const double k_of[CLOTH_SPRING_KINDS] = {sim->par.k_stretch, sim->par.k_shear,
                                              sim->par.k_bend, sim->par.k_contact};
     double *values = sim->values, *b = sim->b;
+    const int fem = sim->par.model == CLOTH_MODEL_FEM;
+    const double alpha = sim->par.mass_damping;
 
     memset(values, 0, (size_t)g->nnz * sizeof *values);
     for (int i = 0; i < g->N; i++) {
         for (int c = 0; c < 3; c++) {
-            values[g->colptr[3 * i + c]] = g->mass[i];
-            b[3 * i + c] = 0.0;
+            values[g->colptr[3 * i + c]] = fem ? (1.0 + h * alpha) * g->mass[i] : g->mass[i];
+            b[3 * i + c] = fem ? -h * alpha * g->mass[i] * sim->v[3 * i + c] : 0.0;
         }
-        b[3 * i + 2] = -h * g->mass[i] * sim->par.gravity;
+        double fall = -h * g->mass[i] * sim->par.gravity;
+        b[3 * i + 2] = fem ? b[3 * i + 2] + fall : fall;
     }
 
-    for (int s = 0; s < g->num_springs; s++) {
+    for (int s = fem ? g->num_fixed : 0; s < g->num_springs; s++) {
         const cloth_spring *sp = &g->springs[s];
         const double k = k_of[sp->kind], kd = sim->par.damping * k;
         const double *xa = &sim->x[3 * sp->a], *xb = &sim->x[3 * sp->b];
@@ -67,6 +75,8 @@ static void assemble_matrix(cloth_sim *sim)
             b[3 * sp->b + row] -= impulse;
         }
     }
+    if (fem)
+        cloth_fem_assemble(sim);
 }
 
 int cloth_assemble(cloth_sim *sim, char *msg)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cloth.h -- the mass-spring cloth simulator that feeds corepcg real
- * systems (docs/design.md, "The simulator"; Ye, Webber & Wang §5).
+ * cloth.h -- the cloth simulator (mass-spring, or FEM on a mesh) that
+ * feeds corepcg real systems (docs/design.md, "The simulator"; Ye,
+ * Webber & Wang §5).
  *
  * The model
  *   A cloth is a set of nodes joined by springs, built from one of two
@@ -46,6 +47,20 @@
  *   blocks (a,a) and (b,b) and -B to (a,b), (b,a), so A = M + sum of
  *   positive semidefinite terms is SPD.
  *
+ *   The FEM model (--model fem, meshes only; docs/design.md, "The FEM
+ *   cloth") replaces the mesh's fixed springs by constant-strain StVK
+ *   membranes on the triangles and discrete-shell hinges on the interior
+ *   edges (fem_membrane.c, fem_bending.c, fem_model.c), with Rayleigh
+ *   damping C = alpha M + beta K and the same backward Euler step:
+ *
+ *       A = (1 + h alpha) M + (h beta + h^2) K,   b = h (f - h K v),
+ *
+ *   K the sum of the elements' PSD stiffness blocks. The springs of the
+ *   mesh model stay in the model as its pattern (a hinge couples the
+ *   edge's two vertices and the two opposite ones: exactly the stretch
+ *   and bending springs' pairs) and for self-contact, which adds its
+ *   repulsion springs as in the spring model.
+ *
  * Conventions: functions return a corepcg status (0 OK, negative error)
  * and write a one-line reason into msg (COREPCG_MSG_SIZE bytes, may be
  * NULL). The library never prints and keeps no global state.
@@ -84,6 +99,17 @@ int cloth_scene_from_name(const char *name);
  * on a triangle mesh (hang, ballhit, drape, garment, free); else 0. */
 int cloth_scene_on_grid(int scene);
 int cloth_scene_on_mesh(int scene);
+
+/* The forces between the nodes: springs (grid or mesh) or FEM (a mesh). */
+typedef enum cloth_force_model {
+    CLOTH_MODEL_SPRINGS = 0,
+    CLOTH_MODEL_FEM,
+    CLOTH_MODEL_COUNT
+} cloth_force_model;
+
+/* "springs", "fem"; from_name gives -1 for an unknown name. */
+const char *cloth_force_model_name(int model);
+int cloth_force_model_from_name(const char *name);
 
 /* ------------------------------------------------------- triangle mesh */
 
@@ -207,6 +233,11 @@ typedef struct cloth_edge {
 int cloth_mesh_edges(const cloth_mesh *mesh, cloth_edge **edges,
                      int *num_edges, int *side_edge, char *msg);
 
+/* "FILE:LINE" of triangle t, or "triangle t+1" for a mesh made in
+ * memory, into buf. */
+const char *cloth_mesh_triangle_place(const cloth_mesh *mesh, int t, char *buf,
+                                      size_t len);
+
 /* Area of triangle t; longest2 (may be NULL) gets its longest side
  * squared. */
 double cloth_mesh_triangle_area(const cloth_mesh *mesh, int t, double *longest2);
@@ -232,6 +263,10 @@ void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3]);
 #define CLOTH_DEFAULT_DAMPING 1e-3    /* s: every spring has kd = 1e-3 s * k */
 #define CLOTH_DEFAULT_GRAVITY 9.81    /* m/s^2 along -z                     */
 #define CLOTH_DEFAULT_MARGIN 0.1      /* contact margin, in spacings        */
+#define CLOTH_DEFAULT_POISSON 0.3     /* FEM: a woven cotton's in-plane
+                                         Poisson ratio                      */
+#define CLOTH_DEFAULT_BENDING 1e-5    /* N m: FEM bending stiffness, a
+                                         light cotton (cloth: 1e-6..1e-4)   */
 #define CLOTH_DEFAULT_THICKNESS 1.0   /* self-contact distance, in spacings:
                                          vertex-vertex repulsion must stop
                                          layers whose vertices are offset by
@@ -246,8 +281,15 @@ typedef struct cloth_params {
     double side;        /* grid: m; > 0                                    */
     double mass;        /* grid: kg per node; > 0                          */
     double density;     /* mesh: kg/m^2; > 0                               */
-    double k_stretch, k_shear, k_bend; /* N/m; >= 0 (k_shear: grid only)   */
-    double damping;     /* s; kd = damping * k for every spring; >= 0      */
+    cloth_force_model model; /* springs, or fem (a mesh only)            */
+    double k_stretch, k_shear, k_bend; /* N/m; >= 0 (k_shear: grid only;
+                           fem: k_stretch is the 2D Young's modulus, the
+                           other two unused)                               */
+    double poisson;     /* fem: Poisson ratio, in (-1, 0.5)                */
+    double bending;     /* fem: discrete-shell bending stiffness, N m; >= 0 */
+    double damping;     /* s; kd = damping * k for every spring; >= 0; fem:
+                           Rayleigh beta (C = mass_damping M + damping K)  */
+    double mass_damping; /* fem: Rayleigh alpha, 1/s; >= 0                  */
     double dt;          /* s; > 0                                          */
     double gravity;     /* m/s^2 along -z; >= 0                            */
     double margin;      /* contact when the distance to an obstacle's
@@ -350,6 +392,96 @@ int cloth_model_pattern(cloth_model *g, char *msg);
 
 void cloth_model_free(cloth_model *g);
 
+/* ----------------------------------------------------------------- FEM */
+
+/* Plane-stress Lame parameters from a 2D Young's modulus k (N/m) and a
+ * Poisson ratio nu: mu = k / (2 (1 + nu)), lambda = k nu / (1 - nu^2). */
+void cloth_fem_lame(double k, double nu, double *mu, double *lambda);
+
+/* A constant-strain triangle: F = sum_v x_v d_v^T (3x2) is its
+ * deformation gradient, W = area (mu |E|^2 + lambda/2 tr(E)^2) its StVK
+ * energy on the Green strain E = (F^T F - I) / 2. */
+typedef struct cloth_membrane {
+    int v[3];           /* its vertices                                    */
+    int pair[3];        /* the fixed spring of each vertex pair (0 1, 0 2,
+                           1 2): where the pair's block lands in A         */
+    double d[3][2];     /* dF/dx_v; d_0 = -(d_1 + d_2)                     */
+    double area;        /* at rest, m^2                                    */
+} cloth_membrane;
+
+/* The rest shape of a triangle from its vertices X (9 doubles, the three
+ * positions), flattened into its plane; -1 (t unchanged) when it has no
+ * area (as cloth_mesh_check measures a sliver). */
+int cloth_membrane_rest(const double X[9], cloth_membrane *t);
+
+/* The energy at positions x (9 doubles); its gradient (9) and its exact
+ * Hessian (81, symmetric) when not NULL. */
+double cloth_membrane_eval(const cloth_membrane *t, double mu, double lambda,
+                           const double x[9], double grad[9], double hess[81]);
+
+/* 1 when the triangle's Hessian at x is known to be positive semidefinite
+ * (to the rounding cloth_psd_project leaves) without looking at it: the
+ * Green strain is (its eigenvalues >= -1e-13), and lambda >= 0; then
+ * every term of the Hessian is. */
+int cloth_membrane_surely_psd(const cloth_membrane *t, double lambda,
+                              const double x[9]);
+
+/* A discrete-shell hinge across an interior edge x0-x1, x2 the vertex
+ * opposite it in one triangle and x3 in the other:
+ *   n1 = (x1 - x0) x (x2 - x0),  n2 = (x3 - x0) x (x1 - x0),
+ *   theta = atan2((n1 x n2) . e^, n1 . n2)    (0 when flat),
+ *   W = bending weight (theta - theta0)^2 with
+ *   weight = |e|^2 / (3 (A1 + A2)) at rest. */
+typedef struct cloth_hinge {
+    int v[4];           /* x0, x1 (the edge), x2, x3 (opposite)            */
+    int pair[6];        /* the fixed spring of each vertex pair (0 1, 0 2,
+                           0 3, 1 2, 1 3, 2 3)                             */
+    double rest_angle;  /* theta0, from the mesh                           */
+    double weight;      /* |e|^2 / (3 (A1 + A2)) at rest (no unit)       */
+} cloth_hinge;
+
+/* theta0 and the weight from the rest positions X (12 doubles); -1 when a
+ * triangle of the hinge has no area. */
+int cloth_hinge_rest(const double X[12], cloth_hinge *e);
+
+/* The dihedral angle at x (12 doubles) and its gradient (12, may be NULL;
+ * zero when a triangle has collapsed and the angle has no direction). */
+double cloth_hinge_angle(const double x[12], double grad[12]);
+
+/* The energy at x; its gradient (12) and its Gauss-Newton Hessian
+ * 2 kb weight g g^T (144; g the angle's gradient) when not NULL. The
+ * angle's change from rest is taken in (-pi, pi]. */
+double cloth_hinge_eval(const cloth_hinge *e, double kb, const double x[12],
+                        double grad[12], double gn_hess[144]);
+
+/* Projects the symmetric n x n matrix H (n <= 12) onto the positive
+ * semidefinite cone: eigenvalues below zero become zero. H is left
+ * untouched, and 0 returned, when its smallest eigenvalue is not below
+ * -1e-12 times its largest magnitude (a PSD matrix with rounding in its
+ * null space); 1 when projected; -1 when the eigensolver fails on a NaN
+ * or an infinity (H is then zeroed: no stiffness rather than a wrong
+ * one). */
+int cloth_psd_project(double *H, int n);
+
+/* The FEM elements of a mesh model. */
+typedef struct cloth_fem {
+    int num_membranes;
+    cloth_membrane *membranes;
+    int num_hinges;
+    cloth_hinge *hinges;
+} cloth_fem;
+
+/* The membranes (one per triangle) and hinges (one per interior edge) of
+ * a checked mesh whose model g cloth_mesh_build made (its fixed springs
+ * give each vertex pair's place in A). ERR_FORMAT naming the triangle
+ * (file:line when read from one) that has no rest area. */
+int cloth_fem_build(const cloth_mesh *mesh, const cloth_model *g, cloth_fem *fem,
+                    char *msg);
+void cloth_fem_free(cloth_fem *fem);
+
+/* out = the positions (or velocities) x of the `count` vertices v, 3 each. */
+void cloth_fem_gather(const double *x, const int *v, int count, double *out);
+
 /* ---------------------------------------------------------- obstacles */
 
 #define CLOTH_MAX_OBSTACLES 8
@@ -396,6 +528,7 @@ double cloth_obstacle_distance(const cloth_obstacle *ob, double t,
 typedef struct cloth_sim {
     cloth_params par;      /* par.mesh is NULL after create (not kept)     */
     cloth_model model;
+    cloth_fem fem;         /* fem: the elements; empty for springs         */
     int num_obstacles;
     cloth_obstacle obstacles[CLOTH_MAX_OBSTACLES];
     double h;              /* = par.dt                                     */
@@ -494,6 +627,13 @@ int cloth_step(cloth_sim *sim, const corepcg_settings *settings, char *msg);
 
 /* 0.5 sum m_i |v_i|^2. */
 double cloth_kinetic_energy(const cloth_sim *sim);
+
+/* fem: the elements' energy at the current positions (0 for springs). */
+double cloth_fem_energy(const cloth_sim *sim);
+
+/* fem: the part of cloth_assemble that adds the elements' stiffness and
+ * forces to A's values and b (after the masses and gravity). */
+void cloth_fem_assemble(cloth_sim *sim);
 
 /* ---------------------------------------------------------- output */
 

@@ -66,6 +66,11 @@ static const char *triangle_place(const cloth_mesh *mesh, int t, char *buf, size
     return buf;
 }
 
+const char *cloth_mesh_triangle_place(const cloth_mesh *mesh, int t, char *buf, size_t len)
+{
+    return triangle_place(mesh, t, buf, len);
+}
+
 /* The same in a message that already named the file: "line L". */
 static const char *triangle_again(const cloth_mesh *mesh, int t, char *buf, size_t len)
 {

@@ -10,21 +10,41 @@ static const char *const scene_names[CLOTH_SCENE_COUNT] = {
     "pinned", "drape", "ballhit", "rail", "free", "hang", "garment",
 };
 
+static const char *const model_names[CLOTH_MODEL_COUNT] = {"springs", "fem"};
+
+/* names[value], or "unknown" out of range */
+static const char *name_of(const char *const *names, int count, int value)
+{
+    return value >= 0 && value < count ? names[value] : "unknown";
+}
+
+/* the index of name in names[], or -1 */
+static int index_of(const char *const *names, int count, const char *name)
+{
+    for (int k = 0; name && k < count; k++)
+        if (strcmp(name, names[k]) == 0)
+            return k;
+    return -1;
+}
+
 const char *cloth_scene_name(int scene)
 {
-    if (scene < 0 || scene >= CLOTH_SCENE_COUNT)
-        return "unknown";
-    return scene_names[scene];
+    return name_of(scene_names, CLOTH_SCENE_COUNT, scene);
 }
 
 int cloth_scene_from_name(const char *name)
 {
-    if (!name)
-        return -1;
-    for (int k = 0; k < CLOTH_SCENE_COUNT; k++)
-        if (strcmp(name, scene_names[k]) == 0)
-            return k;
-    return -1;
+    return index_of(scene_names, CLOTH_SCENE_COUNT, name);
+}
+
+const char *cloth_force_model_name(int model)
+{
+    return name_of(model_names, CLOTH_MODEL_COUNT, model);
+}
+
+int cloth_force_model_from_name(const char *name)
+{
+    return index_of(model_names, CLOTH_MODEL_COUNT, name);
 }
 
 int cloth_scene_on_grid(int scene)
@@ -67,7 +87,11 @@ void cloth_params_default(cloth_params *p, cloth_scene scene, int size)
     p->k_stretch = CLOTH_DEFAULT_K_STRETCH;
     p->k_shear = CLOTH_DEFAULT_K_SHEAR;
     p->k_bend = CLOTH_DEFAULT_K_BEND;
+    p->model = CLOTH_MODEL_SPRINGS;
+    p->poisson = CLOTH_DEFAULT_POISSON;
+    p->bending = CLOTH_DEFAULT_BENDING;
     p->damping = CLOTH_DEFAULT_DAMPING;
+    p->mass_damping = 0.0;
     p->dt = cloth_default_dt(size);
     p->gravity = CLOTH_DEFAULT_GRAVITY;
     p->margin = CLOTH_DEFAULT_MARGIN;
@@ -114,6 +138,17 @@ int cloth_params_check(const cloth_params *p, char *msg)
                      cloth_scene_name(p->scene));
         return COREPCG_ERR_ARGUMENT;
     }
+    if ((int)p->model < 0 || p->model >= CLOTH_MODEL_COUNT)
+        return bad(msg, "model", (double)p->model, "springs or fem");
+    if (p->model == CLOTH_MODEL_FEM && !p->mesh) {
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "cloth model fem runs on a triangle mesh, "
+                     "not on the grid");
+        return COREPCG_ERR_ARGUMENT;
+    }
+    /* an isotropic solid's range: positive shear and bulk moduli */
+    if (!(p->poisson > -1.0 && p->poisson < 0.5))
+        return bad(msg, "poisson", p->poisson, "in (-1, 0.5)");
     /* !(x > 0) also rejects NaN. */
     if (!p->mesh) {
         if (p->size < CLOTH_MIN_SIZE || p->size > CLOTH_MAX_SIZE)
@@ -133,7 +168,8 @@ int cloth_params_check(const cloth_params *p, char *msg)
         {"k_stretch", p->k_stretch}, {"k_shear", p->k_shear},
         {"k_bend", p->k_bend},       {"damping", p->damping},
         {"gravity", p->gravity},     {"margin", p->margin},
-        {"k_contact", p->k_contact},
+        {"k_contact", p->k_contact}, {"bending", p->bending},
+        {"mass_damping", p->mass_damping},
     };
     for (size_t k = 0; k < sizeof nonneg / sizeof nonneg[0]; k++)
         if (!(nonneg[k].value >= 0.0) || !isfinite(nonneg[k].value))

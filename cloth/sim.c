@@ -14,6 +14,7 @@ void cloth_sim_free(cloth_sim **sim)
         return;
     cloth_sim *s = *sim;
     cloth_model_free(&s->model);
+    cloth_fem_free(&s->fem);
     free(s->x);
     free(s->v);
     free(s->x_rest);
@@ -51,6 +52,11 @@ int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg)
     s->h = par->dt;
     rc = par->mesh ? cloth_mesh_build(par->mesh, par->density, &s->model, msg)
                    : cloth_grid_build(par->size, par->side, par->mass, &s->model, msg);
+    if (rc == COREPCG_OK && par->model == CLOTH_MODEL_FEM) {
+        rc = cloth_fem_build(par->mesh, &s->model, &s->fem, msg);
+        if (rc != COREPCG_OK)
+            cloth_model_free(&s->model);
+    }
     if (rc != COREPCG_OK) {
         free(s);
         return rc;

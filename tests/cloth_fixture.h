@@ -16,6 +16,17 @@
 #define COREPCG_CLI "corepcg"
 #endif
 
+/* The simulator on p; NULL (and a failed check naming what) when it
+ * refuses p. */
+static inline cloth_sim *fixture_sim(const cloth_params *p, const char *what)
+{
+    cloth_sim *s = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = cloth_sim_create(p, &s, msg);
+    CHECK(rc == COREPCG_OK, "cloth_sim_create %s: %s", what, msg);
+    return s;
+}
+
 /* SCENE at m x m nodes with k_stretch; NULL (and a failed check) when the
  * simulator refuses it. */
 static inline cloth_sim *fixture_cloth(cloth_scene scene, int m, double k_stretch)
@@ -23,11 +34,7 @@ static inline cloth_sim *fixture_cloth(cloth_scene scene, int m, double k_stretc
     cloth_params p;
     cloth_params_default(&p, scene, m);
     p.k_stretch = k_stretch;
-    cloth_sim *s = NULL;
-    char msg[COREPCG_MSG_SIZE] = "";
-    int rc = cloth_sim_create(&p, &s, msg);
-    CHECK(rc == COREPCG_OK, "cloth_sim_create: %s", msg);
-    return s;
+    return fixture_sim(&p, cloth_scene_name(scene));
 }
 
 /* Runs the CLI ($COREPCG_CLI, else the compiled-in one) with args, its

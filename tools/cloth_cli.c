@@ -17,6 +17,21 @@ static int needs_value(const char *opt, const char *value, const char *what)
     return -1;
 }
 
+/* --poisson: inside (-1, 0.5), both ends excluded (an isotropic solid's
+ * range). */
+static int parse_poisson(const char *opt, const char *text, double *out)
+{
+    double nu = 0.0;
+    if (cli_parse_double(opt, text, -1.0, 0.5, &nu))
+        return -1;
+    if (nu == -1.0 || nu == 0.5) {
+        cli_error("%s needs a number in (-1, 0.5), both ends excluded, got '%s'", opt, text);
+        return -1;
+    }
+    *out = nu;
+    return 0;
+}
+
 /* The scene against the grid or mesh options: its index, or -1 (said). */
 static int check_scene(const struct cloth_cli *o, const char *scene, int size,
                        int have_subdivide, int takes_out, const char *usage)
@@ -39,6 +54,14 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
     if (!o->mesh_path && o->have_up) {
         cli_error("%s: --up turns a mesh (--mesh FILE.obj); the grid scenes are z-up",
                   command);
+        return -1;
+    }
+    if (o->model == CLOTH_MODEL_FEM && !o->mesh_path) {
+        cli_error("%s: --model fem runs on a triangle mesh: give --mesh FILE.obj", command);
+        return -1;
+    }
+    if (o->fem_option && o->model != CLOTH_MODEL_FEM) {
+        cli_error("%s: %s applies to --model fem only", command, o->fem_option);
         return -1;
     }
     if (!o->mesh_path && (have_subdivide || o->have_density)) {
@@ -94,6 +117,21 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
         } else if (strcmp(a, "--subdivide") == 0) {
             rc = cli_parse_int(a, v, 0, CLOTH_MAX_SUBDIVIDE, &o->subdivide);
             have_subdivide = 1;
+        } else if (strcmp(a, "--model") == 0) {
+            rc = cli_parse_choice(a, v, cloth_force_model_from_name, "springs, fem",
+                                  &o->model);
+        } else if (strcmp(a, "--poisson") == 0) {
+            rc = parse_poisson(a, v, &o->poisson);
+            o->have_poisson = 1;
+            o->fem_option = o->fem_option ? o->fem_option : a;
+        } else if (strcmp(a, "--bending") == 0) {
+            rc = cli_parse_double(a, v, 0.0, 1e12, &o->bending);
+            o->have_bending = 1;
+            o->fem_option = o->fem_option ? o->fem_option : a;
+        } else if (strcmp(a, "--mass-damping") == 0) {
+            rc = cli_parse_double(a, v, 0.0, 1e12, &o->mass_damping);
+            o->have_mass_damping = 1;
+            o->fem_option = o->fem_option ? o->fem_option : a;
         } else if (strcmp(a, "--k-stretch") == 0) {
             rc = cli_parse_double(a, v, 0.0, 1e12, &o->k_stretch);
             o->have_k = 1;
@@ -178,6 +216,13 @@ int cloth_cli_load(struct cloth_cli *o)
         o->par.density = o->density;
     if (o->have_self_contact)
         o->par.self_contact = o->self_contact;
+    o->par.model = (cloth_force_model)o->model;
+    if (o->have_poisson)
+        o->par.poisson = o->poisson;
+    if (o->have_bending)
+        o->par.bending = o->bending;
+    if (o->have_mass_damping)
+        o->par.mass_damping = o->mass_damping;
     return 0;
 }
 
@@ -232,9 +277,14 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
                  : o->subdivide == 2 ? "twice" : "");
     if (o->subdivide > 2)
         snprintf(rounds, sizeof rounds, ", subdivided %d times", o->subdivide);
-    snprintf(buf, len, "%s on %s%s (%d vertices%s%s)", name, file_name(o->mesh_path),
+    char model[96] = "";
+    if (o->par.model == CLOTH_MODEL_FEM)
+        snprintf(model, sizeof model, ", fem (nu %g, bending %g N m)", o->par.poisson,
+                 o->par.bending);
+    snprintf(buf, len, "%s on %s%s (%d vertices%s%s)%s", name, file_name(o->mesh_path),
              rounds, nodes,
-             o->up != CLOTH_UP_Z ? ", up " : "", o->up != CLOTH_UP_Z ? cloth_up_name(o->up) : "");
+             o->up != CLOTH_UP_Z ? ", up " : "", o->up != CLOTH_UP_Z ? cloth_up_name(o->up) : "",
+             model);
 }
 
 void cloth_cli_free(struct cloth_cli *o)

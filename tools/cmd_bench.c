@@ -26,6 +26,11 @@ static const char usage_text[] =
     "                   within N, level 0 always (default 1000000: tshirt.obj\n"
     "                   0..3, 672,978)\n"
     CLOTH_CLI_UP_USAGE
+    "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
+    "                   scene run once per model, a table each (default\n"
+    "                   springs; fem: StVK membranes, discrete-shell hinges, k\n"
+    "                   their 2D Young's modulus; its tables and cases are\n"
+    "                   labelled \"(fem)\"; the grids stay springs)\n"
     "  --self-contact on|off\n"
     "                   repulsion springs in the mesh scenes (default: on in\n"
     "                   garment, off in hang)\n"
@@ -157,6 +162,19 @@ static void default_methods(bench_options *o)
     }
 }
 
+static int one_model(const char *opt, const char *item, void *out, int k)
+{
+    int *models = out;
+    if (cli_parse_choice(opt, item, cloth_force_model_from_name, "springs, fem", &models[k]))
+        return -1;
+    for (int j = 0; j < k; j++)
+        if (models[j] == models[k]) {
+            cli_error("%s names '%s' twice", opt, item);
+            return -1;
+        }
+    return 0;
+}
+
 static int one_method(const char *opt, const char *item, void *out, int k)
 {
     int *methods = out;
@@ -170,18 +188,22 @@ static int one_method(const char *opt, const char *item, void *out, int k)
     return 0;
 }
 
-/* The mesh options (--mesh, --subdivide, --up, --self-contact) shape only the
- * mesh scenes: given for a run of none, they are refused rather than
- * ignored. 0, or -1 (reported). */
+/* The mesh options (--mesh, --subdivide, --up, --self-contact, --model
+ * fem) shape only the mesh scenes: given for a run of none, they are
+ * refused rather than ignored. 0, or -1 (reported). */
 static int mesh_options_unused(const bench_options *o)
 {
     int mesh_scenes = 0;
     for (int e = 0; e < o->num_scenes; e++)
         mesh_scenes += bench_is_mesh_scene(o->scenes[e]);
+    int fem = 0;
+    for (int m = 0; m < o->num_models; m++)
+        fem |= o->models[m] == CLOTH_MODEL_FEM;
     const char *given = o->mesh_path ? "--mesh"
                       : o->num_levels ? "--subdivide"
                       : o->up >= 0 ? "--up"
-                      : o->self_contact >= 0 ? "--self-contact" : NULL;
+                      : o->self_contact >= 0 ? "--self-contact"
+                      : fem ? "--model fem" : NULL;
     if (!given || mesh_scenes)
         return 0;
     char names[160] = "";
@@ -234,6 +256,8 @@ static int parse_args(int argc, char **argv, bench_options *o, bench_given *g)
             rc = cli_parse_int(a, v, 3, 2000000000, &n);
             o->max_unknowns = n;
             g->max_unknowns = 1;
+        } else if (strcmp(a, "--model") == 0) {
+            rc = parse_list(a, v, CLOTH_MODEL_COUNT, one_model, o->models, &o->num_models);
         } else if (strcmp(a, "--self-contact") == 0) {
             rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
         } else if (strcmp(a, "--up") == 0) {
@@ -354,6 +378,23 @@ static int check_mesh(bench_options *o, const bench_given *g)
     return 0;
 }
 
+/* Each mesh scene an entry per --model, in a row (a table each); the
+ * grid scenes one entry, springs. */
+static void scene_per_model(bench_options *o)
+{
+    int scenes[BENCH_MAX_LIST], models[BENCH_MAX_LIST], count = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        for (int m = 0; m < (bench_is_mesh_scene(o->scenes[e]) ? o->num_models : 1) &&
+                        count < BENCH_MAX_LIST; m++) {
+            scenes[count] = o->scenes[e];
+            models[count++] = bench_is_mesh_scene(o->scenes[e]) ? o->models[m]
+                                                                : CLOTH_MODEL_SPRINGS;
+        }
+    memcpy(o->scenes, scenes, sizeof(int) * (size_t)count);
+    memcpy(o->scene_models, models, sizeof(int) * (size_t)count);
+    o->num_scenes = count;
+}
+
 static int parse(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -367,6 +408,10 @@ static int parse(int argc, char **argv, bench_options *o)
     if (check_modes(o, g) < 0)
         return -1;
     set_defaults(o, g);
+    if (!o->num_models) {
+        o->models[0] = CLOTH_MODEL_SPRINGS;
+        o->num_models = 1;
+    }
     if (check_mesh(o, g) < 0)
         return -1;
     if (!g->tols) {
@@ -374,10 +419,11 @@ static int parse(int argc, char **argv, bench_options *o)
         o->tols[1] = 1e-3;
         o->num_tols = o->quick || o->scaling || o->whole_steps ? 1 : 2;
     }
-    if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1)) {
-        cli_error("bench: --scaling takes one scene and one tol");
+    if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1 || o->num_models > 1)) {
+        cli_error("bench: --scaling takes one scene and one tol (and one --model)");
         return -1;
     }
+    scene_per_model(o);
     if (!g->methods)
         default_methods(o);
     o->progress = isatty(STDERR_FILENO);

@@ -18,9 +18,18 @@ then v += dv, x += h v. A node touching the ball slides on it: a
 constraint with ndof 2, normal p, and z = -(p.v) p so that its normal
 velocity after the step is zero.
 
+--model fem (a mesh only; docs/design.md, "The FEM cloth") replaces the
+springs by what FEM cloth simulators assemble: a constant-strain StVK
+membrane per triangle (2D Young's modulus YOUNG, Poisson ratio POISSON;
+its 9x9 Hessian projected to PSD), a discrete-shell hinge per interior
+edge (stiffness KB, Gauss-Newton Hessian) and Rayleigh damping C =
+DAMPING K: A = M + (h DAMPING + h^2) K, b = h (f - h K v). The mesh
+edges stay the stretch pairs.
+
 Run from the repository root:
     PYTHONPATH=python /usr/bin/python3 python/examples/cloth_step_loop.py
     PYTHONPATH=python /usr/bin/python3 python/examples/cloth_step_loop.py --mesh data/meshes/dress.obj
+    PYTHONPATH=python /usr/bin/python3 python/examples/cloth_step_loop.py --mesh data/meshes/dress.obj --model fem
 Exit status 0 when every step solved to its tolerance and held its
 contacts exactly, the cloth stayed out of the ball and (the square) ended
 draped over it."""
@@ -44,6 +53,8 @@ BALL, RADIUS = np.array([0.0, 0.0, 0.0]), 0.25
 TOL = 1e-3
 MARGIN = 0.01             # m: contact this close to the ball
 DENSITY = 0.15            # kg/m^2: a mesh's mass per area (cloth/: the same)
+YOUNG, POISSON = 200.0, 0.3   # --model fem: the membranes' N/m and ratio
+KB = 1e-5                 # N m: the hinges' bending stiffness
 
 
 def read_obj(path):
@@ -77,9 +88,10 @@ def read_obj(path):
     return np.array(verts), tris
 
 
-def make_mesh_cloth(path):
+def make_mesh_cloth(path, model="springs"):
     """A mesh's vertices moved to hang above the ball, their masses, and
-    its springs: stretch on the edges, bend across interior edges."""
+    its forces: springs (stretch on the edges, bend across interior edges)
+    or FEM elements (make_fem)."""
     x, tris = read_obj(path)
     x = x - [*x[:, :2].mean(axis=0), x[:, 2].min() - RADIUS - 0.05]
     area = 0.5 * np.linalg.norm(np.cross(x[tris[:, 1]] - x[tris[:, 0]],
@@ -98,11 +110,103 @@ def make_mesh_cloth(path):
     # two opposite vertices
     twin = np.flatnonzero(~first)
     bend = np.stack([opposite[twin - 1], opposite[twin]], axis=1)
+    if model == "fem":
+        hinges = np.concatenate([edge[twin], bend], axis=1)
+        return x, mass, make_fem(x, tris, hinges), stretch.astype(np.int32)
     a = np.concatenate([stretch[:, 0], bend[:, 0]])
     b = np.concatenate([stretch[:, 1], bend[:, 1]])
     k = np.concatenate([np.full(len(stretch), K["stretch"]), np.full(len(bend), K["bend"])])
     rest = np.linalg.norm(x[a] - x[b], axis=1)
     return x, mass, (a, b, k, rest), stretch.astype(np.int32)
+
+
+def hinge_angles(p):
+    """Dihedral angles (0 flat) of hinges p (H, 4, 3: the edge's two
+    vertices, then the two opposite ones) and their gradients (H, 4, 3)."""
+    e = p[:, 1] - p[:, 0]
+    n1 = np.cross(e, p[:, 2] - p[:, 0])
+    n2 = np.cross(p[:, 3] - p[:, 0], e)
+    e2 = np.einsum("hi,hi->h", e, e)
+    le = np.sqrt(e2)
+    theta = np.arctan2(np.einsum("hi,hi->h", np.cross(n1, n2), e) / le,
+                       np.einsum("hi,hi->h", n1, n2))
+    # -n^/height on the opposite vertices; the edge's take what keeps the
+    # sum and the moments zero (s: where each opposite vertex's foot is)
+    g2 = -n1 * (le / np.einsum("hi,hi->h", n1, n1))[:, None]
+    g3 = -n2 * (le / np.einsum("hi,hi->h", n2, n2))[:, None]
+    s2 = (np.einsum("hi,hi->h", p[:, 2] - p[:, 0], e) / e2)[:, None]
+    s3 = (np.einsum("hi,hi->h", p[:, 3] - p[:, 0], e) / e2)[:, None]
+    grad = np.stack([-(1 - s2) * g2 - (1 - s3) * g3, -s2 * g2 - s3 * g3, g2, g3], axis=1)
+    return theta, grad
+
+
+def make_fem(x, tris, hinges):
+    """The FEM elements at rest: per triangle dF/dx_v (T, 3, 2, with F =
+    sum_v x_v d_v^T, the triangle flattened into its plane) and area; per
+    hinge its rest angle and weight |e|^2 / (3 (A1 + A2))."""
+    e1, e2 = x[tris[:, 1]] - x[tris[:, 0]], x[tris[:, 2]] - x[tris[:, 0]]
+    l1 = np.linalg.norm(e1, axis=1)
+    twice_area = np.linalg.norm(np.cross(e1, e2), axis=1)
+    along, across = np.einsum("ti,ti->t", e1, e2) / l1, twice_area / l1
+    d = np.zeros((len(tris), 3, 2))  # the rows of Dm^-1, Dm = [[l1, along], [0, across]]
+    d[:, 1, 0], d[:, 1, 1], d[:, 2, 1] = 1 / l1, -along / (l1 * across), 1 / across
+    d[:, 0] = -(d[:, 1] + d[:, 2])
+    p = x[hinges]
+    rest, _ = hinge_angles(p)
+    e = p[:, 1] - p[:, 0]
+    areas = (np.linalg.norm(np.cross(e, p[:, 2] - p[:, 0]), axis=1) +
+             np.linalg.norm(np.cross(p[:, 3] - p[:, 0], e), axis=1)) / 2
+    weight = np.einsum("hi,hi->h", e, e) / (3 * areas)
+    return {"tris": tris, "d": d, "area": twice_area / 2, "hinges": hinges,
+            "rest": rest, "weight": weight}
+
+
+def fem_elements(x, fem):
+    """Each element's vertices, energy gradient (E, 3m) and PSD stiffness
+    (E, 3m, 3m): the membranes (m = 3), then the hinges (m = 4)."""
+    mu, lam = YOUNG / (2 * (1 + POISSON)), YOUNG * POISSON / (1 - POISSON ** 2)
+    tris, d, area = fem["tris"], fem["d"], fem["area"]
+    F = np.einsum("tvi,tva->tia", x[tris], d)
+    E = 0.5 * (np.einsum("tia,tib->tab", F, F) - np.eye(2))
+    trace = E[:, 0, 0] + E[:, 1, 1]
+    S = 2 * mu * E + lam * trace[:, None, None] * np.eye(2)
+    f = np.einsum("tia,tva->tvi", F, d)  # F d_v
+    grad = area[:, None, None] * np.einsum("tia,tab,tvb->tvi", F, S, d)
+    # d2W/dx_vi dx_wj = A0 [(d_v S d_w) delta_ij + mu f_wi f_vj
+    #                       + mu (d_v . d_w) (F F^T)_ij + lam f_vi f_wj]
+    dSd = np.einsum("tva,tab,twb->tvw", d, S, d)
+    K = (dSd[:, :, None, :, None] * np.eye(3)[None, None, :, None, :]
+         + mu * np.einsum("twi,tvj->tviwj", f, f)
+         + mu * np.einsum("tva,twa,tib,tjb->tviwj", d, d, F, F)
+         + lam * np.einsum("tvi,twj->tviwj", f, f))
+    K = area[:, None, None] * K.reshape(-1, 9, 9)
+    value, vector = np.linalg.eigh(K)  # compressed triangles: indefinite
+    K = np.einsum("tik,tk,tjk->tij", vector, np.maximum(value, 0), vector)
+    theta, g = hinge_angles(x[fem["hinges"]])
+    change = (theta - fem["rest"] + np.pi) % (2 * np.pi) - np.pi
+    c = KB * fem["weight"]
+    g = g.reshape(-1, 12)
+    return [(tris, grad.reshape(-1, 9), K),
+            (fem["hinges"], 2 * (c * change)[:, None] * g,
+             2 * c[:, None, None] * g[:, :, None] * g[:, None, :])]
+
+
+def assemble_fem(x, v, mass, fem):
+    """A (scipy.sparse, both triangles) and b of this step, FEM cloth."""
+    n = x.size
+    h_k = H * DAMPING + H * H  # K's weight in A
+    rhs = H * (mass[:, None] * GRAVITY).ravel()
+    rows, cols, vals = [np.arange(n)], [np.arange(n)], [np.repeat(mass, 3)]
+    for verts, grad, K in fem_elements(x, fem):
+        dof = (3 * verts[:, :, None] + np.arange(3)).reshape(len(verts), -1)
+        Kv = np.einsum("eij,ej->ei", K, v.ravel()[dof])
+        np.add.at(rhs, dof, -H * grad - H * (DAMPING + H) * Kv)
+        rows.append(np.broadcast_to(dof[:, :, None], K.shape).ravel())
+        cols.append(np.broadcast_to(dof[:, None, :], K.shape).ravel())
+        vals.append(h_k * K.ravel())
+    A = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                      shape=(n, n)).tocsc()  # sums the duplicates
+    return A, rhs
 
 
 def make_cloth():
@@ -197,15 +301,20 @@ def contacts(x, v):
 
 def main(argv):
     warnings.simplefilter("error", corepcg.CorepcgWarning)  # not converged: fail
-    mesh = argv[2] if len(argv) == 3 and argv[1] == "--mesh" else None
-    if len(argv) > 1 and not mesh:
-        print("usage: cloth_step_loop.py [--mesh FILE.obj]", file=sys.stderr)
+    options = dict(zip(argv[1::2], argv[2::2]))
+    mesh, model = options.get("--mesh"), options.get("--model", "springs")
+    if (len(argv) % 2 == 0 or set(options) - {"--mesh", "--model"}
+            or model not in ("springs", "fem") or (model == "fem" and not mesh)):
+        print("usage: cloth_step_loop.py [--mesh FILE.obj [--model springs|fem]]",
+              file=sys.stderr)
         return 2
     try:
-        x, mass, springs, stretch_pairs = make_mesh_cloth(mesh) if mesh else make_cloth()
+        x, mass, springs, stretch_pairs = (make_mesh_cloth(mesh, model) if mesh
+                                           else make_cloth())
     except (OSError, ValueError) as e:
         print(f"cloth_step_loop.py: {e}", file=sys.stderr)
         return 1
+    step_system = assemble_fem if model == "fem" else assemble
     v = np.zeros_like(x)
     dv = np.zeros(x.size)
     failures = []
@@ -213,14 +322,14 @@ def main(argv):
     touched = 0  # steps with contacts
     solve_s = 0.0
     cons, z = contacts(x, v)
-    A, b = assemble(x, v, mass, springs)
+    A, b = step_system(x, v, mass, springs)
     with corepcg.Solver(A, constraints=cons, z=z, stretch_pairs=stretch_pairs,
                         tol=TOL) as solver:
         previous = None  # the last step's contacts and method
         for step in range(STEPS):
             if step:
                 cons, z = contacts(x, v)
-                A, b = assemble(x, v, mass, springs)
+                A, b = step_system(x, v, mass, springs)
                 solver.update(A, constraints=cons, z=z)
             t = time.perf_counter()
             dv, info = solver.solve(b, x0=dv)

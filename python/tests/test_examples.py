@@ -33,6 +33,58 @@ class Examples(unittest.TestCase):
         self.assertIn("80 steps of 414 nodes", p.stdout)
         self.assertEqual(p.stderr, "")
 
+    def test_cloth_step_loop_fem(self):
+        p = run("cloth_step_loop.py", "--mesh", "data/meshes/tshirt_coarse.obj",
+                "--model", "fem")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("80 steps of 414 nodes", p.stdout)
+        self.assertEqual(p.stderr, "")
+        p = run("cloth_step_loop.py", "--model", "fem")  # a mesh only
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("usage: cloth_step_loop.py", p.stderr)
+
+    def test_cloth_step_loop_fem_elements(self):
+        # the example's membranes and hinges against central differences
+        # (stretched, so that the projection keeps the exact Hessian)
+        sys.path.insert(0, str(EXAMPLES))
+        try:
+            import cloth_step_loop as example
+        finally:
+            sys.path.pop(0)
+        import numpy as np
+        rng = np.random.default_rng(7)
+        x, _, fem, _ = example.make_mesh_cloth(
+            str(support.REPO / "data" / "meshes" / "tshirt_coarse.obj"), "fem")
+        y = 1.1 * x + 5e-4 * rng.standard_normal(x.shape)
+        step = 1e-7
+
+        def central(f, points, i):
+            """f's central difference at points along coordinate i."""
+            plus, minus = points.copy(), points.copy()
+            plus.ravel()[i] += step
+            minus.ravel()[i] -= step
+            return (f(plus) - f(minus)) / (2 * step)
+
+        # membranes: the exact Hessian where it is PSD (the projection
+        # keeps it), from the gradient's differences; a few triangles
+        sub = {key: fem[key][::97] for key in fem}
+        verts, _, K = example.fem_elements(y, sub)[0]
+        checked = 0
+        for e in range(len(verts)):
+            fd = np.stack([central(lambda p: example.fem_elements(p, sub)[0][1][e], y, i)
+                           for i in (3 * verts[e][:, None] + np.arange(3)).ravel()], axis=1)
+            if np.linalg.eigvalsh(fd).min() < -1e-9 * abs(fd).max():
+                continue
+            checked += 1
+            self.assertLess(abs(K[e] - fd).max(), 1e-5 * abs(fd).max())
+        self.assertGreater(checked, 3)
+        # hinges: the angle's gradient (Gauss-Newton is built from it)
+        for hinge in sub["hinges"]:
+            p = y[hinge][None]
+            g = example.hinge_angles(p)[1].ravel()
+            d = [central(lambda q: example.hinge_angles(q)[0][0], p, i) for i in range(12)]
+            self.assertLess(abs(g - d).max(), 1e-5 * abs(g).max())
+
     def test_cloth_step_loop_bad_mesh(self):
         for text, message in (
                 ("v 0 0 0\nv 1 0 0\nf 1 2 3\n",
