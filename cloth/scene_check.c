@@ -10,7 +10,7 @@
 static void fixed_cause(const cloth_sim *s, int held, int stuck, char *buf, size_t len)
 {
     int N = s->model.N;
-    int band = s->par.scene == CLOTH_SCENE_HANG || s->par.scene == CLOTH_SCENE_BALLHIT;
+    int band = cloth_scene_describe(s->par.scene)->hold == CLOTH_HOLD_TOP;
     if (held && band && s->model.face_size == 3 && 2 * held > N)
         snprintf(buf, len, "the mesh's highest %g cm holds %s", 100 * CLOTH_HANG_BAND,
                  held == N ? "all of it" : "more than half of it");
