@@ -500,6 +500,13 @@ double cloth_hinge_eval(const cloth_hinge *e, double kb, const double x[12],
  * one). */
 int cloth_psd_project(double *H, int n);
 
+/* The same for the Hessian H (3 count square, count <= 4) of an element
+ * on `count` vertices whose energy a translation does not change: the
+ * three translations are in its null space, so the eigenvalues are found
+ * on the motions orthogonal to them (3 (count - 1) square, a smaller
+ * eigenproblem); the result is cloth_psd_project's up to rounding. */
+int cloth_psd_project_element(double *H, int count);
+
 /* The FEM elements of a mesh model. */
 typedef struct cloth_fem {
     int num_membranes;

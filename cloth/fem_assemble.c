@@ -68,7 +68,7 @@ void cloth_fem_assemble(cloth_sim *sim)
         cloth_membrane_eval(m, mu, lambda, x, grad, K);
         /* the eigensolver only where the Hessian can be indefinite */
         if (!cloth_membrane_surely_psd(m, lambda, x))
-            cloth_psd_project(K, 9);
+            cloth_psd_project_element(K, 3);
         add_element(&to, 3, m->v, m->pair, grad, K, v);
     }
     for (int e = 0; e < sim->fem.num_hinges; e++) {

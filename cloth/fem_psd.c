@@ -99,3 +99,51 @@ int cloth_psd_project(double *H, int n)
     }
     return 1;
 }
+
+/* The Helmert basis of the vectors of `count` entries that sum to zero:
+ * column k (0 .. count - 2) is (1, ..., 1, -(k + 1), 0, ...) over
+ * sqrt((k + 1) (k + 2)), k + 1 ones. helmert[v + count k]. */
+static void helmert_basis(int count, double *helmert)
+{
+    for (int k = 0; k + 1 < count; k++) {
+        double scale = 1.0 / sqrt((double)(k + 1) * (double)(k + 2));
+        for (int v = 0; v < count; v++)
+            helmert[v + count * k] = v <= k ? scale : v == k + 1 ? -(k + 1) * scale : 0.0;
+    }
+}
+
+int cloth_psd_project_element(double *H, int count)
+{
+    const int n = 3 * count, m = 3 * (count - 1);
+    double basis[4 * 3], R[PSD_MAX * PSD_MAX];
+    helmert_basis(count, basis);
+    /* R = U^T H U with U = basis (x) I3: the Hessian on the motions that
+     * are not translations */
+    for (int a = 0; a + 1 < count; a++)
+        for (int b = 0; b + 1 < count; b++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    double sum = 0.0;
+                    for (int v = 0; v < count; v++)
+                        for (int w = 0; w < count; w++)
+                            sum += basis[v + count * a] * basis[w + count * b] *
+                                   H[(3 * v + i) + n * (3 * w + j)];
+                    R[(3 * a + i) + m * (3 * b + j)] = sum;
+                }
+    int rc = cloth_psd_project(R, m);
+    if (rc == 0)
+        return 0;
+    /* H = U R U^T: translations stay in its null space */
+    for (int v = 0; v < count; v++)
+        for (int w = 0; w < count; w++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    double sum = 0.0;
+                    for (int a = 0; a + 1 < count; a++)
+                        for (int b = 0; b + 1 < count; b++)
+                            sum += basis[v + count * a] * basis[w + count * b] *
+                                   R[(3 * a + i) + m * (3 * b + j)];
+                    H[(3 * v + i) + n * (3 * w + j)] = sum;
+                }
+    return rc;
+}

@@ -1190,8 +1190,8 @@ static void test_fem_methods(void)
 }
 
 /* The step loop on an FEM garment whose pattern changes (the coarse
- * T-shirt at k 60, whose folds meet from step 31 on: self-contact springs
- * come and go): per method, a handle kept across the steps (update)
+ * T-shirt at k 60, whose folds meet in the steps taken here: self-contact
+ * springs come and go): per method, a handle kept across the steps (update)
  * against a fresh one per step (setup) on the same arrays, both meeting
  * tol; the same answer to 1e-12 with the same iterations (auto, which
  * may choose another candidate, within 2 x 100 tol); and every kept

@@ -125,18 +125,26 @@ static int one_level(const char *opt, const char *item, void *out, int k)
     return cli_parse_int(opt, item, 0, CLOTH_MAX_SUBDIVIDE, (int *)out + k);
 }
 
-static int one_scene(const char *opt, const char *item, void *out, int k)
+/* list[k] = the value item names (cli_parse_choice), refused when an
+ * earlier item of the list named it too. */
+static int one_unique(const char *opt, const char *item, int *list, int k, int value)
 {
-    int *scenes = out;
-    if (cli_parse_choice(opt, item, cloth_scene_from_name,
-                         "pinned, drape, ballhit, rail, free, hang, garment", &scenes[k]))
-        return -1;
+    list[k] = value;
     for (int j = 0; j < k; j++)
-        if (scenes[j] == scenes[k]) {
+        if (list[j] == list[k]) {
             cli_error("%s names '%s' twice", opt, item);
             return -1;
         }
     return 0;
+}
+
+static int one_scene(const char *opt, const char *item, void *out, int k)
+{
+    int scene;
+    if (cli_parse_choice(opt, item, cloth_scene_from_name,
+                         "pinned, drape, ballhit, rail, free, hang, garment", &scene))
+        return -1;
+    return one_unique(opt, item, out, k, scene);
 }
 
 /* The methods benchmarked unless --methods names them, from the library's
@@ -164,28 +172,18 @@ static void default_methods(bench_options *o)
 
 static int one_model(const char *opt, const char *item, void *out, int k)
 {
-    int *models = out;
-    if (cli_parse_choice(opt, item, cloth_force_model_from_name, "springs, fem", &models[k]))
+    int model;
+    if (cli_parse_choice(opt, item, cloth_force_model_from_name, "springs, fem", &model))
         return -1;
-    for (int j = 0; j < k; j++)
-        if (models[j] == models[k]) {
-            cli_error("%s names '%s' twice", opt, item);
-            return -1;
-        }
-    return 0;
+    return one_unique(opt, item, out, k, model);
 }
 
 static int one_method(const char *opt, const char *item, void *out, int k)
 {
-    int *methods = out;
-    if (cli_parse_method(opt, item, 0, &methods[k]))
+    int method;
+    if (cli_parse_method(opt, item, 0, &method))
         return -1;
-    for (int j = 0; j < k; j++)
-        if (methods[j] == methods[k]) {
-            cli_error("%s names '%s' twice", opt, item);
-            return -1;
-        }
-    return 0;
+    return one_unique(opt, item, out, k, method);
 }
 
 /* The mesh options (--mesh, --subdivide, --up, --self-contact, --model
