@@ -143,6 +143,17 @@ static void test_params(void)
     CHECK(s == NULL, "a failed create leaves *out NULL");
 }
 
+/* 1 when the usage line at `line` names `scene` as a word. */
+static int scene_listed(const char *line, const char *scene)
+{
+    size_t len = strlen(scene), end = strcspn(line, "\n");
+    for (const char *at = strstr(line, scene); at && at < line + end;
+         at = strstr(at + 1, scene))
+        if (at[-1] == ' ' && (at[len] == ' ' || at[len] == '\n'))
+            return 1;
+    return 0;
+}
+
 /* Every scene has a row (a row left out of scene_table.c's designated
  * initialisers would be zeros: no name, running nowhere), and each row
  * starts as it says: a grid scene builds on a grid, a mesh-only one is
@@ -176,6 +187,24 @@ static void test_scene_table(void)
         cloth_sim_free(&sim);
         cloth_params_default_mesh(&p, (cloth_scene)k, &square);
         CHECK_INT(p.self_contact, row->self_contact);
+    }
+    /* gen's and simulate's usage name each scene where it runs: a row
+     * added without its line in the usage is caught here */
+    const char *commands[2] = {"simulate --help", "gen --help"};
+    for (int c = 0; c < 2; c++) {
+        char out[8192];
+        CHECK_INT(fixture_run_cli(commands[c], out, sizeof out), 0);
+        const char *grid = strstr(out, "on a grid:"), *mesh = strstr(out, "on a mesh:");
+        CHECK(grid && mesh, "%s: a grid line and a mesh line", commands[c]);
+        if (!grid || !mesh)
+            continue;
+        for (int k = 0; k < CLOTH_SCENE_COUNT; k++) {
+            const cloth_scene_row *row = cloth_scene_describe(k);
+            if (row && row->name)
+                CHECK(scene_listed(grid, row->name) == row->on_grid &&
+                      scene_listed(mesh, row->name) == row->on_mesh,
+                      "%s: %s listed where it runs", commands[c], row->name);
+        }
     }
     CHECK(cloth_scene_describe(CLOTH_SCENE_COUNT) == NULL, "a row past the last scene");
     CHECK(cloth_scene_describe(-1) == NULL, "a row before the first scene");

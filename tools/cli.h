@@ -45,9 +45,9 @@ typedef int (*cli_option_fn)(const char *arg, const char *value, void *ctx);
 
 /* The loop every command line shares: each argument in turn to option(),
  * skipping the value it took. Returns 0 (parsed), 1 (--help or -h: the
- * caller prints its usage) or -1 (a usage error, said: an argument option
- * did not take is "COMMAND: unknown option" when it starts with '-', else
- * "COMMAND: unexpected argument"). Options take their value as the next
+ * caller prints its usage) or -1 (a usage error, said; an argument that
+ * option() does not take is "COMMAND: unknown option" when it starts with
+ * '-', else "COMMAND: unexpected argument"). An option's value is the next
  * argument; --opt=value is not a form the commands accept. */
 int cli_parse_args(int argc, char **argv, const char *command, cli_option_fn option,
                    void *ctx);
