@@ -49,6 +49,7 @@ void bench_case_id_at(const bench_options *o, int index, bench_case_id *id)
             index -= o->num_tols * group;
             continue;
         }
+        /* within the scene: tol outermost, then size, then k */
         int a = index % group / o->num_ks;
         id->scene = o->scenes[e];
         id->model = o->scene_models[e];
