@@ -137,6 +137,13 @@ typedef struct cloth_scene_row {
 /* The scene's row, or NULL for a value out of range. */
 const cloth_scene_row *cloth_scene_describe(int scene);
 
+/* The names of the scenes that run on a grid (where CLOTH_ON_GRID), on a
+ * mesh (CLOTH_ON_MESH) or anywhere (both), in the table's order, ", "
+ * between them: "drape, ballhit, free, hang, garment". Returns buf. */
+#define CLOTH_ON_GRID 1
+#define CLOTH_ON_MESH 2
+const char *cloth_scene_list(int where, char *buf, size_t len);
+
 /* The forces between the nodes: springs (grid or mesh) or FEM (a mesh). */
 typedef enum cloth_force_model {
     CLOTH_MODEL_SPRINGS = 0,

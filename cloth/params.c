@@ -101,10 +101,11 @@ int cloth_params_check(const cloth_params *p, char *msg)
     if ((int)p->scene < 0 || p->scene >= CLOTH_SCENE_COUNT)
         return bad(msg, "scene", (double)p->scene, "a known scene");
     if (p->mesh && !cloth_scene_on_mesh(p->scene)) {
+        char names[160];
         if (msg)
             snprintf(msg, COREPCG_MSG_SIZE, "cloth scene %s runs on a grid, not a mesh "
-                     "(mesh scenes: hang, ballhit, drape, garment, free)",
-                     cloth_scene_name(p->scene));
+                     "(mesh scenes: %s)", cloth_scene_name(p->scene),
+                     cloth_scene_list(CLOTH_ON_MESH, names, sizeof names));
         return COREPCG_ERR_ARGUMENT;
     }
     if (!p->mesh && !cloth_scene_on_grid(p->scene)) {

@@ -5,6 +5,7 @@
  * to cloth_scene is described here once. */
 #include "cloth.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* What a row leaves out is zero: no grid or mesh, flat, nothing held, no
@@ -58,4 +59,18 @@ int cloth_scene_on_mesh(int scene)
 {
     const cloth_scene_row *row = cloth_scene_describe(scene);
     return row && row->on_mesh;
+}
+
+const char *cloth_scene_list(int where, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < CLOTH_SCENE_COUNT && used < len; k++) {
+        const cloth_scene_row *row = &scene_table[k];
+        int runs = (row->on_grid ? CLOTH_ON_GRID : 0) | (row->on_mesh ? CLOTH_ON_MESH : 0);
+        if (row->name && (runs & where))
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                                     row->name);
+    }
+    return buf;
 }

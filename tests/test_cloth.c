@@ -188,6 +188,12 @@ static void test_scene_table(void)
         cloth_params_default_mesh(&p, (cloth_scene)k, &square);
         CHECK_INT(p.self_contact, row->self_contact);
     }
+    char names[160];
+    CHECK_STR_CONTAINS(cloth_scene_list(CLOTH_ON_GRID, names, sizeof names),
+                       "pinned, drape, ballhit, rail, free");
+    CHECK_STR_CONTAINS(cloth_scene_list(CLOTH_ON_MESH, names, sizeof names),
+                       "drape, ballhit, free, hang, garment");
+    CHECK_INT((int)strlen(cloth_scene_list(CLOTH_ON_GRID, names, 8)), 7);
     /* gen's and simulate's usage name each scene where it runs: a row
      * added without its line in the usage is caught here */
     const char *commands[2] = {"simulate --help", "gen --help"};

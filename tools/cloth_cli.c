@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SCENES "pinned, drape, ballhit, rail, free, hang or garment"
-
 static int needs_value(const char *opt, const char *value, const char *what)
 {
     if (value)
@@ -37,14 +35,17 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
                        int have_subdivide, int takes_out, const char *usage)
 {
     const char *command = o->command;
+    char all[160], on_mesh[160];
+    cloth_scene_list(CLOTH_ON_GRID | CLOTH_ON_MESH, all, sizeof all);
+    cloth_scene_list(CLOTH_ON_MESH, on_mesh, sizeof on_mesh);
     if (!scene) {
-        cli_error("%s: no SCENE given (%s)", command, SCENES);
+        cli_error("%s: no SCENE given (%s)", command, all);
         fputs(usage, stderr);
         return -1;
     }
     int s = cloth_scene_from_name(scene);
     if (s < 0) {
-        cli_error("%s: unknown scene '%s' (%s)", command, scene, SCENES);
+        cli_error("%s: unknown scene '%s' (%s)", command, scene, all);
         return -1;
     }
     if (o->mesh_path && size) {
@@ -69,8 +70,8 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
         return -1;
     }
     if (o->mesh_path && !cloth_scene_on_mesh(s)) {
-        cli_error("%s: scene %s runs on a grid (--size m); on a mesh: hang, ballhit, "
-                  "drape, garment, free", command, scene);
+        cli_error("%s: scene %s runs on a grid (--size m); on a mesh: %s", command, scene,
+                  on_mesh);
         return -1;
     }
     if (!o->mesh_path && !cloth_scene_on_grid(s)) {
