@@ -74,28 +74,20 @@ static const char *format_cell(const bench_cell *c, char *buf, size_t len)
     format_time(c->time_median_s, t, sizeof t);
     if (c->failed)
         snprintf(buf, len, "**FAILED** (%s)", t);
-    else if (c->method == COREPCG_METHOD_DIRECT)
-        snprintf(buf, len, "%s", t);
+    else if (!corepcg_method_takes(c->method, COREPCG_OPTION_TOL))
+        snprintf(buf, len, "%s", t); /* it does not iterate */
     else
         snprintf(buf, len, "%g it, %s", c->iterations_median, t);
     return buf;
 }
 
-/* The time ratios beside the table (a / b: below 1, a is faster). */
-static const struct {
-    int a, b;
-} ratio_columns[] = {
-    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_DIRECT},
-    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_MPCG},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_MPCG},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG},
-};
-enum { NRATIOS = sizeof ratio_columns / sizeof ratio_columns[0] };
-
-static int has_ratio(const bench_options *o, int r)
+/* The library's k-th comparison when it compares times of methods both
+ * benchmarked (a / b: below 1, a is faster); 0 otherwise, and past the
+ * last (corepcg_comparison). */
+static int time_ratio_column(const bench_options *o, int k, int *a, int *b)
 {
-    return bench_method_index(o, ratio_columns[r].a) >= 0 &&
-           bench_method_index(o, ratio_columns[r].b) >= 0;
+    return corepcg_comparison(k, a, b) == COREPCG_COMPARE_TIME &&
+           bench_method_index(o, *a) >= 0 && bench_method_index(o, *b) >= 0;
 }
 
 /* Cases first .. first + count - 1 share a scene, a model and a tol. */
@@ -121,10 +113,10 @@ static void print_main_table(FILE *out, const bench_results *res, int first,
     fprintf(out, " fastest |");
     if (has_auto)
         fprintf(out, " auto/fastest |");
-    for (int r = 0; r < NRATIOS; r++)
-        if (has_ratio(o, r)) {
-            fprintf(out, " %s/%s |", corepcg_method_name(ratio_columns[r].a),
-                    corepcg_method_name(ratio_columns[r].b));
+    int a, b;
+    for (int k = 0; corepcg_comparison(k, &a, &b) >= 0; k++)
+        if (time_ratio_column(o, k, &a, &b)) {
+            fprintf(out, " %s/%s |", corepcg_method_name(a), corepcg_method_name(b));
             columns++;
         }
     fprintf(out, "\n|---:|---:|");
@@ -144,10 +136,10 @@ static void print_main_table(FILE *out, const bench_results *res, int first,
         if (has_auto)
             fprintf(out, " %s |", format_ratio(best < 0 ? NAN :
                     time_ratio(res, c, COREPCG_METHOD_AUTO, best), r, sizeof r));
-        for (int k = 0; k < NRATIOS; k++)
-            if (has_ratio(o, k))
-                fprintf(out, " %s |", format_ratio(time_ratio(res, c,
-                        ratio_columns[k].a, ratio_columns[k].b), r, sizeof r));
+        for (int k = 0; corepcg_comparison(k, &a, &b) >= 0; k++)
+            if (time_ratio_column(o, k, &a, &b))
+                fprintf(out, " %s |", format_ratio(time_ratio(res, c, a, b),
+                                                   r, sizeof r));
         fputc('\n', out);
     }
 }
@@ -221,40 +213,84 @@ int bench_write_csv(FILE *out, const bench_results *res)
 
 /* ------------------------------------------------------------ markdown */
 
-/* The shape of Ascher & Boxerman's Tables 1-2: original against
- * corrected MPCG, and upcg with the preconditioner MPCG applies. */
+/* Median iterations of method m in case c: NAN when it did not run or
+ * failed. */
+static double iterations_of(const bench_results *res, int c, int m)
+{
+    const bench_cell *cl = cell_of(res, c, m);
+    return cl && !cl->failed ? cl->iterations_median : NAN;
+}
+
+/* The k-th method of the library's table when it iterates and is not
+ * auto (the methods of the iteration table); -1 otherwise. */
+static int iterating_method(int k)
+{
+    int m = corepcg_method_at(k);
+    return m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, COREPCG_OPTION_TOL)
+               ? m : -1;
+}
+
+/* The comparisons of iterations the library names, the columns beside
+ * method's own: " a / b |" in the header (c < 0) or case c's figures;
+ * returns how many. */
+static int print_iteration_comparisons(FILE *out, const bench_results *res,
+                                       int c, int method)
+{
+    int a, b, what, columns = 0;
+    for (int k = 0; (what = corepcg_comparison(k, &a, &b)) >= 0; k++) {
+        if (a != method || what == COREPCG_COMPARE_TIME)
+            continue;
+        int ratio = what == COREPCG_COMPARE_ITERATIONS;
+        double x = c < 0 ? 0 : iterations_of(res, c, a);
+        double y = c < 0 ? 0 : iterations_of(res, c, b);
+        char r[32];
+        if (c < 0)
+            fprintf(out, " %s %s %s |", corepcg_method_name(a), ratio ? "/" : "-",
+                    corepcg_method_name(b));
+        else if (ratio)
+            fprintf(out, " %s |", format_ratio(x / y, r, sizeof r));
+        else if (isnan(x - y))
+            fprintf(out, " n/a |");
+        else
+            fprintf(out, " %+g |", x - y);
+        columns++;
+    }
+    return columns;
+}
+
+/* The shape of Ascher & Boxerman's Tables 1-2: every method that
+ * iterates (auto aside), with the comparisons of iterations beside. */
 static void print_iteration_table(FILE *out, const bench_results *res,
                                   int first, int count)
 {
-    static const int order[] = {COREPCG_METHOD_MPCG_BW, COREPCG_METHOD_MPCG,
-                                COREPCG_METHOD_UPCG, COREPCG_METHOD_COREPCG,
-                                COREPCG_METHOD_ICPCG};
-    fprintf(out, "| size | k_stretch | mpcg-bw | mpcg | mpcg / mpcg-bw | upcg | "
-                 "upcg - mpcg | corepcg | icpcg |\n"
-                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    int columns = 2;
+    fprintf(out, "| size | k_stretch |");
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = iterating_method(k);
+        if (m < 0)
+            continue;
+        fprintf(out, " %s |", corepcg_method_name(m));
+        columns += 1 + print_iteration_comparisons(out, res, -1, m);
+    }
+    fprintf(out, "\n|");
+    for (int j = 0; j < columns; j++)
+        fprintf(out, "---:|");
+    fputc('\n', out);
     for (int c = first; c < first + count; c++) {
         const bench_case *cs = &res->cases[c];
-        double it[5];
         fprintf(out, "| %s | %g |", cs->id.label, cs->id.k);
-        for (int m = 0; m < 5; m++) {
-            const bench_cell *cl = cell_of(res, c, order[m]);
-            it[m] = cl && !cl->failed ? cl->iterations_median : NAN;
-            if (m == 2) {
-                char r[32];
-                fprintf(out, " %s |", format_ratio(it[1] / it[0], r, sizeof r));
-            }
-            if (m == 3) {
-                if (isnan(it[2] - it[1]))
-                    fprintf(out, " n/a |");
-                else
-                    fprintf(out, " %+g |", it[2] - it[1]);
-            }
+        for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+            int m = iterating_method(k);
+            if (m < 0)
+                continue;
+            const bench_cell *cl = cell_of(res, c, m);
             if (!cl)
                 fprintf(out, " - |");
             else if (cl->failed)
                 fprintf(out, " **FAILED** |");
             else
-                fprintf(out, " %g |", it[m]);
+                fprintf(out, " %g |", cl->iterations_median);
+            print_iteration_comparisons(out, res, c, m);
         }
         fputc('\n', out);
     }
@@ -266,12 +302,13 @@ static void print_profile_table(FILE *out, const bench_results *res, int first,
     fprintf(out, "| size | k_stretch | method | reduce | analyse | factor | factor GFlop/s | "
                  "iterate | update + solve | nnz(L) | analysis reused |\n"
                  "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    static const int shown[] = {COREPCG_METHOD_DIRECT, COREPCG_METHOD_COREPCG,
-                                COREPCG_METHOD_ICPCG};
     for (int c = first; c < first + count; c++)
-        for (int m = 0; m < 3; m++) {
-            const bench_cell *cl = cell_of(res, c, shown[m]);
-            if (!cl)
+        for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+            /* the methods that factorise, completely or not */
+            int m = corepcg_method_at(k);
+            const bench_cell *cl = cell_of(res, c, m);
+            if (!cl || !(corepcg_method_reports(m) &
+                         (COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_INCOMPLETE)))
                 continue;
             char a[32], b[32], d[32], e[32], f[32], g[32] = "-";
             if (!isnan(cl->factor_gflops_median))
@@ -280,7 +317,7 @@ static void print_profile_table(FILE *out, const bench_results *res, int first,
              * on the step before the first */
             fprintf(out, "| %s | %g | %s | %s | %s | %s | %s | %s | %s | %ld | %d of %d |\n",
                     res->cases[c].id.label, res->cases[c].id.k,
-                    corepcg_method_name(shown[m]),
+                    corepcg_method_name(m),
                     format_time(cl->reduce_median_s, a, sizeof a),
                     format_time(cl->analyze_median_s, b, sizeof b),
                     format_time(cl->factor_median_s, d, sizeof d), g,
@@ -427,7 +464,11 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
                  "corepcg_solve, i.e. everything a simulator waits for, including the "
                  "library's own check of the answer; medians over the steps. Ratios are "
                  "of medians; \"fastest\" is the fastest method other than auto, which "
-                 "chooses among icpcg, corepcg and mpcg.\n\n");
+                 "chooses among ");
+    for (int k = 0; corepcg_auto_candidate(k) >= 0; k++) /* "a, b and c" */
+        fprintf(out, "%s%s", k == 0 ? "" : corepcg_auto_candidate(k + 1) < 0 ? " and " : ", ",
+                corepcg_method_name(corepcg_auto_candidate(k)));
+    fprintf(out, ".\n\n");
 
     fprintf(out, "## Iterations and seconds per step (the shape of Ye, Webber & Wang, Table 2)\n\n");
     for_each_group(out, res, print_main_table);

@@ -189,14 +189,20 @@ static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
     return 0;
 }
 
-/* The method whose answer moves the cloth: direct, else corepcg, else the
- * first one listed. */
+/* The method whose answer moves the cloth: one that factorises with
+ * CHOLMOD (corepcg_method_reports), exact (direct: it does not iterate)
+ * before preconditioned (corepcg); else the first one listed. */
 static int reference_index(const bench_options *o)
 {
-    int j = bench_method_index(o, COREPCG_METHOD_DIRECT);
-    if (j < 0)
-        j = bench_method_index(o, COREPCG_METHOD_COREPCG);
-    return j < 0 ? 0 : j;
+    for (int exact = 1; exact >= 0; exact--)
+        for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+            int m = corepcg_method_at(k);
+            int j = bench_method_index(o, m);
+            if (j >= 0 && (corepcg_method_reports(m) & COREPCG_REPORT_CHOLMOD) &&
+                corepcg_method_takes(m, COREPCG_OPTION_TOL) != exact)
+                return j;
+        }
+    return 0;
 }
 
 /* The handles of one case, one per method: auto's is the simulator's. */

@@ -18,13 +18,6 @@
 #define BOTTOM 70.0
 #define RIGHT 30.0
 
-static const char *const colors[COREPCG_METHOD_COUNT] = {
-    [COREPCG_METHOD_COREPCG] = "#d62728", [COREPCG_METHOD_UPCG] = "#2ca02c",
-    [COREPCG_METHOD_DIRECT] = "#1f77b4", [COREPCG_METHOD_MPCG] = "#ff7f0e",
-    [COREPCG_METHOD_MPCG_BW] = "#9467bd", [COREPCG_METHOD_ICPCG] = "#17becf",
-    [COREPCG_METHOD_AUTO] = "#000000",
-};
-
 struct axes {
     double x0, y0;           /* panel's top-left corner in pixels */
     double klo, khi;         /* log10 range of k */
@@ -41,32 +34,29 @@ static double py(const struct axes *a, double t)
     return a->y0 + PANEL_H * (a->thi - log10(t)) / (a->thi - a->tlo);
 }
 
+/* The method's marker (corepcg_method_marker) at (x, y); a circle for
+ * any other name. */
 static void marker(FILE *out, int method, double x, double y, const char *color)
 {
-    switch (method) {
-    case COREPCG_METHOD_DIRECT:
+    const char *shape = corepcg_method_marker(method);
+    shape = shape ? shape : "circle";
+    if (strcmp(shape, "square") == 0)
         fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"/>\n",
                 x - 4.5, y - 4.5, color);
-        break;
-    case COREPCG_METHOD_UPCG:
+    else if (strcmp(shape, "triangle") == 0)
         fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
                 x, y - 6, x - 5.5, y + 4, x + 5.5, y + 4, color);
-        break;
-    case COREPCG_METHOD_MPCG:
+    else if (strcmp(shape, "diamond") == 0)
         fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
                 x, y - 6, x + 6, y, x, y + 6, x - 6, y, color);
-        break;
-    case COREPCG_METHOD_MPCG_BW:
+    else if (strcmp(shape, "triangle-down") == 0)
         fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
                 x, y + 6, x - 5.5, y - 4, x + 5.5, y - 4, color);
-        break;
-    case COREPCG_METHOD_AUTO: /* a ring: it lies on the method it chose */
+    else if (strcmp(shape, "ring") == 0) /* auto's: it lies on the method it chose */
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" "
                      "stroke=\"%s\" stroke-width=\"2\"/>\n", x, y, color);
-        break;
-    default:
+    else
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x, y, color);
-    }
 }
 
 static void failed_marker(FILE *out, double x, double y)
@@ -145,11 +135,13 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a,
     /* one line per method; failed points off the line, marked */
     for (int j = 0; j < o->num_methods; j++) {
         int method = o->methods[j];
-        const char *color = colors[method];
+        const char *color = corepcg_method_color(method);
+        /* a ring's line, like its marker, lies on the method it chose */
+        int ring = strcmp(corepcg_method_marker(method), "ring") == 0;
         fprintf(out, "<polyline data-method=\"%s\" fill=\"none\" stroke=\"%s\" "
-                     "stroke-width=\"%s\"%s points=\"", corepcg_method_name(method), color,
-                method == COREPCG_METHOD_COREPCG ? "3" : "2",
-                method == COREPCG_METHOD_AUTO ? " stroke-dasharray=\"4 3\"" : "");
+                     "stroke-width=\"%d\"%s points=\"", corepcg_method_name(method), color,
+                corepcg_method_line_width(method),
+                ring ? " stroke-dasharray=\"4 3\"" : "");
         for (int b = 0; b < o->num_ks; b++) {
             const bench_cell *c = &case_at(res, scene_index, size_index, b)->cells[j];
             if (!c->failed && c->time_median_s > 0)
@@ -226,9 +218,9 @@ int bench_write_svg(FILE *out, const bench_results *res)
     for (int j = 0; j < o->num_methods; j++) {
         int method = o->methods[j];
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                     "stroke-width=\"%s\"/>\n", lx, ly, lx + 28, ly, colors[method],
-                method == COREPCG_METHOD_COREPCG ? "3" : "2");
-        marker(out, method, lx + 14, ly, colors[method]);
+                     "stroke-width=\"%d\"/>\n", lx, ly, lx + 28, ly, corepcg_method_color(method),
+                corepcg_method_line_width(method));
+        marker(out, method, lx + 14, ly, corepcg_method_color(method));
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">%s</text>\n", lx + 34,
                 ly + 4, corepcg_method_name(method));
         lx += 110;

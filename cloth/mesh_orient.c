@@ -4,7 +4,7 @@
  * gravity and the obstacles stay as they are. */
 #include "cloth.h"
 
-#include <string.h>
+#include "name_is.h"
 
 static const char *const up_names[CLOTH_UP_COUNT] = {"x", "y", "z", "-x", "-y", "-z"};
 
@@ -32,7 +32,7 @@ const char *cloth_up_name(int up)
 int cloth_up_from_name(const char *name)
 {
     for (int k = 0; name && k < CLOTH_UP_COUNT; k++)
-        if (strcmp(name, up_names[k]) == 0)
+        if (cpg_name_is(name, up_names[k]))
             return k;
     return -1;
 }

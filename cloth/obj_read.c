@@ -28,6 +28,8 @@ typedef struct reader {
     long num_triangles, triangle_capacity;
     int *face;          /* the current face's vertices */
     long face_capacity;
+    int *last_face;     /* per vertex: the line of the last face using it */
+    long last_face_capacity;
 } reader;
 
 static int refuse(reader *r, int code, const char *fmt, ...)
@@ -94,6 +96,23 @@ static int grow_face(reader *r, long count)
     return 0;
 }
 
+/* Room in last_face for every vertex defined so far, the new ones in no
+ * face yet (line 0). */
+static int grow_last_face(reader *r)
+{
+    if (r->num_vertices <= r->last_face_capacity)
+        return 0;
+    long cap = next_capacity(r->last_face_capacity, r->num_vertices, 0);
+    int *grown = realloc(r->last_face, (size_t)cap * sizeof *grown);
+    if (!grown)
+        return -1;
+    memset(grown + r->last_face_capacity, 0,
+           (size_t)(cap - r->last_face_capacity) * sizeof *grown);
+    r->last_face = grown;
+    r->last_face_capacity = cap;
+    return 0;
+}
+
 static int read_vertex(reader *r, char **save)
 {
     double value[7];
@@ -107,7 +126,12 @@ static int read_vertex(reader *r, char **save)
         value[count] = strtod(tok, &end);
         if (end == tok || *end)
             return refuse(r, COREPCG_ERR_FORMAT, "bad number '%s'", tok);
-        if (!isfinite(value[count]) || errno == ERANGE)
+        /* ERANGE with a finite value is an underflow: strtod gives the
+         * denormal or zero nearest, a coordinate as good as any */
+        if (errno == ERANGE && isinf(value[count]))
+            return refuse(r, COREPCG_ERR_FORMAT, "number '%s' is too large for a double",
+                          tok);
+        if (!isfinite(value[count]))
             return refuse(r, COREPCG_ERR_FORMAT, "number '%s' is not finite", tok);
         count++;
     }
@@ -175,16 +199,21 @@ static int read_corner(reader *r, const char *tok, int *vertex)
 static int read_face(reader *r, char **save)
 {
     long count = 0;
+    if (grow_last_face(r))
+        return refuse(r, COREPCG_ERR_NO_MEMORY, "out of memory");
     for (char *tok; (tok = strtok_r(NULL, " \t", save));) {
         if (grow_face(r, count))
             return refuse(r, COREPCG_ERR_NO_MEMORY, "out of memory");
         int rc = read_corner(r, tok, &r->face[count]);
         if (rc != COREPCG_OK)
             return rc;
-        for (long k = 0; k < count; k++)
-            if (r->face[k] == r->face[count])
-                return refuse(r, COREPCG_ERR_FORMAT, "the face repeats vertex %d",
-                              r->face[count] + 1);
+        /* each vertex marked with this face's line, which no other face
+         * has: a repeat is found in one look, not by a search of the
+         * corners before it */
+        int v = r->face[count];
+        if (r->last_face[v] == r->line)
+            return refuse(r, COREPCG_ERR_FORMAT, "the face repeats vertex %d", v + 1);
+        r->last_face[v] = r->line;
         count++;
     }
     if (count < 3)
@@ -223,12 +252,17 @@ static int read_lines(reader *r, FILE *f)
     char *text = NULL;
     size_t size = 0;
     int rc = COREPCG_OK;
-    while (rc == COREPCG_OK && getline(&text, &size, f) >= 0) {
+    for (ssize_t len; rc == COREPCG_OK && (len = getline(&text, &size, f)) >= 0;) {
         if (r->line == INT_MAX) {
             rc = refuse(r, COREPCG_ERR_TOO_LARGE, "too many lines");
             break;
         }
         r->line++;
+        /* the string functions would stop at it and drop the rest */
+        if (memchr(text, '\0', (size_t)len)) {
+            rc = refuse(r, COREPCG_ERR_FORMAT, "NUL byte in the line");
+            break;
+        }
         char *save = NULL, *word = keyword(text, &save);
         if (!word)
             continue;
@@ -274,6 +308,7 @@ int cloth_mesh_read_obj_skipping(const char *path, cloth_mesh *mesh,
     int rc = read_lines(&r, f);
     fclose(f);
     free(r.face);
+    free(r.last_face);
     mesh->x = r.x;
     mesh->vertex_line = r.vertex_line;
     mesh->num_vertices = (int)r.num_vertices;

@@ -201,6 +201,42 @@ COREPCG_EXPORT int corepcg_method_at(int k);
 COREPCG_EXPORT int corepcg_method_takes(int method, int option);
 COREPCG_EXPORT int corepcg_auto_candidate(int k);
 
+/* What a method's info reports beside its iterations (flags). */
+typedef enum corepcg_report {
+    COREPCG_REPORT_CHOLMOD = 1,    /* a CHOLMOD factorisation: ordering,
+                                      factor_supernodal, nnz_factor,
+                                      factor_flops                         */
+    COREPCG_REPORT_CORE = 2,       /* the matrix core: nnz_core, core_blocks */
+    COREPCG_REPORT_INCOMPLETE = 4  /* an incomplete factor: ic_fill,
+                                      ic_shift, ic_retries, ic_compensation,
+                                      nnz_factor                           */
+} corepcg_report;
+
+/* How a benchmark compares method a with method b. */
+typedef enum corepcg_compare {
+    COREPCG_COMPARE_TIME = 0,      /* a's time / b's                         */
+    COREPCG_COMPARE_ITERATIONS,    /* a's iterations / b's                   */
+    COREPCG_COMPARE_ITERATION_GAP  /* a's iterations - b's                   */
+} corepcg_compare;
+
+/* How tools show a method, from the same table:
+ *   corepcg_method_color(method): its colour in a chart ("#d62728"),
+ *     NULL for a value that is not a method;
+ *   corepcg_method_marker(method): its marker there, "circle", "square",
+ *     "triangle", "triangle-down", "diamond" or "ring" (NULL likewise);
+ *   corepcg_method_line_width(method): its line's width there in pixels
+ *     (0 likewise);
+ *   corepcg_method_reports(method): the corepcg_report flags of the info
+ *     fields it fills (auto: none of its own, those of method_used);
+ *   corepcg_comparison(k, &a, &b): the k-th comparison a benchmark's
+ *     report makes (k = 0, 1, ...), its corepcg_compare; -1 past the
+ *     last (a, b untouched). */
+COREPCG_EXPORT const char *corepcg_method_color(int method);
+COREPCG_EXPORT const char *corepcg_method_marker(int method);
+COREPCG_EXPORT int corepcg_method_line_width(int method);
+COREPCG_EXPORT int corepcg_method_reports(int method);
+COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
+
 /* ------------------------------------------------------------- settings */
 
 /* Defaults (corepcg_settings_default fills these in). */
@@ -215,9 +251,11 @@ COREPCG_EXPORT int corepcg_auto_candidate(int k);
  * solve once residual <= tol:
  *   stop RESIDUAL        |r| / |S(b - A(I-S)z)|, r the filtered residual
  *                        the iteration carries, replaced by S(b - A x)
- *                        computed afresh at each iteration where it met
- *                        tol: at the last iteration of a converged solve it
- *                        is info.rel_residual (to round-off);
+ *                        computed afresh where it met tol (at most
+ *                        3 times a solve; after that the iteration's own
+ *                        residual decides):
+ *                        at the last iteration of a converged solve it is
+ *                        info.rel_residual (to round-off);
  *   stop PRECONDITIONED  sqrt(r^T M^-1 r / delta0).
  * Returning non-zero stops the solve after this iteration with the warning
  * COREPCG_STOPPED: x is written, holds the constraints and is that
@@ -272,6 +310,60 @@ typedef struct corepcg_settings {
 } corepcg_settings;
 
 COREPCG_EXPORT void corepcg_settings_default(corepcg_settings *s);
+
+/* How a setting's value is given (corepcg_option_info.type). */
+typedef enum corepcg_value_type {
+    COREPCG_VALUE_REAL = 0,    /* a double in [min, max]                    */
+    COREPCG_VALUE_INT,         /* an int in [min, max]                      */
+    COREPCG_VALUE_CHOICE,      /* an enum, 0 .. max, each value named
+                                  (corepcg_option_value_name)               */
+    COREPCG_VALUE_SWITCH       /* 0 or 1; the CLI spells 1 as --STEM WORD
+                                  for the setting STEM_WORD                 */
+} corepcg_value_type;
+
+/* One setting described once, for tools that offer the settings (the
+ * CLI's options, Python's keywords, the docs' table), which read it with
+ * corepcg_option_describe instead of keeping a copy. Every
+ * corepcg_option but the method (its own table: corepcg_method_at) and
+ * the monitor (a callback, not an option). The methods that take it:
+ * corepcg_method_takes. */
+typedef struct corepcg_option_info {
+    const char *name;          /* the field of corepcg_settings and
+                                  Python's keyword ("core_threshold")      */
+    const char *flag;          /* the CLI's option ("--core-threshold")   */
+    int type;                  /* corepcg_value_type                        */
+    double min, max;           /* the values tools accept; the library
+                                  refuses those past a bound it has        */
+    double default_value;      /* what corepcg_settings_default sets       */
+    int family;                /* the option it is read with (tol for
+                                  max_iter: the same methods take both),
+                                  whose refusal names both; itself else   */
+    int needs, needs_value;    /* read only while option needs has
+                                  needs_value (core_threshold: core auto),
+                                  so given otherwise it is refused; needs
+                                  -1: always read                          */
+    const char *help;          /* one line: what it does                   */
+} corepcg_option_info;
+
+/* The description of option (a corepcg_option), or NULL for any other
+ * value. */
+COREPCG_EXPORT const corepcg_option_info *corepcg_option_describe(int option);
+/* A CHOICE option's value by name: the name of value, NULL for a value
+ * out of range or an option that is no CHOICE; the value of name, -1 for
+ * an unknown one. */
+COREPCG_EXPORT const char *corepcg_option_value_name(int option, int value);
+COREPCG_EXPORT int corepcg_option_value_from_name(int option, const char *name);
+/* The method that alone takes this value of a CHOICE option (precond
+ * projected: upcg), with why the others do not (when why is not NULL);
+ * -1 when each method that takes option takes the value. corepcg_setup
+ * refuses the value for any other method. */
+COREPCG_EXPORT int corepcg_option_value_method(int option, int value, const char **why);
+/* A setting of s by option number: corepcg_option_set stores value (an
+ * int field or enum takes it as an int; no range check, which setup
+ * makes) and returns OK, or ERR_ARGUMENT for a NULL s or an unknown
+ * option; corepcg_option_get returns it as a double (NaN likewise). */
+COREPCG_EXPORT int corepcg_option_set(corepcg_settings *s, int option, double value);
+COREPCG_EXPORT double corepcg_option_get(const corepcg_settings *s, int option);
 
 /* --------------------------------------------------------------- system */
 
@@ -355,9 +447,11 @@ typedef struct corepcg_info {
     long nnz_factor;           /* entries of L (CHOLMOD-backed methods)     */
     long core_blocks;          /* off-diagonal node blocks kept in the core */
     int core_compensated;      /* corepcg: 1 when the plain core was not
-                                  positive definite and the compensated one
+                                  positive definite, so the compensated one
                                   (every block left out moved onto the
-                                  diagonal) was factorised instead          */
+                                  diagonal) was factorised instead (if that
+                                  failed too, A~ is not SPD either: the
+                                  error, or fallback_upcg's FELL_BACK)    */
     corepcg_ordering ordering; /* ordering CHOLMOD actually used            */
     int factor_supernodal;     /* 1 when the factor is supernodal LL^T      */
     int analysis_reused;       /* 1 when the last setup/update reused the

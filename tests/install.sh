@@ -4,7 +4,9 @@
 # against the installed header and library twice -- through pkg-config
 # alone, and as a CMake project (find_package(corepcg), the imported
 # target corepcg::corepcg) -- then runs both (the example checks its own
-# answers). Usage: install.sh BUILD_DIR SOURCE_DIR
+# answers); the CMake build again with a libdir and includedir outside
+# the prefix; and the static variant's link list. Usage: install.sh
+# BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
 dest=$(mktemp -d)
@@ -45,6 +47,44 @@ linked=$(env -u LD_LIBRARY_PATH ldd "$cmake_exe" | grep libcorepcg || true)
 [[ "$linked" == *"$libdir/libcorepcg.so"* ]] \
     || fail "the CMake build of step_loop is not linked with $libdir: '$linked'"
 env -u LD_LIBRARY_PATH "$cmake_exe" >/dev/null || fail "the CMake build of step_loop failed"
+
+# CMake with a libdir and an includedir outside the prefix, given as
+# absolute paths: the package names them as they are. Only configured (a
+# second build of the library would double the test): this build's
+# installed library and headers are put where that configuration says.
+abs=$dest/abs
+meson setup "$abs/build" "$src" --prefix="$abs/prefix" --libdir="$abs/lib" \
+    --includedir="$abs/include" >"$dest/abs.log" 2>&1 \
+    || { cat "$dest/abs.log"; fail "meson could not configure with an absolute libdir"; }
+abs_config=$abs/build/src/cmake/corepcgConfig.cmake
+! grep -n 'PACKAGE_PREFIX_DIR}//' "$abs_config" \
+    || fail "corepcgConfig.cmake appends an absolute libdir or includedir to the prefix"
+mkdir -p "$abs/lib/cmake/corepcg" "$abs/include"
+cp "$abs_config" "$abs/build/src/cmake/corepcgConfigVersion.cmake" "$abs/lib/cmake/corepcg/"
+cp -P "$libdir"/libcorepcg.so* "$abs/lib/"
+cp "$(dirname "$(find "$dest" -name corepcg.h | head -n 1)")"/corepcg*.h "$abs/include/"
+cmake -S "$src/examples/cmake" -B "$abs/cmake-build" -G Ninja \
+    -Dcorepcg_DIR="$abs/lib/cmake/corepcg" -DCMAKE_C_FLAGS="${sanitize[*]}" \
+    >"$dest/abs.log" 2>&1 && cmake --build "$abs/cmake-build" >>"$dest/abs.log" 2>&1 \
+    || { cat "$dest/abs.log"; fail "cmake could not build examples/cmake with an absolute libdir"; }
+linked=$(env -u LD_LIBRARY_PATH ldd "$abs/cmake-build/step_loop" | grep libcorepcg || true)
+[[ "$linked" == *"$abs/lib/libcorepcg.so"* ]] \
+    || fail "the CMake build of step_loop is not linked with $abs/lib: '$linked'"
+env -u LD_LIBRARY_PATH "$abs/cmake-build/step_loop" >/dev/null \
+    || fail "the CMake build of step_loop with an absolute libdir failed"
+
+# The static variant's link list is the library's dependencies as meson
+# found them: each one named, the library itself not. Only configured:
+# linking a program against it would need a second, static build.
+meson setup "$dest/static" "$src" -Ddefault_library=static >"$dest/static.log" 2>&1 \
+    || { cat "$dest/static.log"; fail "meson could not configure a static library"; }
+links=$(sed -n 's/.*INTERFACE_LINK_LIBRARIES "\(.*\)")$/;\1;/p' \
+    "$dest/static/src/cmake/corepcgConfig.cmake")
+for want in -lcholmod -lsuitesparseconfig -lopenblas -llapacke -fopenmp -pthread -lm; do
+    [[ "$links" == *";$want;"* ]] \
+        || fail "the static corepcgConfig.cmake links no $want: '$links'"
+done
+[[ "$links" != *";-lcorepcg;"* ]] || fail "the static corepcgConfig.cmake links itself: '$links'"
 
 # one version: pkg-config's, the installed CLI's (the library's), the
 # installed header's and the CMake package's

@@ -35,10 +35,12 @@
  *    ordering and supernodal as requested, times >= 0 and consistent;
  *  - no stretch pairs with core stretch: ERR_NO_CORE; with core auto it
  *    solves and info.core_blocks > 0;
- *  - a core that is not positive definite (A is): ERR_CORE_NOT_SPD, or
- *    with fallback_upcg COREPCG_FELL_BACK, fell_back 1 and the answer;
- *    auto, when IC(0) broke down on a "triangle mesh" at a tight tol and
- *    the core then fails, solves with icpcg compensated. */
+ *  - a plain core that is not positive definite (A is): corepcg
+ *    factorises the compensated core (core_compensated 1), with every
+ *    factor kind and with or without fallback_upcg, and solves; a left-out
+ *    block that is not symmetric: compensated at once; auto, when
+ *    IC(0) broke down on a "triangle mesh" at a tight tol, runs corePCG on
+ *    its compensated core (test_reliability: A itself not SPD). */
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
@@ -919,6 +921,54 @@ static void test_core_compensated(void)
     }
 }
 
+/* A block the core leaves out that is not symmetric (an element over
+ * three or more nodes, as a dihedral hinge gives): corepcg compensates at
+ * once, although the plain core would hold here. A = T (x) I3, T = [1 .5
+ * 0; .5 1 .5; 0 .5 1], plus e at (6, 1) and (1, 6): block (2, 0) is
+ * [0 e 0; 0 0 0; 0 0 0]; stretch pairs 0-1, 1-2. */
+static void test_core_asymmetric_block_compensated(void)
+{
+    const double e = 0.05;
+    double D[81] = {0};
+    for (int i = 0; i < 9; i++) {
+        D[9 * i + i] = 1;
+        if (i + 3 < 9)
+            D[9 * i + i + 3] = D[9 * (i + 3) + i] = 0.5;
+    }
+    D[9 * 6 + 1] = D[9 * 1 + 6] = e;
+    int colptr[10], rowidx[45], nnz = 0;
+    double values[45];
+    colptr[0] = 0;
+    for (int col = 0; col < 9; col++) {
+        for (int row = col; row < 9; row++)
+            if (D[9 * row + col] != 0) {
+                rowidx[nnz] = row;
+                values[nnz++] = D[9 * row + col];
+            }
+        colptr[col + 1] = nnz;
+    }
+    int pairs[4] = {0, 1, 1, 2};
+    corepcg_system sys = {.num_nodes = 3, .A_format = COREPCG_CSC,
+                          .A_triangle = COREPCG_LOWER, .A_colptr = colptr,
+                          .A_rowidx = rowidx, .A_values = values,
+                          .num_stretch = 2, .stretch_pairs = pairs};
+    double b[9] = {1, -2, 3, 0.5, 0.25, -1, 2, 0, 1}, x[9], xd[9];
+    testsys_system_dense_solve(&sys, b, xd);
+    corepcg_solver *h = NULL;
+    corepcg_settings s;
+    corepcg_info info;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    settings_for(&s, COREPCG_METHOD_COREPCG, 1e-12);
+    int rc = corepcg_setup(h, &sys, &s);
+    if (rc == COREPCG_OK)
+        rc = corepcg_solve(h, b, NULL, x, &info);
+    CHECK(rc == COREPCG_OK && info.core_compensated == 1 && info.converged,
+          "asymmetric left-out block: rc %d (%s), compensated %d", rc,
+          corepcg_message(h), rc == COREPCG_OK ? info.core_compensated : -1);
+    CHECK_LE(rel_err(9, x, xd), 1e-10);
+    corepcg_free(&h);
+}
+
 /* auto on a "triangle mesh" whose plain core cannot be factorised:
  * Kershaw's 4-cycle K (x) I3 (SPD; IC(0) breaks down on it) with stretch
  * pairs on three of its edges, whose plain core [3 -2; -2 3 -2; ...] has
@@ -1209,6 +1259,7 @@ int main(void)
     test_info();
     test_no_core();
     test_core_compensated();
+    test_core_asymmetric_block_compensated();
     test_auto_core_compensated_after_breakdown();
     test_info_status_on_failure();
     test_free_part_of_z_ignored();

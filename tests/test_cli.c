@@ -341,7 +341,8 @@ static void test_solve(void)
     static const char *const keys[] = {
         "method", "status", "n", "r", "iterations", "converged", "fell_back",
         "rel_residual", "constraint_error", "tol", "nnz_reduced", "nnz_factor",
-        "ordering", "factor", "nnz_core", "core_blocks", "analysis_reused",
+        "ordering", "factor", "nnz_core", "core_blocks", "core_compensated",
+        "analysis_reused",
         "method_used", "auto_reason", "ic_fill", "ic_shift", "ic_retries",
         "ic_compensation",
         "factor_flops", "repeat", "time_warm_median_s", "time_warm_min_s",

@@ -367,6 +367,23 @@ static void test_block_modulus(void)
     }
     const double zero[9] = {0};
     check_modulus(zero, "zero");
+    /* extreme scales: no square overflows or underflows */
+    const double scales[4] = {1e-160, 1e-100, 1e100, 1e155};
+    for (int k = 0; k < 4; k++) {
+        double B[9];
+        for (int e = 0; e < 9; e++)
+            B[e] = scales[k] * (e % 4 == 0 ? 2.0 : 0.5 * (e % 3) - 0.3);
+        double P[9], Q[9], Pu[9], Qu[9], U[9];
+        for (int e = 0; e < 9; e++)
+            U[e] = B[e] / scales[k];
+        cpg_block_modulus(B, P, Q);
+        cpg_block_modulus(U, Pu, Qu);
+        for (int e = 0; e < 9; e++)
+            CHECK(fabs(P[e] / scales[k] - Pu[e]) <= 1e-14 * fabs(Pu[0]) &&
+                      fabs(Q[e] / scales[k] - Qu[e]) <= 1e-14 * fabs(Qu[0]),
+                  "scale %g: entry %d P %g Q %g, unscaled %g %g", scales[k],
+                  e, P[e] / scales[k], Q[e] / scales[k], Pu[e], Qu[e]);
+    }
     const double spring[9] = {-2, 0, 0, 0, 0, 0, 0, 0, 0}; /* -k d d^T */
     double P[9], Q[9];
     cpg_block_modulus(spring, P, Q);

@@ -239,6 +239,110 @@ static void test_corners(void)
     }
 }
 
+/* A number too small for a double is still a finite one: read as the
+ * denormal or zero strtod rounds it to, as other OBJ readers do. One too
+ * large is refused, and said so. */
+static void test_tiny_numbers(void)
+{
+    cloth_mesh m;
+    char msg[COREPCG_MSG_SIZE] = "";
+    int rc = read_text("tiny.obj", "v 1e-400 4e-320 0\nv 1 0 0\nv 0 1 -1e-310\nf 1 2 3\n", &m,
+                       NULL, msg);
+    CHECK(rc == COREPCG_OK, "tiny.obj: %s", msg);
+    if (rc == COREPCG_OK) {
+        CHECK(m.x[0] == 0.0, "1e-400 read as %g, not 0", m.x[0]);
+        CHECK(m.x[1] == strtod("4e-320", NULL) && m.x[1] > 0, "4e-320 read as %g", m.x[1]);
+        CHECK(m.x[8] < 0 && m.x[8] > -1e-300, "-1e-310 read as %g", m.x[8]);
+        cloth_mesh_free(&m);
+    }
+    rc = read_text("huge.obj", "v 0 0 0\nv 1e400 0 0\n", &m, NULL, msg);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "huge.obj:2: number '1e400' is too large for a double");
+    rc = read_text("huge.obj", "v 0 -1e999 0\n", &m, NULL, msg);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "huge.obj:1: number '-1e999' is too large for a double");
+    rc = read_text("inf.obj", "v 0 inf 0\n", &m, NULL, msg);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "inf.obj:1: number 'inf' is not finite");
+}
+
+/* A NUL byte would end the line for the string functions and hide what
+ * follows it: the line is refused. */
+static void test_nul_byte(void)
+{
+    static const char text[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\0 garbage\n";
+    char path[FIXTURE_PATH], msg[COREPCG_MSG_SIZE] = "";
+    fixture_join(path, tmp_dir, "nul.obj");
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(text, 1, sizeof text - 1, f) == sizeof text - 1, "writing %s", path);
+    if (f)
+        fclose(f);
+    cloth_mesh m;
+    CHECK_INT(cloth_mesh_read_obj(path, &m, msg), COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "nul.obj:4: NUL byte in the line");
+    CHECK(m.num_vertices == 0 && m.x == NULL, "a refused mesh is empty");
+}
+
+/* A polygon of n corners: a centre, then n - 1 points on a quarter
+ * circle around it, the face listing them all and then `repeat` (0:
+ * none). The fan of its triangles has none degenerate. */
+static void write_polygon(const char *name, int n, int repeat)
+{
+    char path[FIXTURE_PATH];
+    fixture_join(path, tmp_dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fprintf(f, "v 0 0 0\n");
+    for (int k = 1; k < n; k++) {
+        double angle = 1.5707963267948966 * (k - 1) / (n - 2);
+        fprintf(f, "v %.17g %.17g 0\n", cos(angle), sin(angle));
+    }
+    fprintf(f, "f");
+    for (int k = 1; k <= n; k++)
+        fprintf(f, " %d", k);
+    if (repeat)
+        fprintf(f, " %d", repeat);
+    fprintf(f, "\n");
+    fclose(f);
+}
+
+/* Faces with many corners: each corner checked against the others in
+ * one look, a repeat found however far apart; vertices defined after a
+ * face are marked as well. */
+static void test_large_face(void)
+{
+    enum { CORNERS = 200000 };
+    cloth_mesh m;
+    char msg[COREPCG_MSG_SIZE] = "";
+    write_polygon("polygon.obj", CORNERS, 0);
+    int rc = read_file("polygon.obj", &m, NULL, msg);
+    CHECK(rc == COREPCG_OK, "polygon.obj: %s", msg);
+    if (rc == COREPCG_OK) {
+        CHECK_INT(m.num_vertices, CORNERS);
+        CHECK_INT(m.num_triangles, CORNERS - 2);
+        int *last = &m.triangles[3 * (CORNERS - 3)];
+        CHECK(last[0] == 0 && last[1] == CORNERS - 2 && last[2] == CORNERS - 1,
+              "the last triangle of the fan is %d %d %d", last[0], last[1], last[2]);
+        cloth_mesh_free(&m);
+    }
+    /* the second corner again at the end: the face's line named */
+    write_polygon("repeat.obj", CORNERS, 2);
+    CHECK_INT(read_file("repeat.obj", &m, NULL, msg), COREPCG_ERR_FORMAT);
+    char want[64];
+    snprintf(want, sizeof want, "repeat.obj:%d: the face repeats vertex 2", CORNERS + 1);
+    CHECK_STR_CONTAINS(msg, want);
+    /* a vertex is used by many faces, once each; one defined after a
+     * face is then used by another, which repeats it */
+    rc = read_text("later.obj",
+                   "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 3 1 2\nv 1 1 0\nf 2 4 3\n"
+                   "f 4 2 3 -1\n", &m, NULL, msg);
+    CHECK_INT(rc, COREPCG_ERR_FORMAT);
+    CHECK_STR_CONTAINS(msg, "later.obj:8: the face repeats vertex 4");
+}
+
 /* --------------------------------------------------------- orientation */
 
 static void test_orient(void)
@@ -274,8 +378,11 @@ static void test_orient(void)
                   cloth_up_name(up), cloth_up_name(to), cloth_up_name(up));
         }
     }
-    CHECK_INT(cloth_up_from_name("Y"), -1);
+    /* in any case, as every other choice's name */
+    CHECK_INT(cloth_up_from_name("Y"), CLOTH_UP_Y);
+    CHECK_INT(cloth_up_from_name("-Y"), CLOTH_UP_MINUS_Y);
     CHECK_INT(cloth_up_from_name("+y"), -1);
+    CHECK_INT(cloth_up_from_name("yy"), -1);
     CHECK_INT(cloth_up_from_name(NULL), -1);
 }
 
@@ -471,11 +578,20 @@ static void test_cli_options(void)
         CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
         CHECK_STR_CONTAINS(out, "--up AXIS        the mesh's up axis: x | y | z (default) | "
                                 "-x | -y | -z");
-        snprintf(args, sizeof args, "%s --mesh '%s/blender.obj' --up Y", commands[k],
+        snprintf(args, sizeof args, "%s --mesh '%s/blender.obj' --up w", commands[k],
                  tmp_dir);
         CHECK_INT(fixture_run_cli(args, out, sizeof out), 2);
-        CHECK_STR_CONTAINS(out, "--up takes one of x, y, z, -x, -y, -z, got 'Y'");
+        CHECK_STR_CONTAINS(out, "--up takes one of x, y, z, -x, -y, -z, got 'w'");
     }
+    /* read in any case: --up Y is --up y, --up -Y is --up -y */
+    snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up Y --steps 1 "
+             "--out '%s/b'", tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "hang on blender.obj (25 vertices, up y), ");
+    snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up -Y --steps 1 "
+             "--out '%s/b'", tmp_dir, tmp_dir);
+    fixture_run_cli(args, out, sizeof out);
+    CHECK(!strstr(out, "--up takes one of"), "--up -Y refused: %s", out);
     CHECK_INT(fixture_run_cli("gen ballhit --size 5 --up y --out X", out, sizeof out), 2);
     CHECK_STR_CONTAINS(out, "gen: --up turns a mesh (--mesh FILE.obj); the grid scenes are "
                             "z-up");
@@ -515,6 +631,9 @@ int main(void)
     test_tool_files();
     test_skip_tally();
     test_corners();
+    test_tiny_numbers();
+    test_nul_byte();
+    test_large_face();
     test_orient();
     test_scene_check();
     test_cli_gen();

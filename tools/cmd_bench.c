@@ -162,9 +162,8 @@ static void default_methods(bench_options *o)
     }
     for (int k = 0; corepcg_method_at(k) >= 0; k++) {
         int m = corepcg_method_at(k);
-        int factorises = m != COREPCG_METHOD_AUTO &&
-                         (corepcg_method_takes(m, COREPCG_OPTION_ORDERING) ||
-                          corepcg_method_takes(m, COREPCG_OPTION_IC_FILL));
+        int factorises = (corepcg_method_reports(m) &
+                          (COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_INCOMPLETE)) != 0;
         if (!o->scaling || factorises)
             o->methods[o->num_methods++] = m;
     }

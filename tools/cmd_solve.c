@@ -55,9 +55,9 @@ struct solve_options {
     const char *bundle, *out;
     int json;
     corepcg_settings set;
-    /* options given, to refuse those the method would ignore */
-    int gave_precond, gave_factorisation, gave_core, gave_fallback,
-        gave_iteration, gave_threshold, gave_ic_fill, gave_stop, gave_monitor;
+    /* options given (by corepcg_option), to refuse those the method
+     * would ignore */
+    int gave[COREPCG_OPTION_COUNT], gave_monitor;
     int repeat;     /* warm steps timed after the cold one */
 };
 
@@ -70,11 +70,10 @@ typedef struct warm_steps {
     int iterations;           /* of the last */
 } warm_steps;
 
-/* A CHOLMOD factorisation (ordering, factor kind, nnz(L) apply). */
-static int is_factored(corepcg_method m)
+/* 1 when method m's info holds what report (corepcg_report) names. */
+static int reports(corepcg_method m, corepcg_report report)
 {
-    return m != COREPCG_METHOD_AUTO &&
-           corepcg_method_takes(m, COREPCG_OPTION_ORDERING);
+    return (corepcg_method_reports(m) & report) != 0;
 }
 
 /* "upcg, mpcg and auto's mpcg": the methods that read option, from the
@@ -105,107 +104,143 @@ static void takers(int option, char *out, size_t size)
     }
 }
 
+/* "--tol/--max-iter": the flags of option's family (corepcg_option_info). */
+static void family_flags(int option, char *out, size_t size)
+{
+    int family = corepcg_option_describe(option)->family;
+    out[0] = '\0';
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+        const corepcg_option_info *d = corepcg_option_describe(k);
+        size_t len = strlen(out);
+        if (d->family == family)
+            snprintf(out + len, size - len, "%s%s", len ? "/" : "", d->flag);
+    }
+}
+
 /* An option the chosen method would ignore is a usage error, not a
  * surprise. */
+static int refuse_ignored(corepcg_method m, int option, const char *flags)
+{
+    if (corepcg_method_takes(m, option))
+        return 0;
+    char list[256];
+    takers(option, list, sizeof list);
+    cli_error("solve: --method %s does not take %s (%s for %s)",
+              corepcg_method_name(m), flags,
+              strchr(flags, '/') ? "they are" : "it is", list);
+    return -1;
+}
+
+/* A value another method alone takes (corepcg_option_value_method:
+ * precond projected is upcg's). */
+static int refuse_value(const struct solve_options *o, int option)
+{
+    const char *why;
+    int value = (int)corepcg_option_get(&o->set, option);
+    int only = corepcg_option_value_method(option, value, &why);
+    if (only < 0 || only == (int)o->set.method)
+        return 0;
+    cli_error("solve: --method %s does not take %s %s (it is for %s; %s)",
+              corepcg_method_name(o->set.method), corepcg_option_describe(option)->flag,
+              corepcg_option_value_name(option, value), corepcg_method_name(only), why);
+    return -1;
+}
+
+/* An option given that is read only while another has a value it has
+ * not (core_threshold needs core auto). */
+static int refuse_unmet_need(const struct solve_options *o, int option)
+{
+    const corepcg_option_info *d = corepcg_option_describe(option);
+    if (!o->gave[option] || d->needs < 0 ||
+        corepcg_option_get(&o->set, d->needs) == d->needs_value)
+        return 0;
+    cli_error("solve: %s is for %s %s", d->flag, corepcg_option_describe(d->needs)->flag,
+              corepcg_option_value_name(d->needs, d->needs_value));
+    return -1;
+}
+
+/* The first of the refusals above, in that order. */
 static int check_combination(const struct solve_options *o)
 {
-    static const struct {
-        int option;
-        const char *flags;
-    } given[] = {
-        {COREPCG_OPTION_PRECOND, "--precond"},
-        {COREPCG_OPTION_ORDERING, "--ordering/--factor"},
-        {COREPCG_OPTION_CORE, "--core/--core-threshold"},
-        {COREPCG_OPTION_FALLBACK_UPCG, "--fallback"},
-        {COREPCG_OPTION_IC_FILL, "--ic-fill"},
-        {COREPCG_OPTION_TOL, "--tol/--max-iter"},
-        {COREPCG_OPTION_STOP, "--stop"},
-        {COREPCG_OPTION_TOL, "--monitor"},
-    };
-    const int gave[] = {o->gave_precond, o->gave_factorisation, o->gave_core,
-                        o->gave_fallback, o->gave_ic_fill, o->gave_iteration,
-                        o->gave_stop, o->gave_monitor};
-    corepcg_method m = o->set.method;
-    const char *name = corepcg_method_name(m);
-    for (size_t k = 0; k < sizeof given / sizeof given[0]; k++) {
-        if (!gave[k] || corepcg_method_takes(m, given[k].option))
-            continue;
-        char list[256];
-        takers(given[k].option, list, sizeof list);
-        cli_error("solve: --method %s does not take %s (%s for %s)", name,
-                  given[k].flags, strchr(given[k].flags, '/') ? "they are" : "it is",
-                  list);
-        return -1;
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+        char flags[64];
+        family_flags(k, flags, sizeof flags);
+        if (o->gave[k] && refuse_ignored(o->set.method, k, flags))
+            return -1;
     }
-    if (o->set.precond == COREPCG_PRECOND_PROJECTED && m != COREPCG_METHOD_UPCG) {
-        cli_error("solve: --method %s does not take --precond projected (it is "
-                  "for upcg; mpcg applies it in effect with diag)", name);
+    if (o->gave_monitor && refuse_ignored(o->set.method, COREPCG_OPTION_TOL, "--monitor"))
         return -1;
-    }
-    if (o->gave_threshold && o->set.core != COREPCG_CORE_AUTO) {
-        cli_error("solve: --core-threshold is for --core auto");
-        return -1;
-    }
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+        if (refuse_value(o, k))
+            return -1;
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+        if (refuse_unmet_need(o, k))
+            return -1;
     return 0;
 }
 
-/* One of the settings' options, a with its value v, into o->set (and
- * what was given, for check_combination): 1 when a is one (*rc 0 or -1,
- * having said why), 0 when it is none of them. */
+/* The value v of option (flag a) by its type and range: 0, or -1 having
+ * said why. */
+static int parse_value(int option, const char *a, const char *v, double *value)
+{
+    const corepcg_option_info *d = corepcg_option_describe(option);
+    int i = 0;
+    switch (d->type) {
+    case COREPCG_VALUE_REAL:
+        return cli_parse_double(a, v, d->min, d->max, value);
+    case COREPCG_VALUE_INT:
+        if (cli_parse_int(a, v, (long)d->min, (long)d->max, &i))
+            return -1;
+        *value = i;
+        return 0;
+    case COREPCG_VALUE_CHOICE: {
+        char names[128] = "";
+        for (int k = 0; corepcg_option_value_name(option, k); k++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
+                     corepcg_option_value_name(option, k));
+        }
+        *value = v ? corepcg_option_value_from_name(option, v) : -1;
+        if (*value >= 0)
+            return 0;
+        cli_error("%s takes one of %s, got '%s'", a, names, v ? v : "");
+        return -1;
+    }
+    default: { /* a switch, --STEM WORD for the setting STEM_WORD */
+        const char *word = d->name + strlen(d->flag + 2) + 1;
+        *value = 1;
+        if (v && strcmp(v, word) == 0)
+            return 0;
+        cli_error("%s takes %s, got '%s'", a, word, v ? v : "");
+        return -1;
+    }
+    }
+}
+
+/* --method or one of the library's options (corepcg_option_describe), a
+ * with its value v, into o->set (and what was given, for
+ * check_combination): 1 when a is one (*rc 0 or -1, having said why), 0
+ * when it is none of them. */
 static int parse_setting(const char *a, const char *v, struct solve_options *o,
                          int *rc)
 {
-    int m;
     if (strcmp(a, "--method") == 0) {
+        int m;
         *rc = cli_parse_method(a, v, 1, &m);
         o->set.method = (corepcg_method)m;
-    } else if (strcmp(a, "--precond") == 0) {
-        *rc = cli_parse_choice(a, v, corepcg_precond_from_name,
-                               "diag, block, projected", &m);
-        o->set.precond = (corepcg_precond)m;
-        o->gave_precond = 1;
-    } else if (strcmp(a, "--ordering") == 0) {
-        *rc = cli_parse_choice(a, v, corepcg_ordering_from_name,
-                               "best, amd, metis, nesdis", &m);
-        o->set.ordering = (corepcg_ordering)m;
-        o->gave_factorisation = 1;
-    } else if (strcmp(a, "--factor") == 0) {
-        *rc = cli_parse_choice(a, v, corepcg_factor_from_name,
-                               "ldl, ll, auto", &m);
-        o->set.factor = (corepcg_factor)m;
-        o->gave_factorisation = 1;
-    } else if (strcmp(a, "--core") == 0) {
-        *rc = cli_parse_choice(a, v, corepcg_core_from_name, "stretch, auto", &m);
-        o->set.core = (corepcg_core)m;
-        o->gave_core = 1;
-    } else if (strcmp(a, "--fallback") == 0) {
-        if (!v || strcmp(v, "upcg") != 0) {
-            cli_error("--fallback takes upcg, got '%s'", v ? v : "");
-            *rc = -1;
-        }
-        o->set.fallback_upcg = 1;
-        o->gave_fallback = 1;
-    } else if (strcmp(a, "--stop") == 0) {
-        *rc = cli_parse_choice(a, v, corepcg_stop_from_name,
-                               "residual, preconditioned", &m);
-        o->set.stop = (corepcg_stop)m;
-        o->gave_stop = 1;
-    } else if (strcmp(a, "--tol") == 0) {
-        *rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
-        o->gave_iteration = 1;
-    } else if (strcmp(a, "--core-threshold") == 0) {
-        *rc = cli_parse_double(a, v, 0, 1e300, &o->set.core_threshold);
-        o->gave_core = o->gave_threshold = 1;
-    } else if (strcmp(a, "--max-iter") == 0) {
-        *rc = cli_parse_int(a, v, 1, 1000000000, &o->set.max_iter);
-        o->gave_iteration = 1;
-    } else if (strcmp(a, "--ic-fill") == 0) {
-        *rc = cli_parse_int(a, v, 0, 1, &o->set.ic_fill);
-        o->gave_ic_fill = 1;
-    } else {
-        return 0;
+        return 1;
     }
-    return 1;
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+        if (strcmp(a, corepcg_option_describe(k)->flag) != 0)
+            continue;
+        double value;
+        *rc = parse_value(k, a, v, &value);
+        if (*rc == 0)
+            corepcg_option_set(&o->set, k, value);
+        o->gave[k] = 1;
+        return 1;
+    }
+    return 0;
 }
 
 /* --monitor's line, on stderr: stdout holds the summary or the one JSON
@@ -277,8 +312,9 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
                        double read_s, const warm_steps *warm)
 {
     corepcg_method used = in->method_used;
-    int factored = is_factored(used), core = used == COREPCG_METHOD_COREPCG;
-    int ic = used == COREPCG_METHOD_ICPCG;
+    int factored = reports(used, COREPCG_REPORT_CHOLMOD);
+    int core = reports(used, COREPCG_REPORT_CORE);
+    int ic = reports(used, COREPCG_REPORT_INCOMPLETE);
     char ordering[32] = "null", factor[16] = "null", reason[32] = "null";
     if (factored) {
         snprintf(ordering, sizeof ordering, "\"%s\"", corepcg_ordering_name(in->ordering));
@@ -293,7 +329,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            "\"rel_residual\": %.17g, \"constraint_error\": %.17g, "
            "\"tol\": %.17g, \"nnz_reduced\": %ld, \"nnz_factor\": %ld, "
            "\"ordering\": %s, \"factor\": %s, \"nnz_core\": %ld, "
-           "\"core_blocks\": %ld, \"ic_fill\": %d, \"ic_shift\": %.17g, "
+           "\"core_blocks\": %ld, \"core_compensated\": %s, "
+           "\"ic_fill\": %d, \"ic_shift\": %.17g, "
            "\"ic_retries\": %d, \"ic_compensation\": %.17g, "
            "\"analysis_reused\": %s, "
            "\"time_read_s\": %.6g, "
@@ -310,6 +347,7 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            in->constraint_error, o->set.tol, in->nnz_reduced,
            factored || ic ? in->nnz_factor : 0, ordering, factor,
            core ? in->nnz_core : 0, core ? in->core_blocks : 0,
+           core && in->core_compensated ? "true" : "false",
            ic ? in->ic_fill : 0, ic ? in->ic_shift : 0, ic ? in->ic_retries : 0,
            ic ? in->ic_compensation : 0,
            in->analysis_reused ? "true" : "false", read_s, in->time_reduce_s,
@@ -326,10 +364,10 @@ static void print_summary(const corepcg_info *in, double read_s,
     printf("method            %s", corepcg_method_name(used));
     if (in->method == COREPCG_METHOD_AUTO)
         printf(" (auto: %s)", corepcg_auto_reason_name(in->auto_reason));
-    if (is_factored(used))
+    if (reports(used, COREPCG_REPORT_CHOLMOD))
         printf(" (ordering %s, factor %s)", corepcg_ordering_name(in->ordering),
                in->factor_supernodal ? "supernodal LL^T" : "simplicial LDL^T");
-    if (used == COREPCG_METHOD_ICPCG) {
+    if (reports(used, COREPCG_REPORT_INCOMPLETE)) {
         printf(" (IC(%d)", in->ic_fill);
         if (in->ic_compensation > 0)
             printf(", dropped fill compensated (tr R / tr A~ %.3g)",
@@ -348,12 +386,12 @@ static void print_summary(const corepcg_info *in, double read_s,
         printf("note              core not positive definite: fell back to block-preconditioned upcg\n");
     printf("rel_residual      %.3e\n", in->rel_residual);
     printf("constraint_error  %.3e\n", in->constraint_error);
-    if (is_factored(used))
+    if (reports(used, COREPCG_REPORT_CHOLMOD))
         printf("nnz               A~ %ld, core %ld, L %ld; factorisation %.3g "
                "flops (%.2f GFlop/s)\n", in->nnz_reduced, in->nnz_core,
                in->nnz_factor, in->factor_flops,
                in->time_factor_s > 0 ? 1e-9 * in->factor_flops / in->time_factor_s : 0);
-    else if (used == COREPCG_METHOD_ICPCG)
+    else if (reports(used, COREPCG_REPORT_INCOMPLETE))
         printf("nnz               A~ %ld, incomplete factor %ld\n",
                in->nnz_reduced, in->nnz_factor);
     printf("seconds           read %.4f; setup %.4f (reduce %.4f, analyse %.4f, "

@@ -46,7 +46,7 @@ from .solver import Solver, solve
 
 
 def version():
-    """The version of the loaded library ("0.1.0")."""
+    """The version of the loaded library ("0.2.0")."""
     return _library.text(_library.lib.corepcg_version())
 
 

@@ -38,6 +38,22 @@ class Settings(ctypes.Structure):
     ]
 
 
+class OptionInfo(ctypes.Structure):
+    _c_name_ = "corepcg_option_info"
+    _fields_ = [
+        ("name", c_char_p),
+        ("flag", c_char_p),
+        ("type", c_int),
+        ("min", c_double),
+        ("max", c_double),
+        ("default_value", c_double),
+        ("family", c_int),
+        ("needs", c_int),
+        ("needs_value", c_int),
+        ("help", c_char_p),
+    ]
+
+
 class Constraint(ctypes.Structure):
     _c_name_ = "corepcg_constraint"
     _fields_ = [
@@ -124,7 +140,7 @@ class Handle(ctypes.Structure):
     _fields_ = []
 
 
-STRUCTURES = (Settings, Constraint, System, Info, Bundle)
+STRUCTURES = (Settings, OptionInfo, Constraint, System, Info, Bundle)
 
 # Each function of the header: (name, result type, argument types). The
 # layout test compares these with the prototypes in the header.
@@ -147,7 +163,19 @@ PROTOTYPES = (
     ("corepcg_method_at", c_int, (c_int,)),
     ("corepcg_method_takes", c_int, (c_int, c_int)),
     ("corepcg_auto_candidate", c_int, (c_int,)),
+    ("corepcg_method_color", c_char_p, (c_int,)),
+    ("corepcg_method_marker", c_char_p, (c_int,)),
+    ("corepcg_method_line_width", c_int, (c_int,)),
+    ("corepcg_method_reports", c_int, (c_int,)),
+    ("corepcg_comparison", c_int, (c_int, POINTER(c_int), POINTER(c_int))),
     ("corepcg_settings_default", None, (POINTER(Settings),)),
+    ("corepcg_option_describe", POINTER(OptionInfo), (c_int,)),
+    ("corepcg_option_value_name", c_char_p, (c_int, c_int)),
+    ("corepcg_option_value_from_name", c_int, (c_int, c_char_p)),
+    ("corepcg_option_value_method", c_int,
+     (c_int, c_int, POINTER(c_char_p))),
+    ("corepcg_option_set", c_int, (POINTER(Settings), c_int, c_double)),
+    ("corepcg_option_get", c_double, (POINTER(Settings), c_int)),
     ("corepcg_create", c_int, (POINTER(POINTER(Handle)),)),
     ("corepcg_setup", c_int,
      (POINTER(Handle), POINTER(System), POINTER(Settings))),

@@ -33,7 +33,7 @@ except ImportError:
 
 LIBRARY_ENV = "COREPCG_LIBRARY"
 LIBRARY_FILE = "libcorepcg.so"
-SONAMES = ("libcorepcg.so.0", LIBRARY_FILE)
+SONAMES = ("libcorepcg.so.0.2", LIBRARY_FILE)
 _REPO = Path(__file__).resolve().parent.parent.parent
 _BUILD_DIRS = ("build", "build-rel")
 _MULTIARCH = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"

@@ -23,8 +23,9 @@ keeps, so nothing needs to outlive the call):
     too (and any array that is not contiguous).
 CSC arrays go in as they are; CSR arrays are the CSC arrays of A^T, so
 they go in as they are too, with the triangle flipped (A symmetric: the
-upper triangle of A^T is the lower one of A); COO arrays go in as
-triplets."""
+upper triangle of A^T is the lower one of A), except a whole CSR matrix,
+which goes in as triplets (its rows expanded) so that a refusal names A's
+entries, not A^T's; COO arrays go in as triplets."""
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -91,6 +92,11 @@ def matrix_arrays(A, triangle="auto"):
     if want != Triangle.BOTH and outside:
         copies.append(f"{want.label} triangle selected")
         ptr, rows, cols, values = _select(want, n, ptr, rows, cols, values)
+    if transposed and want == Triangle.BOTH:
+        # A whole CSR matrix as triplets of A itself, not as A^T's CSC: the
+        # library's symmetry check then names A's entries as A has them
+        copies.append("CSR row indices expanded")
+        rows, cols, ptr = _expand_rows(ptr, n), rows, None
 
     rows = _int32(rows, "row indices", copies)
     cols = None if cols is None else _int32(cols, "column indices", copies)
@@ -127,6 +133,11 @@ def _csc_sides(ptr, rows, n):
     lowest = np.minimum.reduceat(rows, starts)
     highest = np.maximum.reduceat(rows, starts)
     return bool(np.any(highest > filled)), bool(np.any(lowest < filled))
+
+
+def _expand_rows(ptr, n):
+    """Each stored entry's row of a CSR matrix (its indptr's runs)."""
+    return np.repeat(np.arange(n, dtype=np.int32), np.diff(ptr))
 
 
 def _select(want, n, ptr, rows, cols, values):

@@ -121,6 +121,31 @@ class Option(enum.IntEnum):
     STOP = 9
 
 
+class ValueType(enum.IntEnum):
+    """corepcg_value_type: how a setting's value is given
+    (corepcg_option_info.type)."""
+    REAL = 0
+    INT = 1
+    CHOICE = 2
+    SWITCH = 3
+
+
+class Report(enum.IntFlag):
+    """corepcg_report: what a method's info reports beside its iterations
+    (corepcg_method_reports)."""
+    CHOLMOD = 1
+    CORE = 2
+    INCOMPLETE = 4
+
+
+class Compare(enum.IntEnum):
+    """corepcg_compare: how a benchmark compares two methods
+    (corepcg_comparison)."""
+    TIME = 0
+    ITERATIONS = 1
+    ITERATION_GAP = 2
+
+
 class Format(enum.IntEnum):
     """corepcg_format: how A's arrays are given."""
     CSC = 0
@@ -146,6 +171,9 @@ C_ENUMS = {
     "corepcg_core": (Core, "COREPCG_CORE_"),
     "corepcg_stop": (Stop, "COREPCG_STOP_"),
     "corepcg_option": (Option, "COREPCG_OPTION_"),
+    "corepcg_value_type": (ValueType, "COREPCG_VALUE_"),
+    "corepcg_report": (Report, "COREPCG_REPORT_"),
+    "corepcg_compare": (Compare, "COREPCG_COMPARE_"),
     "corepcg_format": (Format, "COREPCG_"),
     "corepcg_triangle": (Triangle, "COREPCG_"),
 }

@@ -6,18 +6,29 @@ them); ranges by the library itself at setup (one place for the rules)."""
 import ctypes
 import numbers
 
+from . import enums
 from ._cdefs import MONITOR_FIELDS, Settings
 from ._library import lib
-from .enums import Core, Factor, Method, Option, Ordering, Precond, Stop
+from .enums import Method, Option, ValueType
 from .errors import ArgumentError
 
 # The keywords, one per field of corepcg_settings, in its order; the
 # monitor is solve()'s callback instead.
 NAMES = tuple(name for name, _ in Settings._fields_
               if name not in MONITOR_FIELDS)
-CHOICES = {"method": Method, "precond": Precond, "ordering": Ordering,
-           "factor": Factor, "core": Core, "stop": Stop}
-FLAGS = ("fallback_upcg",)
+
+# Every option as the library describes it (corepcg_option_describe), the
+# description the CLI parses by: {keyword: corepcg_option_info}. A CHOICE
+# takes the members of the enum named as it is (precond: Precond), a
+# SWITCH True or False.
+OPTIONS = {info.name.decode(): info for info in
+           (lib.corepcg_option_describe(int(o)).contents for o in Option)}
+CHOICES = {"method": Method,
+           **{name: getattr(enums, name.capitalize())
+              for name, info in OPTIONS.items()
+              if info.type == ValueType.CHOICE}}
+FLAGS = tuple(name for name, info in OPTIONS.items()
+              if info.type == ValueType.SWITCH)
 
 # ---------------------------------------------------------------------
 # Which settings each method takes, read at import from the library's one
@@ -63,20 +74,36 @@ def check_combination(values, given):
     """Raises ArgumentError for the first setting in `given` (the names
     the caller set), in corepcg_settings' order, that the method in
     `values` (settings_dict) does not take, naming the setting and the
-    method; then the rules on values: precond 'projected' is upcg's
-    alone, core_threshold needs core 'auto' (as the CLI's)."""
+    method; then the library's rules on values: a value one method alone
+    takes (precond 'projected': upcg) is refused for another, and a
+    setting read only while another has a value (core_threshold needs
+    core 'auto') without it, as by the CLI."""
     method = values["method"]
     for name in NAMES:
         if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
             raise ArgumentError(f"method {method!r} does not take {name} "
                                 f"(it is for {_takers(name)})")
-    if values["precond"] == "projected" and method != "upcg":
-        raise ArgumentError(f"method {method!r} does not take "
-                            "precond='projected' (projected is for upcg; "
-                            "mpcg applies it in effect with diag)")
-    if "core_threshold" in given and values["core"] != "auto":
-        raise ArgumentError(f"core_threshold is for core='auto', not core="
-                            f"{values['core']!r}")
+    for name, option in zip(OPTIONS, Option):
+        if name not in CHOICES:  # the rules are on named values
+            continue
+        value = values[name]
+        code = int(CHOICES[name].parse(value, name))
+        why = ctypes.c_char_p()
+        only = lib.corepcg_option_value_method(int(option), code,
+                                               ctypes.byref(why))
+        if only >= 0 and Method(only).label != method:
+            raise ArgumentError(f"method {method!r} does not take "
+                                f"{name}={value!r} ({value} is for "
+                                f"{Method(only).label}; {why.value.decode()})")
+    for name in NAMES:
+        info = OPTIONS.get(name)
+        if name not in given or info is None or info.needs < 0:
+            continue
+        needs = Option(info.needs).name.lower()
+        wanted = CHOICES[needs](info.needs_value).label
+        if values[needs] != wanted:
+            raise ArgumentError(f"{name} is for {needs}={wanted!r}, not "
+                                f"{needs}={values[needs]!r}")
 # ---------------------------------------------------------------------
 
 

@@ -164,7 +164,8 @@ class Solver:
         iteration (1, 2, ...) and the value the stopping rule compares with
         tol instead of x: called after each iteration of the iterative
         methods (never by direct). A true return value stops the solve
-        there (StoppedWarning, x written); an exception stops it and is
+        there (StoppedWarning, x written), unless that iteration met tol
+        (then the solve ends converged, no warning); an exception stops it and is
         re-raised once the library returns (out, if given, then holds the
         iterate it stopped at). history=True: info["residuals"], the same
         values as a float64 array, one an iteration (len ==

@@ -18,13 +18,12 @@
 
 #include "message.h" /* cpg_fail */
 #include "monotonic.h" /* cpg_now */
+#include "name_is.h" /* cpg_name_is */
 
 /* OK, or ERR_ARGUMENT naming the first setting out of range. */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
-
-/* 1 when name spells choice in any case (ASCII only, whatever the
- * program's locale): how every *_from_name function compares. */
-int cpg_name_is(const char *name, const char *choice);
+/* Every option's default (options.c) into s. */
+void cpg_options_default(corepcg_settings *s);
 
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);

@@ -19,19 +19,6 @@ static const char *name_of(const char *const *names, int count, int value)
     return value >= 0 && value < count ? names[value] : "unknown";
 }
 
-int cpg_name_is(const char *name, const char *choice)
-{
-    for (;; name++, choice++) {
-        char a = *name, b = *choice;
-        if (a >= 'A' && a <= 'Z')
-            a = (char)(a - 'A' + 'a');
-        if (a != b)
-            return 0;
-        if (a == '\0')
-            return 1;
-    }
-}
-
 static int value_of(const char *const *names, int count, const char *name)
 {
     if (!name)

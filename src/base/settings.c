@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* settings.c -- default settings and their validation. */
+/* settings.c -- default settings (options.c describes them) and their
+ * validation. */
 #include "base.h"
 
 #include <math.h>
@@ -9,19 +10,7 @@ void corepcg_settings_default(corepcg_settings *s)
     if (!s)
         return;
     s->method = COREPCG_METHOD_AUTO;
-    s->tol = COREPCG_DEFAULT_TOL;
-    s->max_iter = COREPCG_DEFAULT_MAX_ITER;
-    s->precond = COREPCG_PRECOND_DIAG;
-    /* nested dissection on the node graph: the fastest warm step, its
-     * longer analysis paid back by the first factorisation
-     * (docs/benchmark.md, "Ordering") */
-    s->ordering = COREPCG_ORDERING_NESDIS;
-    s->factor = COREPCG_FACTOR_AUTO;
-    s->core = COREPCG_CORE_STRETCH;
-    s->core_threshold = COREPCG_DEFAULT_CORE_THRESHOLD;
-    s->fallback_upcg = 0;
-    s->ic_fill = 0;
-    s->stop = COREPCG_STOP_RESIDUAL;
+    cpg_options_default(s); /* every option's, from its description */
     s->monitor = NULL;
     s->monitor_user = NULL;
 }
@@ -50,8 +39,5 @@ int cpg_settings_check(const corepcg_settings *s, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: ic_fill must be 0 or 1, got %d", s->ic_fill);
     if ((unsigned)s->stop >= COREPCG_STOP_COUNT)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown stop %d", (int)s->stop);
-    if (s->precond == COREPCG_PRECOND_PROJECTED && s->method != COREPCG_METHOD_UPCG)
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
-                        "settings: precond projected is for upcg (mpcg applies it in effect with diag)");
     return COREPCG_OK;
 }

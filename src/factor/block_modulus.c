@@ -30,7 +30,7 @@ static void orthogonalise_columns(double *b, double *V)
                     beta += bq[r] * bq[r];
                     gamma += bp[r] * bq[r];
                 }
-                if (!(fabs(gamma) > 1e-15 * sqrt(alpha * beta)))
+                if (!(fabs(gamma) > 1e-15 * sqrt(alpha) * sqrt(beta)))
                     continue;
                 rotated = 1;
                 double zeta = (beta - alpha) / (2 * gamma);
@@ -57,8 +57,19 @@ void cpg_block_modulus(const double *B, double *P, double *Q)
 {
     /* With B V = [b_e] and s_e = |b_e|: B = sum_e b_e v_e^T, so
      * P = sum_e b_e b_e^T / s_e and Q = sum_e s_e v_e v_e^T. */
+    /* Scaled to max |B| = 1 so that no square or dot product overflows or
+     * underflows; P and Q scale as B does. */
+    double scale = 0.0;
+    for (int e = 0; e < 9; e++)
+        scale = fmax(scale, fabs(B[e]));
+    if (!(scale > 0.0) || !isfinite(scale)) {
+        for (int e = 0; e < 9; e++)
+            P[e] = Q[e] = scale > 0.0 ? NAN : 0.0;
+        return;
+    }
     double b[9], V[9], sv[3];
-    memcpy(b, B, sizeof b);
+    for (int e = 0; e < 9; e++)
+        b[e] = B[e] / scale;
     orthogonalise_columns(b, V);
     for (int e = 0; e < 3; e++)
         sv[e] = sqrt(b[3 * e] * b[3 * e] + b[3 * e + 1] * b[3 * e + 1] +
@@ -71,7 +82,7 @@ void cpg_block_modulus(const double *B, double *P, double *Q)
                     p += b[3 * e + r] * (b[3 * e + c] / sv[e]);
                 q += sv[e] * V[3 * e + r] * V[3 * e + c];
             }
-            P[3 * c + r] = P[3 * r + c] = p;
-            Q[3 * c + r] = Q[3 * r + c] = q;
+            P[3 * c + r] = P[3 * r + c] = scale * p;
+            Q[3 * c + r] = Q[3 * r + c] = scale * q;
         }
 }

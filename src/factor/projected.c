@@ -459,11 +459,17 @@ static void add_to_diagonal(cpg_proj *p, int b, const double *X)
             Mx[m[3 * c + a]] += X[3 * c + a];
 }
 
-/* Each lower block of A that the selection leaves out, projected, moved
- * onto its two diagonal blocks (projected.h). A column's selected rows
- * and A's rows are both sorted: one merge per column. */
-static void compensate_left_out(cpg_proj *p, const cpg_bmat *A,
-                                const cpg_ublocks *u)
+/* Called with each lower block B = A_IJ (I > J) that the selection
+ * leaves out, between nodes that both keep a free direction; a non-zero
+ * return ends the walk. */
+typedef int (*left_out_visit)(cpg_proj *p, const cpg_ublocks *u, int I,
+                              int J, const double *B);
+
+/* Visits the blocks the selection leaves out; 1 when a visit ended it. A
+ * column's selected rows and A's rows are both sorted: one merge per
+ * column. */
+static int walk_left_out(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u,
+                         left_out_visit visit)
 {
     for (int J = 0; J < p->N; J++) {
         if (u->ndof[J] == 0)
@@ -477,19 +483,47 @@ static void compensate_left_out(cpg_proj *p, const cpg_bmat *A,
                 b++;
             if ((b < end && p->row[b] == I) || u->ndof[I] == 0)
                 continue;
-            double G[9], P[9], Q[9];
-            project_block(A->x + 9L * k, I, J, u, p->S, G);
-            cpg_block_modulus(G, P, Q);
-            keep_in_range(P, I, u, p->S);
-            keep_in_range(Q, J, u, p->S);
-            add_to_diagonal(p, p->bp[I], P);
-            add_to_diagonal(p, p->bp[J], Q);
+            if (visit(p, u, I, J, A->x + 9L * k))
+                return 1;
         }
     }
+    return 0;
+}
+
+/* B, projected, moved onto its two diagonal blocks (projected.h). */
+static int compensate(cpg_proj *p, const cpg_ublocks *u, int I, int J,
+                      const double *B)
+{
+    double G[9], P[9], Q[9];
+    project_block(B, I, J, u, p->S, G);
+    cpg_block_modulus(G, P, Q);
+    keep_in_range(P, I, u, p->S);
+    keep_in_range(Q, J, u, p->S);
+    add_to_diagonal(p, p->bp[I], P);
+    add_to_diagonal(p, p->bp[J], Q);
+    return 0;
+}
+
+/* 1 when B is not symmetric beyond round-off (1e-12 of its largest entry). */
+static int asymmetric(cpg_proj *p, const cpg_ublocks *u, int I, int J,
+                      const double *B)
+{
+    (void)p, (void)u, (void)I, (void)J;
+    double big = 0.0, skew = 0.0;
+    for (int e = 0; e < 9; e++)
+        big = fmax(big, fabs(B[e]));
+    skew = fmax(fabs(B[1] - B[3]), fmax(fabs(B[2] - B[6]), fabs(B[5] - B[7])));
+    return skew > 1e-12 * big;
+}
+
+int cpg_proj_leaves_out_asymmetric(cpg_proj *p, const cpg_bmat *A,
+                                   const cpg_ublocks *u)
+{
+    return walk_left_out(p, A, u, asymmetric);
 }
 
 void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u,
-                     int compensate)
+                     int compensated)
 {
     node_projectors(u, p->S);
     double *Mx = p->M->x;
@@ -503,8 +537,8 @@ void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u,
                 for (int a = I == J ? c : 0; a < 3; a++)
                     Mx[m[3 * c + a]] = V[3 * c + a];
         }
-    if (compensate)
-        compensate_left_out(p, A, u);
+    if (compensated)
+        walk_left_out(p, A, u, compensate);
 }
 
 /* msg naming the node of the failed column, then where the factor failed

@@ -61,10 +61,17 @@ int cpg_proj_selects(const cpg_proj *p, const cpg_bmat *A,
 void cpg_proj_repoint(cpg_proj *p, const cpg_bmat *A);
 
 /* Bp's values for A's values and the constraints u (A's block pattern as
- * at the analysis, or repointed), written in place; compensate: 1 moves
+ * at the analysis, or repointed), written in place; compensated: 1 moves
  * each block the selection leaves out onto the diagonal (see above). */
 void cpg_proj_values(cpg_proj *p, const cpg_bmat *A, const cpg_ublocks *u,
-                     int compensate);
+                     int compensated);
+
+/* 1 when a block the selection leaves out (between nodes with a free
+ * direction) is not symmetric: a sign of an element over three or more
+ * nodes, whose deletion may leave the plain selection indefinite (a
+ * spring's blocks are symmetric). */
+int cpg_proj_leaves_out_asymmetric(cpg_proj *p, const cpg_bmat *A,
+                                   const cpg_ublocks *u);
 
 /* Numeric factorisation of the values in place. When Bp is not positive
  * definite, returns not_spd_code with msg naming the node, e.g. "the

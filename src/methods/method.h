@@ -18,10 +18,6 @@ typedef struct cpg_ctx {
     char *msg;                   /* COREPCG_MSG_SIZE: why a call failed    */
     corepcg_info *rec;           /* what setup/update measured: a method
                                     fills its sizes and phase times here  */
-    int stop_at_breakdown;       /* factorise: an incomplete factor that
-                                    breaks down stops there (auto's sign,
-                                    method_auto.c) and returns
-                                    CPG_FACTOR_STOPPED                    */
     corepcg_monitor monitor;     /* solve: the handle's monitor (or NULL),
                                     read here, never from set: auto's
                                     candidates' settings are copies made
@@ -29,10 +25,6 @@ typedef struct cpg_ctx {
                                     changes it between solves            */
     void *monitor_user;
 } cpg_ctx;
-
-/* factorise's status when ctx->stop_at_breakdown stopped it: nothing is
- * factorised, the analysis is kept for the next factorise. */
-#define CPG_FACTOR_STOPPED 2
 
 typedef struct cpg_method_ops {
     size_t state_size;
@@ -60,7 +52,19 @@ typedef struct cpg_method_ops {
      * ctx's settings at all (its input is missing), so that auto never
      * chooses it. */
     int (*possible)(const cpg_ctx *ctx, const cpg_sys *s);
+    /* Optional, for a method whose factorisation may break down and then
+     * recover (a breakdown rule in the registry names it): factorise's
+     * first attempt alone. Where that breaks down nothing is factorised,
+     * the analysis is kept for the next factorise, and the status is
+     * CPG_FACTOR_STOPPED; otherwise as factorise. */
+    int (*factorise_until_breakdown)(void *state, const cpg_ctx *ctx);
+    /* Optional (with the above): 1 when the last factorise met a
+     * breakdown before it succeeded. */
+    int (*broke_down)(const void *state);
 } cpg_method_ops;
+
+/* factorise_until_breakdown's status when it stopped at the breakdown. */
+#define CPG_FACTOR_STOPPED 2
 
 /* ------------------------------------------------------ the registry */
 
@@ -78,6 +82,11 @@ typedef struct cpg_method_entry {
                                      order tried first; 0: not one      */
     int auto_fallback;            /* 1: the candidate auto prepares
                                      beside every choice (one of them)  */
+    const char *color;            /* in a chart: an SVG colour          */
+    const char *marker;           /* and marker (corepcg_method_marker) */
+    int line_width;               /* and its line's width in pixels     */
+    unsigned reports;             /* corepcg_report flags: what its info
+                                     holds beside the iterations        */
 } cpg_method_entry;
 
 #define CPG_TAKES(option) (1u << (option))
@@ -92,6 +101,16 @@ const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
 /* Auto's candidates in the order tried first (at most max) and the index
  * of its fallback among them; returns how many. */
 int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
+
+/* Auto's answer to a breakdown (registry.c's policy table): the method
+ * that takes the step when m's factorisation breaks down on a system it
+ * suits badly, or -1 when m has none. m's ops then have
+ * factorise_until_breakdown and broke_down. */
+int cpg_breakdown_successor(corepcg_method m);
+
+/* OK, or ERR_ARGUMENT when s gives a setting a value that another method
+ * alone takes (corepcg_option_value_method). */
+int cpg_method_check_values(const corepcg_settings *s, char *msg);
 
 /* Generic same_pattern for methods on A~ by blocks: A's block pattern and
  * every node's ndof unchanged. */

@@ -156,11 +156,14 @@ static int triangulated(const cpg_sys *s)
     return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
 }
 
-static int candidate_index(const auto_state *st, corepcg_method m)
+/* The candidate that takes the step when candidate k's factorisation
+ * breaks down (the registry's breakdown rules), or -1. */
+static int successor(const auto_state *st, int k)
 {
-    for (int k = 0; k < st->count; k++)
-        if (st->cand[k] == m)
-            return k;
+    int m = cpg_breakdown_successor(st->cand[k]);
+    for (int j = 0; m >= 0 && j < st->count; j++)
+        if ((int)st->cand[j] == m)
+            return j;
     return -1;
 }
 
@@ -172,16 +175,17 @@ static int candidate_index(const auto_state *st, corepcg_method m)
  * on the next step either way, and from then on measured times decide. */
 #define CPG_AUTO_CORE_FIRST_TOL 1e-5
 
-/* 1 when candidate k is icpcg, run first on a triangle mesh at a tol where
- * the sign hands the step to corePCG: its factorisation then stops at the
- * first breakdown, since the compensated attempt would be thrown away. */
-static int core_on_breakdown(const auto_state *st, const cpg_ctx *ctx, int k)
+/* 1 when candidate k (icpcg) runs first on a triangle mesh at a tol where
+ * the sign hands the step to its successor (corePCG): its factorisation
+ * then stops at the first breakdown, since the compensated attempt would
+ * be thrown away. */
+static int successor_on_breakdown(const auto_state *st, const cpg_ctx *ctx,
+                                  int k)
 {
-    int core = candidate_index(st, COREPCG_METHOD_COREPCG);
-    return st->cand[k] == COREPCG_METHOD_ICPCG &&
-           cpg_auto_nothing_measured(&st->model) && triangulated(ctx->sys) &&
-           ctx->set->tol < CPG_AUTO_CORE_FIRST_TOL && core >= 0 &&
-           st->model.c[core].usable;
+    int next = successor(st, k);
+    return next >= 0 && cpg_auto_nothing_measured(&st->model) &&
+           triangulated(ctx->sys) && ctx->set->tol < CPG_AUTO_CORE_FIRST_TOL &&
+           st->model.c[next].usable;
 }
 
 /* Analysis (if this pattern has none yet) and factorisation of candidate
@@ -193,7 +197,9 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
 {
     const cpg_method_ops *ops = ops_of(st, k);
     cpg_ctx c = sub_ctx(st, ctx, k);
-    c.stop_at_breakdown = core_on_breakdown(st, ctx, k);
+    int (*factorise)(void *, const cpg_ctx *) =
+        successor_on_breakdown(st, ctx, k) ? ops->factorise_until_breakdown
+                                           : ops->factorise;
     int rc = COREPCG_OK;
     double t = cpg_now();
     *analyse_s = 0;
@@ -209,7 +215,7 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
         ctx->rec->analysis_reused = 0;
         *analyse_s = cpg_now() - t;
     }
-    rc = ops->factorise(st->sub[k], &c);
+    rc = factorise(st->sub[k], &c);
     if (rc < 0)
         drop(st, k); /* what it holds is of no further use */
     else if (rc != CPG_FACTOR_STOPPED)
@@ -292,18 +298,17 @@ static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
 static int stiff_triangles(const auto_state *st, const cpg_ctx *ctx)
 {
     int k = st->chosen;
-    return st->cand[k] == COREPCG_METHOD_ICPCG &&
-           cpg_auto_nothing_measured(&st->model) && ctx->rec->ic_retries > 0 &&
-           triangulated(ctx->sys);
+    return successor(st, k) >= 0 && cpg_auto_nothing_measured(&st->model) &&
+           ops_of(st, k)->broke_down(st->sub[k]) && triangulated(ctx->sys);
 }
 
 /* corePCG is prepared and runs this step in icpcg's place, whose
  * factorisation stopped at the breakdown. Returns 1 when it took over; 0
  * (icpcg's record kept, corePCG set aside) when it cannot. */
-static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
-                          const corepcg_info *base, double *analyse_s)
+static int switch_to_successor(auto_state *st, const cpg_ctx *ctx,
+                               const corepcg_info *base, double *analyse_s)
 {
-    int ic = st->chosen, core = candidate_index(st, COREPCG_METHOD_COREPCG);
+    int ic = st->chosen, core = successor(st, ic);
     if (core < 0 || !st->model.c[core].usable)
         return 0;
     corepcg_info icpcg_rec = *ctx->rec;
@@ -335,7 +340,7 @@ static int switch_to_core(auto_state *st, const cpg_ctx *ctx,
  * the next. */
 static void keep_icpcg(auto_state *st)
 {
-    int core = candidate_index(st, COREPCG_METHOD_COREPCG);
+    int core = successor(st, st->chosen);
     if (core >= 0 && st->model.c[core].usable) /* not one that just failed */
         cpg_auto_probe_next(&st->model, core);
     st->trial[st->chosen].max_iter = st->set[st->chosen].max_iter;
@@ -355,9 +360,9 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
     double t = cpg_now(), analyse_s;
     int rc = choose_and_prepare(st, ctx, &base, &analyse_s);
     if (rc == CPG_FACTOR_STOPPED) {
-        /* icpcg broke down at a tight tol (core_on_breakdown) */
+        /* icpcg broke down at a tight tol (successor_on_breakdown) */
         double t_switch = cpg_now();
-        if (switch_to_core(st, ctx, &base, &analyse_s)) {
+        if (switch_to_successor(st, ctx, &base, &analyse_s)) {
             t = t_switch; /* corePCG's cost is its own, not icpcg's too */
             rc = COREPCG_OK;
         } else {

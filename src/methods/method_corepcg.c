@@ -148,11 +148,14 @@ static int values_and_factor(core_state *st, const cpg_ctx *ctx,
     return rc;
 }
 
-/* The plain core first: where A's values make it positive definite (a
- * mass-spring cloth's) it is the papers' core, unchanged. Where they do
- * not (a bending element that couples four nodes), the compensated core,
- * which is positive definite whenever A~ is (projected.h). Each step
- * decides afresh, so a kept handle factorises what a fresh one does. */
+/* The papers' plain core where it can hold, the compensated core (SPD
+ * whenever A~ is, projected.h) where it cannot or does not. A block the
+ * core leaves out that is not symmetric comes from an element over three
+ * or more nodes (a dihedral hinge), whose deletion leaves no guarantee:
+ * then the compensated core at once, without a plain attempt that would
+ * fail; else (springs) the plain core, and the compensated one only if
+ * the plain one is not positive definite. Each step decides from its own
+ * A, so a kept handle factorises what a fresh one does. */
 static int core_factorise(void *state, const cpg_ctx *ctx)
 {
     /* A~'s size changes with the ndof even when the analysis holds */
@@ -167,13 +170,15 @@ static int core_factorise(void *state, const cpg_ctx *ctx)
     ctx->rec->nnz_core = cpg_proj_nnz(&st->core);
     ctx->rec->core_blocks = st->core_blocks;
     ctx->rec->time_factor_s = 0;
-    int rc = values_and_factor(st, ctx, 0);
-    ctx->rec->core_compensated = rc == COREPCG_ERR_CORE_NOT_SPD;
-    if (rc == COREPCG_ERR_CORE_NOT_SPD) {
+    int compensated = cpg_proj_leaves_out_asymmetric(&st->core, &s->A, &s->u);
+    int rc = values_and_factor(st, ctx, compensated);
+    if (rc == COREPCG_ERR_CORE_NOT_SPD && !compensated) {
+        compensated = 1;
         rc = values_and_factor(st, ctx, 1);
         if (rc == COREPCG_OK && ctx->msg)
             ctx->msg[0] = '\0'; /* the plain attempt's failure is no error */
     }
+    ctx->rec->core_compensated = compensated;
     if (rc == COREPCG_ERR_CORE_NOT_SPD)
         say_A_is_not_spd(ctx->msg);
     ctx->rec->nnz_factor = cpg_factor_nnz(&st->core.fac);

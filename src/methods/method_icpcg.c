@@ -11,7 +11,7 @@
  * which alpha); when even the largest shift breaks down the method fails
  * with ERR_IC_BREAKDOWN, never with a silent wrong answer (auto then runs
  * another method). Auto may ask it to stop at the first breakdown instead
- * (cpg_ctx.stop_at_breakdown).
+ * (factorise_until_breakdown).
  *
  * The analysis (node order, the factor's pattern, every buffer) depends
  * only on A's block pattern and which nodes are free: a contact that
@@ -87,26 +87,26 @@ static int icpcg_same_pattern(void *state, const cpg_ctx *ctx,
            cpg_rmat_same_free(&st->Ar, &next->u);
 }
 
-static int icpcg_factorise(void *state, const cpg_ctx *ctx)
+/* stop_at_breakdown: the plain attempt alone, CPG_FACTOR_STOPPED where it
+ * breaks down. */
+static int factorise(icpcg_state *st, const cpg_ctx *ctx, int stop_at_breakdown)
 {
     /* A~'s size changes with the ndof even when the analysis holds */
     ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
-    icpcg_state *st = state;
     if (!st->values_fresh) {
         double t = cpg_now();
         cpg_rmat_renumber(&st->Ar); /* this step's ndof and values */
         ctx->rec->time_reduce_s = cpg_now() - t;
     }
     st->values_fresh = 0;
-    /* stopped at the first breakdown: the plain attempt alone */
     cpg_ichol_opts kept = st->ic.opts;
-    if (ctx->stop_at_breakdown) {
+    if (stop_at_breakdown) {
         st->ic.opts.compensate = CPG_ICHOL_COMP_NEVER;
         st->ic.opts.max_retries = 0;
     }
     int rc = cpg_ichol_factorise(&st->ic, &st->Ar, ctx->msg);
     st->ic.opts = kept;
-    if (ctx->stop_at_breakdown && rc == COREPCG_ERR_IC_BREAKDOWN) {
+    if (stop_at_breakdown && rc == COREPCG_ERR_IC_BREAKDOWN) {
         ctx->msg[0] = '\0';
         rc = CPG_FACTOR_STOPPED;
     }
@@ -119,6 +119,22 @@ static int icpcg_factorise(void *state, const cpg_ctx *ctx)
     /* the factor's entries as stored: F's 3x3 blocks and the pivots */
     ctx->rec->nnz_factor = 9 * in->blocks + 6L * in->nodes;
     return rc;
+}
+
+static int icpcg_factorise(void *state, const cpg_ctx *ctx)
+{
+    return factorise(state, ctx, 0);
+}
+
+static int icpcg_factorise_until_breakdown(void *state, const cpg_ctx *ctx)
+{
+    return factorise(state, ctx, 1);
+}
+
+static int icpcg_broke_down(const void *state)
+{
+    const icpcg_state *st = state;
+    return st->ic.info.retries > 0;
 }
 
 static int icpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
@@ -148,4 +164,6 @@ const cpg_method_ops cpg_icpcg_ops = {
     .factorise = icpcg_factorise,
     .solve = icpcg_solve,
     .clear = icpcg_clear,
+    .factorise_until_breakdown = icpcg_factorise_until_breakdown,
+    .broke_down = icpcg_broke_down,
 };

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.c -- the one table of methods: each one's enum value, name,
- * operations, the settings it reads and its place among auto's
- * candidates. The handle finds a method's ops here, auto its candidates,
- * and the CLI and the benchmark (through corepcg_method_at,
- * corepcg_method_takes and corepcg_auto_candidate) the names, the option
- * checks and the method lists. */
+ * operations, the settings it reads, its place among auto's candidates
+ * and how tools show it; beside it the rules that name methods (auto's
+ * successor on a breakdown, the values one method alone takes) and the
+ * benchmark's comparisons. The handle finds a method's ops here, auto its
+ * candidates and successors, and the CLI, Python and the benchmark
+ * (corepcg_method_at, _takes, _reports, ..., corepcg_auto_candidate) the
+ * names, the option checks, the method lists and what to print. */
 #include "method.h"
 
 #define ITERATES (CPG_TAKES(COREPCG_OPTION_TOL) | CPG_TAKES(COREPCG_OPTION_MAX_ITER) | \
@@ -21,24 +23,55 @@ extern const cpg_method_ops cpg_corepcg_ops;
 extern const cpg_method_ops cpg_icpcg_ops;
 extern const cpg_method_ops cpg_auto_ops;
 
-/* From the baseline to the newest; auto last (the benchmark's order). */
+/* From the baseline to the newest; auto last (the benchmark's order).
+ * Beside what runs, each row says how tools show the method: its colour,
+ * marker and line width in a chart, and what its info reports beside its
+ * iterations (corepcg_method_color, _marker, _line_width, _reports). */
 const cpg_method_entry cpg_methods[] = {
-    {COREPCG_METHOD_MPCG_BW, "mpcg-bw", &cpg_mpcg_bw_ops,
-     ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND), 0, 0},
-    {COREPCG_METHOD_MPCG, "mpcg", &cpg_mpcg_ops,
-     ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND), 3, 1},
-    {COREPCG_METHOD_UPCG, "upcg", &cpg_upcg_ops,
-     ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND), 0, 0},
-    {COREPCG_METHOD_DIRECT, "direct", &cpg_direct_ops, CHOLMOD_ORDERING, 0, 0},
-    {COREPCG_METHOD_COREPCG, "corepcg", &cpg_corepcg_ops,
-     ITERATES | CHOLMOD_ORDERING | CPG_TAKES(COREPCG_OPTION_CORE) |
-         CPG_TAKES(COREPCG_OPTION_CORE_THRESHOLD) |
-         CPG_TAKES(COREPCG_OPTION_FALLBACK_UPCG),
-     2, 0},
-    {COREPCG_METHOD_ICPCG, "icpcg", &cpg_icpcg_ops,
-     ITERATES | CPG_TAKES(COREPCG_OPTION_IC_FILL), 1, 0},
-    /* auto reads what its candidates read (corepcg_method_takes) */
-    {COREPCG_METHOD_AUTO, "auto", &cpg_auto_ops, 0, 0, 0},
+    {.method = COREPCG_METHOD_MPCG_BW, .name = "mpcg-bw", .ops = &cpg_mpcg_bw_ops,
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
+     .color = "#9467bd", .marker = "triangle-down", .line_width = 2},
+    {.method = COREPCG_METHOD_MPCG, .name = "mpcg", .ops = &cpg_mpcg_ops,
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
+     .auto_rank = 3, .auto_fallback = 1, .color = "#ff7f0e", .marker = "diamond",
+     .line_width = 2},
+    {.method = COREPCG_METHOD_UPCG, .name = "upcg", .ops = &cpg_upcg_ops,
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
+     .color = "#2ca02c", .marker = "triangle", .line_width = 2},
+    {.method = COREPCG_METHOD_DIRECT, .name = "direct", .ops = &cpg_direct_ops,
+     .options = CHOLMOD_ORDERING, .color = "#1f77b4", .marker = "square",
+     .line_width = 2, .reports = COREPCG_REPORT_CHOLMOD},
+    {.method = COREPCG_METHOD_COREPCG, .name = "corepcg", .ops = &cpg_corepcg_ops,
+     .options = ITERATES | CHOLMOD_ORDERING | CPG_TAKES(COREPCG_OPTION_CORE) |
+                CPG_TAKES(COREPCG_OPTION_CORE_THRESHOLD) |
+                CPG_TAKES(COREPCG_OPTION_FALLBACK_UPCG),
+     .auto_rank = 2, .color = "#d62728", .marker = "circle",
+     .line_width = 3, /* the paper's method, drawn over the others */
+     .reports = COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_CORE},
+    {.method = COREPCG_METHOD_ICPCG, .name = "icpcg", .ops = &cpg_icpcg_ops,
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_IC_FILL),
+     .auto_rank = 1, .color = "#17becf", .marker = "circle",
+     .line_width = 2, .reports = COREPCG_REPORT_INCOMPLETE},
+    /* auto reads what its candidates read (corepcg_method_takes); its
+     * info reports what the one it ran reports */
+    {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops,
+     .color = "#000000", .marker = "ring", .line_width = 2},
+};
+
+/* What the benchmark's report compares, a against b: the iterations of
+ * the corrected MPCG against the original and of upcg against the
+ * corrected (Ascher & Boxerman's tables), then the newer methods' times
+ * against the older ones' (Ye et al.'s Table 2). */
+static const struct {
+    corepcg_method a, b;
+    corepcg_compare what;
+} comparisons[] = {
+    {COREPCG_METHOD_MPCG, COREPCG_METHOD_MPCG_BW, COREPCG_COMPARE_ITERATIONS},
+    {COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_ITERATION_GAP},
+    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_DIRECT, COREPCG_COMPARE_TIME},
+    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_TIME},
+    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_TIME},
+    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG, COREPCG_COMPARE_TIME},
 };
 
 _Static_assert(sizeof cpg_methods / sizeof cpg_methods[0] == COREPCG_METHOD_COUNT,
@@ -78,6 +111,60 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback)
     return count;
 }
 
+/* Auto's policy on a breakdown: icpcg's zero fill drops the stiff
+ * in-plane couplings that close each triangle of a mesh, the core holds
+ * exactly them (docs/benchmark.md, "IC(0) on triangle meshes"). */
+static const struct {
+    corepcg_method method, successor;
+} breakdown_rules[] = {
+    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG},
+};
+
+int cpg_breakdown_successor(corepcg_method m)
+{
+    for (size_t k = 0; k < sizeof breakdown_rules / sizeof breakdown_rules[0]; k++)
+        if (breakdown_rules[k].method == m)
+            return (int)breakdown_rules[k].successor;
+    return -1;
+}
+
+/* Values of a setting (a CHOICE) that one method alone takes. */
+static const struct {
+    corepcg_option option;
+    int value;
+    corepcg_method method;
+    const char *why;
+} value_rules[] = {
+    {COREPCG_OPTION_PRECOND, COREPCG_PRECOND_PROJECTED, COREPCG_METHOD_UPCG,
+     "mpcg applies it in effect with diag"},
+};
+
+int corepcg_option_value_method(int option, int value, const char **why)
+{
+    for (size_t k = 0; k < sizeof value_rules / sizeof value_rules[0]; k++)
+        if ((int)value_rules[k].option == option && value_rules[k].value == value) {
+            if (why)
+                *why = value_rules[k].why;
+            return (int)value_rules[k].method;
+        }
+    return -1;
+}
+
+int cpg_method_check_values(const corepcg_settings *s, char *msg)
+{
+    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+        const char *why;
+        int value = (int)corepcg_option_get(s, k);
+        int only = corepcg_option_value_method(k, value, &why);
+        if (only >= 0 && only != (int)s->method)
+            return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: %s %s is for %s (%s)",
+                            corepcg_option_describe(k)->name,
+                            corepcg_option_value_name(k, value),
+                            corepcg_method_name(only), why);
+    }
+    return COREPCG_OK;
+}
+
 int corepcg_method_at(int k)
 {
     return k >= 0 && k < COREPCG_METHOD_COUNT ? (int)cpg_methods[k].method : -1;
@@ -104,6 +191,39 @@ int corepcg_method_takes(int method, int option)
         if (corepcg_method_takes(corepcg_auto_candidate(k), option))
             return 1;
     return 0;
+}
+
+const char *corepcg_method_color(int method)
+{
+    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
+    return e ? e->color : NULL;
+}
+
+const char *corepcg_method_marker(int method)
+{
+    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
+    return e ? e->marker : NULL;
+}
+
+int corepcg_method_line_width(int method)
+{
+    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
+    return e ? e->line_width : 0;
+}
+
+int corepcg_method_reports(int method)
+{
+    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
+    return e ? (int)e->reports : 0;
+}
+
+int corepcg_comparison(int k, int *a, int *b)
+{
+    if (k < 0 || k >= (int)(sizeof comparisons / sizeof comparisons[0]))
+        return -1;
+    *a = (int)comparisons[k].a;
+    *b = (int)comparisons[k].b;
+    return (int)comparisons[k].what;
 }
 
 const char *corepcg_method_name(int method)
