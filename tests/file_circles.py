@@ -26,7 +26,8 @@ COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 PREPROCESSOR = re.compile(r"^\s*#[^\n]*(?:\\\n[^\n]*)*", re.M)
 # at the file's top level: a name, its parameters, then the body
-DEFINITION = re.compile(r"\b([A-Za-z_]\w*)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*\{")
+DEFINITION = re.compile(r"\b([A-Za-z_]\w*)\s*"
+                        r"\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*\{")
 IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
 
 

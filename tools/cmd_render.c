@@ -163,7 +163,8 @@ static int render_option(const char *a, const char *v, void *ctx)
     } else if (strcmp(a, "--view") == 0) {
         rc = cli_parse_choice(a, v, view_from_name, "front, side, top", &r->view);
     } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
-        rc = cli_parse_int(a, v, 16, RENDER_MAX_SIDE, a[2] == 'w' ? &r->width : &r->height);
+        int *side = a[2] == 'w' ? &r->width : &r->height;
+        rc = cli_parse_int(a, v, 16, RENDER_MAX_SIDE, side);
     } else if (a[0] != '-') {
         r->frames[r->count++] = a;
         return CLI_ARG_ALONE;
