@@ -76,6 +76,20 @@ typedef struct bench_options {
 /* --max-unknowns' default: the issue's ~1M. */
 #define BENCH_SCALING_MAX_UNKNOWNS 1000000L
 
+/* bench_cases.c: what the options make of cases. */
+
+/* Where a case sits in the run: its scene, model, tol, size and k. */
+typedef struct bench_case_id {
+    int scene;
+    int model;                 /* cloth_force_model                      */
+    double tol;
+    int size;                  /* nodes per side; 0 on a mesh            */
+    int size_index;            /* in opt->sizes, or opt->levels on a mesh */
+    char label[64];            /* "41x41", or the mesh's file name and
+                                  its level: "tshirt.obj --subdivide 1" */
+    double k;
+} bench_case_id;
+
 /* The mesh scenes (hang, garment) run on opt->mesh at each --subdivide
  * level; every other scene on each grid size. */
 int bench_is_mesh_scene(int scene);
@@ -83,8 +97,14 @@ int bench_is_mesh_scene(int scene);
 int bench_scene_sizes(const bench_options *o, int scene);
 /* The most sizes any scene runs at (the chart's columns). */
 int bench_max_scene_sizes(const bench_options *o);
+/* Cases per (scene, tol) group: the scene's sizes x num_ks. */
+int bench_group_size(const bench_options *o, int scene);
 /* scenes x tols x (their sizes) x ks. */
 int bench_case_count(const bench_options *o);
+/* Case `index` of the run, whose cases are scenes x tols x (their sizes)
+ * x ks in that order: a group of sizes x ks cases per (scene, tol). Every
+ * run and report takes its cases in this order. */
+void bench_case_id_at(const bench_options *o, int index, bench_case_id *id);
 /* The scene at size (grid) or level (mesh) index a, with k: on a mesh
  * scene opt->mesh subdivided levels[a] times, with the run's
  * --self-contact and the given cloth_force_model. OK, or an error with
@@ -100,6 +120,8 @@ void bench_case_label(const bench_options *o, int scene, int model, int a, char 
  * the edges and adds three per triangle, quadruples the triangles);
  * num_edges: the unsubdivided mesh's. */
 long bench_subdivided_vertices(const cloth_mesh *mesh, long num_edges, int levels);
+/* Index of a method in opt->methods, or -1. */
+int bench_method_index(const bench_options *o, int method);
 
 /* One method on one step's system. */
 typedef struct bench_sample {
@@ -141,14 +163,7 @@ typedef struct bench_cell {
 
 /* One (scene, tol, size, k): what it ran and its cells, one per method. */
 typedef struct bench_case {
-    int scene;
-    int model;                 /* cloth_force_model                      */
-    double tol;
-    int size;                  /* nodes per side; 0 on a mesh            */
-    int size_index;            /* in opt->sizes                          */
-    char label[64];            /* "41x41", or the mesh's file name and
-                                  its level: "tshirt.obj --subdivide 1" */
-    double k;
+    bench_case_id id;
     double dt;
     int n;                     /* unknowns 3N                            */
     int warmup_steps;          /* steps taken before measuring           */
@@ -188,6 +203,8 @@ typedef struct bench_env {
     char blas_note[256];       /* a warning about OpenBLAS's kernels, or "" */
 } bench_env;
 
+/* bench_machine.c */
+void bench_env_read(bench_env *env);
 /* The report's lines about the machine (markdown), env's note included. */
 void bench_print_machine(FILE *out, const bench_env *env);
 
@@ -200,14 +217,8 @@ double bench_load_average(char *buf, size_t len);
 int bench_run(const bench_options *o, bench_results *res, char *msg);
 /* 1 when the run has a cell or a case that failed. */
 int bench_any_failure(const bench_results *res);
-/* Index of a method in opt->methods, or -1. */
-int bench_method_index(const bench_options *o, int method);
-/* Cases per (scene, tol) group: the scene's sizes x num_ks. */
-int bench_group_size(const bench_options *o, int scene);
-
 
 /* bench_report.c */
-void bench_env_read(bench_env *env);
 void bench_print_table(FILE *out, const bench_results *res);
 int bench_write_csv(FILE *out, const bench_results *res);
 int bench_write_markdown(FILE *out, const bench_results *res,

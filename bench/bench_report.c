@@ -6,119 +6,10 @@
 
 #include "atomic_file.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <unistd.h>
-
-/* ------------------------------------------------------------- machine */
-
-double bench_load_average(char *buf, size_t len)
-{
-    double l1 = 0, l5, l15;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3) {
-        snprintf(buf, len, "%.2f %.2f %.2f", l1, l5, l15);
-    } else {
-        snprintf(buf, len, "?");
-        l1 = 0;
-    }
-    if (f)
-        fclose(f);
-    return l1;
-}
-
-/* 1 when /proc/cpuinfo's first flags line lists flag. */
-static int cpu_has_flag(const char *flag)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return 0;
-    static char line[8192];
-    int found = 0;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "flags", 5) == 0) {
-            char *list = strchr(line, ':');
-            for (char *t = list ? strtok(list + 1, " \n") : NULL;
-                 t && !found; t = strtok(NULL, " \n"))
-                found = strcmp(t, flag) == 0;
-            break;
-        }
-    fclose(f);
-    return found;
-}
-
-/* OpenBLAS picks its kernels by the CPU's model; one it does not know (a
- * virtual machine's, often) gets generic kernels without AVX2, and
- * CHOLMOD's factorisations (corepcg, direct) then run at a fraction of the
- * machine's rate (docs/benchmark.md, "corePCG's factorisation"). Those
- * kernels' names, by OpenBLAS's DYNAMIC_ARCH core table. */
-static void blas_kernels_note(bench_env *env)
-{
-    static const char *before_avx2[] = {"Prescott", "Core2", "Penryn",
-        "Dunnington", "Nehalem", "Atom", "Nano", "Sandybridge", "Opteron",
-        "Opteron_SSE3", "Barcelona", "Bobcat", "Bulldozer", "Piledriver",
-        "Steamroller"};
-    const char *core = openblas_get_corename();
-    if (!core || !cpu_has_flag("avx2"))
-        return;
-    for (size_t k = 0; k < sizeof before_avx2 / sizeof *before_avx2; k++)
-        if (strcmp(core, before_avx2[k]) == 0) {
-            snprintf(env->blas_note, sizeof env->blas_note,
-                     "OpenBLAS runs its %s kernels on a CPU with AVX2%s: "
-                     "corepcg's and direct's factorisations run slower than "
-                     "the machine can; OPENBLAS_CORETYPE=%s chooses its "
-                     "kernels", core, cpu_has_flag("avx512f") ?
-                     " and AVX-512" : "", cpu_has_flag("avx512f") ?
-                     "SkylakeX" : "Haswell");
-            return;
-        }
-}
-
-void bench_print_machine(FILE *out, const bench_env *env)
-{
-    fprintf(out, "- machine: %s, %d cores online; %s, %d threads; CHOLMOD's "
-                 "OpenMP: %s\n", env->cpu, env->cores, env->blas,
-            env->blas_threads, env->omp);
-    if (env->blas_note[0])
-        fprintf(out, "- **note**: %s\n", env->blas_note);
-}
-
-void bench_env_read(bench_env *env)
-{
-    memset(env, 0, sizeof *env);
-    snprintf(env->cpu, sizeof env->cpu, "unknown CPU");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                char *colon = strchr(line, ':');
-                if (colon) {
-                    colon += 1 + (colon[1] == ' ');
-                    colon[strcspn(colon, "\n")] = '\0';
-                    snprintf(env->cpu, sizeof env->cpu, "%s", colon);
-                }
-                break;
-            }
-        fclose(f);
-    }
-    env->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    /* the tool may ask OpenBLAS directly; the library leaves it alone */
-    const char *config = openblas_get_config();
-    snprintf(env->blas, sizeof env->blas, "%s", config ? config : "OpenBLAS (no config)");
-    env->blas_threads = openblas_get_num_threads();
-    /* CHOLMOD's OpenMP threads and OpenBLAS's share the cores: how they wait
-     * changes factorisation times (docs/benchmark.md, "corePCG's
-     * factorisation"). */
-    const char *wait = getenv("OMP_WAIT_POLICY"), *num = getenv("OMP_NUM_THREADS");
-    snprintf(env->omp, sizeof env->omp, "OMP_WAIT_POLICY=%s, OMP_NUM_THREADS=%s",
-             wait ? wait : "(unset)", num ? num : "(unset)");
-    env->load1 = bench_load_average(env->load, sizeof env->load);
-    blas_kernels_note(env);
-}
 
 /* ------------------------------------------------------------- helpers */
 
@@ -204,8 +95,8 @@ static void print_group_heading(FILE *out, const bench_results *res, int first,
                                 const char *level)
 {
     const bench_case *cs = &res->cases[first];
-    fprintf(out, "%s %s%s, tol %g\n\n", level, cloth_scene_name(cs->scene),
-            cs->model == CLOTH_MODEL_FEM ? " (fem)" : "", cs->tol);
+    fprintf(out, "%s %s%s, tol %g\n\n", level, cloth_scene_name(cs->id.scene),
+            cs->id.model == CLOTH_MODEL_FEM ? " (fem)" : "", cs->id.tol);
 }
 
 /* The shape of Ye et al.'s Table 2, with the fastest method and the
@@ -234,7 +125,7 @@ static void print_main_table(FILE *out, const bench_results *res, int first,
     fputc('\n', out);
     for (int c = first; c < first + count; c++) {
         const bench_case *cs = &res->cases[c];
-        fprintf(out, "| %s | %g |", cs->label, cs->k);
+        fprintf(out, "| %s | %g |", cs->id.label, cs->id.k);
         for (int j = 0; j < o->num_methods; j++) {
             char buf[96];
             fprintf(out, " %s |", format_cell(&cs->cells[j], buf, sizeof buf));
@@ -260,15 +151,16 @@ static void print_failures(FILE *out, const bench_results *res)
         const bench_case *cs = &res->cases[c];
         if (cs->error[0]) {
             fprintf(out, "%s- %s tol %g %s k %g: %s\n",
-                    any ? "" : "\nFailures:\n\n", cloth_scene_name(cs->scene),
-                    cs->tol, cs->label, cs->k, cs->error);
+                    any ? "" : "\nFailures:\n\n", cloth_scene_name(cs->id.scene),
+                    cs->id.tol, cs->id.label, cs->id.k, cs->error);
             any = 1;
         }
         for (int j = 0; j < res->opt->num_methods; j++)
             if (cs->cells[j].failed) {
                 fprintf(out, "%s- %s tol %g %s k %g %s: %s\n",
                         any ? "" : "\nFailures:\n\n",
-                        cloth_scene_name(cs->scene), cs->tol, cs->label, cs->k,
+                        cloth_scene_name(cs->id.scene), cs->id.tol, cs->id.label,
+                        cs->id.k,
                         corepcg_method_name(cs->cells[j].method), cs->cells[j].why);
                 any = 1;
             }
@@ -280,7 +172,7 @@ void bench_print_table(FILE *out, const bench_results *res)
     fprintf(out, "%s: median of %d steps per cell (iterations, seconds of update + solve)\n",
             res->opt->command, res->opt->steps);
     for (int g = 0, group; g < res->num_cases; g += group) {
-        group = bench_group_size(res->opt, res->cases[g].scene);
+        group = bench_group_size(res->opt, res->cases[g].id.scene);
         fputc('\n', out);
         print_group_heading(out, res, g, "==");
         print_main_table(out, res, g, group);
@@ -307,12 +199,13 @@ int bench_write_csv(FILE *out, const bench_results *res)
             /* size 0 and the mesh's file name on a mesh */
             fprintf(out, "%s,%.6g,%d,%.17g,%.6g,%s,%d,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%ld,"
                          "%.4g,%s\n",
-                    cloth_scene_name(cs->scene), cs->tol, cs->size, cs->k, cs->dt,
+                    cloth_scene_name(cs->id.scene), cs->id.tol, cs->id.size, cs->id.k,
+                    cs->dt,
                     corepcg_method_name(cl->method), cl->steps,
                     cl->failed ? -1.0 : cl->iterations_median, cl->time_median_s,
                     cl->time_min_s, cl->time_max_s, cl->rel_residual_max,
                     cl->constraint_error_max, cl->nnz_factor, cl->factor_gflops_median,
-                    cs->size ? "" : cs->label);
+                    cs->id.size ? "" : cs->id.label);
         }
     }
     return ferror(out) ? -1 : 0;
@@ -385,7 +278,7 @@ static void print_iteration_table(FILE *out, const bench_results *res,
     fputc('\n', out);
     for (int c = first; c < first + count; c++) {
         const bench_case *cs = &res->cases[c];
-        fprintf(out, "| %s | %g |", cs->label, cs->k);
+        fprintf(out, "| %s | %g |", cs->id.label, cs->id.k);
         for (int k = 0; corepcg_method_at(k) >= 0; k++) {
             int m = iterating_method(k);
             if (m < 0)
@@ -423,7 +316,7 @@ static void print_profile_table(FILE *out, const bench_results *res, int first,
             /* every measured step is an update: the handles are set up
              * on the step before the first */
             fprintf(out, "| %s | %g | %s | %s | %s | %s | %s | %s | %s | %ld | %d of %d |\n",
-                    res->cases[c].label, res->cases[c].k,
+                    res->cases[c].id.label, res->cases[c].id.k,
                     corepcg_method_name(m),
                     format_time(cl->reduce_median_s, a, sizeof a),
                     format_time(cl->analyze_median_s, b, sizeof b),
@@ -449,7 +342,7 @@ static double print_verification_table(FILE *out, const bench_results *res,
     double worst_constraint = 0;
     for (int c = first; c < first + count; c++) {
         const bench_case *cs = &res->cases[c];
-        fprintf(out, "| %s | %g |", cs->label, cs->k);
+        fprintf(out, "| %s | %g |", cs->id.label, cs->id.k);
         for (int j = 0; j < o->num_methods; j++) {
             const bench_cell *cl = &cs->cells[j];
             fprintf(out, " %.2e%s |", cl->rel_residual_max, cl->failed ? " **FAILED**" : "");
@@ -486,8 +379,8 @@ static void print_auto_table(FILE *out, const bench_results *res, int first,
                                              corepcg_auto_reason_name(w));
             }
         int best = fastest_method(res, c);
-        fprintf(out, "| %s | %g | %s | %s |\n", res->cases[c].label,
-                res->cases[c].k, ran[0] ? ran : "-",
+        fprintf(out, "| %s | %g | %s | %s |\n", res->cases[c].id.label,
+                res->cases[c].id.k, ran[0] ? ran : "-",
                 format_ratio(best < 0 ? NAN : time_ratio(res, c,
                              COREPCG_METHOD_AUTO, best), r, sizeof r));
     }
@@ -507,7 +400,7 @@ static void print_runs_table(FILE *out, const bench_results *res, int first,
             if (cs->cells[j].steps > 0 && cs->cells[j].samples[0].r > 0)
                 r = cs->cells[j].samples[0].r;
         fprintf(out, "| %s | %g | %.2f ms | %d | %d | %d%s | %d steps | %d | %d |\n",
-                cs->label, cs->k, 1e3 * cs->dt, cs->n, r, cs->warmup_steps,
+                cs->id.label, cs->id.k, 1e3 * cs->dt, cs->n, r, cs->warmup_steps,
                 cs->contacts_found ? "" : " (no contact: cap reached or no obstacle)",
                 cs->stride, cs->contacts, cs->constrained);
     }
@@ -518,7 +411,7 @@ static void for_each_group(FILE *out, const bench_results *res,
                            void (*table)(FILE *, const bench_results *, int, int))
 {
     for (int g = 0, group; g < res->num_cases; g += group) {
-        group = bench_group_size(res->opt, res->cases[g].scene);
+        group = bench_group_size(res->opt, res->cases[g].id.scene);
         print_group_heading(out, res, g, "###");
         table(out, res, g, group);
         fputc('\n', out);
@@ -597,7 +490,7 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
                  "(must be <= %g x tol)\n\n", BENCH_RESIDUAL_FACTOR);
     double worst = 0;
     for (int g = 0, group; g < res->num_cases; g += group) {
-        group = bench_group_size(o, res->cases[g].scene);
+        group = bench_group_size(o, res->cases[g].id.scene);
         print_group_heading(out, res, g, "###");
         worst = fmax(worst, print_verification_table(out, res, g, group));
         fputc('\n', out);

@@ -24,94 +24,6 @@
 #include <string.h>
 #include <time.h>
 
-int bench_is_mesh_scene(int scene)
-{
-    return !cloth_scene_on_grid(scene);
-}
-
-int bench_scene_sizes(const bench_options *o, int scene)
-{
-    return bench_is_mesh_scene(scene) ? o->num_levels : o->num_sizes;
-}
-
-int bench_max_scene_sizes(const bench_options *o)
-{
-    int most = 0;
-    for (int e = 0; e < o->num_scenes; e++)
-        if (bench_scene_sizes(o, o->scenes[e]) > most)
-            most = bench_scene_sizes(o, o->scenes[e]);
-    return most;
-}
-
-int bench_group_size(const bench_options *o, int scene)
-{
-    return bench_scene_sizes(o, scene) * o->num_ks;
-}
-
-int bench_case_count(const bench_options *o)
-{
-    int count = 0;
-    for (int e = 0; e < o->num_scenes; e++)
-        count += o->num_tols * bench_group_size(o, o->scenes[e]);
-    return count;
-}
-
-int bench_sim_create(const bench_options *o, int scene, int model, int a, double k,
-                     cloth_sim **sim, char *msg)
-{
-    *sim = NULL;
-    cloth_params par;
-    cloth_mesh fine; /* par borrows it until the scene is built */
-    memset(&fine, 0, sizeof fine);
-    if (bench_is_mesh_scene(scene)) {
-        int rc = cloth_mesh_subdivide(o->mesh, o->levels[a], &fine, msg);
-        if (rc != COREPCG_OK)
-            return rc;
-        cloth_params_default_mesh(&par, (cloth_scene)scene, &fine);
-        if (o->self_contact >= 0)
-            par.self_contact = o->self_contact;
-        par.model = (cloth_force_model)model;
-    } else {
-        cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
-    }
-    par.k_stretch = k;
-    int rc = cloth_sim_create(&par, sim, msg);
-    cloth_mesh_free(&fine);
-    return rc;
-}
-
-void bench_case_label(const bench_options *o, int scene, int model, int a, char *buf,
-                      size_t len)
-{
-    const char *fem = model == CLOTH_MODEL_FEM ? " (fem)" : "";
-    if (!bench_is_mesh_scene(scene))
-        snprintf(buf, len, "%dx%d", o->sizes[a], o->sizes[a]);
-    else if (o->levels[a] == 0)
-        snprintf(buf, len, "%s%s", o->mesh_name ? o->mesh_name : "mesh", fem);
-    else
-        snprintf(buf, len, "%s --subdivide %d%s", o->mesh_name ? o->mesh_name : "mesh",
-                 o->levels[a], fem);
-}
-
-long bench_subdivided_vertices(const cloth_mesh *mesh, long num_edges, int levels)
-{
-    long v = mesh->num_vertices, e = num_edges, t = mesh->num_triangles;
-    for (int k = 0; k < levels; k++) {
-        v += e;
-        e = 2 * e + 3 * t;
-        t *= 4;
-    }
-    return v;
-}
-
-int bench_method_index(const bench_options *o, int method)
-{
-    for (int j = 0; j < o->num_methods; j++)
-        if (o->methods[j] == method)
-            return j;
-    return -1;
-}
-
 /* "\r" progress on a terminal only. */
 static void progress(const bench_options *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -151,7 +63,7 @@ static void verify(const bench_case *cs, bench_cell *c, int step,
     else if (s->status == COREPCG_NOT_CONVERGED)
         fail_cell(c, "step %d: not converged in %d iterations", step + 1,
                   s->iterations);
-    else if (!(s->rel_residual <= BENCH_RESIDUAL_FACTOR * cs->tol))
+    else if (!(s->rel_residual <= BENCH_RESIDUAL_FACTOR * cs->id.tol))
         fail_cell(c, "step %d: relative residual %.2e > %g x tol", step + 1,
                   s->rel_residual, BENCH_RESIDUAL_FACTOR);
     else if (!(s->constraint_error <= BENCH_CONSTRAINT_TOL))
@@ -253,15 +165,15 @@ static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = COREPCG_METHOD_AUTO; /* the auto cell's settings */
-    set.tol = cs->tol;
+    set.tol = cs->id.tol;
     char msg[COREPCG_MSG_SIZE] = "";
     cs->contacts_found = 0;
     if (sim->num_obstacles == 0)
         return 0;
     while (cs->warmup_steps < BENCH_MAX_WARMUP) {
         progress(o, "bench %s %s k %g tol %g: warm-up step %d",
-                 cloth_scene_name(cs->scene), cs->label, cs->k,
-                 cs->tol, cs->warmup_steps + 1);
+                 cloth_scene_name(cs->id.scene), cs->id.label, cs->id.k,
+                 cs->id.tol, cs->warmup_steps + 1);
         int rc = cloth_step(sim, &set, msg);
         if (rc < 0) {
             snprintf(cs->error, sizeof cs->error, "warm-up step %d: %s",
@@ -320,7 +232,7 @@ static int prime_handles(bench_case *cs, cloth_sim *sim, case_handles *ch,
     for (int j = 0; j < ch->M; j++) {
         bench_sample scratch;
         for (int pass = 0; pass < 2 && j != ch->ja; pass++)
-            measure(cs->tol, cs->cells[j].method, ch->h[j], &ch->ready[j],
+            measure(cs->id.tol, cs->cells[j].method, ch->h[j], &ch->ready[j],
                     &prime, sim, ch->x[j], &scratch);
     }
     rc = cloth_step(sim, between, msg);
@@ -361,12 +273,12 @@ static int measured_step(const bench_options *o, bench_case *cs, cloth_sim *sim,
         int j = (t + step) % M;
         bench_cell *c = &cs->cells[j];
         progress(o, "bench %s %s k %g tol %g: step %d/%d %s",
-                 cloth_scene_name(cs->scene), cs->label, cs->k, cs->tol,
+                 cloth_scene_name(cs->id.scene), cs->id.label, cs->id.k, cs->id.tol,
                  step + 1, o->steps, corepcg_method_name(c->method));
         bench_sample *s = &c->samples[c->steps++];
         if (j == ja)
             ch->ready[j] = sim->solver_ready;
-        measure(cs->tol, c->method, ch->h[j], &ch->ready[j], &sys, sim,
+        measure(cs->id.tol, c->method, ch->h[j], &ch->ready[j], &sys, sim,
                 ch->x[j], s);
         if (j == ja)
             sim->solver_ready = ch->ready[j];
@@ -404,7 +316,8 @@ static void run_case(const bench_options *o, bench_case *cs)
      * get all its steps -- a scene or warm-up failure included. */
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_sim_create(o, cs->scene, cs->model, cs->size_index, cs->k, &sim, msg);
+    int rc = bench_sim_create(o, cs->id.scene, cs->id.model, cs->id.size_index,
+                              cs->id.k, &sim, msg);
     cs->dt = rc >= 0 ? sim->par.dt : 0;
     if (rc < 0) {
         snprintf(cs->error, sizeof cs->error, "scene: %s", msg);
@@ -440,7 +353,7 @@ static void run_case(const bench_options *o, bench_case *cs)
     corepcg_settings between;
     corepcg_settings_default(&between);
     between.method = COREPCG_METHOD_AUTO;
-    between.tol = cs->tol;
+    between.tol = cs->id.tol;
     if (prime_handles(cs, sim, &ch, &between) < 0)
         goto done;
     for (int step = 0; step < o->steps; step++)
@@ -473,21 +386,10 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
         return COREPCG_ERR_NO_MEMORY;
     }
     double t0 = cpg_now();
-    bench_case *cs = res->cases;
-    for (int e = 0; e < o->num_scenes; e++)
-        for (int t = 0; t < o->num_tols; t++)
-            for (int a = 0; a < bench_scene_sizes(o, o->scenes[e]); a++)
-                for (int b = 0; b < o->num_ks; b++, cs++) {
-                    cs->scene = o->scenes[e];
-                    cs->model = o->scene_models[e];
-                    cs->tol = o->tols[t];
-                    cs->size_index = a;
-                    cs->size = bench_is_mesh_scene(cs->scene) ? 0 : o->sizes[a];
-                    bench_case_label(o, cs->scene, cs->model, a, cs->label,
-                                     sizeof cs->label);
-                    cs->k = o->ks[b];
-                    run_case(o, cs);
-                }
+    for (int c = 0; c < res->num_cases; c++) {
+        bench_case_id_at(o, c, &res->cases[c].id);
+        run_case(o, &res->cases[c]);
+    }
     progress(o, "%s", "");
     res->total_s = cpg_now() - t0;
     return 0;

@@ -128,8 +128,8 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a,
                  "text-anchor=\"middle\">%s, %s cloth</text>\n"
                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">"
                  "n = %d unknowns, dt %.2f ms</text>\n",
-            a->x0 + PANEL_W / 2, a->y0 - 24, cloth_scene_name(first->scene),
-            first->label,
+            a->x0 + PANEL_W / 2, a->y0 - 24, cloth_scene_name(first->id.scene),
+            first->id.label,
             a->x0 + PANEL_W / 2, a->y0 - 8, first->n, 1e3 * first->dt);
 
     /* one line per method; failed points off the line, marked */
@@ -168,7 +168,7 @@ int bench_write_svg(FILE *out, const bench_results *res)
     double tmin = INFINITY, tmax = 0;
     for (int c = 0; c < res->num_cases; c++)
         for (int j = 0; j < o->num_methods; j++) {
-            if (res->cases[c].tol != o->tols[0])
+            if (res->cases[c].id.tol != o->tols[0])
                 continue;
             double t = res->cases[c].cells[j].time_median_s;
             if (t > 0 && isfinite(t)) {

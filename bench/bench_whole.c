@@ -36,9 +36,7 @@ typedef struct whole_run {
 } whole_run;
 
 typedef struct whole_case {
-    int scene, model, size, size_index;  /* size 0 on a mesh */
-    char label[64];
-    double tol, k;
+    bench_case_id id;
     whole_run runs[COREPCG_METHOD_COUNT]; /* as opt.methods */
 } whole_case;
 
@@ -47,10 +45,11 @@ static void run_one(const bench_options *o, whole_case *wc, whole_run *r)
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = (corepcg_method)r->method;
-    set.tol = wc->tol;
+    set.tol = wc->id.tol;
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_sim_create(o, wc->scene, wc->model, wc->size_index, wc->k, &sim, msg);
+    int rc = bench_sim_create(o, wc->id.scene, wc->id.model, wc->id.size_index,
+                              wc->id.k, &sim, msg);
     if (rc < 0) {
         snprintf(r->error, sizeof r->error, "scene: %s", msg);
         return;
@@ -106,8 +105,8 @@ static void print_table(FILE *out, const bench_options *o,
     int ja = bench_method_index(o, COREPCG_METHOD_AUTO);
     for (int c = 0; c < count; c++) {
         const whole_case *wc = &cases[c];
-        fprintf(out, "| %s | %g | %s | %g |", cloth_scene_name(wc->scene),
-                wc->tol, wc->label, wc->k);
+        fprintf(out, "| %s | %g | %s | %g |", cloth_scene_name(wc->id.scene),
+                wc->id.tol, wc->id.label, wc->id.k);
         for (int j = 0; j < o->num_methods; j++) {
             const whole_run *r = &wc->runs[j];
             if (failed(r, o))
@@ -187,10 +186,10 @@ static int fill_csv(FILE *out, const void *what)
             const whole_run *r = &wc->runs[j];
             /* size 0 and the mesh (and its level) on a mesh scene */
             fprintf(out, "%s,%.6g,%d,%.17g,%d,%s,%.6e,%ld,%d,%d,%d,%s\n",
-                    cloth_scene_name(wc->scene), wc->tol, wc->size, wc->k,
+                    cloth_scene_name(wc->id.scene), wc->id.tol, wc->id.size, wc->id.k,
                     r->steps_done, corepcg_method_name(r->method), r->seconds,
                     r->iterations, failed(r, w->o), r->pattern_changes, r->reused,
-                    wc->size ? "" : wc->label);
+                    wc->id.size ? "" : wc->id.label);
         }
     return ferror(out) ? -1 : 0;
 }
@@ -204,29 +203,18 @@ int bench_whole(const bench_options *o)
         return CLI_EXIT_ERROR;
     }
     double t0 = cpg_now();
-    whole_case *wc = cases;
-    for (int e = 0; e < o->num_scenes; e++)
-        for (int t = 0; t < o->num_tols; t++)
-            for (int a = 0; a < bench_scene_sizes(o, o->scenes[e]); a++)
-                for (int b = 0; b < o->num_ks; b++, wc++) {
-                    wc->scene = o->scenes[e];
-                    wc->model = o->scene_models[e];
-                    wc->tol = o->tols[t];
-                    wc->size_index = a;
-                    wc->size = bench_is_mesh_scene(wc->scene) ? 0 : o->sizes[a];
-                    bench_case_label(o, wc->scene, wc->model, a, wc->label,
-                                     sizeof wc->label);
-                    wc->k = o->ks[b];
-                    for (int j = 0; j < o->num_methods; j++) {
-                        if (o->progress)
-                            fprintf(stderr, "\r\033[Kbench %s %s k %g: %d "
-                                    "steps with %s", cloth_scene_name(wc->scene),
-                                    wc->label, wc->k, o->whole_steps,
-                                    corepcg_method_name(o->methods[j]));
-                        wc->runs[j].method = o->methods[j];
-                        run_one(o, wc, &wc->runs[j]);
-                    }
-                }
+    for (int c = 0; c < count; c++) {
+        whole_case *wc = &cases[c];
+        bench_case_id_at(o, c, &wc->id);
+        for (int j = 0; j < o->num_methods; j++) {
+            if (o->progress)
+                fprintf(stderr, "\r\033[Kbench %s %s k %g: %d steps with %s",
+                        cloth_scene_name(wc->id.scene), wc->id.label, wc->id.k,
+                        o->whole_steps, corepcg_method_name(o->methods[j]));
+            wc->runs[j].method = o->methods[j];
+            run_one(o, wc, &wc->runs[j]);
+        }
+    }
     if (o->progress)
         fputs("\r\033[K", stderr);
     struct whole_report w = {o, cases, count, cpg_now() - t0};

@@ -12,7 +12,10 @@
  * The FEM model evaluates only this step's contact springs here (its
  * fixed springs lay out the pattern; fem_assemble.c adds the elements),
  * and its Rayleigh alpha scales the masses: (1 + h alpha) M in A, and
- * -h alpha M v in b. */
+ * -h alpha M v in b.
+ *
+ * cloth_system lends what is assembled to the solver, so solve.c needs
+ * nothing from sim.c. */
 #include "cloth.h"
 #include "monotonic.h"
 
@@ -100,4 +103,21 @@ int cloth_assemble(cloth_sim *sim, char *msg)
         assemble_matrix(sim);
     sim->time_assemble_s = cpg_now() - start;
     return rc;
+}
+
+void cloth_system(const cloth_sim *sim, corepcg_system *sys)
+{
+    memset(sys, 0, sizeof *sys);
+    sys->num_nodes = sim->model.N;
+    sys->A_format = COREPCG_CSC;
+    sys->A_triangle = COREPCG_LOWER;
+    sys->A_colptr = sim->model.colptr;
+    sys->A_rowidx = sim->model.rowidx;
+    sys->A_values = sim->values;
+    sys->A_nnz = sim->model.nnz;
+    sys->num_constraints = sim->num_cons;
+    sys->constraints = sim->num_cons ? sim->cons : NULL;
+    sys->z = sim->z;
+    sys->num_stretch = sim->model.num_stretch;
+    sys->stretch_pairs = sim->model.stretch_pairs;
 }

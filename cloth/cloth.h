@@ -100,6 +100,50 @@ int cloth_scene_from_name(const char *name);
 int cloth_scene_on_grid(int scene);
 int cloth_scene_on_mesh(int scene);
 
+/* What holds the cloth at the start (scene.c places it). */
+typedef enum cloth_hold {
+    CLOTH_HOLD_NONE = 0,
+    CLOTH_HOLD_CORNERS,     /* grid: the four corners fixed               */
+    CLOTH_HOLD_TOP,         /* hung: a grid by its two top corners, a mesh
+                               by its vertices within CLOTH_HANG_BAND of
+                               the highest z; fixed                        */
+    CLOTH_HOLD_RAIL         /* grid: row 0 slides along the x axis        */
+} cloth_hold;
+
+/* The obstacle a scene starts with (scene.c places it). */
+typedef enum cloth_scene_obstacle {
+    CLOTH_OBSTACLE_NONE = 0,
+    CLOTH_OBSTACLE_SPHERE_BELOW, /* a static sphere under the cloth;
+                                    touching nodes stick                   */
+    CLOTH_OBSTACLE_FLYING_BALL,  /* a ball flying along +y into the hung
+                                    cloth, stopping after 0.6 s; touching
+                                    nodes slide                            */
+    CLOTH_OBSTACLE_BODY          /* the body proxy (cloth_body_proxy);
+                                    touching nodes slide                   */
+} cloth_scene_obstacle;
+
+/* A scene, as one row of scene_table.c: every place that behaves by scene
+ * reads its row, so a new scene is a new row. */
+typedef struct cloth_scene_row {
+    const char *name;
+    int on_grid, on_mesh;          /* where it runs                        */
+    int upright;                   /* grid: in the x-z plane, top row at
+                                      z = 0; else flat in the x-y plane    */
+    cloth_hold hold;
+    cloth_scene_obstacle obstacle;
+    int self_contact;              /* a mesh's default (a grid has none)   */
+} cloth_scene_row;
+
+/* The scene's row, or NULL for a value out of range. */
+const cloth_scene_row *cloth_scene_describe(int scene);
+
+/* The names of the scenes that run on a grid (where CLOTH_ON_GRID), on a
+ * mesh (CLOTH_ON_MESH) or anywhere (both), in the table's order, ", "
+ * between them: "drape, ballhit, free, hang, garment". Returns buf. */
+#define CLOTH_ON_GRID 1
+#define CLOTH_ON_MESH 2
+const char *cloth_scene_list(int where, char *buf, size_t len);
+
 /* The forces between the nodes: springs (grid or mesh) or FEM (a mesh). */
 typedef enum cloth_force_model {
     CLOTH_MODEL_SPRINGS = 0,

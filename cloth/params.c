@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* params.c -- scene names, default parameters and their validation. */
+/* params.c -- force model names, default parameters and their validation. */
 #include "cloth.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *const scene_names[CLOTH_SCENE_COUNT] = {
-    "pinned", "drape", "ballhit", "rail", "free", "hang", "garment",
-};
 
 static const char *const model_names[CLOTH_MODEL_COUNT] = {"springs", "fem"};
 
@@ -27,16 +23,6 @@ static int index_of(const char *const *names, int count, const char *name)
     return -1;
 }
 
-const char *cloth_scene_name(int scene)
-{
-    return name_of(scene_names, CLOTH_SCENE_COUNT, scene);
-}
-
-int cloth_scene_from_name(const char *name)
-{
-    return index_of(scene_names, CLOTH_SCENE_COUNT, name);
-}
-
 const char *cloth_force_model_name(int model)
 {
     return name_of(model_names, CLOTH_MODEL_COUNT, model);
@@ -45,18 +31,6 @@ const char *cloth_force_model_name(int model)
 int cloth_force_model_from_name(const char *name)
 {
     return index_of(model_names, CLOTH_MODEL_COUNT, name);
-}
-
-int cloth_scene_on_grid(int scene)
-{
-    return scene >= 0 && scene <= CLOTH_SCENE_FREE;
-}
-
-int cloth_scene_on_mesh(int scene)
-{
-    return scene == CLOTH_SCENE_HANG || scene == CLOTH_SCENE_BALLHIT ||
-           scene == CLOTH_SCENE_DRAPE || scene == CLOTH_SCENE_GARMENT ||
-           scene == CLOTH_SCENE_FREE;
 }
 
 double cloth_default_dt(int size)
@@ -108,7 +82,8 @@ void cloth_params_default_mesh(cloth_params *p, cloth_scene scene, const cloth_m
     cloth_params_default(p, scene, (int)sqrt((double)vertices));
     p->size = 0;
     p->mesh = mesh;
-    p->self_contact = scene == CLOTH_SCENE_GARMENT;
+    const cloth_scene_row *row = cloth_scene_describe(scene);
+    p->self_contact = row ? row->self_contact : 0;
 }
 
 static int bad(char *msg, const char *what, double value, const char *rule)
@@ -126,10 +101,11 @@ int cloth_params_check(const cloth_params *p, char *msg)
     if ((int)p->scene < 0 || p->scene >= CLOTH_SCENE_COUNT)
         return bad(msg, "scene", (double)p->scene, "a known scene");
     if (p->mesh && !cloth_scene_on_mesh(p->scene)) {
+        char names[160];
         if (msg)
             snprintf(msg, COREPCG_MSG_SIZE, "cloth scene %s runs on a grid, not a mesh "
-                     "(mesh scenes: hang, ballhit, drape, garment, free)",
-                     cloth_scene_name(p->scene));
+                     "(mesh scenes: %s)", cloth_scene_name(p->scene),
+                     cloth_scene_list(CLOTH_ON_MESH, names, sizeof names));
         return COREPCG_ERR_ARGUMENT;
     }
     if (!p->mesh && !cloth_scene_on_grid(p->scene)) {

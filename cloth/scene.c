@@ -32,20 +32,23 @@
  *   garment  the body proxy (cloth_body_proxy); touching nodes slide;
  *            nothing is held.
  *   free     nothing attached: free fall.
+ *
+ * Which layout, hold and obstacle a scene has is its row in
+ * scene_table.c; this file places them.
  */
 #include "cloth.h"
 
 #include <math.h>
 #include <string.h>
 
-static void place_grid(cloth_sim *s)
+static void place_grid(cloth_sim *s, const cloth_scene_row *row)
 {
     int m = s->par.size;
     double spacing = s->model.spacing;
     for (int r = 0; r < m; r++)
         for (int c = 0; c < m; c++) {
             double *xi = &s->x[3 * (r * m + c)];
-            if (s->par.scene == CLOTH_SCENE_BALLHIT) {
+            if (row->upright) {
                 xi[0] = c * spacing;
                 xi[1] = 0.0;
                 xi[2] = -r * spacing;
@@ -57,24 +60,34 @@ static void place_grid(cloth_sim *s)
         }
 }
 
-static void hold_grid(cloth_sim *s)
+/* Row 0 is the top row of an upright grid. */
+static void hold_grid(cloth_sim *s, cloth_hold hold)
 {
     int m = s->par.size;
-    switch (s->par.scene) {
-    case CLOTH_SCENE_PINNED:
+    switch (hold) {
+    case CLOTH_HOLD_CORNERS:
         s->held[0] = s->held[m - 1] = 0;
         s->held[(m - 1) * m] = s->held[m * m - 1] = 0;
         break;
-    case CLOTH_SCENE_BALLHIT:
+    case CLOTH_HOLD_TOP:
         s->held[0] = s->held[m - 1] = 0;
         break;
-    case CLOTH_SCENE_RAIL:
+    case CLOTH_HOLD_RAIL:
         for (int c = 0; c < m; c++)
             s->held[c] = 1;
         break;
-    default:
+    case CLOTH_HOLD_NONE:
         break;
     }
+}
+
+static void hold_mesh(cloth_sim *s, const cloth_mesh *mesh, cloth_hold hold,
+                      const double hi[3])
+{
+    if (hold == CLOTH_HOLD_TOP)
+        for (int i = 0; i < mesh->num_vertices; i++)
+            if (mesh->x[3 * i + 2] >= hi[2] - CLOTH_HANG_BAND)
+                s->held[i] = 0;
 }
 
 /* A sphere of the given radius and centre, moving or not. */
@@ -88,56 +101,89 @@ static cloth_obstacle *add_sphere(cloth_sim *s, double radius, const double c[3]
     return ob;
 }
 
-static void obstacles_grid(cloth_sim *s)
+/* The scene's obstacle for a cloth of size S; centre: where the grid or
+ * the mesh puts the sphere or the ball. */
+static void add_obstacle(cloth_sim *s, cloth_scene_obstacle kind, double S,
+                         const double centre[3])
 {
-    double S = s->par.side;
-    if (s->par.scene == CLOTH_SCENE_DRAPE) {
-        const double c[3] = {0.5 * S, 0.5 * S, -(0.3 + 0.05) * S};
-        add_sphere(s, 0.3 * S, c)->sticky = 1;
-    } else if (s->par.scene == CLOTH_SCENE_BALLHIT) {
-        const double c[3] = {0.5 * S, -(0.2 + 0.05) * S, -0.6 * S};
-        cloth_obstacle *ball = add_sphere(s, 0.2 * S, c);
+    switch (kind) {
+    case CLOTH_OBSTACLE_SPHERE_BELOW:
+        add_sphere(s, 0.3 * S, centre)->sticky = 1;
+        break;
+    case CLOTH_OBSTACLE_FLYING_BALL: {
+        cloth_obstacle *ball = add_sphere(s, 0.2 * S, centre);
         ball->velocity[1] = 1.0 * S;
         ball->stop_time = 0.6;
+        break;
+    }
+    case CLOTH_OBSTACLE_BODY:
+        s->num_obstacles = cloth_body_proxy(s->obstacles);
+        break;
+    case CLOTH_OBSTACLE_NONE:
+        break;
     }
 }
 
-static void setup_mesh(cloth_sim *s, const cloth_mesh *mesh)
+/* The sphere under the flat grid's centre; the ball in front of the
+ * upright grid, 0.6 S down. */
+static void obstacle_centre_grid(cloth_scene_obstacle kind, double S, double c[3])
+{
+    if (kind == CLOTH_OBSTACLE_SPHERE_BELOW) {
+        c[0] = 0.5 * S;
+        c[1] = 0.5 * S;
+        c[2] = -(0.3 + 0.05) * S;
+    } else {
+        c[0] = 0.5 * S;
+        c[1] = -(0.2 + 0.05) * S;
+        c[2] = -0.6 * S;
+    }
+}
+
+/* The sphere under the box's centre; the ball in front of the box at its
+ * middle height. */
+static void obstacle_centre_mesh(cloth_scene_obstacle kind, double S, const double lo[3],
+                                 const double hi[3], double c[3])
+{
+    if (kind == CLOTH_OBSTACLE_SPHERE_BELOW) {
+        c[0] = 0.5 * (lo[0] + hi[0]);
+        c[1] = 0.5 * (lo[1] + hi[1]);
+        c[2] = lo[2] - (0.3 + 0.05) * S;
+    } else {
+        c[0] = 0.5 * (lo[0] + hi[0]);
+        c[1] = lo[1] - (0.2 + 0.05) * S;
+        c[2] = 0.5 * (lo[2] + hi[2]);
+    }
+}
+
+static void setup_grid(cloth_sim *s, const cloth_scene_row *row)
+{
+    place_grid(s, row);
+    hold_grid(s, row->hold);
+    double centre[3];
+    obstacle_centre_grid(row->obstacle, s->par.side, centre);
+    add_obstacle(s, row->obstacle, s->par.side, centre);
+}
+
+static void setup_mesh(cloth_sim *s, const cloth_scene_row *row, const cloth_mesh *mesh)
 {
     memcpy(s->x, mesh->x, 3 * (size_t)mesh->num_vertices * sizeof *s->x);
     double lo[3], hi[3];
     cloth_mesh_bounds(mesh, lo, hi);
     double S = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    cloth_scene scene = s->par.scene;
-    if (scene == CLOTH_SCENE_HANG || scene == CLOTH_SCENE_BALLHIT)
-        for (int i = 0; i < mesh->num_vertices; i++)
-            if (mesh->x[3 * i + 2] >= hi[2] - CLOTH_HANG_BAND)
-                s->held[i] = 0;
-    if (scene == CLOTH_SCENE_BALLHIT) {
-        const double c[3] = {0.5 * (lo[0] + hi[0]), lo[1] - (0.2 + 0.05) * S,
-                             0.5 * (lo[2] + hi[2])};
-        cloth_obstacle *ball = add_sphere(s, 0.2 * S, c);
-        ball->velocity[1] = 1.0 * S;
-        ball->stop_time = 0.6;
-    } else if (scene == CLOTH_SCENE_DRAPE) {
-        const double c[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]),
-                             lo[2] - (0.3 + 0.05) * S};
-        add_sphere(s, 0.3 * S, c)->sticky = 1;
-    } else if (scene == CLOTH_SCENE_GARMENT) {
-        s->num_obstacles = cloth_body_proxy(s->obstacles);
-    }
+    hold_mesh(s, mesh, row->hold, hi);
+    double centre[3];
+    obstacle_centre_mesh(row->obstacle, S, lo, hi, centre);
+    add_obstacle(s, row->obstacle, S, centre);
 }
 
 void cloth_scene_start(cloth_sim *s, const cloth_mesh *mesh)
 {
+    const cloth_scene_row *row = cloth_scene_describe(s->par.scene);
     memset(s->held, 3, (size_t)s->model.N);
     s->num_obstacles = 0;
-    if (mesh) {
-        setup_mesh(s, mesh);
-    } else {
-        place_grid(s);
-        hold_grid(s);
-        obstacles_grid(s);
-    }
+    if (mesh)
+        setup_mesh(s, row, mesh);
+    else
+        setup_grid(s, row);
     memcpy(s->x_rest, s->x, (size_t)s->model.n * sizeof *s->x);
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scene_check.c -- a scene whose start leaves nothing to simulate is
  * refused rather than run: a mesh lying flat in its file's up plane is
- * held whole by hang's top band, and would step without moving. Also the
- * up axes under which a refused mesh would start. */
+ * held whole by hang's top band, and would step without moving. */
 #include "cloth.h"
 
 #include <stdio.h>
@@ -11,7 +10,7 @@
 static void fixed_cause(const cloth_sim *s, int held, int stuck, char *buf, size_t len)
 {
     int N = s->model.N;
-    int band = s->par.scene == CLOTH_SCENE_HANG || s->par.scene == CLOTH_SCENE_BALLHIT;
+    int band = cloth_scene_describe(s->par.scene)->hold == CLOTH_HOLD_TOP;
     if (held && band && s->model.face_size == 3 && 2 * held > N)
         snprintf(buf, len, "the mesh's highest %g cm holds %s", 100 * CLOTH_HANG_BAND,
                  held == N ? "all of it" : "more than half of it");
@@ -45,32 +44,4 @@ int cloth_scene_check(cloth_sim *s, char *msg)
         snprintf(msg, COREPCG_MSG_SIZE, "no vertex of %d is free: %d fixed, %d touching "
                  "an obstacle at the start", N, fixed, N - fixed);
     return COREPCG_ERR_ARGUMENT;
-}
-
-int cloth_scene_suggest_up(const cloth_params *par, cloth_up current)
-{
-    static const cloth_up order[CLOTH_UP_COUNT] = {
-        CLOTH_UP_Y, CLOTH_UP_Z, CLOTH_UP_X, CLOTH_UP_MINUS_Y, CLOTH_UP_MINUS_Z,
-        CLOTH_UP_MINUS_X};
-    if (!par || !par->mesh)
-        return -1;
-    cloth_mesh turned;
-    if (cloth_mesh_copy(par->mesh, &turned, NULL) != COREPCG_OK)
-        return -1;
-    cloth_params p = *par;
-    p.mesh = &turned;
-    cloth_up was = current;
-    int found = -1;
-    for (int k = 0; k < CLOTH_UP_COUNT && found < 0; k++) {
-        if (order[k] == current)
-            continue;
-        cloth_mesh_orient(&turned, was, order[k]);
-        was = order[k];
-        cloth_sim *sim = NULL;
-        if (cloth_sim_create(&p, &sim, NULL) == COREPCG_OK)
-            found = order[k];
-        cloth_sim_free(&sim);
-    }
-    cloth_mesh_free(&turned);
-    return found;
 }

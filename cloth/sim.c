@@ -6,7 +6,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 void cloth_sim_free(cloth_sim **sim)
 {
@@ -88,23 +87,6 @@ int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg)
     }
     *out = s;
     return COREPCG_OK;
-}
-
-void cloth_system(const cloth_sim *sim, corepcg_system *sys)
-{
-    memset(sys, 0, sizeof *sys);
-    sys->num_nodes = sim->model.N;
-    sys->A_format = COREPCG_CSC;
-    sys->A_triangle = COREPCG_LOWER;
-    sys->A_colptr = sim->model.colptr;
-    sys->A_rowidx = sim->model.rowidx;
-    sys->A_values = sim->values;
-    sys->A_nnz = sim->model.nnz;
-    sys->num_constraints = sim->num_cons;
-    sys->constraints = sim->num_cons ? sim->cons : NULL;
-    sys->z = sim->z;
-    sys->num_stretch = sim->model.num_stretch;
-    sys->stretch_pairs = sim->model.stretch_pairs;
 }
 
 void cloth_advance(cloth_sim *sim)

@@ -648,7 +648,8 @@ static void check_refusals(void)
         {"--simulations 5 --scaling", "do not go together"},
         {"--simulations 5 --steps 3", "--simulations writes"},
         {"--scaling --svg", "--svg needs a file name"},
-        {"--frobnicate", "unknown option or argument '--frobnicate'"},
+        {"--frobnicate", "bench: unknown option '--frobnicate'"},
+        {"ballhit", "bench: unexpected argument 'ballhit'"},
         {"--scaling --scene garment --sizes 41",
          "--scaling on garment runs the mesh at each --subdivide level, not over --sizes"},
         /* the mesh options shape the mesh scenes only: refused, not ignored */

@@ -143,6 +143,79 @@ static void test_params(void)
     CHECK(s == NULL, "a failed create leaves *out NULL");
 }
 
+/* 1 when the usage line at `line` names `scene` as a word. */
+static int scene_listed(const char *line, const char *scene)
+{
+    size_t len = strlen(scene), end = strcspn(line, "\n");
+    for (const char *at = strstr(line, scene); at && at < line + end;
+         at = strstr(at + 1, scene))
+        if (at[-1] == ' ' && (at[len] == ' ' || at[len] == '\n'))
+            return 1;
+    return 0;
+}
+
+/* Every scene has a row (a row left out of scene_table.c's designated
+ * initialisers would be zeros: no name, running nowhere), and each row
+ * starts as it says: a grid scene builds on a grid, a mesh-only one is
+ * refused there, and a mesh scene's self-contact default is its row's. */
+static void test_scene_table(void)
+{
+    cloth_mesh square;
+    const double x[12] = {0, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0};
+    const int triangles[6] = {0, 1, 2, 0, 2, 3};
+    square.num_vertices = 4;
+    square.num_triangles = 2;
+    square.x = (double *)x;
+    square.triangles = (int *)triangles;
+    square.source = NULL;
+    square.vertex_line = square.triangle_line = NULL;
+    for (int k = 0; k < CLOTH_SCENE_COUNT; k++) {
+        const cloth_scene_row *row = cloth_scene_describe(k);
+        CHECK(row && row->name && row->name[0], "scene %d has no row", k);
+        if (!row || !row->name)
+            continue;
+        CHECK(row->on_grid || row->on_mesh, "scene %s runs nowhere", row->name);
+        CHECK_INT(cloth_scene_on_grid(k), row->on_grid);
+        CHECK_INT(cloth_scene_on_mesh(k), row->on_mesh);
+        cloth_params p;
+        char msg[COREPCG_MSG_SIZE] = "";
+        cloth_params_default(&p, (cloth_scene)k, 9);
+        cloth_sim *sim = NULL;
+        CHECK_INT(cloth_sim_create(&p, &sim, msg) == COREPCG_OK, row->on_grid);
+        if (sim)
+            CHECK_INT(sim->num_obstacles > 0, row->obstacle != CLOTH_OBSTACLE_NONE);
+        cloth_sim_free(&sim);
+        cloth_params_default_mesh(&p, (cloth_scene)k, &square);
+        CHECK_INT(p.self_contact, row->self_contact);
+    }
+    char names[160];
+    CHECK_STR_CONTAINS(cloth_scene_list(CLOTH_ON_GRID, names, sizeof names),
+                       "pinned, drape, ballhit, rail, free");
+    CHECK_STR_CONTAINS(cloth_scene_list(CLOTH_ON_MESH, names, sizeof names),
+                       "drape, ballhit, free, hang, garment");
+    CHECK_INT((int)strlen(cloth_scene_list(CLOTH_ON_GRID, names, 8)), 7);
+    /* gen's and simulate's usage name each scene where it runs: a row
+     * added without its line in the usage is caught here */
+    const char *commands[2] = {"simulate --help", "gen --help"};
+    for (int c = 0; c < 2; c++) {
+        char out[8192];
+        CHECK_INT(fixture_run_cli(commands[c], out, sizeof out), 0);
+        const char *grid = strstr(out, "on a grid:"), *mesh = strstr(out, "on a mesh:");
+        CHECK(grid && mesh, "%s: a grid line and a mesh line", commands[c]);
+        if (!grid || !mesh)
+            continue;
+        for (int k = 0; k < CLOTH_SCENE_COUNT; k++) {
+            const cloth_scene_row *row = cloth_scene_describe(k);
+            if (row && row->name)
+                CHECK(scene_listed(grid, row->name) == row->on_grid &&
+                      scene_listed(mesh, row->name) == row->on_mesh,
+                      "%s: %s listed where it runs", commands[c], row->name);
+        }
+    }
+    CHECK(cloth_scene_describe(CLOTH_SCENE_COUNT) == NULL, "a row past the last scene");
+    CHECK(cloth_scene_describe(-1) == NULL, "a row before the first scene");
+}
+
 static void test_grid(void)
 {
     const int m = 5;
@@ -887,6 +960,7 @@ static void timed(const char *name, void (*test)(void))
 int main(void)
 {
     timed("params", test_params);
+    timed("scene_table", test_scene_table);
     timed("grid", test_grid);
     timed("spring_jacobian", test_spring_jacobian);
     timed("assembly_fd", test_assembly_fd);

@@ -85,38 +85,62 @@ int cli_on_off(const char *name)
     return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;
 }
 
+int cli_parse_args(int argc, char **argv, const char *command, cli_option_fn option,
+                   void *ctx)
+{
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return 1;
+        int took = option(a, v, ctx);
+        if (took == CLI_ARG_UNKNOWN) {
+            if (a[0] == '-' && a[1] != '\0')
+                cli_error("%s: unknown option '%s'", command, a);
+            else
+                cli_error("%s: unexpected argument '%s'", command, a);
+            return -1;
+        }
+        if (took < 0)
+            return -1;
+        k += took;
+    }
+    return 0;
+}
+
+/* info's and check's positionals and --json (cli_positional). */
+struct positional_args {
+    const char **positional;
+    int count, given;
+    int *json;
+};
+
+static int positional_option(const char *a, const char *v, void *ctx)
+{
+    (void)v;
+    struct positional_args *p = ctx;
+    if (strcmp(a, "--json") == 0)
+        *p->json = 1;
+    else if ((a[0] != '-' || a[1] == '\0') && p->given < p->count)
+        p->positional[p->given++] = a;
+    else
+        return CLI_ARG_UNKNOWN;
+    return CLI_ARG_ALONE;
+}
+
 int cli_positional(int argc, char **argv, const char *command,
                    const char *what, const char **positional, int count,
                    int *json, void (*usage)(FILE *out))
 {
-    int given = 0;
+    struct positional_args p = {positional, count, 0, json};
     *json = 0;
     for (int k = 0; k < count; k++)
         positional[k] = NULL;
-    for (int k = 1; k < argc; k++) {
-        const char *a = argv[k];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        }
-        if (strcmp(a, "--json") == 0) {
-            *json = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            cli_error("%s: unknown option '%s'", command, a);
-            usage(stderr);
-            return -1;
-        } else if (given < count) {
-            positional[given++] = a;
-        } else {
-            cli_error("%s: unexpected argument '%s'", command, a);
-            usage(stderr);
-            return -1;
-        }
-    }
-    if (given < count) {
+    int rc = cli_parse_args(argc, argv, command, positional_option, &p);
+    if (rc == 0 && p.given < count) {
         cli_error("%s: %s", command, what);
-        usage(stderr);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    if (rc)
+        usage(rc == 1 ? stdout : stderr);
+    return rc;
 }

@@ -31,6 +31,27 @@ int cli_parse_method(const char *opt, const char *text, int newest_first, int *o
 /* "on" 1, "off" 0, else -1: a name table for cli_parse_choice */
 int cli_on_off(const char *name);
 
+/* What a command's option handler made of one argument (cli_parse_args):
+ * a flag or a positional taken alone, an option that took the value after
+ * it, an error it has said, or an argument it does not take. */
+enum {
+    CLI_ARG_UNKNOWN = -2,
+    CLI_ARG_ERROR = -1,
+    CLI_ARG_ALONE = 0,
+    CLI_ARG_WITH_VALUE = 1
+};
+/* arg: the argument at hand; value: the one after it, or NULL. */
+typedef int (*cli_option_fn)(const char *arg, const char *value, void *ctx);
+
+/* The loop every command line shares: each argument in turn to option(),
+ * skipping the value it took. Returns 0 (parsed), 1 (--help or -h: the
+ * caller prints its usage) or -1 (a usage error, said; an argument that
+ * option() does not take is "COMMAND: unknown option" when it starts with
+ * '-', else "COMMAND: unexpected argument"). An option's value is the next
+ * argument; --opt=value is not a form the commands accept. */
+int cli_parse_args(int argc, char **argv, const char *command, cli_option_fn option,
+                   void *ctx);
+
 /* The command lines of info and check: `count` positional arguments
  * (all required; `what` is the error when some are missing) and --json. Returns 0
  * (parsed), 1 (--help printed) or -1 (usage error printed). */

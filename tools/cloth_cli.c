@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SCENES "pinned, drape, ballhit, rail, free, hang or garment"
-
 static int needs_value(const char *opt, const char *value, const char *what)
 {
     if (value)
@@ -37,14 +35,17 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
                        int have_subdivide, int takes_out, const char *usage)
 {
     const char *command = o->command;
+    char all[160], on_mesh[160];
+    cloth_scene_list(CLOTH_ON_GRID | CLOTH_ON_MESH, all, sizeof all);
+    cloth_scene_list(CLOTH_ON_MESH, on_mesh, sizeof on_mesh);
     if (!scene) {
-        cli_error("%s: no SCENE given (%s)", command, SCENES);
+        cli_error("%s: no SCENE given (%s)", command, all);
         fputs(usage, stderr);
         return -1;
     }
     int s = cloth_scene_from_name(scene);
     if (s < 0) {
-        cli_error("%s: unknown scene '%s' (%s)", command, scene, SCENES);
+        cli_error("%s: unknown scene '%s' (%s)", command, scene, all);
         return -1;
     }
     if (o->mesh_path && size) {
@@ -69,8 +70,8 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
         return -1;
     }
     if (o->mesh_path && !cloth_scene_on_mesh(s)) {
-        cli_error("%s: scene %s runs on a grid (--size m); on a mesh: hang, ballhit, "
-                  "drape, garment, free", command, scene);
+        cli_error("%s: scene %s runs on a grid (--size m); on a mesh: %s", command, scene,
+                  on_mesh);
         return -1;
     }
     if (!o->mesh_path && !cloth_scene_on_grid(s)) {
@@ -90,6 +91,83 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
     return s;
 }
 
+/* What gen's and simulate's options fill besides o. */
+struct cloth_parse {
+    struct cloth_cli *o;
+    int takes_out, takes_files; /* --out; --obj and --csv                 */
+    const char *scene;
+    int size, have_subdivide;
+};
+
+/* One argument of gen's or simulate's command line (cli_parse_args). */
+static int cloth_option(const char *a, const char *v, void *ctx)
+{
+    struct cloth_parse *p = ctx;
+    struct cloth_cli *o = p->o;
+    int rc = 0, m;
+    if (strcmp(a, "--size") == 0) {
+        rc = cli_parse_int(a, v, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, &p->size);
+    } else if (strcmp(a, "--mesh") == 0) {
+        rc = needs_value(a, v, "an OBJ file");
+        o->mesh_path = v;
+    } else if (strcmp(a, "--up") == 0) {
+        rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
+        o->have_up = 1;
+    } else if (strcmp(a, "--subdivide") == 0) {
+        rc = cli_parse_int(a, v, 0, CLOTH_MAX_SUBDIVIDE, &o->subdivide);
+        p->have_subdivide = 1;
+    } else if (strcmp(a, "--model") == 0) {
+        rc = cli_parse_choice(a, v, cloth_force_model_from_name, "springs, fem",
+                              &o->model);
+    } else if (strcmp(a, "--poisson") == 0) {
+        rc = parse_poisson(a, v, &o->poisson);
+        o->have_poisson = 1;
+        o->fem_option = o->fem_option ? o->fem_option : a;
+    } else if (strcmp(a, "--bending") == 0) {
+        rc = cli_parse_double(a, v, 0.0, 1e12, &o->bending);
+        o->have_bending = 1;
+        o->fem_option = o->fem_option ? o->fem_option : a;
+    } else if (strcmp(a, "--mass-damping") == 0) {
+        rc = cli_parse_double(a, v, 0.0, 1e12, &o->mass_damping);
+        o->have_mass_damping = 1;
+        o->fem_option = o->fem_option ? o->fem_option : a;
+    } else if (strcmp(a, "--k-stretch") == 0) {
+        rc = cli_parse_double(a, v, 0.0, 1e12, &o->k_stretch);
+        o->have_k = 1;
+    } else if (strcmp(a, "--dt") == 0) {
+        rc = cli_parse_double(a, v, 1e-9, 1.0, &o->dt);
+        o->have_dt = 1;
+    } else if (strcmp(a, "--density") == 0) {
+        rc = cli_parse_double(a, v, 1e-6, 1e6, &o->density);
+        o->have_density = 1;
+    } else if (strcmp(a, "--self-contact") == 0) {
+        rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
+        o->have_self_contact = 1;
+    } else if (strcmp(a, "--steps") == 0) {
+        rc = cli_parse_int(a, v, 1, 100000000, &o->steps);
+    } else if (strcmp(a, "--method") == 0) {
+        rc = cli_parse_method(a, v, 1, &m);
+        o->set.method = (corepcg_method)m;
+    } else if (strcmp(a, "--tol") == 0) {
+        rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
+    } else if (p->takes_out && strcmp(a, "--out") == 0) {
+        rc = needs_value(a, v, "a directory");
+        o->out = v;
+    } else if (p->takes_files && strcmp(a, "--obj") == 0) {
+        rc = needs_value(a, v, "a directory");
+        o->obj = v;
+    } else if (p->takes_files && strcmp(a, "--csv") == 0) {
+        rc = needs_value(a, v, "a file name");
+        o->csv = v;
+    } else if (a[0] != '-' && !p->scene) {
+        p->scene = a;
+        return CLI_ARG_ALONE;
+    } else {
+        return CLI_ARG_UNKNOWN;
+    }
+    return rc ? CLI_ARG_ERROR : CLI_ARG_WITH_VALUE;
+}
+
 int cloth_cli_parse(int argc, char **argv, const char *command,
                     const char *usage, int takes_out, int takes_files,
                     struct cloth_cli *o)
@@ -98,87 +176,17 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     o->command = command;
     o->up = CLOTH_UP_Z;
     corepcg_settings_default(&o->set);
-    const char *scene = NULL;
-    int size = 0, have_subdivide = 0, m;
-    for (int k = 1; k < argc; k++) {
-        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-        int rc = 0, takes_value = 1;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return 1;
-        } else if (strcmp(a, "--size") == 0) {
-            rc = cli_parse_int(a, v, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, &size);
-        } else if (strcmp(a, "--mesh") == 0) {
-            rc = needs_value(a, v, "an OBJ file");
-            o->mesh_path = v;
-        } else if (strcmp(a, "--up") == 0) {
-            rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
-            o->have_up = 1;
-        } else if (strcmp(a, "--subdivide") == 0) {
-            rc = cli_parse_int(a, v, 0, CLOTH_MAX_SUBDIVIDE, &o->subdivide);
-            have_subdivide = 1;
-        } else if (strcmp(a, "--model") == 0) {
-            rc = cli_parse_choice(a, v, cloth_force_model_from_name, "springs, fem",
-                                  &o->model);
-        } else if (strcmp(a, "--poisson") == 0) {
-            rc = parse_poisson(a, v, &o->poisson);
-            o->have_poisson = 1;
-            o->fem_option = o->fem_option ? o->fem_option : a;
-        } else if (strcmp(a, "--bending") == 0) {
-            rc = cli_parse_double(a, v, 0.0, 1e12, &o->bending);
-            o->have_bending = 1;
-            o->fem_option = o->fem_option ? o->fem_option : a;
-        } else if (strcmp(a, "--mass-damping") == 0) {
-            rc = cli_parse_double(a, v, 0.0, 1e12, &o->mass_damping);
-            o->have_mass_damping = 1;
-            o->fem_option = o->fem_option ? o->fem_option : a;
-        } else if (strcmp(a, "--k-stretch") == 0) {
-            rc = cli_parse_double(a, v, 0.0, 1e12, &o->k_stretch);
-            o->have_k = 1;
-        } else if (strcmp(a, "--dt") == 0) {
-            rc = cli_parse_double(a, v, 1e-9, 1.0, &o->dt);
-            o->have_dt = 1;
-        } else if (strcmp(a, "--density") == 0) {
-            rc = cli_parse_double(a, v, 1e-6, 1e6, &o->density);
-            o->have_density = 1;
-        } else if (strcmp(a, "--self-contact") == 0) {
-            rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
-            o->have_self_contact = 1;
-        } else if (strcmp(a, "--steps") == 0) {
-            rc = cli_parse_int(a, v, 1, 100000000, &o->steps);
-        } else if (strcmp(a, "--method") == 0) {
-            rc = cli_parse_method(a, v, 1, &m);
-            o->set.method = (corepcg_method)m;
-        } else if (strcmp(a, "--tol") == 0) {
-            rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
-        } else if (takes_out && strcmp(a, "--out") == 0) {
-            rc = needs_value(a, v, "a directory");
-            o->out = v;
-        } else if (takes_files && strcmp(a, "--obj") == 0) {
-            rc = needs_value(a, v, "a directory");
-            o->obj = v;
-        } else if (takes_files && strcmp(a, "--csv") == 0) {
-            rc = needs_value(a, v, "a file name");
-            o->csv = v;
-        } else if (a[0] == '-') {
-            cli_error("%s: unknown option '%s'", command, a);
-            rc = -1;
-        } else if (!scene) {
-            scene = a;
-            takes_value = 0;
-        } else {
-            cli_error("%s: unexpected argument '%s'", command, a);
-            rc = -1;
-        }
-        if (rc)
-            return -1;
-        k += takes_value;
-    }
-    int s = check_scene(o, scene, size, have_subdivide, takes_out, usage);
+    struct cloth_parse p = {o, takes_out, takes_files, NULL, 0, 0};
+    int rc = cli_parse_args(argc, argv, command, cloth_option, &p);
+    if (rc == 1)
+        fputs(usage, stdout);
+    if (rc)
+        return rc;
+    int s = check_scene(o, p.scene, p.size, p.have_subdivide, takes_out, usage);
     if (s < 0)
         return -1;
     /* a grid's parameters are complete now; a mesh's once it is read */
-    cloth_params_default(&o->par, (cloth_scene)s, size);
+    cloth_params_default(&o->par, (cloth_scene)s, p.size);
     return 0;
 }
 

@@ -213,89 +213,86 @@ static int mesh_options_unused(const bench_options *o)
     return -1;
 }
 
-/* Fills o; 1 for --help, -1 on a usage error. */
 /* Which options the command line gave (their defaults depend on the mode). */
 typedef struct bench_given {
     int sizes, ks, steps, methods, scenes, tols, max_unknowns;
 } bench_given;
 
-/* The options as given: 1 after --help, -1 on an error (said). */
-static int parse_args(int argc, char **argv, bench_options *o, bench_given *g)
+/* What bench's options fill: the options and which were given. */
+struct bench_parse {
+    bench_options *o;
+    bench_given *g;
+};
+
+/* One argument of bench's command line (cli_parse_args). */
+static int bench_option(const char *a, const char *v, void *ctx)
 {
-    for (int k = 1; k < argc; k++) {
-        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-        int rc = 0, takes_value = 1;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return 1;
-        } else if (strcmp(a, "--quick") == 0) {
-            o->quick = 1;
-            takes_value = 0;
-        } else if (strcmp(a, "--scaling") == 0) {
-            o->scaling = 1;
-            takes_value = 0;
-        } else if (strcmp(a, "--simulations") == 0) {
-            rc = cli_parse_int(a, v, 1, 100000, &o->whole_steps);
-        } else if (strcmp(a, "--scene") == 0) {
-            rc = parse_list(a, v, BENCH_MAX_LIST, one_scene, o->scenes,
-                            &o->num_scenes);
-            g->scenes = 1;
-        } else if (strcmp(a, "--mesh") == 0) {
-            if (!v || !*v) {
-                cli_error("--mesh needs an OBJ file");
-                rc = -1;
-            }
-            o->mesh_path = v;
-        } else if (strcmp(a, "--subdivide") == 0) {
-            rc = parse_list(a, v, BENCH_MAX_LIST, one_level, o->levels, &o->num_levels);
-        } else if (strcmp(a, "--max-unknowns") == 0) {
-            int n = 0;
-            rc = cli_parse_int(a, v, 3, 2000000000, &n);
-            o->max_unknowns = n;
-            g->max_unknowns = 1;
-        } else if (strcmp(a, "--model") == 0) {
-            rc = parse_list(a, v, CLOTH_MODEL_COUNT, one_model, o->models, &o->num_models);
-        } else if (strcmp(a, "--self-contact") == 0) {
-            rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
-        } else if (strcmp(a, "--up") == 0) {
-            rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
-        } else if (strcmp(a, "--sizes") == 0) {
-            rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
-            g->sizes = 1;
-        } else if (strcmp(a, "--k") == 0) {
-            rc = parse_list(a, v, BENCH_MAX_LIST, one_k, o->ks, &o->num_ks);
-            g->ks = 1;
-        } else if (strcmp(a, "--methods") == 0) {
-            rc = parse_list(a, v, COREPCG_METHOD_COUNT, one_method, o->methods,
-                            &o->num_methods);
-            g->methods = 1;
-        } else if (strcmp(a, "--steps") == 0) {
-            rc = cli_parse_int(a, v, 1, BENCH_MAX_STEPS, &o->steps);
-            g->steps = 1;
-        } else if (strcmp(a, "--tol") == 0) {
-            rc = parse_list(a, v, BENCH_MAX_LIST, one_tol, o->tols, &o->num_tols);
-            g->tols = 1;
-        } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--svg") == 0 ||
-                   strcmp(a, "--markdown") == 0) {
-            if (!v || !*v || v[0] == '-') {
-                cli_error("%s needs a file name, got '%s'", a, v ? v : "");
-                rc = -1;
-            } else if (a[2] == 'c') {
-                o->csv = v;
-            } else if (a[2] == 's') {
-                o->svg = v;
-            } else {
-                o->markdown = v;
-            }
-        } else {
-            cli_error("bench: unknown option or argument '%s'", a);
-            return -1;
+    bench_options *o = ((struct bench_parse *)ctx)->o;
+    bench_given *g = ((struct bench_parse *)ctx)->g;
+    int rc = 0;
+    if (strcmp(a, "--quick") == 0) {
+        o->quick = 1;
+        return CLI_ARG_ALONE;
+    } else if (strcmp(a, "--scaling") == 0) {
+        o->scaling = 1;
+        return CLI_ARG_ALONE;
+    } else if (strcmp(a, "--simulations") == 0) {
+        rc = cli_parse_int(a, v, 1, 100000, &o->whole_steps);
+    } else if (strcmp(a, "--scene") == 0) {
+        rc = parse_list(a, v, BENCH_MAX_LIST, one_scene, o->scenes,
+                        &o->num_scenes);
+        g->scenes = 1;
+    } else if (strcmp(a, "--mesh") == 0) {
+        if (!v || !*v) {
+            cli_error("--mesh needs an OBJ file");
+            rc = -1;
         }
-        if (rc)
-            return -1;
-        k += takes_value;
+        o->mesh_path = v;
+    } else if (strcmp(a, "--subdivide") == 0) {
+        rc = parse_list(a, v, BENCH_MAX_LIST, one_level, o->levels, &o->num_levels);
+    } else if (strcmp(a, "--max-unknowns") == 0) {
+        int n = 0;
+        rc = cli_parse_int(a, v, 3, 2000000000, &n);
+        o->max_unknowns = n;
+        g->max_unknowns = 1;
+    } else if (strcmp(a, "--model") == 0) {
+        rc = parse_list(a, v, CLOTH_MODEL_COUNT, one_model, o->models, &o->num_models);
+    } else if (strcmp(a, "--self-contact") == 0) {
+        rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
+    } else if (strcmp(a, "--up") == 0) {
+        rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
+    } else if (strcmp(a, "--sizes") == 0) {
+        rc = parse_list(a, v, BENCH_MAX_LIST, one_size, o->sizes, &o->num_sizes);
+        g->sizes = 1;
+    } else if (strcmp(a, "--k") == 0) {
+        rc = parse_list(a, v, BENCH_MAX_LIST, one_k, o->ks, &o->num_ks);
+        g->ks = 1;
+    } else if (strcmp(a, "--methods") == 0) {
+        rc = parse_list(a, v, COREPCG_METHOD_COUNT, one_method, o->methods,
+                        &o->num_methods);
+        g->methods = 1;
+    } else if (strcmp(a, "--steps") == 0) {
+        rc = cli_parse_int(a, v, 1, BENCH_MAX_STEPS, &o->steps);
+        g->steps = 1;
+    } else if (strcmp(a, "--tol") == 0) {
+        rc = parse_list(a, v, BENCH_MAX_LIST, one_tol, o->tols, &o->num_tols);
+        g->tols = 1;
+    } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--svg") == 0 ||
+               strcmp(a, "--markdown") == 0) {
+        if (!v || !*v || v[0] == '-') {
+            cli_error("%s needs a file name, got '%s'", a, v ? v : "");
+            rc = -1;
+        } else if (a[2] == 'c') {
+            o->csv = v;
+        } else if (a[2] == 's') {
+            o->svg = v;
+        } else {
+            o->markdown = v;
+        }
+    } else {
+        return CLI_ARG_UNKNOWN;
     }
-    return 0;
+    return rc ? CLI_ARG_ERROR : CLI_ARG_WITH_VALUE;
 }
 
 /* The modes that do not go together: -1 (said) when some are given so. */
@@ -392,6 +389,7 @@ static void scene_per_model(bench_options *o)
     o->num_scenes = count;
 }
 
+/* Fills o; 1 for --help, -1 on a usage error. */
 static int parse(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -399,7 +397,10 @@ static int parse(int argc, char **argv, bench_options *o)
     o->up = -1;
     bench_given given = {0};
     const bench_given *g = &given;
-    int rc = parse_args(argc, argv, o, &given);
+    struct bench_parse into = {o, &given};
+    int rc = cli_parse_args(argc, argv, "bench", bench_option, &into);
+    if (rc == 1)
+        fputs(usage_text, stdout);
     if (rc)
         return rc;
     if (check_modes(o, g) < 0)

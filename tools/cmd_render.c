@@ -141,46 +141,57 @@ static int read_frames(const char **frames, int count, cloth_mesh *meshes,
     return CLI_EXIT_OK;
 }
 
+/* What render's command line gives. */
+struct render_args {
+    const char *out;
+    int view, width, height;
+    const char **frames;
+    int count;
+};
+
+/* One argument of render's command line (cli_parse_args). */
+static int render_option(const char *a, const char *v, void *ctx)
+{
+    struct render_args *r = ctx;
+    int rc = 0;
+    if (strcmp(a, "--out") == 0) {
+        if (!v) {
+            cli_error("--out needs a directory");
+            rc = -1;
+        }
+        r->out = v;
+    } else if (strcmp(a, "--view") == 0) {
+        rc = cli_parse_choice(a, v, view_from_name, "front, side, top", &r->view);
+    } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
+        int *side = a[2] == 'w' ? &r->width : &r->height;
+        rc = cli_parse_int(a, v, 16, RENDER_MAX_SIDE, side);
+    } else if (a[0] != '-') {
+        r->frames[r->count++] = a;
+        return CLI_ARG_ALONE;
+    } else {
+        return CLI_ARG_UNKNOWN;
+    }
+    return rc ? CLI_ARG_ERROR : CLI_ARG_WITH_VALUE;
+}
+
 int cmd_render(int argc, char **argv)
 {
-    const char *out = NULL;
-    int view = RASTER_FRONT, width = 640, height = 640, first = 0, count = 0;
-    const char **frames = calloc((size_t)argc + 1, sizeof *frames);
-    if (!frames) {
+    int first = 0;
+    struct render_args r = {NULL, RASTER_FRONT, 640, 640, NULL, 0};
+    r.frames = calloc((size_t)argc + 1, sizeof *r.frames);
+    if (!r.frames) {
         cli_error("render: out of memory");
         return CLI_EXIT_ERROR;
     }
-    for (int k = 1; k < argc; k++) {
-        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-        int rc = 0;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            free(frames);
-            return CLI_EXIT_OK;
-        } else if (strcmp(a, "--out") == 0) {
-            if (!v) {
-                cli_error("--out needs a directory");
-                rc = -1;
-            }
-            out = v;
-            k++;
-        } else if (strcmp(a, "--view") == 0) {
-            rc = cli_parse_choice(a, v, view_from_name, "front, side, top", &view);
-            k++;
-        } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
-            rc = cli_parse_int(a, v, 16, RENDER_MAX_SIDE, a[2] == 'w' ? &width : &height);
-            k++;
-        } else if (a[0] == '-') {
-            cli_error("render: unknown option '%s'", a);
-            rc = -1;
-        } else {
-            frames[count++] = a;
-        }
-        if (rc) {
-            free(frames);
-            return CLI_EXIT_USAGE;
-        }
+    int rc = cli_parse_args(argc, argv, "render", render_option, &r);
+    if (rc == 1)
+        fputs(usage_text, stdout);
+    if (rc) {
+        free(r.frames);
+        return rc == 1 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     }
+    const char *out = r.out, **frames = r.frames;
+    int view = r.view, width = r.width, height = r.height, count = r.count;
     if (!out || count == 0) {
         cli_error("render: %s", !out ? "--out DIR is required" : "no FRAME.obj given");
         fputs(usage_text, stderr);
