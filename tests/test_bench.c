@@ -452,6 +452,33 @@ static void coarse_mesh(char *path, size_t len)
     snprintf(path, len, "%s/meshes/tshirt_coarse.obj", data && *data ? data : COREPCG_DATA_DIR);
 }
 
+/* Without --model a mesh scene runs as springs and as FEM cloth, a row
+ * each (issue 30: the garment cells on both physics). */
+static void check_default_models(void)
+{
+    char args[2048], csv[300], mesh[600];
+    coarse_mesh(mesh, sizeof mesh);
+    snprintf(csv, sizeof csv, "%s/models.csv", dir);
+    snprintf(args, sizeof args, "--scene garment --k 600 --steps 1 --tol 1e-3 "
+             "--methods direct --mesh \"%s\" --csv \"%s\"", mesh, csv);
+    CHECK_INT(run(args), 0);
+    char *text = slurp(csv);
+    CHECK(text != NULL, "no CSV");
+    if (!text)
+        return;
+    int springs = 0, fem = 0;
+    for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char *end = strchr(line + 1, '\n');
+        size_t len = end ? (size_t)(end - line - 1) : strlen(line + 1);
+        int is_fem = strstr(line + 1, "(fem)") && (size_t)(strstr(line + 1, "(fem)") - line - 1) < len;
+        fem += is_fem;
+        springs += !is_fem;
+    }
+    CHECK(springs == 1 && fem == 1, "default --model: %d springs rows, %d fem rows",
+          springs, fem);
+    free(text);
+}
+
 /* A mesh scene beside a grid scene: the garment runs on the mesh at each
  * --subdivide level (size 0, the mesh's name and the level in the CSV and
  * the tables), the grid scene on each size; every method verified. */
@@ -463,7 +490,7 @@ static void check_mesh_run(void)
     snprintf(md, sizeof md, "%s/mesh.md", dir);
     snprintf(args, sizeof args, "--scene garment,pinned --sizes 9 --k 600 --steps 2 "
              "--tol 1e-3 --methods icpcg,direct,auto --mesh \"%s\" --subdivide 0,1 "
-             "--csv \"%s\" --markdown \"%s\"", mesh, csv, md);
+             "--model springs --csv \"%s\" --markdown \"%s\"", mesh, csv, md);
     CHECK_INT(run(args), 0);
     FILE *f = fopen(csv, "r");
     CHECK(f != NULL, "%s written", csv);
@@ -726,6 +753,7 @@ int main(void)
     check_scaling();
     check_failed_run();
     check_mesh_run();
+    check_default_models();
     check_mesh_scaling();
     check_mesh_simulations();
     check_refusals();

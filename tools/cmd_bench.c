@@ -28,9 +28,10 @@ static const char usage_text[] =
     CLOTH_CLI_UP_USAGE
     "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
     "                   scene run once per model, a table each (default\n"
-    "                   springs; fem: StVK membranes, discrete-shell hinges, k\n"
-    "                   their 2D Young's modulus; its tables and cases are\n"
-    "                   labelled \"(fem)\"; the grids stay springs)\n"
+    "                   springs,fem; --scaling: springs; fem: StVK\n"
+    "                   membranes, discrete-shell hinges, k their 2D Young's\n"
+    "                   modulus; its tables and cases are labelled \"(fem)\";\n"
+    "                   the grids stay springs)\n"
     "  --self-contact on|off\n"
     "                   repulsion springs in the mesh scenes (default: on in\n"
     "                   garment, off in hang)\n"
@@ -406,12 +407,13 @@ static int parse(int argc, char **argv, bench_options *o)
     if (check_modes(o, g) < 0)
         return -1;
     set_defaults(o, g);
-    if (!o->num_models) {
-        o->models[0] = CLOTH_MODEL_SPRINGS;
-        o->num_models = 1;
-    }
     if (check_mesh(o, g) < 0)
         return -1;
+    if (!o->num_models) { /* both physics, but one for --scaling */
+        o->models[0] = CLOTH_MODEL_SPRINGS;
+        o->models[1] = CLOTH_MODEL_FEM;
+        o->num_models = o->scaling ? 1 : 2;
+    }
     if (!g->tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
         o->tols[1] = 1e-3;
