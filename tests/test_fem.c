@@ -837,6 +837,10 @@ static void test_refusals(void)
     CHECK_STR_CONTAINS(out, "fem (nu 0.3, bending 1e-05 N m)");
     snprintf(args, sizeof args, "solve '%s' --method auto", bundle);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    /* corePCG on it compensates its core (the hinges' couplings) and says so */
+    snprintf(args, sizeof args, "solve '%s' --method corepcg", bundle);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "note              core compensated");
     /* bench: the model of the mesh scenes, refused for a run of grids */
     CHECK_INT(fixture_run_cli("bench --quick --model fem", out, sizeof out), 2);
     CHECK_STR_CONTAINS(out, "--model fem applies to the mesh scenes");

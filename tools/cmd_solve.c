@@ -384,6 +384,8 @@ static void print_summary(const corepcg_info *in, double read_s,
            in->converged ? "converged" : "NOT CONVERGED");
     if (in->fell_back)
         printf("note              core not positive definite: fell back to block-preconditioned upcg\n");
+    else if (in->core_compensated && reports(used, COREPCG_REPORT_CORE))
+        printf("note              core compensated: the blocks it leaves out moved onto its diagonal\n");
     printf("rel_residual      %.3e\n", in->rel_residual);
     printf("constraint_error  %.3e\n", in->constraint_error);
     if (reports(used, COREPCG_REPORT_CHOLMOD))
