@@ -466,14 +466,12 @@ static void check_default_models(void)
     CHECK(text != NULL, "no CSV");
     if (!text)
         return;
-    int springs = 0, fem = 0;
-    for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
-        char *end = strchr(line + 1, '\n');
-        size_t len = end ? (size_t)(end - line - 1) : strlen(line + 1);
-        int is_fem = strstr(line + 1, "(fem)") && (size_t)(strstr(line + 1, "(fem)") - line - 1) < len;
-        fem += is_fem;
-        springs += !is_fem;
-    }
+    int springs = 0, fem = 0; /* the rows after the header */
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save))
+        if (line != text)
+            *(strstr(line, "(fem)") ? &fem : &springs) += 1;
     CHECK(springs == 1 && fem == 1, "default --model: %d springs rows, %d fem rows",
           springs, fem);
     free(text);

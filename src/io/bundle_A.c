@@ -87,7 +87,7 @@ int cpg_bundle_A_lower(cholmod_sparse *A, const char *name, int base,
         /* named as the file gives its indices (base 1) */
         char what[COREPCG_MSG_SIZE / 2];
         snprintf(what, sizeof what, "%s: A, stored `general`,", name);
-        rc = cpg_symmetry_check(A, what, base, cm, msg);
+        rc = cpg_symmetry_check(A, what, base, cm, NULL, msg);
     }
     if (rc != COREPCG_OK)
         return rc;

@@ -175,10 +175,10 @@ static int full_storage(cholmod_sparse *A, cholmod_common *cm,
         return *out ? COREPCG_OK
                     : cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot copy");
     }
-    int rc = cpg_symmetry_check(A, "A", 0, cm, msg);
+    cholmod_sparse *At = NULL;
+    int rc = cpg_symmetry_check(A, "A", 0, cm, &At, msg);
     if (rc != COREPCG_OK)
         return rc;
-    cholmod_sparse *At = cholmod_transpose(A, 1, cm);
     *out = At ? cholmod_add(A, At, (double[2]){0.5, 0}, (double[2]){0.5, 0},
                             1, 1, cm)
               : NULL;

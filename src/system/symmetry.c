@@ -35,8 +35,11 @@ static double max_abs(const cholmod_sparse *A)
 }
 
 int cpg_symmetry_check(cholmod_sparse *A, const char *what, int base,
-                       cholmod_common *cm, char *msg)
+                       cholmod_common *cm, cholmod_sparse **transpose,
+                       char *msg)
 {
+    if (transpose)
+        *transpose = NULL;
     cholmod_sparse *At = cholmod_transpose(A, 1, cm);
     cholmod_sparse *D = At ? cholmod_add(A, At, (double[2]){1, 0},
                                          (double[2]){-1, 0}, 1, 0, cm)
@@ -69,6 +72,9 @@ int cpg_symmetry_check(cholmod_sparse *A, const char *what, int base,
                           SYMMETRY_TOL, SYMMETRY_TOL * amax);
     }
     cholmod_free_sparse(&D, cm);
-    cholmod_free_sparse(&At, cm);
+    if (transpose && rc == COREPCG_OK)
+        *transpose = At;
+    else
+        cholmod_free_sparse(&At, cm);
     return rc;
 }

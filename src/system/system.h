@@ -33,9 +33,12 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
 /* COREPCG_OK when A (stored with both triangles) is symmetric to
  * round-off, |a_ij - a_ji| <= 1e-12 max|A|; else ERR_NOT_SYMMETRIC with
  * msg "<what> is not symmetric: A(i,j) = .., A(j,i) = .." naming the worst
- * pair (indices + base). O(nnz): one transpose and one difference. */
+ * pair (indices + base). O(nnz): one transpose and one difference; when
+ * A is symmetric and transpose is not NULL, *transpose is that A^T (the
+ * caller frees it), so a caller who needs it does not transpose again. */
 int cpg_symmetry_check(cholmod_sparse *A, const char *what, int base,
-                       cholmod_common *cm, char *msg);
+                       cholmod_common *cm, cholmod_sparse **transpose,
+                       char *msg);
 
 /* 1 when the two matrices have the same block pattern. */
 int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b);
