@@ -230,12 +230,18 @@ typedef enum corepcg_compare {
  *     fields it fills (auto: none of its own, those of method_used);
  *   corepcg_comparison(k, &a, &b): the k-th comparison a benchmark's
  *     report makes (k = 0, 1, ...), its corepcg_compare; -1 past the
- *     last (a, b untouched). */
+ *     last (a, b untouched);
+ *   corepcg_warmup_method(mesh, attempt): the method a benchmark steps a
+ *     grid (mesh 0) or mesh scene (mesh 1) with before it forks the
+ *     processes that measure: one that runs no CHOLMOD factorisation
+ *     (whose OpenMP regions hang a forked child); attempt 1 is the one
+ *     after the first broke down; -1 for none. */
 COREPCG_EXPORT const char *corepcg_method_color(int method);
 COREPCG_EXPORT const char *corepcg_method_marker(int method);
 COREPCG_EXPORT int corepcg_method_line_width(int method);
 COREPCG_EXPORT int corepcg_method_reports(int method);
 COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
+COREPCG_EXPORT int corepcg_warmup_method(int mesh, int attempt);
 
 /* ------------------------------------------------------------- settings */
 

@@ -167,6 +167,7 @@ PROTOTYPES = (
     ("corepcg_method_line_width", c_int, (c_int,)),
     ("corepcg_method_reports", c_int, (c_int,)),
     ("corepcg_comparison", c_int, (c_int, POINTER(c_int), POINTER(c_int))),
+    ("corepcg_warmup_method", c_int, (c_int, c_int)),
     ("corepcg_settings_default", None, (POINTER(Settings),)),
     ("corepcg_option_count", c_int, ()),
     ("corepcg_option_from_name", c_int, (c_char_p,)),

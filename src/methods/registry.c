@@ -73,6 +73,15 @@ static const struct {
     {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG, COREPCG_COMPARE_TIME},
 };
 
+/* The benchmark's warm-up before it forks (corepcg_warmup_method): no
+ * CHOLMOD; upcg on a grid, as the grid figures were measured; icpcg on a
+ * mesh, where upcg takes thousands of iterations a step on a stiff
+ * subdivided garment, and upcg should its factor break down. */
+static const corepcg_method warmups[2][2] = {
+    {COREPCG_METHOD_UPCG, COREPCG_METHOD_UPCG},
+    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_UPCG},
+};
+
 _Static_assert(sizeof cpg_methods / sizeof cpg_methods[0] == COREPCG_METHOD_COUNT,
                "one row per corepcg_method");
 
@@ -263,6 +272,13 @@ int corepcg_comparison(int k, int *a, int *b)
     *a = (int)comparisons[k].a;
     *b = (int)comparisons[k].b;
     return (int)comparisons[k].what;
+}
+
+int corepcg_warmup_method(int mesh, int attempt)
+{
+    if ((mesh != 0 && mesh != 1) || (attempt != 0 && attempt != 1))
+        return -1;
+    return (int)warmups[mesh][attempt];
 }
 
 const char *corepcg_method_name(int method)
