@@ -10,10 +10,10 @@
  * simulator) and adds the solver's own peak, and separate processes keep
  * one size's or method's peak out of the next one's.
  *
- * The warm-up steps with upcg (icpcg on a mesh), not corepcg: CHOLMOD's
- * supernodal factorisation runs OpenMP regions, and GNU libgomp hangs in
- * a child forked from a process that has used them (seen here in
- * cholmod_super_numeric), so the forking process must never factorise. */
+ * The warm-up steps with a method that never factorises with CHOLMOD
+ * (corepcg_warmup_method): CHOLMOD's supernodal factorisation runs OpenMP
+ * regions, and GNU libgomp hangs in a child forked from a process that
+ * has used them (seen here in cholmod_super_numeric). */
 #include "bench.h"
 #include "cloth.h"
 #include "monotonic.h"
@@ -205,14 +205,11 @@ static void record_start(const bench_options *o, int a, double k, scaling_record
  * BENCH_MAX_WARMUP steps); the count and time into rec, an error there. */
 static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
 {
-    /* No CHOLMOD before fork (see above): upcg on a grid, as the grid
-     * figures were measured; on a mesh icpcg (no OpenMP either), since
-     * upcg needs thousands of iterations a step on a stiff subdivided
-     * garment -- and upcg again should the incomplete factor break down */
+    /* no CHOLMOD before fork (see above) */
+    int mesh = bench_is_mesh_scene(o->scenes[0]);
     corepcg_settings set;
     corepcg_settings_default(&set);
-    set.method = bench_is_mesh_scene(o->scenes[0]) ? COREPCG_METHOD_ICPCG
-                                                   : COREPCG_METHOD_UPCG;
+    set.method = (corepcg_method)corepcg_warmup_method(mesh, 0);
     set.tol = o->tols[0];
     char msg[COREPCG_MSG_SIZE] = "";
     double t0 = cpg_now();
@@ -224,7 +221,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
         if (rc == COREPCG_ERR_IC_BREAKDOWN) {
             corepcg_free(&sim->solver);
             sim->solver_ready = 0;
-            set.method = COREPCG_METHOD_UPCG;
+            set.method = (corepcg_method)corepcg_warmup_method(mesh, 1);
             rc = cloth_step(sim, &set, msg);
         }
         if (rc < 0) {

@@ -171,19 +171,19 @@ COREPCG_EXPORT int corepcg_factor_from_name(const char *name);
 COREPCG_EXPORT int corepcg_core_from_name(const char *name);
 COREPCG_EXPORT int corepcg_stop_from_name(const char *name);
 
-/* The settings a method reads, as corepcg_method_takes asks about them. */
+/* The settings more than one method reads, by number: the options of
+ * corepcg_method_takes, corepcg_option_describe, _set and _get. The
+ * settings one method alone reads are its own (corepcg_settings'
+ * method_options): numbered from COREPCG_OPTION_COUNT to
+ * corepcg_option_count() - 1 and found by name (corepcg_option_from_name). */
 typedef enum corepcg_option {
     COREPCG_OPTION_TOL = 0,          /* tol (the method iterates)            */
     COREPCG_OPTION_MAX_ITER,         /* max_iter                             */
     COREPCG_OPTION_PRECOND,          /* precond                              */
     COREPCG_OPTION_ORDERING,         /* ordering (a CHOLMOD factorisation)   */
     COREPCG_OPTION_FACTOR,           /* factor                               */
-    COREPCG_OPTION_CORE,             /* core                                 */
-    COREPCG_OPTION_CORE_THRESHOLD,   /* core_threshold                       */
-    COREPCG_OPTION_FALLBACK_UPCG,    /* fallback_upcg                        */
-    COREPCG_OPTION_IC_FILL,          /* ic_fill                              */
     COREPCG_OPTION_STOP,             /* stop                                 */
-    COREPCG_OPTION_COUNT
+    COREPCG_OPTION_COUNT             /* the first method's own option        */
 } corepcg_option;
 
 /* The library's one table of methods, for tools that offer every method
@@ -230,12 +230,18 @@ typedef enum corepcg_compare {
  *     fields it fills (auto: none of its own, those of method_used);
  *   corepcg_comparison(k, &a, &b): the k-th comparison a benchmark's
  *     report makes (k = 0, 1, ...), its corepcg_compare; -1 past the
- *     last (a, b untouched). */
+ *     last (a, b untouched);
+ *   corepcg_warmup_method(mesh, attempt): the method a benchmark steps a
+ *     grid (mesh 0) or mesh scene (mesh 1) with before it forks the
+ *     processes that measure: one that runs no CHOLMOD factorisation
+ *     (whose OpenMP regions hang a forked child); attempt 1 is the one
+ *     after the first broke down; -1 for none. */
 COREPCG_EXPORT const char *corepcg_method_color(int method);
 COREPCG_EXPORT const char *corepcg_method_marker(int method);
 COREPCG_EXPORT int corepcg_method_line_width(int method);
 COREPCG_EXPORT int corepcg_method_reports(int method);
 COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
+COREPCG_EXPORT int corepcg_warmup_method(int mesh, int attempt);
 
 /* ------------------------------------------------------------- settings */
 
@@ -270,6 +276,9 @@ COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
  * handle that calls it. */
 typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
 
+/* Room for the methods' own settings (settings.method_options). */
+#define COREPCG_METHOD_OPTION_SLOTS 8
+
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
     double tol;                /* iterative methods' tolerance, (0, 1): see
@@ -283,25 +292,19 @@ typedef struct corepcg_settings {
     corepcg_factor factor;     /* direct/corepcg; default AUTO: measured
                                   fastest with LL (docs/benchmark.md,
                                   "CHOLMOD's factor kind")              */
-    corepcg_core core;         /* corepcg; default STRETCH                   */
-    double core_threshold;     /* core AUTO: keep block (i,j) when
-                                  |A_ij|_F >= t * sqrt(|A_ii|_F |A_jj|_F)     */
-    int fallback_upcg;         /* corepcg: if the core is not SPD even
-                                  compensated (then A~ is not SPD either),
-                                  solve with upcg's node-block
-                                  preconditioner instead (FELL_BACK)       */
-    int ic_fill;               /* icpcg (and auto's icpcg): 0 = IC(0)
-                                  (default), 1 = one level of block fill
-                                  (fewer, dearer iterations: pays on large
-                                  systems at tight tolerances,
-                                  docs/benchmark.md); both in reverse
-                                  Cuthill-McKee order of the free nodes,
-                                  whatever order they come in            */
     corepcg_stop stop;         /* iterative methods' stopping rule; default
                                   RESIDUAL: every method stops at the same
                                   true accuracy, so that they compare at
                                   equal accuracy and tol means the same
                                   for all (docs/design.md, "Stopping")    */
+    double method_options[COREPCG_METHOD_OPTION_SLOTS];
+                               /* the settings one method alone reads
+                                  (corepcg: core, core_threshold,
+                                  fallback_upcg; icpcg: ic_fill), set and
+                                  read by name with corepcg_option_set and
+                                  _get (their layout here is the library's
+                                  own; ranges and defaults:
+                                  corepcg_option_describe)               */
     corepcg_monitor monitor;   /* iterative methods: called after each
                                   iteration (corepcg_monitor above); default
                                   NULL: none, at the cost of one test a
@@ -323,30 +326,38 @@ typedef enum corepcg_value_type {
 
 /* One setting described once, for tools that offer the settings (the
  * CLI's options, Python's keywords, the docs' table), which read it with
- * corepcg_option_describe instead of keeping a copy. Every
- * corepcg_option but the method (its own table: corepcg_method_at) and
- * the monitor (a callback, not an option). The methods that take it:
- * corepcg_method_takes. */
+ * corepcg_option_describe instead of keeping a copy. The methods that
+ * take it: corepcg_method_takes. */
 typedef struct corepcg_option_info {
-    const char *name;          /* the field of corepcg_settings and
-                                  Python's keyword ("core_threshold")      */
+    const char *name;          /* its name: the field of corepcg_settings
+                                  or a method's own, Python's keyword
+                                  ("core_threshold")                       */
     const char *flag;          /* the CLI's option ("--core-threshold")   */
     int type;                  /* corepcg_value_type                        */
     double min, max;           /* the values tools accept; the library
                                   refuses those past a bound it has        */
     double default_value;      /* what corepcg_settings_default sets       */
-    int family;                /* the option it is read with (tol for
+    const char *family;        /* the option it is read with (tol for
                                   max_iter: the same methods take both),
-                                  whose refusal names both; itself else   */
-    int needs, needs_value;    /* read only while option needs has
-                                  needs_value (core_threshold: core auto),
-                                  so given otherwise it is refused; needs
-                                  -1: always read                          */
+                                  whose refusal names both, by name; NULL:
+                                  itself                                   */
+    const char *needs;         /* read only while the option of this name
+                                  has needs_value (core_threshold: core
+                                  auto), so given otherwise it is refused;
+                                  NULL: always read                        */
+    int needs_value;
     const char *help;          /* one line: what it does                   */
 } corepcg_option_info;
 
-/* The description of option (a corepcg_option), or NULL for any other
- * value. */
+/* Every setting but the method and the monitor is an option, numbered 0
+ * .. corepcg_option_count() - 1: first the corepcg_option values, then
+ * each method's own in the table of methods' order.
+ *   corepcg_option_describe(option): its description, NULL for any other
+ *     number;
+ *   corepcg_option_from_name(name): the number of the option of that name
+ *     ("ic_fill", in any case), -1 for none. */
+COREPCG_EXPORT int corepcg_option_count(void);
+COREPCG_EXPORT int corepcg_option_from_name(const char *name);
 COREPCG_EXPORT const corepcg_option_info *corepcg_option_describe(int option);
 /* A CHOICE option's value by name: the name of value, NULL for a value
  * out of range or an option that is no CHOICE; the value of name, -1 for
@@ -358,10 +369,14 @@ COREPCG_EXPORT int corepcg_option_value_from_name(int option, const char *name);
  * -1 when each method that takes option takes the value. corepcg_setup
  * refuses the value for any other method. */
 COREPCG_EXPORT int corepcg_option_value_method(int option, int value, const char **why);
-/* A setting of s by option number: corepcg_option_set stores value (an
- * int field or enum takes it as an int; no range check, which setup
- * makes) and returns OK, or ERR_ARGUMENT for a NULL s or an unknown
- * option; corepcg_option_get returns it as a double (NaN likewise). */
+/* A setting of s by option number, the way to set a method's own:
+ *   corepcg_settings s;
+ *   corepcg_settings_default(&s);
+ *   corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 1);
+ * corepcg_option_set stores value (an int field or enum takes it as an
+ * int; no range check, which setup makes) and returns OK, or ERR_ARGUMENT
+ * for a NULL s or an unknown option; corepcg_option_get returns it as a
+ * double (NaN likewise). */
 COREPCG_EXPORT int corepcg_option_set(corepcg_settings *s, int option, double value);
 COREPCG_EXPORT double corepcg_option_get(const corepcg_settings *s, int option);
 

@@ -26,7 +26,7 @@ import sys
 LAYERS = [
     ["include"],       # the public header corepcg.h
     ["util"],          # shared with the tools: messages, clock, files
-    ["src/base"],      # what every layer uses: errors, settings, names,
+    ["src/base"],      # what every layer uses: errors, names,
                        # buffers, the CHOLMOD common
     ["src/system"],    # the system as the library keeps it: A, U, A~
     ["src/io", "src/kernels", "src/order"],  # bundle files; the

@@ -7,9 +7,7 @@
 # Usage: methods_named.sh SOURCE_ROOT
 set -euo pipefail
 cd "$1"
-# the warm-up of bench --scaling steps with the methods its published
-# figures were measured with, whatever the table holds
-allowed='^(src/methods/registry\.c|bench/bench_scaling\.c):'
+allowed='^src/methods/registry\.c:'
 named=$(grep -rnE 'COREPCG_METHOD_(MPCG_BW|MPCG|UPCG|DIRECT|COREPCG|ICPCG)\b' \
             src tools bench cloth util --include='*.c' --include='*.h' |
         grep -vE "$allowed" || true)

@@ -456,7 +456,7 @@ static void test_settings_validation(void)
     struct {
         const char *label, *part;
         corepcg_settings s;
-    } bad[16];
+    } bad[24];
     int nbad = 0;
 #define BAD(lbl, prt, field, value)                                          \
     do {                                                                     \
@@ -464,6 +464,15 @@ static void test_settings_validation(void)
         bad[nbad].part = prt;                                                \
         corepcg_settings_default(&bad[nbad].s);                              \
         bad[nbad].s.field = value;                                           \
+        nbad++;                                                              \
+    } while (0)
+    /* a method's own setting, by name */
+#define BAD_OWN(lbl, prt, name, value)                                       \
+    do {                                                                     \
+        bad[nbad].label = lbl;                                               \
+        bad[nbad].part = prt;                                                \
+        corepcg_settings_default(&bad[nbad].s);                              \
+        corepcg_option_set(&bad[nbad].s, corepcg_option_from_name(name), value); \
         nbad++;                                                              \
     } while (0)
     BAD("tol 0", "tol", tol, 0);
@@ -477,14 +486,19 @@ static void test_settings_validation(void)
     BAD("precond 7", "precond", precond, (corepcg_precond)7);
     BAD("ordering 9", "ordering", ordering, (corepcg_ordering)9);
     BAD("factor 5", "factor", factor, (corepcg_factor)5);
-    BAD("core 3", "core", core, (corepcg_core)3);
-    BAD("core_threshold -1", "core_threshold", core_threshold, -1);
-    BAD("fallback_upcg 2", "fallback", fallback_upcg, 2);
+    BAD("stop 2", "stop", stop, (corepcg_stop)2);
+    BAD_OWN("core 3", "core", "core", 3);
+    BAD_OWN("core_threshold -1", "core_threshold", "core_threshold", -1);
+    BAD_OWN("core_threshold inf", "core_threshold", "core_threshold", INFINITY);
+    BAD_OWN("fallback_upcg 2", "fallback", "fallback_upcg", 2);
+    BAD_OWN("ic_fill 2", "ic_fill", "ic_fill", 2);
+    BAD_OWN("ic_fill NaN", "ic_fill", "ic_fill", NAN);
     BAD("projected with mpcg", "projected", precond, COREPCG_PRECOND_PROJECTED);
     bad[nbad - 1].s.method = COREPCG_METHOD_MPCG;
     BAD("projected with mpcg-bw", "projected", precond, COREPCG_PRECOND_PROJECTED);
     bad[nbad - 1].s.method = COREPCG_METHOD_MPCG_BW;
 #undef BAD
+#undef BAD_OWN
     corepcg_solver *h = NULL;
     corepcg_create(&h);
     for (int k = 0; k < nbad; k++) {
@@ -819,7 +833,7 @@ static void test_no_core(void)
     CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_ERR_NO_CORE);
     CHECK_STR_CONTAINS(corepcg_message(h), "stretch");
     CHECK_INT(corepcg_solve(h, t.b, NULL, x, NULL), COREPCG_ERR_STATE);
-    s.core = COREPCG_CORE_AUTO;
+    corepcg_option_set(&s, corepcg_option_from_name("core"), COREPCG_CORE_AUTO);
     corepcg_info info;
     int rc = corepcg_setup(h, &t.sys, &s);
     CHECK_INT(rc, COREPCG_OK);
@@ -834,7 +848,7 @@ static void test_no_core(void)
     }
     /* the other methods need no core */
     s.method = COREPCG_METHOD_DIRECT;
-    s.core = COREPCG_CORE_STRETCH;
+    corepcg_option_set(&s, corepcg_option_from_name("core"), COREPCG_CORE_STRETCH);
     CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
     corepcg_free(&h);
     free(x);
@@ -898,7 +912,7 @@ static void test_core_compensated(void)
         settings_for(&s, COREPCG_METHOD_COREPCG, 1e-12);
         for (int f = 0; f < 2 * COREPCG_FACTOR_COUNT; f++) {
             s.factor = (corepcg_factor)(f / 2);
-            s.fallback_upcg = f % 2;
+            corepcg_option_set(&s, corepcg_option_from_name("fallback_upcg"), f % 2);
             int rc = corepcg_setup(h, &sys, &s);
             corepcg_info info;
             if (rc == COREPCG_OK)
@@ -1187,7 +1201,7 @@ static void test_ic_breakdown_and_fallback(void)
     /* one level of fill is the whole fill of this 4-cycle: exact (to the
      * float precision the factor is stored in), no breakdown, one
      * iteration at a tolerance above that precision */
-    s.ic_fill = 1;
+    corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 1);
     s.tol = 1e-5;
     CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, k.b, NULL, x, &info), COREPCG_OK);

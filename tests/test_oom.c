@@ -220,8 +220,8 @@ static corepcg_settings settings_of(const config *c)
     s.precond = c->precond;
     s.factor = c->factor;
     s.ordering = c->ordering;
-    s.core = c->core;
-    s.fallback_upcg = c->fallback;
+    corepcg_option_set(&s, corepcg_option_from_name("core"), c->core);
+    corepcg_option_set(&s, corepcg_option_from_name("fallback_upcg"), c->fallback);
     s.tol = 1e-10;
     return s;
 }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_options.c -- every setting's description (src/handle/options.c)
- * agrees with what the library does: the defaults are the descriptions',
- * the library accepts every value a description allows, a CHOICE's
- * values are named, the CLI's flag is the name's spelling, a family is
- * taken by the same methods. */
-#include "base.h"
+/* test_options.c -- every setting's description (src/methods/options.c,
+ * and each method's own in its file) agrees with what the library does:
+ * the defaults are the descriptions', the library accepts every value a
+ * description allows and refuses those past its bounds, a CHOICE's values
+ * are named, the CLI's flag is the name's spelling, a family is taken by
+ * the same methods; a shared setting is read by two methods or more, a
+ * method's own by that method alone, and the own ones fit the room
+ * settings have for them. */
+#include "method.h"
 #include "test.h"
 
 #include <ctype.h>
@@ -31,41 +34,85 @@ static void test_defaults(void)
     corepcg_settings s;
     memset(&s, 0xab, sizeof s);
     corepcg_settings_default(&s);
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+    for (int k = 0; k < corepcg_option_count(); k++) {
         const corepcg_option_info *d = corepcg_option_describe(k);
         CHECK(corepcg_option_get(&s, k) == d->default_value, "%s: %g, described %g",
               d->name, corepcg_option_get(&s, k), d->default_value);
     }
-    /* by hand, the fields the descriptions name */
+    /* by hand, the fields the descriptions name and the own ones by name */
     CHECK(s.tol == COREPCG_DEFAULT_TOL && s.max_iter == COREPCG_DEFAULT_MAX_ITER &&
-              s.core_threshold == COREPCG_DEFAULT_CORE_THRESHOLD &&
               s.ordering == COREPCG_ORDERING_NESDIS && s.factor == COREPCG_FACTOR_AUTO &&
-              s.precond == COREPCG_PRECOND_DIAG && s.core == COREPCG_CORE_STRETCH &&
-              s.stop == COREPCG_STOP_RESIDUAL && s.fallback_upcg == 0 && s.ic_fill == 0 &&
+              s.precond == COREPCG_PRECOND_DIAG && s.stop == COREPCG_STOP_RESIDUAL &&
               s.method == COREPCG_METHOD_AUTO && s.monitor == NULL,
           "a default");
-    CHECK(corepcg_option_describe(COREPCG_OPTION_COUNT) == NULL &&
-              corepcg_option_describe(-1) == NULL, "past the table");
-    CHECK_INT(corepcg_option_set(&s, COREPCG_OPTION_COUNT, 1), COREPCG_ERR_ARGUMENT);
-    CHECK(isnan(corepcg_option_get(&s, -1)), "get past the table");
+    CHECK(corepcg_option_get(&s, corepcg_option_from_name("core_threshold")) ==
+                  COREPCG_DEFAULT_CORE_THRESHOLD &&
+              corepcg_option_get(&s, corepcg_option_from_name("core")) == COREPCG_CORE_STRETCH &&
+              corepcg_option_get(&s, corepcg_option_from_name("fallback_upcg")) == 0 &&
+              corepcg_option_get(&s, corepcg_option_from_name("ic_fill")) == 0,
+          "an own default");
+    for (int k = cpg_own_option_total(); k < COREPCG_METHOD_OPTION_SLOTS; k++)
+        CHECK(s.method_options[k] == 0, "slot %d unused but set", k);
+    int count = corepcg_option_count();
+    CHECK(corepcg_option_describe(count) == NULL && corepcg_option_describe(-1) == NULL,
+          "past the table");
+    CHECK_INT(corepcg_option_set(&s, count, 1), COREPCG_ERR_ARGUMENT);
+    CHECK(isnan(corepcg_option_get(&s, -1)) && isnan(corepcg_option_get(&s, count)),
+          "get past the table");
 }
 
-/* set then get: the field the description names, by its type */
+/* The numbering: shared options first, then the methods' own, each found
+ * by its name in any case, all of them in the room settings have. */
+static void test_numbers(void)
+{
+    int count = corepcg_option_count();
+    CHECK(count - COREPCG_OPTION_COUNT == cpg_own_option_total() &&
+              cpg_own_option_total() <= COREPCG_METHOD_OPTION_SLOTS,
+          "%d own options, room for %d", count - COREPCG_OPTION_COUNT,
+          COREPCG_METHOD_OPTION_SLOTS);
+    for (int k = 0; k < count; k++) {
+        const char *name = corepcg_option_describe(k)->name;
+        char upper[64] = "";
+        for (size_t c = 0; name[c] && c + 1 < sizeof upper; c++)
+            upper[c] = (char)toupper((unsigned char)name[c]);
+        CHECK(corepcg_option_from_name(name) == k && corepcg_option_from_name(upper) == k,
+              "%s: number %d", name, corepcg_option_from_name(name));
+        if (k >= COREPCG_OPTION_COUNT) {
+            const cpg_own_option *o = cpg_own_option_at(k - COREPCG_OPTION_COUNT, NULL);
+            CHECK(o && &o->info == corepcg_option_describe(k) &&
+                      cpg_own_option_number(o) == k - COREPCG_OPTION_COUNT,
+                  "%s: own number", name);
+        }
+    }
+    CHECK(corepcg_option_from_name("no_such_option") == -1 && corepcg_option_from_name(NULL) == -1,
+          "an unknown name");
+}
+
+/* set then get: the field the description names, by its type, or the
+ * own option's slot */
 static void test_set_get(void)
 {
     corepcg_settings s;
     corepcg_settings_default(&s);
-    corepcg_option_set(&s, COREPCG_OPTION_CORE_THRESHOLD, 0.25);
+    int threshold = corepcg_option_from_name("core_threshold");
+    corepcg_option_set(&s, threshold, 0.25);
     corepcg_option_set(&s, COREPCG_OPTION_MAX_ITER, 77);
     corepcg_option_set(&s, COREPCG_OPTION_STOP, COREPCG_STOP_PRECONDITIONED);
-    CHECK(s.core_threshold == 0.25 && s.max_iter == 77 &&
+    CHECK(s.method_options[threshold - COREPCG_OPTION_COUNT] == 0.25 &&
+              corepcg_option_get(&s, threshold) == 0.25 && s.max_iter == 77 &&
               s.stop == COREPCG_STOP_PRECONDITIONED && s.tol == COREPCG_DEFAULT_TOL,
-          "set: %g %d %d", s.core_threshold, s.max_iter, (int)s.stop);
+          "set: %g %d %d", corepcg_option_get(&s, threshold), s.max_iter, (int)s.stop);
+    /* a whole-number option given a fraction is refused, not truncated */
+    char msg[COREPCG_MSG_SIZE];
+    s.method = COREPCG_METHOD_ICPCG;
+    corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 0.5);
+    CHECK(cpg_settings_check(&s, msg) == COREPCG_ERR_ARGUMENT && strstr(msg, "ic_fill"),
+          "ic_fill 0.5: %s", msg);
 }
 
 static void test_ranges(void)
 {
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+    for (int k = 0; k < corepcg_option_count(); k++) {
         const corepcg_option_info *d = corepcg_option_describe(k);
         CHECK(d->min <= d->default_value && d->default_value <= d->max, "%s: default", d->name);
         CHECK(accepted(k, d->min) && accepted(k, d->max), "%s: [%g, %g] refused",
@@ -100,7 +147,7 @@ static void test_ranges(void)
  * fallback_upcg. */
 static void test_flags(void)
 {
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+    for (int k = 0; k < corepcg_option_count(); k++) {
         const corepcg_option_info *d = corepcg_option_describe(k);
         char spelt[64];
         snprintf(spelt, sizeof spelt, "--%s", d->name);
@@ -121,29 +168,36 @@ static void test_flags(void)
 }
 
 /* A family is read by the same methods: its one refusal is right for
- * each; every option is read by some method; an option read only while
- * another has a value needs one of that CHOICE's values. */
+ * each; a shared option is read by two methods or more (auto aside), a
+ * method's own by one; an option read only while another has a value
+ * needs one of that CHOICE's values. */
 static void test_families(void)
 {
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++) {
+    for (int k = 0; k < corepcg_option_count(); k++) {
         const corepcg_option_info *d = corepcg_option_describe(k);
-        CHECK(d->family >= 0 && d->family <= k &&
-                  corepcg_option_describe(d->family)->family == d->family,
-              "%s: family %d", d->name, d->family);
+        int family = d->family ? corepcg_option_from_name(d->family) : k;
+        CHECK(family >= 0 && family <= k && !corepcg_option_describe(family)->family,
+              "%s: family %s", d->name, d->family);
+        if (family < 0)
+            continue;
         int takers = 0;
         for (int j = 0; corepcg_method_at(j) >= 0; j++) {
             int m = corepcg_method_at(j);
-            takers += corepcg_method_takes(m, k);
-            CHECK(corepcg_method_takes(m, k) == corepcg_method_takes(m, d->family),
+            takers += m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, k);
+            CHECK(corepcg_method_takes(m, k) == corepcg_method_takes(m, family),
                   "%s and its family's %s: %s", d->name,
-                  corepcg_option_describe(d->family)->name, corepcg_method_name(m));
+                  corepcg_option_describe(family)->name, corepcg_method_name(m));
         }
-        CHECK(takers > 0, "%s: no method takes it", d->name);
-        if (d->needs >= 0) {
-            const corepcg_option_info *n = corepcg_option_describe(d->needs);
-            CHECK(n && d->needs != k && n->type == COREPCG_VALUE_CHOICE &&
+        if (k < COREPCG_OPTION_COUNT)
+            CHECK(takers >= 2, "%s: shared, taken by %d method", d->name, takers);
+        else
+            CHECK(takers == 1, "%s: a method's own, taken by %d", d->name, takers);
+        if (d->needs) {
+            int needs = corepcg_option_from_name(d->needs);
+            const corepcg_option_info *n = corepcg_option_describe(needs);
+            CHECK(n && needs != k && n->type == COREPCG_VALUE_CHOICE &&
                       d->needs_value >= 0 && d->needs_value <= n->max,
-                  "%s needs %d = %d", d->name, d->needs, d->needs_value);
+                  "%s needs %s = %d", d->name, d->needs, d->needs_value);
         }
     }
 }
@@ -151,6 +205,7 @@ static void test_families(void)
 int main(void)
 {
     test_defaults();
+    test_numbers();
     test_set_get();
     test_ranges();
     test_flags();

@@ -93,6 +93,18 @@ static void test_display(void)
                   cpg_method_entry_of((corepcg_method)b),
               "comparison %d: %d against %d (%d)", k, a, b, what);
     CHECK(count > 0, "no comparison");
+    /* the benchmark's warm-up never factorises with CHOLMOD, and iterates */
+    for (int mesh = 0; mesh <= 1; mesh++)
+        for (int attempt = 0; attempt <= 1; attempt++) {
+            int m = corepcg_warmup_method(mesh, attempt);
+            CHECK(cpg_method_entry_of((corepcg_method)m) && m != COREPCG_METHOD_AUTO &&
+                      !(corepcg_method_reports(m) & COREPCG_REPORT_CHOLMOD) &&
+                      corepcg_method_takes(m, COREPCG_OPTION_TOL),
+                  "warm-up %d %d: %d", mesh, attempt, m);
+        }
+    CHECK(corepcg_warmup_method(2, 0) == -1 && corepcg_warmup_method(0, 2) == -1 &&
+              corepcg_warmup_method(-1, 0) == -1,
+          "warm-up past its table");
 }
 
 /* A value one method alone takes: a value of a setting that method
@@ -101,7 +113,7 @@ static void test_display(void)
 static void test_value_rules(void)
 {
     int rules = 0;
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+    for (int k = 0; k < corepcg_option_count(); k++)
         for (int v = 0; corepcg_option_value_name(k, v); v++) {
             const char *why = NULL;
             int only = corepcg_option_value_method(k, v, &why);
@@ -125,7 +137,7 @@ static void test_value_rules(void)
     CHECK(rules >= 1, "no value rule");
     CHECK_INT(corepcg_option_value_method(COREPCG_OPTION_PRECOND, COREPCG_PRECOND_DIAG, NULL), -1);
     /* the rules are on named values: none on any other option */
-    for (int k = 0; k < COREPCG_OPTION_COUNT; k++)
+    for (int k = 0; k < corepcg_option_count(); k++)
         if (corepcg_option_describe(k)->type != COREPCG_VALUE_CHOICE)
             for (int v = -1; v <= 2; v++)
                 CHECK_INT(corepcg_option_value_method(k, v, NULL), -1);

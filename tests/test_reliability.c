@@ -311,7 +311,7 @@ static void test_core_not_spd(void)
     for (int f = 0; f < COREPCG_FACTOR_COUNT; f++) {
         set = settings_for(COREPCG_METHOD_COREPCG);
         set.factor = (corepcg_factor)f;
-        set.fallback_upcg = 1;
+        corepcg_option_set(&set, corepcg_option_from_name("fallback_upcg"), 1);
         set.tol = 1e-12;
         int rc = corepcg_setup(h, &s.sys, &set);
         CHECK(rc == COREPCG_OK, "fallback, factor %s: setup %d (%s)",

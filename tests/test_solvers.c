@@ -109,7 +109,7 @@ static void settings_of(const struct method_case *c, double tol,
     s->precond = c->precond;
     s->ordering = c->ordering;
     s->factor = c->factor;
-    s->ic_fill = c->ic_fill;
+    corepcg_option_set(s, corepcg_option_from_name("ic_fill"), c->ic_fill);
     s->tol = tol;
 }
 

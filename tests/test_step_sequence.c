@@ -97,7 +97,7 @@ static void settings_of(const struct method_case *c, corepcg_settings *s)
     corepcg_settings_default(s);
     s->method = c->method;
     s->precond = c->precond;
-    s->ic_fill = c->ic_fill;
+    corepcg_option_set(s, corepcg_option_from_name("ic_fill"), c->ic_fill);
     s->tol = TOL;
 }
 

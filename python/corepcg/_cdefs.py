@@ -28,11 +28,10 @@ class Settings(ctypes.Structure):
         ("precond", c_enum),
         ("ordering", c_enum),
         ("factor", c_enum),
-        ("core", c_enum),
-        ("core_threshold", c_double),
-        ("fallback_upcg", c_int),
-        ("ic_fill", c_int),
         ("stop", c_enum),
+        # COREPCG_METHOD_OPTION_SLOTS: the methods' own settings, read and
+        # written by option number (corepcg_option_set, _get)
+        ("method_options", c_double * 8),
         ("monitor", Monitor),
         ("monitor_user", c_void_p),
     ]
@@ -47,8 +46,8 @@ class OptionInfo(ctypes.Structure):
         ("min", c_double),
         ("max", c_double),
         ("default_value", c_double),
-        ("family", c_int),
-        ("needs", c_int),
+        ("family", c_char_p),
+        ("needs", c_char_p),
         ("needs_value", c_int),
         ("help", c_char_p),
     ]
@@ -168,7 +167,10 @@ PROTOTYPES = (
     ("corepcg_method_line_width", c_int, (c_int,)),
     ("corepcg_method_reports", c_int, (c_int,)),
     ("corepcg_comparison", c_int, (c_int, POINTER(c_int), POINTER(c_int))),
+    ("corepcg_warmup_method", c_int, (c_int, c_int)),
     ("corepcg_settings_default", None, (POINTER(Settings),)),
+    ("corepcg_option_count", c_int, ()),
+    ("corepcg_option_from_name", c_int, (c_char_p,)),
     ("corepcg_option_describe", POINTER(OptionInfo), (c_int,)),
     ("corepcg_option_value_name", c_char_p, (c_int, c_int)),
     ("corepcg_option_value_from_name", c_int, (c_int, c_char_p)),

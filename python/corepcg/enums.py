@@ -107,18 +107,15 @@ class Stop(Choice):
 
 
 class Option(enum.IntEnum):
-    """corepcg_option: a setting, as corepcg_method_takes asks whether a
-    method reads it (tests/test_layout.py checks the table against it)."""
+    """corepcg_option: the settings more than one method reads, by number
+    (tests/test_layout.py checks the table against it); the methods' own
+    follow from COUNT on, found by name (settings.OPTIONS)."""
     TOL = 0
     MAX_ITER = 1
     PRECOND = 2
     ORDERING = 3
     FACTOR = 4
-    CORE = 5
-    CORE_THRESHOLD = 6
-    FALLBACK_UPCG = 7
-    IC_FILL = 8
-    STOP = 9
+    STOP = 5
 
 
 class ValueType(enum.IntEnum):

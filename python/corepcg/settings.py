@@ -1,28 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Solver settings: keywords to corepcg_settings and back. Defaults come
-from the library (corepcg_settings_default); types and names are checked
-here, and so is which settings the method takes (as the CLI refuses
-them); ranges by the library itself at setup (one place for the rules)."""
+"""Solver settings: keywords to corepcg_settings and back. The keywords
+are the method and the library's options as it describes them
+(corepcg_option_count, corepcg_option_describe: the shared settings and
+each method's own), set and read by number (corepcg_option_set, _get).
+Defaults come from the library (corepcg_settings_default); types and
+names are checked here, and so is which settings the method takes (as
+the CLI refuses them); ranges by the library itself at setup (one place
+for the rules)."""
 import ctypes
 import numbers
 
 from . import enums
-from ._cdefs import MONITOR_FIELDS, Settings
+from ._cdefs import Settings
 from ._library import lib
-from .enums import Method, Option, ValueType
+from .enums import Method, ValueType
 from .errors import ArgumentError
 
-# The keywords, one per field of corepcg_settings, in its order; the
-# monitor is solve()'s callback instead.
-NAMES = tuple(name for name, _ in Settings._fields_
-              if name not in MONITOR_FIELDS)
-
 # Every option as the library describes it (corepcg_option_describe), the
-# description the CLI parses by: {keyword: corepcg_option_info}. A CHOICE
-# takes the members of the enum named as it is (precond: Precond), a
-# SWITCH True or False.
+# description the CLI parses by, in the library's order: {keyword:
+# corepcg_option_info}. A CHOICE takes the members of the enum named as it
+# is (precond: Precond), a SWITCH True or False.
 OPTIONS = {info.name.decode(): info for info in
-           (lib.corepcg_option_describe(int(o)).contents for o in Option)}
+           (lib.corepcg_option_describe(k).contents
+            for k in range(lib.corepcg_option_count()))}
+# Each option's number (corepcg_option_set, _get, _method_takes).
+NUMBERS = {name: k for k, name in enumerate(OPTIONS)}
+
+# The keywords: the method, then every option; the monitor is solve()'s
+# callback instead.
+NAMES = ("method",) + tuple(OPTIONS)
 CHOICES = {"method": Method,
            **{name: getattr(enums, name.capitalize())
               for name, info in OPTIONS.items()
@@ -49,12 +55,11 @@ def _methods_in_table_order():
 
 def _taken_by():
     """{setting: the labels of the methods that take it, in the table's
-    order}, for every setting corepcg_option names."""
+    order}, for every option."""
     methods = _methods_in_table_order()
-    return {option.name.lower(): tuple(
-                m.label for m in methods
-                if lib.corepcg_method_takes(int(m), int(option)))
-            for option in Option}
+    return {name: tuple(m.label for m in methods
+                        if lib.corepcg_method_takes(int(m), number))
+            for name, number in NUMBERS.items()}
 
 
 TAKEN_BY = _taken_by()
@@ -83,13 +88,13 @@ def check_combination(values, given):
         if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
             raise ArgumentError(f"method {method!r} does not take {name} "
                                 f"(it is for {_takers(name)})")
-    for name, option in zip(OPTIONS, Option):
+    for name, number in NUMBERS.items():
         if name not in CHOICES:  # the rules are on named values
             continue
         value = values[name]
         code = int(CHOICES[name].parse(value, name))
         why = ctypes.c_char_p()
-        only = lib.corepcg_option_value_method(int(option), code,
+        only = lib.corepcg_option_value_method(number, code,
                                                ctypes.byref(why))
         if only >= 0 and Method(only).label != method:
             raise ArgumentError(f"method {method!r} does not take "
@@ -97,9 +102,9 @@ def check_combination(values, given):
                                 f"{Method(only).label}; {why.value.decode()})")
     for name in NAMES:
         info = OPTIONS.get(name)
-        if name not in given or info is None or info.needs < 0:
+        if name not in given or info is None or info.needs is None:
             continue
-        needs = Option(info.needs).name.lower()
+        needs = info.needs.decode()
         wanted = CHOICES[needs](info.needs_value).label
         if values[needs] != wanted:
             raise ArgumentError(f"{name} is for {needs}={wanted!r}, not "
@@ -117,8 +122,13 @@ def make_settings(**given):
     s = Settings()
     lib.corepcg_settings_default(ctypes.byref(s))
     for name, value in given.items():
-        if value is not None:
-            setattr(s, name, _c_value(name, value))
+        if value is None:
+            continue
+        if name == "method":
+            s.method = _c_value(name, value)
+        else:
+            lib.corepcg_option_set(ctypes.byref(s), NUMBERS[name],
+                                   _c_value(name, value))
     check_combination(settings_dict(s),
                       {n for n, v in given.items() if v is not None})
     return s
@@ -128,11 +138,14 @@ def settings_dict(s):
     """corepcg_settings as a dict: choices by label, flags as bool."""
     out = {}
     for name in NAMES:
-        v = getattr(s, name)
+        v = s.method if name == "method" else \
+            lib.corepcg_option_get(ctypes.byref(s), NUMBERS[name])
         if name in CHOICES:
-            v = CHOICES[name](v).label
+            v = CHOICES[name](int(v)).label
         elif name in FLAGS:
             v = bool(v)
+        elif OPTIONS[name].type == ValueType.INT:
+            v = int(v)
         out[name] = v
     return out
 
@@ -149,8 +162,7 @@ def _c_value(name, value):
         if not isinstance(value, (bool, numbers.Integral)) or value not in (0, 1):
             raise TypeError(f"{name} must be True or False, got {value!r}")
         return int(value)
-    ctype = dict(Settings._fields_)[name]
-    if ctype is ctypes.c_double:
+    if OPTIONS[name].type == ValueType.REAL:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(f"{name} must be a number, got {value!r}")
         return float(value)

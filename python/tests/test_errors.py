@@ -92,7 +92,7 @@ class RaisedByTheLibrary(unittest.TestCase):
         with self.assertRaises(corepcg.ArgumentError) as cm:
             corepcg.Solver(A, tol=2)
         self.assertEqual(cm.exception.message,
-                         "settings: tol must be in (0, 1), got 2")
+                         "settings: tol must be a number in [1e-300, 0.999999], got 2")
         self.assertIsInstance(cm.exception, ValueError)
         with self.assertRaises(corepcg.ArgumentError) as cm:
             corepcg.Solver(A, method="mpcg", precond="projected")

@@ -18,15 +18,21 @@ CLI_ONLY = {"--method", "--out", "--repeat", "--json", "--monitor", "--help"}
 
 
 def described():
-    """[corepcg_option_info] in corepcg_option order."""
-    return [lib.corepcg_option_describe(int(o)).contents for o in enums.Option]
+    """[corepcg_option_info] in the library's order: the shared options
+    (corepcg_option), then the methods' own."""
+    return [lib.corepcg_option_describe(k).contents
+            for k in range(lib.corepcg_option_count())]
+
+
+def number(info):
+    return lib.corepcg_option_from_name(info.name)
 
 
 def shown_default(info):
     """The default as Python's settings show it."""
     if info.type == enums.ValueType.CHOICE:
         return lib.corepcg_option_value_name(
-            enums.Option[info.name.decode().upper()], int(info.default_value)).decode()
+            number(info), int(info.default_value)).decode()
     if info.type == enums.ValueType.SWITCH:
         return bool(info.default_value)
     if info.type == enums.ValueType.INT:
@@ -51,8 +57,7 @@ class Python(unittest.TestCase):
             if info.type != enums.ValueType.CHOICE:
                 self.assertNotIn(name, settings.CHOICES)
                 continue
-            option = enums.Option[name.upper()]
-            labels = [lib.corepcg_option_value_name(option, v).decode()
+            labels = [lib.corepcg_option_value_name(number(info), v).decode()
                       for v in range(int(info.max) + 1)]
             self.assertEqual([m.label for m in settings.CHOICES[name]], labels)
 
@@ -66,10 +71,10 @@ class Cli(unittest.TestCase):
     def test_each_option_is_parsed(self):
         """Every option with its default value is accepted by a method
         that takes it (and gives the same answer as without it)."""
-        for option, info in zip(enums.Option, described()):
+        for info in described():
             method = next(lib.corepcg_method_name(int(m)).decode()
                           for m in enums.Method
-                          if lib.corepcg_method_takes(int(m), int(option)))
+                          if lib.corepcg_method_takes(int(m), number(info)))
             value = shown_default(info)
             if info.type == enums.ValueType.SWITCH:
                 name = info.name.decode()
@@ -78,7 +83,7 @@ class Cli(unittest.TestCase):
                     info.flag.decode(), str(value)]
             if info.name == b"core_threshold":
                 args += ["--core", "auto"]
-            with self.subTest(option=option.name):
+            with self.subTest(option=info.name):
                 support.cli(*args)
                 # past its range: refused as a usage error
                 if info.type in (enums.ValueType.INT, enums.ValueType.REAL):

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * base.h -- what every layer of the library uses, so it is the lowest:
- * messages, settings validation, names read in any case, the clock
- * (util/monotonic.c), large buffers and a quiet CHOLMOD common (base/:
- * error.c, settings.c, names.c, buffers.c, cholmod.c). Not installed.
+ * messages, names read in any case, the clock (util/monotonic.c), large
+ * buffers and a quiet CHOLMOD common (base/: error.c, names.c,
+ * buffers.c, cholmod.c). The settings are the methods' (methods/options.c,
+ * settings.c): a method describes its own. Not installed.
  * Naming: cpg_ prefix, hidden visibility (the library is built with
  * gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
  */
@@ -19,11 +20,6 @@
 #include "message.h" /* cpg_fail */
 #include "monotonic.h" /* cpg_now */
 #include "name_is.h" /* cpg_name_is */
-
-/* OK, or ERR_ARGUMENT naming the first setting out of range. */
-int cpg_settings_check(const corepcg_settings *s, char *msg);
-/* Every option's default (options.c) into s. */
-void cpg_options_default(corepcg_settings *s);
 
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);

@@ -148,8 +148,6 @@ int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
     else
         corepcg_settings_default(&s);
     int rc = cpg_settings_check(&s, h->msg);
-    if (rc == COREPCG_OK) /* a value one method alone takes (registry.c) */
-        rc = cpg_method_check_values(&s, h->msg);
     clear_system(h); /* with the old method's ops */
     if (rc != COREPCG_OK)
         return rc;

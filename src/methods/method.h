@@ -26,8 +26,19 @@ typedef struct cpg_ctx {
     void *monitor_user;
 } cpg_ctx;
 
+/* A setting one method alone reads (corepcg_settings.method_options),
+ * described in the method's file beside its ops: the CLI, Python and the
+ * docs' tables offer it from there (corepcg_option_describe). The method
+ * reads it with cpg_own_value. */
+typedef struct cpg_own_option {
+    corepcg_option_info info;
+    const char *(*value_name)(int value); /* CHOICE: corepcg_*_name */
+} cpg_own_option;
+
 typedef struct cpg_method_ops {
     size_t state_size;
+    const cpg_own_option *own;   /* its own settings, own_count of them */
+    int own_count;
     /* Pattern-dependent work for ctx->sys: structures, symbolic analysis,
      * buffers. Sets rec->time_reduce_s and rec->time_analyze_s. May leave
      * values computed, in which case factorise need not redo them. */
@@ -111,6 +122,26 @@ int cpg_breakdown_successor(corepcg_method m);
 /* OK, or ERR_ARGUMENT when s gives a setting a value that another method
  * alone takes (corepcg_option_value_method). */
 int cpg_method_check_values(const corepcg_settings *s, char *msg);
+
+/* The methods' own settings, numbered 0 .. cpg_own_option_total() - 1
+ * over the rows in the table's order (option COREPCG_OPTION_COUNT + k):
+ * the k-th, with the method it belongs to (NULL past the last); the
+ * number of o (-1 for one no row lists). */
+int cpg_own_option_total(void);
+const cpg_own_option *cpg_own_option_at(int k, corepcg_method *owner);
+int cpg_own_option_number(const cpg_own_option *o);
+
+/* What s holds for a method's own setting o. */
+double cpg_own_value(const corepcg_settings *s, const cpg_own_option *o);
+
+/* OK, or ERR_ARGUMENT naming the first setting of s out of its range
+ * (options.c, from each option's description). */
+int cpg_options_check(const corepcg_settings *s, char *msg);
+/* Every option's default into s. */
+void cpg_options_default(corepcg_settings *s);
+/* OK, or ERR_ARGUMENT: the method, every option's range, the values one
+ * method alone takes (settings.c). */
+int cpg_settings_check(const corepcg_settings *s, char *msg);
 
 /* Generic same_pattern for methods on A~ by blocks: A's block pattern and
  * every node's ndof unchanged. */

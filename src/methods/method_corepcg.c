@@ -21,6 +21,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* corePCG's own settings (cpg_own_option). */
+enum { OWN_CORE, OWN_CORE_THRESHOLD, OWN_FALLBACK_UPCG, OWN_COUNT };
+static const cpg_own_option own[OWN_COUNT] = {
+    [OWN_CORE] = {{"core", "--core", COREPCG_VALUE_CHOICE, 0, COREPCG_CORE_COUNT - 1,
+                   COREPCG_CORE_STRETCH, NULL, NULL, 0,
+                   "the matrix core: the stretch-pair blocks or those that pass "
+                   "core_threshold"},
+                  corepcg_core_name},
+    [OWN_CORE_THRESHOLD] = {{"core_threshold", "--core-threshold", COREPCG_VALUE_REAL, 0,
+                             1e300, COREPCG_DEFAULT_CORE_THRESHOLD, "core", "core",
+                             COREPCG_CORE_AUTO,
+                             "core auto: keep blocks with |A_ij| >= t "
+                             "sqrt(|A_ii||A_jj|)"},
+                            NULL},
+    [OWN_FALLBACK_UPCG] = {{"fallback_upcg", "--fallback", COREPCG_VALUE_SWITCH, 0, 1, 0,
+                            NULL, NULL, 0,
+                            "if the core is not SPD, solve with block-preconditioned "
+                            "upcg"},
+                           NULL},
+};
+
+static corepcg_core core(const corepcg_settings *set)
+{
+    return (corepcg_core)cpg_own_value(set, &own[OWN_CORE]);
+}
+
 typedef struct core_state {
     long core_blocks;
     int repoint;            /* A's pattern changed outside the core: the
@@ -61,8 +87,8 @@ static int core_precond2(void *state, const double *in1, const double *in2,
 static int mark_core(const cpg_ctx *ctx, const cpg_sys *s, unsigned char *keep,
                      long *kept, char *msg)
 {
-    return cpg_core_mark(&s->A, s->num_stretch, s->stretch, ctx->set->core,
-                         ctx->set->core_threshold, keep, kept, msg);
+    return cpg_core_mark(&s->A, s->num_stretch, s->stretch, core(ctx->set),
+                         cpg_own_value(ctx->set, &own[OWN_CORE_THRESHOLD]), keep, kept, msg);
 }
 
 static int core_analyse(void *state, const cpg_ctx *ctx)
@@ -100,7 +126,7 @@ static int core_same_pattern(void *state, const cpg_ctx *ctx,
 {
     core_state *st = state;
     int same_blocks = cpg_sys_same_blocks(ctx->sys, next);
-    if (same_blocks && ctx->set->core == COREPCG_CORE_STRETCH &&
+    if (same_blocks && core(ctx->set) == COREPCG_CORE_STRETCH &&
         cpg_sys_same_stretch(ctx->sys, next))
         return 1;
     if (ctx->sys->A.nb != next->A.nb || !st->core.row)
@@ -185,7 +211,7 @@ static int core_factorise(void *state, const cpg_ctx *ctx)
     ctx->rec->factor_flops = st->core.fac.flops;
     ctx->rec->ordering = cpg_factor_ordering(&st->core.fac);
     ctx->rec->factor_supernodal = st->core.fac.supernodal;
-    if (rc == COREPCG_ERR_CORE_NOT_SPD && ctx->set->fallback_upcg) {
+    if (rc == COREPCG_ERR_CORE_NOT_SPD && cpg_own_value(ctx->set, &own[OWN_FALLBACK_UPCG])) {
         /* upcg's block preconditioner, in the loop with the filter */
         rc = cpg_precond_projected_blocks(&st->pc, &s->A, &s->u, ctx->msg);
         st->fell_back = rc == COREPCG_OK;
@@ -214,11 +240,13 @@ static int core_solve(void *state, const cpg_ctx *ctx, const double *b,
  * value). */
 static int core_possible(const cpg_ctx *ctx, const cpg_sys *s)
 {
-    return s->num_stretch > 0 || ctx->set->core != COREPCG_CORE_STRETCH;
+    return s->num_stretch > 0 || core(ctx->set) != COREPCG_CORE_STRETCH;
 }
 
 const cpg_method_ops cpg_corepcg_ops = {
     .state_size = sizeof(core_state),
+    .own = own,
+    .own_count = OWN_COUNT,
     .analyse = core_analyse,
     .same_pattern = core_same_pattern,
     .factorise = core_factorise,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* method_icpcg.c -- PCG on the reduced system A~ (Ye et al.'s uPCG loop)
  * preconditioned by a block incomplete Cholesky factor of A~ (factor/ichol_*.c):
- * zero fill by default, or one level of fill (settings.ic_fill), in
+ * zero fill by default, or one level of fill (its own setting ic_fill), in
  * reverse Cuthill-McKee order of the free nodes, whatever order the
  * caller's nodes come in. A factorisation that
  * meets a pivot <= 0 is retried once with the fill it drops compensated on
@@ -41,10 +41,22 @@ static void icpcg_clear(void *state)
     memset(st, 0, sizeof *st);
 }
 
+/* icpcg's own settings (cpg_own_option). */
+enum { OWN_IC_FILL, OWN_COUNT };
+static const cpg_own_option own[OWN_COUNT] = {
+    /* one level of fill: fewer, dearer iterations, which pays on large
+     * systems at tight tolerances (docs/benchmark.md, "icpcg: which incomplete
+     * Cholesky") */
+    [OWN_IC_FILL] = {{"ic_fill", "--ic-fill", COREPCG_VALUE_INT, 0, 1, 0, NULL, NULL, 0,
+                      "the incomplete factor: 0 = IC(0), 1 = one level of block "
+                      "fill"},
+                     NULL},
+};
+
 static void ichol_options(const corepcg_settings *set, cpg_ichol_opts *o)
 {
     cpg_ichol_default_opts(o);
-    o->fill = set->ic_fill;
+    o->fill = (int)cpg_own_value(set, &own[OWN_IC_FILL]);
     /* RCM, not the caller's order: IC(0) in the nodes' own order is only
      * as good as the file's numbering (docs/benchmark.md, "Grids and
      * garments": node order) */
@@ -159,6 +171,8 @@ static int icpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
 
 const cpg_method_ops cpg_icpcg_ops = {
     .state_size = sizeof(icpcg_state),
+    .own = own,
+    .own_count = OWN_COUNT,
     .analyse = icpcg_analyse,
     .same_pattern = icpcg_same_pattern,
     .factorise = icpcg_factorise,

@@ -89,9 +89,9 @@ static void parse_options(const struct part *p, corepcg_settings *s)
         if (strcmp(w, "factor-auto") == 0)
             s->factor = COREPCG_FACTOR_AUTO;
         else if (strcmp(w, "core-auto") == 0)
-            s->core = COREPCG_CORE_AUTO;
+            corepcg_option_set(s, corepcg_option_from_name("core"), COREPCG_CORE_AUTO);
         else if (strcmp(w, "ic1") == 0)
-            s->ic_fill = 1;
+            corepcg_option_set(s, corepcg_option_from_name("ic_fill"), 1);
         else if ((v = corepcg_method_from_name(w)) >= 0)
             s->method = (corepcg_method)v;
         else if ((v = corepcg_precond_from_name(w)) >= 0)
@@ -101,9 +101,9 @@ static void parse_options(const struct part *p, corepcg_settings *s)
         else if ((v = corepcg_factor_from_name(w)) >= 0)
             s->factor = (corepcg_factor)v;
         else if ((v = corepcg_core_from_name(w)) >= 0)
-            s->core = (corepcg_core)v;
+            corepcg_option_set(s, corepcg_option_from_name("core"), v);
         else if (strcmp(w, "fallback") == 0)
-            s->fallback_upcg = 1;
+            corepcg_option_set(s, corepcg_option_from_name("fallback_upcg"), 1);
     }
 }
 

@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     corepcg_settings_default(&set);
     set.method = methods[m].method;
     set.precond = methods[m].precond;
-    set.ic_fill = methods[m].ic_fill;
+    corepcg_option_set(&set, corepcg_option_from_name("ic_fill"), methods[m].ic_fill);
     set.tol = FUZZ_TOL;
     set.max_iter = FUZZ_MAX_ITER;
     /* what a converged answer's residual may be: tol, the default

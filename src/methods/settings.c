@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* settings.c -- default settings and their validation, both from the
+ * options' descriptions (options.c) and the table of methods. */
+#include "method.h"
+
+void corepcg_settings_default(corepcg_settings *s)
+{
+    if (!s)
+        return;
+    s->method = COREPCG_METHOD_AUTO;
+    cpg_options_default(s); /* every option's, from its description */
+    s->monitor = NULL;
+    s->monitor_user = NULL;
+}
+
+int cpg_settings_check(const corepcg_settings *s, char *msg)
+{
+    if ((unsigned)s->method >= COREPCG_METHOD_COUNT)
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown method %d", (int)s->method);
+    int rc = cpg_options_check(s, msg);
+    return rc == COREPCG_OK ? cpg_method_check_values(s, msg) : rc;
+}

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_settings.c -- the library's settings on a command line, from their
+ * descriptions (cli_settings.h). */
+#include "cli_settings.h"
+
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void cli_settings_init(cli_settings *c)
+{
+    memset(c, 0, sizeof *c);
+    corepcg_settings_default(&c->set);
+}
+
+/* "upcg, mpcg and auto's mpcg": the methods that read option, from the
+ * library's table (auto's candidates named as auto's). */
+static void takers(int option, char *out, size_t size)
+{
+    const char *names[2 * COREPCG_METHOD_COUNT];
+    int count = 0;
+    char autos[2 * COREPCG_METHOD_COUNT][32];
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = corepcg_method_at(k);
+        if (m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, option))
+            names[count++] = corepcg_method_name(m);
+    }
+    for (int k = 0; corepcg_auto_candidate(k) >= 0; k++) {
+        int m = corepcg_auto_candidate(k);
+        if (corepcg_method_takes(m, option)) {
+            snprintf(autos[k], sizeof autos[k], "auto's %s", corepcg_method_name(m));
+            names[count++] = autos[k];
+        }
+    }
+    out[0] = '\0';
+    for (int k = 0; k < count; k++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s",
+                 k == 0 ? "" : k + 1 == count ? " and " : ", ", names[k]);
+    }
+}
+
+/* The name of the option d is read with (corepcg_option_info.family). */
+static const char *family(const corepcg_option_info *d)
+{
+    return d->family ? d->family : d->name;
+}
+
+/* "--tol/--max-iter": the flags of option's family. */
+static void family_flags(int option, char *out, size_t size)
+{
+    const char *f = family(corepcg_option_describe(option));
+    out[0] = '\0';
+    for (int k = 0; k < corepcg_option_count(); k++) {
+        const corepcg_option_info *d = corepcg_option_describe(k);
+        size_t len = strlen(out);
+        if (strcmp(family(d), f) == 0)
+            snprintf(out + len, size - len, "%s%s", len ? "/" : "", d->flag);
+    }
+}
+
+int cli_settings_refuse_ignored(const cli_settings *c, const char *command, int option,
+                                const char *flags)
+{
+    corepcg_method m = c->set.method;
+    if (corepcg_method_takes(m, option))
+        return 0;
+    char list[256];
+    takers(option, list, sizeof list);
+    cli_error("%s: --method %s does not take %s (%s for %s)", command, corepcg_method_name(m),
+              flags, strchr(flags, '/') ? "they are" : "it is", list);
+    return -1;
+}
+
+/* A value another method alone takes (corepcg_option_value_method:
+ * precond projected is upcg's). */
+static int refuse_value(const cli_settings *c, const char *command, int option)
+{
+    const char *why;
+    int value = (int)corepcg_option_get(&c->set, option);
+    int only = corepcg_option_value_method(option, value, &why);
+    if (only < 0 || only == (int)c->set.method)
+        return 0;
+    cli_error("%s: --method %s does not take %s %s (it is for %s; %s)", command,
+              corepcg_method_name(c->set.method), corepcg_option_describe(option)->flag,
+              corepcg_option_value_name(option, value), corepcg_method_name(only), why);
+    return -1;
+}
+
+/* An option given that is read only while another has a value it has
+ * not (core_threshold needs core auto). */
+static int refuse_unmet_need(const cli_settings *c, const char *command, int option)
+{
+    const corepcg_option_info *d = corepcg_option_describe(option);
+    int needs = d->needs ? corepcg_option_from_name(d->needs) : -1;
+    if (!c->gave[option] || needs < 0 ||
+        corepcg_option_get(&c->set, needs) == d->needs_value)
+        return 0;
+    cli_error("%s: %s is for %s %s", command, d->flag, corepcg_option_describe(needs)->flag,
+              corepcg_option_value_name(needs, d->needs_value));
+    return -1;
+}
+
+int cli_settings_check(const cli_settings *c, const char *command)
+{
+    for (int k = 0; k < corepcg_option_count(); k++) {
+        char flags[64];
+        family_flags(k, flags, sizeof flags);
+        if (c->gave[k] && cli_settings_refuse_ignored(c, command, k, flags))
+            return -1;
+    }
+    for (int k = 0; k < corepcg_option_count(); k++)
+        if (refuse_value(c, command, k))
+            return -1;
+    for (int k = 0; k < corepcg_option_count(); k++)
+        if (refuse_unmet_need(c, command, k))
+            return -1;
+    return 0;
+}
+
+/* "diag|block|projected": a CHOICE option's values. */
+static void choices(int option, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int v = 0; corepcg_option_value_name(option, v); v++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", v ? "|" : "",
+                 corepcg_option_value_name(option, v));
+    }
+}
+
+/* A SWITCH's word: --STEM WORD sets STEM_WORD. */
+static const char *switch_word(const corepcg_option_info *d)
+{
+    return d->name + strlen(d->flag + 2) + 1;
+}
+
+/* The value v of option (flag a) by its type and range: 0, or -1 having
+ * said why. */
+static int parse_value(int option, const char *a, const char *v, double *value)
+{
+    const corepcg_option_info *d = corepcg_option_describe(option);
+    int i = 0;
+    char names[128];
+    switch (d->type) {
+    case COREPCG_VALUE_REAL:
+        return cli_parse_double(a, v, d->min, d->max, value);
+    case COREPCG_VALUE_INT:
+        if (cli_parse_int(a, v, (long)d->min, (long)d->max, &i))
+            return -1;
+        *value = i;
+        return 0;
+    case COREPCG_VALUE_CHOICE:
+        *value = v ? corepcg_option_value_from_name(option, v) : -1;
+        if (*value >= 0)
+            return 0;
+        choices(option, names, sizeof names);
+        cli_error("%s takes one of %s, got '%s'", a, names, v ? v : "");
+        return -1;
+    default:
+        *value = 1;
+        if (v && strcmp(v, switch_word(d)) == 0)
+            return 0;
+        cli_error("%s takes %s, got '%s'", a, switch_word(d), v ? v : "");
+        return -1;
+    }
+}
+
+int cli_settings_arg(cli_settings *c, const char *a, const char *v)
+{
+    if (strcmp(a, "--method") == 0) {
+        int m;
+        if (cli_parse_method(a, v, 1, &m))
+            return CLI_ARG_ERROR;
+        c->set.method = (corepcg_method)m;
+        return CLI_ARG_WITH_VALUE;
+    }
+    for (int k = 0; k < corepcg_option_count(); k++) {
+        if (strcmp(a, corepcg_option_describe(k)->flag) != 0)
+            continue;
+        double value;
+        if (parse_value(k, a, v, &value))
+            return CLI_ARG_ERROR;
+        corepcg_option_set(&c->set, k, value);
+        c->gave[k] = 1;
+        return CLI_ARG_WITH_VALUE;
+    }
+    return CLI_ARG_UNKNOWN;
+}
+
+/* One usage entry: "  FLAG VALUE" padded to the text's column (the text
+ * on the next line when they reach it), then the text wrapped at 79
+ * columns. */
+static void entry(FILE *out, const char *flag, const char *value, const char *text)
+{
+    enum { COLUMN = 22, WIDTH = 79 };
+    int col = fprintf(out, "  %s %s", flag, value);
+    if (col >= COLUMN) {
+        fputc('\n', out);
+        col = 0;
+    }
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, " ");
+        if (col >= COLUMN && col + 1 + (int)len > WIDTH) {
+            fputc('\n', out);
+            col = 0;
+        }
+        col += fprintf(out, "%*s%.*s", col < COLUMN ? COLUMN - col : 1, "", (int)len, p);
+        p += len;
+        p += *p == ' ';
+    }
+    fputc('\n', out);
+}
+
+/* Its default as the CLI spells it ("1e-05", "diag", "off"). */
+static void default_text(int option, char *out, size_t size)
+{
+    const corepcg_option_info *d = corepcg_option_describe(option);
+    if (d->type == COREPCG_VALUE_CHOICE)
+        snprintf(out, size, "%s", corepcg_option_value_name(option, (int)d->default_value));
+    else if (d->type == COREPCG_VALUE_SWITCH)
+        snprintf(out, size, "%s", d->default_value ? switch_word(d) : "off");
+    else
+        snprintf(out, size, "%g", d->default_value);
+}
+
+void cli_settings_usage(FILE *out)
+{
+    char methods[256] = "", candidates[128] = "", text[512];
+    corepcg_settings defaults;
+    corepcg_settings_default(&defaults);
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        size_t len = strlen(methods);
+        snprintf(methods + len, sizeof methods - len, "%s%s", k ? "|" : "",
+                 corepcg_method_name(corepcg_method_at(COREPCG_METHOD_COUNT - 1 - k)));
+    }
+    for (int k = 0; corepcg_auto_candidate(k) >= 0; k++) {
+        size_t len = strlen(candidates);
+        snprintf(candidates + len, sizeof candidates - len, "%s%s", k ? ", " : "",
+                 corepcg_method_name(corepcg_auto_candidate(k)));
+    }
+    snprintf(text, sizeof text,
+             "the method (default %s); auto: per step the fastest of %s, as the "
+             "handle measured them",
+             corepcg_method_name(defaults.method), candidates);
+    entry(out, "--method", methods, text);
+    for (int k = 0; k < corepcg_option_count(); k++) {
+        const corepcg_option_info *d = corepcg_option_describe(k);
+        char value[128], def[64], list[256], need[160] = "";
+        if (d->type == COREPCG_VALUE_CHOICE)
+            choices(k, value, sizeof value);
+        else
+            snprintf(value, sizeof value, "%s", d->type == COREPCG_VALUE_SWITCH
+                                                    ? switch_word(d)
+                                                    : d->type == COREPCG_VALUE_INT ? "K" : "X");
+        default_text(k, def, sizeof def);
+        takers(k, list, sizeof list);
+        int needs = d->needs ? corepcg_option_from_name(d->needs) : -1;
+        if (needs >= 0)
+            snprintf(need, sizeof need, ", with %s %s", corepcg_option_describe(needs)->flag,
+                     corepcg_option_value_name(needs, d->needs_value));
+        char range[200] = "";
+        if (d->type == COREPCG_VALUE_REAL || d->type == COREPCG_VALUE_INT)
+            snprintf(range, sizeof range, "%s in [%g, %g], ", value, d->min, d->max);
+        char alone[128] = "";
+        for (int v = 0; d->type == COREPCG_VALUE_CHOICE && corepcg_option_value_name(k, v); v++) {
+            int only = corepcg_option_value_method(k, v, NULL);
+            size_t len = strlen(alone);
+            if (only >= 0)
+                snprintf(alone + len, sizeof alone - len, "; %s: %s only",
+                         corepcg_option_value_name(k, v), corepcg_method_name(only));
+        }
+        snprintf(text, sizeof text, "%s (%sdefault %s; for %s%s%s)", d->help, range, def, list,
+                 need, alone);
+        entry(out, d->flag, value, text);
+    }
+}
