@@ -179,6 +179,40 @@ int testsys_add_coupling(testsys *t, int a, int b, const double K[9])
     return 0;
 }
 
+void testsys_element_H(testsys_rng *r, int m, int rank, double k, double *H)
+{
+    int n = 3 * m;
+    memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
+    for (int q = 0; q < rank; q++) {
+        double h[3 * TESTSYS_MAX_ELEMENT] = {0};
+        for (int v = 0; v + 1 < m; v++)
+            for (int a = 0; a < 3; a++) {
+                h[3 * v + a] = testsys_sym(r);
+                h[3 * (m - 1) + a] -= h[3 * v + a];
+            }
+        for (int c = 0; c < n; c++)
+            for (int a = 0; a < n; a++)
+                H[c * n + a] += k * h[a] * h[c];
+    }
+}
+
+int testsys_add_element(testsys *t, int m, const int *nodes, const double *H)
+{
+    int n = 3 * m;
+    for (int u = 0; u < m; u++)
+        for (int v = 0; v < m; v++)
+            if (insert_block(t, nodes[u], nodes[v]))
+                return -1;
+    for (int u = 0; u < m; u++)
+        for (int v = 0; v < m; v++) {
+            double *B = block_at(t, nodes[u], nodes[v]);
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++)
+                    B[3 * c + a] += H[(3 * v + c) * n + 3 * u + a];
+        }
+    return 0;
+}
+
 void testsys_record_directions(const corepcg_constraint *c, double p[3],
                                double q[3])
 {

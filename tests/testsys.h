@@ -92,6 +92,21 @@ int testsys_set_constraints(testsys *t, const corepcg_constraint *c,
  * A stays SPD. sys is stale until testsys_set_form. Returns 0 or -1. */
 int testsys_add_coupling(testsys *t, int a, int b, const double K[9]);
 
+/* A random PSD element Hessian over m nodes (m <= TESTSYS_MAX_ELEMENT):
+ * k times the sum of `rank` outer products h h^T, each h (3m) with its
+ * nodes' 3-vectors summing to zero, so that the translations are in its
+ * null space as an element's are. H is 3m x 3m column-major. An
+ * off-diagonal block k h_a h_b^T is generically not symmetric. */
+#define TESTSYS_MAX_ELEMENT 4
+void testsys_element_H(testsys_rng *r, int m, int rank, double k, double *H);
+
+/* Adds the element Hessian H (3m x 3m, column-major, symmetric) over the
+ * distinct nodes[0..m-1], putting the blocks between them into the
+ * pattern where they are not in it (a hinge's coupling of the two
+ * vertices opposite its edge). A stays SPD when H is PSD. sys is stale
+ * until testsys_set_form. Returns 0 or -1. */
+int testsys_add_element(testsys *t, int m, const int *nodes, const double *H);
+
 /* Negates node i's diagonal block (A becomes indefinite) and rebuilds
  * the arrays in CSC LOWER. */
 void testsys_negate_diagonal_block(testsys *t, int node);

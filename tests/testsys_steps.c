@@ -85,6 +85,13 @@ static void random_constraint(steps_scene *sc, int node, int ndof)
         sc->p[node][a] *= s;
 }
 
+/* Every quad takes one of its diagonals at random (FEM scenes). */
+static void triangulate(steps_scene *sc)
+{
+    for (int q = 0; q < sc->N; q++)
+        sc->split[q] = testsys_uniform(&sc->rng) < 0.5;
+}
+
 static void new_grid(steps_scene *sc, int g)
 {
     sc->g = g;
@@ -98,6 +105,8 @@ static void new_grid(steps_scene *sc, int g)
     }
     for (int k = 0; k < 3; k++)
         add_contact(sc);
+    if (sc->fem) /* drawn last: a spring scene's draws stay as they were */
+        triangulate(sc);
 }
 
 void steps_init(steps_scene *sc, unsigned long seed, int g, double k_stretch)
@@ -111,6 +120,66 @@ void steps_init(steps_scene *sc, unsigned long seed, int g, double k_stretch)
     sc->format = COREPCG_CSC;
     sc->triangle = COREPCG_LOWER;
     new_grid(sc, g);
+}
+
+void steps_init_fem(steps_scene *sc, unsigned long seed, int g,
+                    double k_stretch)
+{
+    steps_init(sc, seed, g, k_stretch);
+    sc->fem = 1;
+    triangulate(sc);
+    sc->k_hinge = 0.1;
+    sc->hinge_share = 1;
+    sc->hinge_seed = seed;
+    sc->k_membrane = 0.3;
+}
+
+static int hinges(const steps_scene *sc, int h[][4]);
+
+/* The element letters of steps_change_pattern (FEM scenes). */
+static void change_elements(steps_scene *sc, char action)
+{
+    testsys_rng *r = &sc->rng;
+    switch (action) {
+    case 'F': { /* the wings' left-out block projected away */
+        sc->hinge_share = 0.05;
+        sc->hinge_seed = (unsigned long)(testsys_uniform(r) * 1e9);
+        sc->k_hinge = pow(10, -3 + 3.5 * testsys_uniform(r));
+        int h[STEPS_MAX_HINGES][4], nh = hinges(sc, h);
+        for (int e = 0; e < nh; e++)
+            random_constraint(sc, h[e][2 + rand_int(r, 2)], 0);
+        break;
+    }
+    case 'H': {
+        static const double shares[] = {1, 0.4, 0.05};
+        sc->hinge_share = shares[rand_int(r, 3)];
+        sc->hinge_seed = (unsigned long)(testsys_uniform(r) * 1e9);
+        sc->k_hinge = pow(10, -3 + 3.5 * testsys_uniform(r));
+        break;
+    }
+    case 'O':
+        sc->k_hinge = 0;
+        break;
+    case 'J': /* towards the other end of the range H draws from */
+        if (sc->k_hinge > 0.03)
+            sc->k_hinge /= pow(10, 1 + testsys_uniform(r));
+        else
+            sc->k_hinge *= pow(10, 1 + testsys_uniform(r));
+        break;
+    case 'T': {
+        int count = 1 + rand_int(r, 3), g = sc->g;
+        for (int k = 0; k < count; k++) {
+            int x = rand_int(r, g - 1), y = rand_int(r, g - 1);
+            sc->split[y * g + x] ^= 1;
+        }
+        break;
+    }
+    case 'E':
+        sc->k_membrane = sc->k_membrane > 0 ? 0 : 0.3;
+        break;
+    default:
+        break;
+    }
 }
 
 void steps_change_pattern(steps_scene *sc, char action)
@@ -146,7 +215,9 @@ void steps_change_pattern(steps_scene *sc, char action)
         new_grid(sc, 3 + (sc->g - 3 + 1 + rand_int(&sc->rng, STEPS_MAX_G - 3)) %
                              (STEPS_MAX_G - 2));
         break;
-    default: /* 'K' */
+    default: /* 'K', or an element's letter */
+        if (sc->fem)
+            change_elements(sc, action);
         break;
     }
 }
@@ -163,6 +234,154 @@ void steps_redirect(steps_scene *sc)
         if (sc->ndof[i] < 3)
             random_constraint(sc, i, sc->ndof[i]);
 }
+
+/* ------------------------------------------------------------ elements */
+
+/* The triangles of an FEM scene's grid. */
+static int triangles(const steps_scene *sc, int tri[][3])
+{
+    int g = sc->g, m = 0;
+    for (int y = 0; y + 1 < g; y++)
+        for (int x = 0; x + 1 < g; x++) {
+            int a = y * g + x, b = a + 1, c = a + g, d = c + 1;
+            int split = sc->split[y * g + x];
+            int t0[3] = {a, b, split ? c : d}, t1[3] = {split ? b : a, d, c};
+            memcpy(tri[m++], t0, sizeof t0);
+            memcpy(tri[m++], t1, sizeof t1);
+        }
+    return m;
+}
+
+/* Where the three nodes of u meet those of v: 1 when they share an edge,
+ * with h = (its two ends, the vertex of u off it, the vertex of v off
+ * it). */
+static int hinge_of(const int *u, const int *v, int h[4])
+{
+    int shared = 0, off_u = -1, off_v = -1;
+    for (int i = 0; i < 3; i++) {
+        int in_v = u[i] == v[0] || u[i] == v[1] || u[i] == v[2];
+        if (in_v)
+            h[shared++] = u[i];
+        else
+            off_u = u[i];
+        int in_u = v[i] == u[0] || v[i] == u[1] || v[i] == u[2];
+        if (!in_u)
+            off_v = v[i];
+    }
+    h[2] = off_u;
+    h[3] = off_v;
+    return shared == 2 && off_u >= 0 && off_v >= 0;
+}
+
+/* This step's hinges: the pairs of triangles that share an edge, each
+ * kept with probability hinge_share (its own generator: the same seed
+ * keeps the same hinges). */
+static int hinges(const steps_scene *sc, int h[][4])
+{
+    if (!sc->fem || !(sc->k_hinge > 0))
+        return 0;
+    int tri[STEPS_MAX_TRIANGLES][3], nt = triangles(sc, tri), m = 0;
+    testsys_rng pick;
+    testsys_rng_seed(&pick, sc->hinge_seed);
+    for (int u = 0; u < nt; u++)
+        for (int v = u + 1; v < nt; v++) {
+            int one[4];
+            if (hinge_of(tri[u], tri[v], one) &&
+                testsys_uniform(&pick) < sc->hinge_share)
+                memcpy(h[m++], one, sizeof one);
+        }
+    return m;
+}
+
+int steps_hinge_count(const steps_scene *sc)
+{
+    int h[STEPS_MAX_HINGES][4];
+    return hinges(sc, h);
+}
+
+/* The quads' diagonals join the stretch pairs (each in a random
+ * orientation, as testsys_make hands over the grid's). */
+static int add_diagonals(steps_scene *sc, testsys *t)
+{
+    int g = sc->g;
+    int *pairs = realloc(t->pairs, sizeof(int) * 2 * STEPS_MAX_PAIRS);
+    if (!pairs)
+        return -1;
+    t->pairs = pairs;
+    for (int y = 0; y + 1 < g; y++)
+        for (int x = 0; x + 1 < g; x++) {
+            int a = y * g + x, split = sc->split[a];
+            int i = split ? a + 1 : a, j = split ? a + g : a + g + 1;
+            int flip = testsys_uniform(&sc->rng) < 0.5;
+            t->pairs[2 * t->nstretch] = flip ? j : i;
+            t->pairs[2 * t->nstretch + 1] = flip ? i : j;
+            t->nstretch++;
+        }
+    return 0;
+}
+
+/* This step's hinges and membranes, new values on the scene's pattern. */
+static int add_elements(steps_scene *sc, testsys *t)
+{
+    int h[STEPS_MAX_HINGES][4], nh = hinges(sc, h);
+    double H[144], k = sc->scale * sc->k_stretch;
+    for (int e = 0; e < nh; e++) {
+        double kh = k * sc->k_hinge * (0.5 + testsys_uniform(&sc->rng));
+        testsys_element_H(&sc->rng, 4, 1, kh, H);
+        if (testsys_add_element(t, 4, h[e], H))
+            return -1;
+    }
+    if (!(sc->k_membrane > 0))
+        return 0;
+    int tri[STEPS_MAX_TRIANGLES][3], nt = triangles(sc, tri);
+    for (int e = 0; e < nt; e++) {
+        double km = k * sc->k_membrane * (0.5 + testsys_uniform(&sc->rng));
+        testsys_element_H(&sc->rng, 3, 2, km, H);
+        if (testsys_add_element(t, 3, tri[e], H))
+            return -1;
+    }
+    return 0;
+}
+
+static int is_stretch_pair(const testsys *t, int a, int b)
+{
+    for (int s = 0; s < t->nstretch; s++) {
+        int i = t->pairs[2 * s], j = t->pairs[2 * s + 1];
+        if ((i == a && j == b) || (i == b && j == a))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when a pair of the m nodes is a left-out block between free nodes. */
+static int element_left_out(const testsys *t, int m, const int *nodes)
+{
+    for (int u = 0; u < m; u++)
+        for (int v = u + 1; v < m; v++)
+            if (t->ndof[nodes[u]] > 0 && t->ndof[nodes[v]] > 0 &&
+                !is_stretch_pair(t, nodes[u], nodes[v]))
+                return 1;
+    return 0;
+}
+
+int steps_left_out_asymmetric(const steps_scene *sc, const testsys *t)
+{
+    if (!sc->fem)
+        return 0;
+    int h[STEPS_MAX_HINGES][4], nh = hinges(sc, h);
+    for (int e = 0; e < nh; e++)
+        if (element_left_out(t, 4, h[e]))
+            return 1;
+    if (!(sc->k_membrane > 0))
+        return 0;
+    int tri[STEPS_MAX_TRIANGLES][3], nt = triangles(sc, tri);
+    for (int e = 0; e < nt; e++)
+        if (element_left_out(t, 3, tri[e]))
+            return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ steps */
 
 /* The stretch pairs testsys made, as the scene's mode wants them. */
 static void shape_stretch(steps_scene *sc, testsys *t)
@@ -211,6 +430,10 @@ int steps_build(steps_scene *sc, int step, testsys *t)
             testsys_free(t);
             return -1;
         }
+    }
+    if (sc->fem && (add_diagonals(sc, t) || add_elements(sc, t))) {
+        testsys_free(t);
+        return -1;
     }
     corepcg_constraint cons[STEPS_MAX_NODES];
     int count = 0;
