@@ -37,7 +37,8 @@ int cpg_parse_whole(const char *text, long long *out);
 
 /* --------------------------------------------- decimal.c, pow5_table.c */
 
-/* pow5_table.c: 5^q for q in [CPG_POW5_MIN, CPG_POW5_MAX] as {high, low}
+/* pow5_table.c, written at build time by pow5_table.py: 5^q for q in
+ * [CPG_POW5_MIN, CPG_POW5_MAX] as {high, low}
  * 64-bit halves of a 128-bit mantissa, rounded down. */
 #define CPG_POW5_MIN (-342)
 #define CPG_POW5_MAX 308
