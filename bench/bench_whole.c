@@ -9,7 +9,10 @@
  * advance? Each method steps its own copy of the scene (same start, same
  * parameters, its own answers: trajectories agree to the tolerance), and
  * the seconds are the solver's -- setup or update + solve at every step,
- * cloth_sim's time_solve_s -- summed. */
+ * cloth_sim's time_solve_s -- summed. The copies advance side by side, one
+ * step each in turn (the order rotated per step), so that a machine whose
+ * speed drifts over minutes slows every method alike: run one after the
+ * other, the same simulation differed by a fifth between two runs. */
 #include "bench.h"
 #include "cloth.h"
 #include "monotonic.h"
@@ -40,36 +43,67 @@ typedef struct whole_case {
     whole_run runs[COREPCG_METHOD_COUNT]; /* as opt.methods */
 } whole_case;
 
-static void run_one(const bench_options *o, whole_case *wc, whole_run *r)
-{
+/* One method's copy of the scene, with the settings it steps with. */
+typedef struct whole_sim {
+    cloth_sim *sim;
     corepcg_settings set;
-    corepcg_settings_default(&set);
-    set.method = (corepcg_method)r->method;
-    set.tol = wc->id.tol;
-    cloth_sim *sim = NULL;
+} whole_sim;
+
+static void start(const bench_options *o, const whole_case *wc, whole_run *r, whole_sim *w)
+{
+    corepcg_settings_default(&w->set);
+    w->set.method = (corepcg_method)r->method;
+    w->set.tol = wc->id.tol;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_sim_create(o, wc->id.scene, wc->id.model, wc->id.size_index,
-                              wc->id.k, &sim, msg);
-    if (rc < 0) {
+    if (bench_sim_create(o, wc->id.scene, wc->id.model, wc->id.size_index, wc->id.k, &w->sim,
+                         msg) < 0)
         snprintf(r->error, sizeof r->error, "scene: %s", msg);
+}
+
+/* Step s of r's simulation; a failure ends it (its copy freed). */
+static void step(whole_run *r, whole_sim *w, int s)
+{
+    char msg[COREPCG_MSG_SIZE] = "";
+    cloth_sim *sim = w->sim;
+    int st = cloth_step(sim, &w->set, msg);
+    if (st < 0) {
+        snprintf(r->error, sizeof r->error, "step %d: %s", s + 1, msg);
+        cloth_sim_free(&w->sim);
         return;
     }
-    for (int s = 0; s < o->whole_steps; s++) {
-        int st = cloth_step(sim, &set, msg);
-        if (st < 0) {
-            snprintf(r->error, sizeof r->error, "step %d: %s", s + 1, msg);
-            break;
-        }
-        r->not_converged += st == COREPCG_NOT_CONVERGED;
-        r->pattern_changes += s > 0 && sim->pattern_changed;
-        r->reused += s > 0 && sim->analysis_reused;
-        r->seconds += sim->time_solve_s;
-        r->iterations += sim->info.iterations;
-        if ((unsigned)sim->info.method_used < COREPCG_METHOD_COUNT)
-            r->ran[sim->info.method_used]++;
-        r->steps_done++;
+    r->not_converged += st == COREPCG_NOT_CONVERGED;
+    r->pattern_changes += s > 0 && sim->pattern_changed;
+    r->reused += s > 0 && sim->analysis_reused;
+    r->seconds += sim->time_solve_s;
+    r->iterations += sim->info.iterations;
+    if ((unsigned)sim->info.method_used < COREPCG_METHOD_COUNT)
+        r->ran[sim->info.method_used]++;
+    r->steps_done++;
+}
+
+/* Every method's simulation of the case, side by side. */
+static void run_case(const bench_options *o, whole_case *wc)
+{
+    whole_sim sims[COREPCG_METHOD_COUNT];
+    int n = o->num_methods;
+    for (int j = 0; j < n; j++) {
+        wc->runs[j].method = o->methods[j];
+        sims[j].sim = NULL;
+        start(o, wc, &wc->runs[j], &sims[j]);
     }
-    cloth_sim_free(&sim);
+    for (int s = 0; s < o->whole_steps; s++) {
+        if (o->progress)
+            fprintf(stderr, "\r\033[Kbench %s %s k %g: step %d of %d",
+                    cloth_scene_name(wc->id.scene), wc->id.label, wc->id.k, s + 1,
+                    o->whole_steps);
+        for (int i = 0; i < n; i++) {
+            int j = (i + s) % n;
+            if (sims[j].sim)
+                step(&wc->runs[j], &sims[j], s);
+        }
+    }
+    for (int j = 0; j < n; j++)
+        cloth_sim_free(&sims[j].sim);
 }
 
 static int failed(const whole_run *r, const bench_options *o)
@@ -149,7 +183,8 @@ static int write_markdown(FILE *out, const bench_options *o,
     fprintf(out, "# corepcg bench --simulations: whole simulations\n\n"
                  "Reproduce: `%s`\n\n"
                  "Each method steps its own copy of the scene for %d steps from "
-                 "the same start; the seconds are the solver's (setup or update + "
+                 "the same start, the copies side by side (one step each in turn, "
+                 "the order rotated per step); the seconds are the solver's (setup or update + "
                  "solve at every step) summed over the run, so auto's probes of "
                  "the other methods and its re-checks are included. \"fastest\" is "
                  "the fastest method other than auto. \"steps with a new pattern\": "
@@ -206,14 +241,7 @@ int bench_whole(const bench_options *o)
     for (int c = 0; c < count; c++) {
         whole_case *wc = &cases[c];
         bench_case_id_at(o, c, &wc->id);
-        for (int j = 0; j < o->num_methods; j++) {
-            if (o->progress)
-                fprintf(stderr, "\r\033[Kbench %s %s k %g: %d steps with %s",
-                        cloth_scene_name(wc->id.scene), wc->id.label, wc->id.k,
-                        o->whole_steps, corepcg_method_name(o->methods[j]));
-            wc->runs[j].method = o->methods[j];
-            run_one(o, wc, &wc->runs[j]);
-        }
+        run_case(o, wc);
     }
     if (o->progress)
         fputs("\r\033[K", stderr);
