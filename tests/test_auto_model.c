@@ -113,6 +113,21 @@ static void test_first_and_probe(void)
               first_probe);
     }
 
+    /* the urgency holds while the best is the only one timed: once the
+     * first probe has timed corePCG (near icpcg's step, as on a stiff FEM
+     * garment), MPCG waits for its credit like any other (320 steps), not
+     * 10 -- its probes cost several steps each */
+    cpg_auto_model_init(&m, 3);
+    int probes[3] = {0, 0, 0};
+    for (step = 1; step <= 300; step++) {
+        int k = cpg_auto_choose(&m, &why);
+        probes[k] += why == COREPCG_AUTO_PROBE;
+        cpg_auto_measured(&m, k, k == CORE ? 0.052 : k == IC ? 0.05 : 0.25,
+                          k == CORE ? 3 : k == IC ? 90 : 700);
+    }
+    CHECK(probes[CORE] == 1 && probes[MPCG] == 0,
+          "probes after corePCG was timed: corePCG %d, mpcg %d", probes[CORE], probes[MPCG]);
+
     /* icpcg set aside on a sign before it was timed (its IC(0) broke down
      * on a triangle mesh: corePCG ran in its place) is probed at the
      * next step; from then on measured times decide */

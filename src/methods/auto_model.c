@@ -79,7 +79,13 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
     }
     /* the candidate whose credit covers what running it would cost by the
      * widest margin */
-    double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS
+    /* the best in trouble while no other has been timed: look for another
+     * soon; once one has, the times compare them and the rest wait for
+     * their credit as usual */
+    int timed = 0;
+    for (int k = 0; k < m->count; k++)
+        timed += m->c[k].measured > 0;
+    double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS && timed == 1
                        ? CPG_AUTO_URGENT_RATIO : CPG_AUTO_PRIOR_RATIO;
     double best_s = m->c[best].cost_s;
     int pick = -1;

@@ -25,8 +25,9 @@
  * would only cost time. */
 #define CPG_AUTO_PRIOR_RATIO 8.0
 /* ... unless the best needs more iterations than this, a sign that its
- * preconditioner suits this system badly: then the others are tried once
- * their credit covers a quarter of its step (within about 10 steps). It
+ * preconditioner suits this system badly, and no other has been timed
+ * yet: then the others are tried once their credit covers a quarter of
+ * its step (within about 10 steps). It
  * lies between icpcg's counts on the grids and on stiff garments at the
  * default tol (docs/benchmark.md, "auto: choosing per step"). */
 #define CPG_AUTO_URGENT_ITERATIONS 40
