@@ -149,7 +149,8 @@ double corepcg_option_get(const corepcg_settings *s, int option)
 
 double cpg_own_value(const corepcg_settings *s, const cpg_own_option *o)
 {
-    return s->method_options[cpg_own_option_number(o)];
+    int k = cpg_own_option_number(o); /* -1: a description no ops list */
+    return k >= 0 && k < COREPCG_METHOD_OPTION_SLOTS ? s->method_options[k] : NAN;
 }
 
 void cpg_options_default(corepcg_settings *s)
