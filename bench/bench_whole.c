@@ -11,8 +11,10 @@
  * the seconds are the solver's -- setup or update + solve at every step,
  * cloth_sim's time_solve_s -- summed. The copies advance side by side, one
  * step each in turn (the order rotated per step), so that a machine whose
- * speed drifts over minutes slows every method alike: run one after the
- * other, the same simulation differed by a fifth between two runs. */
+ * speed drifts over minutes slows every method alike (docs/benchmark.md,
+ * "Whole simulations on both cloth models"); each step then runs after
+ * the others' have used the caches, as it would beside a simulator's
+ * own work. */
 #include "bench.h"
 #include "cloth.h"
 #include "monotonic.h"

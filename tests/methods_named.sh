@@ -8,7 +8,11 @@
 set -euo pipefail
 cd "$1"
 allowed='^src/methods/registry\.c:'
-named=$(grep -rnE 'COREPCG_METHOD_(MPCG_BW|MPCG|UPCG|DIRECT|COREPCG|ICPCG)\b' \
+# every constant of the header's corepcg_method, auto and the count aside
+methods=$(sed -n '/^typedef enum corepcg_method {/,/} corepcg_method;/p' include/corepcg.h |
+          grep -oE 'COREPCG_METHOD_[A-Z0-9_]+' | grep -vE '_(AUTO|COUNT)$' | paste -sd'|')
+[ -n "$methods" ] || { echo "no method constants in include/corepcg.h"; exit 1; }
+named=$(grep -rnE "($methods)\b" \
             src tools bench cloth util --include='*.c' --include='*.h' |
         grep -vE "$allowed" || true)
 if [ -n "$named" ]; then

@@ -67,9 +67,9 @@ static void test_numbers(void)
 {
     int count = corepcg_option_count();
     CHECK(count - COREPCG_OPTION_COUNT == cpg_own_option_total() &&
-              cpg_own_option_total() <= COREPCG_METHOD_OPTION_SLOTS,
-          "%d own options, room for %d", count - COREPCG_OPTION_COUNT,
-          COREPCG_METHOD_OPTION_SLOTS);
+              cpg_own_option_declared() == cpg_own_option_total(),
+          "the methods declare %d own options, settings have room for %d",
+          cpg_own_option_declared(), COREPCG_METHOD_OPTION_SLOTS);
     for (int k = 0; k < count; k++) {
         const char *name = corepcg_option_describe(k)->name;
         char upper[64] = "";
@@ -102,10 +102,19 @@ static void test_set_get(void)
               corepcg_option_get(&s, threshold) == 0.25 && s.max_iter == 77 &&
               s.stop == COREPCG_STOP_PRECONDITIONED && s.tol == COREPCG_DEFAULT_TOL,
           "set: %g %d %d", corepcg_option_get(&s, threshold), s.max_iter, (int)s.stop);
-    /* a whole-number option given a fraction is refused, not truncated */
+    /* a whole-number option given a fraction is refused, not truncated:
+     * by corepcg_option_set, shared or own, and by setup when written
+     * into the slot directly */
+    int fill = corepcg_option_from_name("ic_fill");
+    CHECK(corepcg_option_set(&s, fill, 0.5) == COREPCG_ERR_ARGUMENT &&
+              corepcg_option_set(&s, COREPCG_OPTION_MAX_ITER, 10.5) == COREPCG_ERR_ARGUMENT &&
+              corepcg_option_set(&s, COREPCG_OPTION_STOP, NAN) == COREPCG_ERR_ARGUMENT &&
+              corepcg_option_get(&s, fill) == 0 && s.max_iter == 77 &&
+              s.stop == COREPCG_STOP_PRECONDITIONED,
+          "a fraction set: fill %g, max_iter %d", corepcg_option_get(&s, fill), s.max_iter);
     char msg[COREPCG_MSG_SIZE];
     s.method = COREPCG_METHOD_ICPCG;
-    corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 0.5);
+    s.method_options[fill - COREPCG_OPTION_COUNT] = 0.5;
     CHECK(cpg_settings_check(&s, msg) == COREPCG_ERR_ARGUMENT && strstr(msg, "ic_fill"),
           "ic_fill 0.5: %s", msg);
 }

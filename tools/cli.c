@@ -80,6 +80,31 @@ int cli_parse_method(const char *opt, const char *text, int newest_first, int *o
     return cli_parse_choice(opt, text, corepcg_method_from_name, names, out);
 }
 
+void cli_usage(FILE *out, const char *text)
+{
+    static const char newest[] = "@METHODS@", listed[] = "@METHOD_LIST@";
+    corepcg_settings defaults;
+    corepcg_settings_default(&defaults);
+    const char *p = text, *at;
+    while ((at = strchr(p, '@'))) {
+        fwrite(p, 1, (size_t)(at - p), out);
+        int is_newest = strncmp(at, newest, sizeof newest - 1) == 0;
+        int is_listed = strncmp(at, listed, sizeof listed - 1) == 0;
+        if (!is_newest && !is_listed) {
+            fputc('@', out);
+            p = at + 1;
+            continue;
+        }
+        for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+            int m = corepcg_method_at(is_newest ? COREPCG_METHOD_COUNT - 1 - k : k);
+            fprintf(out, "%s%s%s", k ? (is_newest ? "|" : ", ") : "", corepcg_method_name(m),
+                    is_newest && m == (int)defaults.method ? " (default)" : "");
+        }
+        p = at + (is_newest ? sizeof newest : sizeof listed) - 1;
+    }
+    fputs(p, out);
+}
+
 int cli_on_off(const char *name)
 {
     return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;

@@ -28,6 +28,11 @@ int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const c
 /* a method's name; the choices printed on error are the library's table
  * of methods (corepcg_method_at), newest first or in the table's order */
 int cli_parse_method(const char *opt, const char *text, int newest_first, int *out);
+/* A command's usage text with the library's table of methods in it:
+ * "@METHODS@" becomes "auto (default)|icpcg|...|mpcg-bw" (newest first,
+ * the default marked), "@METHOD_LIST@" "mpcg-bw, mpcg, ..., auto" (the
+ * table's order). */
+void cli_usage(FILE *out, const char *text);
 /* "on" 1, "off" 0, else -1: a name table for cli_parse_choice */
 int cli_on_off(const char *name);
 

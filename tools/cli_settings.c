@@ -77,6 +77,8 @@ int cli_settings_refuse_ignored(const cli_settings *c, const char *command, int 
  * precond projected is upcg's). */
 static int refuse_value(const cli_settings *c, const char *command, int option)
 {
+    if (corepcg_option_describe(option)->type != COREPCG_VALUE_CHOICE)
+        return 0; /* the rules are on named values */
     const char *why;
     int value = (int)corepcg_option_get(&c->set, option);
     int only = corepcg_option_value_method(option, value, &why);

@@ -40,7 +40,7 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
     cloth_scene_list(CLOTH_ON_MESH, on_mesh, sizeof on_mesh);
     if (!scene) {
         cli_error("%s: no SCENE given (%s)", command, all);
-        fputs(usage, stderr);
+        cli_usage(stderr, usage);
         return -1;
     }
     int s = cloth_scene_from_name(scene);
@@ -179,7 +179,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     struct cloth_parse p = {o, takes_out, takes_files, NULL, 0, 0};
     int rc = cli_parse_args(argc, argv, command, cloth_option, &p);
     if (rc == 1)
-        fputs(usage, stdout);
+        cli_usage(stdout, usage);
     if (rc)
         return rc;
     int s = check_scene(o, p.scene, p.size, p.have_subdivide, takes_out, usage);

@@ -38,7 +38,7 @@ static const char usage_text[] =
     "  --sizes LIST     nodes per side, e.g. 41,81,161 (default)\n"
     "  --k LIST         stretch stiffness k_stretch in N/m, e.g. 60,600,6000\n"
     "                   (default; --scaling: 6000)\n"
-    "  --methods LIST   of mpcg-bw, mpcg, upcg, direct, corepcg, icpcg, auto\n"
+    "  --methods LIST   of @METHOD_LIST@\n"
     "                   (default: all)\n"
     "  --steps K        measured steps per case (default 5; --scaling: warm\n"
     "                   steps after the cold one, their median, default 1)\n"
@@ -401,7 +401,7 @@ static int parse(int argc, char **argv, bench_options *o)
     struct bench_parse into = {o, &given};
     int rc = cli_parse_args(argc, argv, "bench", bench_option, &into);
     if (rc == 1)
-        fputs(usage_text, stdout);
+        cli_usage(stdout, usage_text);
     if (rc)
         return rc;
     if (check_modes(o, g) < 0)

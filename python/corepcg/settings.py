@@ -77,7 +77,7 @@ def _takers(name):
 
 def check_combination(values, given):
     """Raises ArgumentError for the first setting in `given` (the names
-    the caller set), in corepcg_settings' order, that the method in
+    the caller set), in the library's order of options, that the method in
     `values` (settings_dict) does not take, naming the setting and the
     method; then the library's rules on values: a value one method alone
     takes (precond 'projected': upcg) is refused for another, and a

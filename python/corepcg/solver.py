@@ -46,11 +46,13 @@ class Solver:
     Solver(A, constraints=None, z=None, stretch_pairs=None, triangle="auto",
            method=None, tol=None, max_iter=None, precond=None, ordering=None,
            factor=None, core=None, core_threshold=None, fallback_upcg=None,
-           ic_fill=None, stop=None)
+           ic_fill=None, stop=None, **options)
 
     A: symmetric n x n scipy.sparse matrix, n = 3 N (see docs/python.md for
     which triangle is read and when A is copied). Settings left None take
-    the library's defaults (corepcg.default_settings()). Set-up failures
+    the library's defaults (corepcg.default_settings()); **options: any
+    other setting the library describes (corepcg.settings.NAMES: a newer
+    method's own), by name. Set-up failures
     raise the CorepcgError subclass of the library's code. Not for use
     from two threads at once; two Solvers may run in two threads."""
 
@@ -58,13 +60,13 @@ class Solver:
                  triangle="auto", method=None, tol=None, max_iter=None,
                  precond=None, ordering=None, factor=None, core=None,
                  core_threshold=None, fallback_upcg=None, ic_fill=None,
-                 stop=None):
+                 stop=None, **options):
         self._h = None
         self._settings = make_settings(
             method=method, tol=tol, max_iter=max_iter, precond=precond,
             ordering=ordering, factor=factor, core=core,
             core_threshold=core_threshold, fallback_upcg=fallback_upcg,
-            ic_fill=ic_fill, stop=stop)
+            ic_fill=ic_fill, stop=stop, **options)
         system = CSystem(A, constraints, z, stretch_pairs, triangle)
         h = POINTER(Handle)()
         rc = lib.corepcg_create(byref(h))

@@ -145,7 +145,7 @@ ONE_SETTING = (
 class OptionsAMethodDoesNotTake(unittest.TestCase):
     """Python refuses exactly the settings the CLI refuses, per method,
     naming the setting and the method (both read the library's table of
-    methods: settings.TAKEN_BY and tools/cmd_solve.c's check_combination);
+    methods: settings.TAKEN_BY and tools/cli_settings.c's cli_settings_check);
     the counts below are the table's, so a wrong table fails here too."""
 
     def test_python_and_cli_agree(self):

@@ -77,16 +77,16 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
         *why = COREPCG_AUTO_NONE;
         return -1;
     }
-    /* the candidate whose credit covers what running it would cost by the
-     * widest margin */
-    /* the best in trouble while no other has been timed: look for another
-     * soon; once one has, the times compare them and the rest wait for
-     * their credit as usual */
+    /* the best in trouble while no other usable one has been timed: look
+     * for another soon; once one has, the times compare them and the rest
+     * wait for their credit as usual */
     int timed = 0;
     for (int k = 0; k < m->count; k++)
-        timed += m->c[k].measured > 0;
+        timed += m->c[k].usable && m->c[k].measured > 0;
     double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS && timed == 1
                        ? CPG_AUTO_URGENT_RATIO : CPG_AUTO_PRIOR_RATIO;
+    /* the candidate whose credit covers what running it would cost by the
+     * widest margin */
     double best_s = m->c[best].cost_s;
     int pick = -1;
     double margin = 1.0;

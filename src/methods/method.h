@@ -125,8 +125,11 @@ int cpg_method_check_values(const corepcg_settings *s, char *msg);
 
 /* The methods' own settings, numbered 0 .. cpg_own_option_total() - 1
  * over the rows in the table's order (option COREPCG_OPTION_COUNT + k):
- * the k-th, with the method it belongs to (NULL past the last); the
- * number of o (-1 for one no row lists). */
+ * how many the ops declare, how many of them settings have room for (the
+ * first COREPCG_METHOD_OPTION_SLOTS: test_options fails when the two
+ * differ), the k-th with the method it belongs to (NULL past the last),
+ * and the number of o (-1 for one no row lists). */
+int cpg_own_option_declared(void);
 int cpg_own_option_total(void);
 const cpg_own_option *cpg_own_option_at(int k, corepcg_method *owner);
 int cpg_own_option_number(const cpg_own_option *o);

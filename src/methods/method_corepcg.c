@@ -32,7 +32,7 @@ static const cpg_own_option own[OWN_COUNT] = {
     [OWN_CORE_THRESHOLD] = {{"core_threshold", "--core-threshold", COREPCG_VALUE_REAL, 0,
                              1e300, COREPCG_DEFAULT_CORE_THRESHOLD, "core", "core",
                              COREPCG_CORE_AUTO,
-                             "core auto: keep blocks with |A_ij| >= t "
+                             "core auto: keep blocks with |A_ij| >= threshold "
                              "sqrt(|A_ii||A_jj|)"},
                             NULL},
     [OWN_FALLBACK_UPCG] = {{"fallback_upcg", "--fallback", COREPCG_VALUE_SWITCH, 0, 1, 0,

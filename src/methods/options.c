@@ -34,7 +34,7 @@ _Static_assert(sizeof(corepcg_precond) == sizeof(int) && sizeof(corepcg_ordering
 static const option_desc options[COREPCG_OPTION_COUNT] = {
     [COREPCG_OPTION_TOL] = {{"tol", "--tol", COREPCG_VALUE_REAL, 1e-300, 0.999999,
                              COREPCG_DEFAULT_TOL, NULL, NONE,
-                             "iterative methods' tolerance (see stop)"},
+                             "iterative methods' tolerance: the bound of stop's measure"},
                             FIELD(tol), NULL},
     [COREPCG_OPTION_MAX_ITER] = {{"max_iter", "--max-iter", COREPCG_VALUE_INT, 1, 1e9,
                                   COREPCG_DEFAULT_MAX_ITER, "tol", NONE,
@@ -73,12 +73,12 @@ int corepcg_option_count(void)
     return COREPCG_OPTION_COUNT + cpg_own_option_total();
 }
 
-/* A method's own option by number, NULL for a shared or unknown one and
- * for one past the room settings have (test_options fails on that). */
+/* A method's own option by number, NULL for a shared or unknown one. */
 static const cpg_own_option *own(int option)
 {
-    int k = option - COREPCG_OPTION_COUNT;
-    return k >= 0 && k < COREPCG_METHOD_OPTION_SLOTS ? cpg_own_option_at(k, NULL) : NULL;
+    return option >= COREPCG_OPTION_COUNT
+               ? cpg_own_option_at(option - COREPCG_OPTION_COUNT, NULL)
+               : NULL;
 }
 
 const corepcg_option_info *corepcg_option_describe(int option)
@@ -121,7 +121,8 @@ int corepcg_option_value_from_name(int option, const char *name)
 
 int corepcg_option_set(corepcg_settings *s, int option, double value)
 {
-    if (!s || !corepcg_option_describe(option))
+    const corepcg_option_info *d = corepcg_option_describe(option);
+    if (!s || !d || (d->type != COREPCG_VALUE_REAL && value != floor(value)))
         return COREPCG_ERR_ARGUMENT;
     if (option >= COREPCG_OPTION_COUNT) {
         s->method_options[option - COREPCG_OPTION_COUNT] = value;
@@ -149,8 +150,8 @@ double corepcg_option_get(const corepcg_settings *s, int option)
 
 double cpg_own_value(const corepcg_settings *s, const cpg_own_option *o)
 {
-    int k = cpg_own_option_number(o); /* -1: a description no ops list */
-    return k >= 0 && k < COREPCG_METHOD_OPTION_SLOTS ? s->method_options[k] : NAN;
+    int k = cpg_own_option_number(o); /* -1: one settings have no room for */
+    return k >= 0 ? s->method_options[k] : o->info.default_value;
 }
 
 void cpg_options_default(corepcg_settings *s)

@@ -161,6 +161,8 @@ int corepcg_option_value_method(int option, int value, const char **why)
 int cpg_method_check_values(const corepcg_settings *s, char *msg)
 {
     for (int k = 0; k < corepcg_option_count(); k++) {
+        if (corepcg_option_describe(k)->type != COREPCG_VALUE_CHOICE)
+            continue; /* the rules are on named values */
         const char *why;
         int value = (int)corepcg_option_get(s, k);
         int only = corepcg_option_value_method(k, value, &why);
@@ -186,7 +188,7 @@ int corepcg_auto_candidate(int k)
     return k >= 0 && k < count ? (int)c[k] : -1;
 }
 
-int cpg_own_option_total(void)
+int cpg_own_option_declared(void)
 {
     int total = 0;
     for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
@@ -194,8 +196,16 @@ int cpg_own_option_total(void)
     return total;
 }
 
+int cpg_own_option_total(void)
+{
+    int declared = cpg_own_option_declared();
+    return declared < COREPCG_METHOD_OPTION_SLOTS ? declared : COREPCG_METHOD_OPTION_SLOTS;
+}
+
 const cpg_own_option *cpg_own_option_at(int k, corepcg_method *owner)
 {
+    if (k >= cpg_own_option_total())
+        return NULL;
     for (int r = 0; r < COREPCG_METHOD_COUNT && k >= 0; r++) {
         const cpg_method_ops *ops = cpg_methods[r].ops;
         if (k < ops->own_count) {
