@@ -240,7 +240,8 @@ void cli_settings_usage(FILE *out)
     }
     for (int k = 0; corepcg_auto_candidate(k) >= 0; k++) {
         size_t len = strlen(candidates);
-        snprintf(candidates + len, sizeof candidates - len, "%s%s", k ? ", " : "",
+        snprintf(candidates + len, sizeof candidates - len, "%s%s",
+                 k == 0 ? "" : corepcg_auto_candidate(k + 1) < 0 ? " and " : ", ",
                  corepcg_method_name(corepcg_auto_candidate(k)));
     }
     snprintf(text, sizeof text,
