@@ -502,40 +502,36 @@ static void run_sequence(int seq, unsigned long seed, int g, double k_stretch,
  * long run the issue asks for: `build/tests/test_step_sequence 10000`). */
 int main(int argc, char **argv)
 {
-    /* The issue's sequence: a contact moves to another node pair (the
-     * same block count) and stays, comes back, and so on. */
-    run_sequence(0, 17, 5, 50, 0, "SKKRKMKKSKKRKMMKKAKDKSKRKK", 27);
-    const struct {
+    /* Each sequence: its seed, grid, k_stretch, FEM-like or not, and its
+     * script (NULL: random steps) of so many steps. */
+    static const struct {
+        unsigned long seed;
         int g;
         double k_stretch;
+        int fem;
+        const char *script;
         int steps;
-    } random_cases[] = {
-        {3, 50, 30}, {4, 1e3, 30}, {6, 50, 30}, {8, 1e4, 20},
-        {5, 1e4, 30}, {7, 1e3, 30}, {4, 1, 30}, {6, 300, 30},
+    } sequences[] = {
+        /* the issue's: a contact moves to another node pair (the same
+         * block count) and stays, comes back, and so on */
+        {17, 5, 50, 0, "SKKRKMKKSKKRKMMKKAKDKSKRKK", 27},
+        {100, 3, 50, 0, NULL, 30}, {101, 4, 1e3, 0, NULL, 30},
+        {102, 6, 50, 0, NULL, 30}, {103, 8, 1e4, 0, NULL, 20},
+        {104, 5, 1e4, 0, NULL, 30}, {105, 7, 1e3, 0, NULL, 30},
+        {106, 4, 1, 0, NULL, 30}, {107, 6, 300, 0, NULL, 30},
+        /* FEM-like: hinges go (O) and come (H) on one pattern of the core,
+         * so that corepcg keeps its analysis while its core turns plain
+         * and compensated; their stiffness jumps (J), the triangulation
+         * (T), the membranes (E) and the contacts change */
+        {23, 5, 50, 1, "OKHKJOKKHJJKOEKHKMKOKFKHKTKOKEHKJKSKOAKFKHKDOKHK", 49},
+        {200, 4, 50, 1, NULL, 30}, {201, 6, 1e3, 1, NULL, 30},
+        {202, 3, 300, 1, NULL, 30}, {203, 8, 50, 1, NULL, 25},
+        {204, 5, 1e4, 1, NULL, 30}, {205, 7, 1, 1, NULL, 30},
     };
-    int nrand = (int)(sizeof random_cases / sizeof random_cases[0]);
-    for (int k = 0; k < nrand; k++)
-        run_sequence(1 + k, 100 + (unsigned long)k, random_cases[k].g,
-                     random_cases[k].k_stretch, 0, NULL, random_cases[k].steps);
-    /* FEM-like: hinges go (O) and come (H) on one pattern of the core, so
-     * that corepcg keeps its analysis while its core turns plain and
-     * compensated; their stiffness jumps (J), the triangulation (T), the
-     * membranes (E) and the contacts change. */
-    int seq = 1 + nrand;
-    run_sequence(seq++, 23, 5, 50, 1,
-                 "OKHKJOKKHJJKOEKHKMKOKFKHKTKOKEHKJKSKOAKFKHKDOKHK", 49);
-    const struct {
-        int g;
-        double k_stretch;
-        int steps;
-    } fem_cases[] = {
-        {4, 50, 30}, {6, 1e3, 30}, {3, 300, 30}, {8, 50, 25},
-        {5, 1e4, 30}, {7, 1, 30},
-    };
-    int nfem = (int)(sizeof fem_cases / sizeof fem_cases[0]);
-    for (int k = 0; k < nfem; k++)
-        run_sequence(seq++, 200 + (unsigned long)k, fem_cases[k].g,
-                     fem_cases[k].k_stretch, 1, NULL, fem_cases[k].steps);
+    int seq = (int)(sizeof sequences / sizeof sequences[0]);
+    for (int k = 0; k < seq; k++)
+        run_sequence(k, sequences[k].seed, sequences[k].g, sequences[k].k_stretch,
+                     sequences[k].fem, sequences[k].script, sequences[k].steps);
     long extra = argc > 1 ? strtol(argv[1], NULL, 10) : 0;
     for (int k = 0; extra > 0; k++, extra -= 500)
         run_sequence(seq + k, 1000 + (unsigned long)k, 6, k % 2 ? 1e4 : 50,
