@@ -375,9 +375,9 @@ COREPCG_EXPORT int corepcg_option_value_method(int option, int value, const char
  *   corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 1);
  * corepcg_option_set stores value (no range check, which setup makes)
  * and returns OK, or ERR_ARGUMENT, leaving s as it was, for a NULL s, an
- * unknown option or a value that is not whole (or NaN) for an option
- * that is not REAL; corepcg_option_get returns it as a double (NaN for a
- * NULL s or an unknown option). */
+ * unknown option or, for an option that is not REAL, a value that is not
+ * a whole number an int holds (NaN included); corepcg_option_get returns
+ * it as a double (NaN for a NULL s or an unknown option). */
 COREPCG_EXPORT int corepcg_option_set(corepcg_settings *s, int option, double value);
 COREPCG_EXPORT double corepcg_option_get(const corepcg_settings *s, int option);
 

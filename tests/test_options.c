@@ -109,6 +109,7 @@ static void test_set_get(void)
     CHECK(corepcg_option_set(&s, fill, 0.5) == COREPCG_ERR_ARGUMENT &&
               corepcg_option_set(&s, COREPCG_OPTION_MAX_ITER, 10.5) == COREPCG_ERR_ARGUMENT &&
               corepcg_option_set(&s, COREPCG_OPTION_STOP, NAN) == COREPCG_ERR_ARGUMENT &&
+              corepcg_option_set(&s, COREPCG_OPTION_MAX_ITER, 1e20) == COREPCG_ERR_ARGUMENT &&
               corepcg_option_get(&s, fill) == 0 && s.max_iter == 77 &&
               s.stop == COREPCG_STOP_PRECONDITIONED,
           "a fraction set: fill %g, max_iter %d", corepcg_option_get(&s, fill), s.max_iter);

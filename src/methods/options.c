@@ -11,6 +11,7 @@
  * methods' (registry.c). */
 #include "method.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -102,8 +103,9 @@ const char *corepcg_option_value_name(int option, int value)
     const corepcg_option_info *o = corepcg_option_describe(option);
     if (!o || o->type != COREPCG_VALUE_CHOICE || value < 0 || value > (int)o->max)
         return NULL;
-    return option < COREPCG_OPTION_COUNT ? options[option].value_name(value)
-                                         : own(option)->value_name(value);
+    const char *(*name)(int) = option < COREPCG_OPTION_COUNT ? options[option].value_name
+                                                             : own(option)->value_name;
+    return name ? name(value) : NULL;
 }
 
 int corepcg_option_value_from_name(int option, const char *name)
@@ -122,7 +124,9 @@ int corepcg_option_value_from_name(int option, const char *name)
 int corepcg_option_set(corepcg_settings *s, int option, double value)
 {
     const corepcg_option_info *d = corepcg_option_describe(option);
-    if (!s || !d || (d->type != COREPCG_VALUE_REAL && value != floor(value)))
+    if (!s || !d ||
+        (d->type != COREPCG_VALUE_REAL &&
+         (value != floor(value) || value < INT_MIN || value > INT_MAX)))
         return COREPCG_ERR_ARGUMENT;
     if (option >= COREPCG_OPTION_COUNT) {
         s->method_options[option - COREPCG_OPTION_COUNT] = value;
