@@ -62,6 +62,30 @@ class Python(unittest.TestCase):
             self.assertEqual([m.label for m in settings.CHOICES[name]], labels)
 
 
+    def test_solver_takes_every_option_by_name(self):
+        """Solver takes every option the library describes as a keyword
+        (its own or through **options), and an unknown one is a
+        TypeError."""
+        from corepcg.bundle import read_bundle
+        d = read_bundle(support.DATA / "tiny")
+        system = dict(constraints=d["constraints"], z=d["z"],
+                      stretch_pairs=d["stretch_pairs"])
+        for info in described():
+            name = info.name.decode()
+            method = next(m.label for m in enums.Method
+                          if lib.corepcg_method_takes(int(m), number(info)))
+            given = {name: shown_default(info)}
+            if info.needs is not None:
+                given[info.needs.decode()] = lib.corepcg_option_value_name(
+                    lib.corepcg_option_from_name(info.needs),
+                    info.needs_value).decode()
+            with self.subTest(option=name):
+                s = corepcg.Solver(d["A"], method=method, **system, **given)
+                self.assertEqual(s.settings[name], shown_default(info))
+        with self.assertRaises(TypeError):
+            corepcg.Solver(d["A"], **system, no_such_option=1)
+
+
 class Cli(unittest.TestCase):
     def test_help_lists_every_option(self):
         usage = support.cli("solve", "--help").stdout
