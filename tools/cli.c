@@ -67,24 +67,30 @@ int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const c
     return 0;
 }
 
+void cli_method_names(char *out, size_t size, int newest_first, const char *sep,
+                      int mark_default)
+{
+    corepcg_settings defaults;
+    corepcg_settings_default(&defaults);
+    out[0] = '\0';
+    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+        int m = corepcg_method_at(newest_first ? COREPCG_METHOD_COUNT - 1 - k : k);
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s%s", k ? sep : "", corepcg_method_name(m),
+                 mark_default && m == (int)defaults.method ? " (default)" : "");
+    }
+}
+
 int cli_parse_method(const char *opt, const char *text, int newest_first, int *out)
 {
-    char names[256] = "";
-    size_t used = 0;
-    for (int k = 0; k < COREPCG_METHOD_COUNT && used < sizeof names; k++) {
-        int m = corepcg_method_at(newest_first ? COREPCG_METHOD_COUNT - 1 - k : k);
-        int w = snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "",
-                         corepcg_method_name(m));
-        used += w > 0 ? (size_t)w : 0;
-    }
+    char names[256];
+    cli_method_names(names, sizeof names, newest_first, ", ", 0);
     return cli_parse_choice(opt, text, corepcg_method_from_name, names, out);
 }
 
 void cli_usage(FILE *out, const char *text)
 {
     static const char newest[] = "@METHODS@", listed[] = "@METHOD_LIST@";
-    corepcg_settings defaults;
-    corepcg_settings_default(&defaults);
     const char *p = text, *at;
     while ((at = strchr(p, '@'))) {
         fwrite(p, 1, (size_t)(at - p), out);
@@ -95,11 +101,9 @@ void cli_usage(FILE *out, const char *text)
             p = at + 1;
             continue;
         }
-        for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
-            int m = corepcg_method_at(is_newest ? COREPCG_METHOD_COUNT - 1 - k : k);
-            fprintf(out, "%s%s%s", k ? (is_newest ? "|" : ", ") : "", corepcg_method_name(m),
-                    is_newest && m == (int)defaults.method ? " (default)" : "");
-        }
+        char names[256];
+        cli_method_names(names, sizeof names, is_newest, is_newest ? "|" : ", ", is_newest);
+        fputs(names, out);
         p = at + (is_newest ? sizeof newest : sizeof listed) - 1;
     }
     fputs(p, out);

@@ -28,6 +28,11 @@ int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const c
 /* a method's name; the choices printed on error are the library's table
  * of methods (corepcg_method_at), newest first or in the table's order */
 int cli_parse_method(const char *opt, const char *text, int newest_first, int *out);
+/* The library's methods by name into out (size bytes), newest first
+ * (auto first) or in the table's order, joined by sep; the default one
+ * marked " (default)" when mark_default. */
+void cli_method_names(char *out, size_t size, int newest_first, const char *sep,
+                      int mark_default);
 /* A command's usage text with the library's table of methods in it:
  * "@METHODS@" becomes "auto (default)|icpcg|...|mpcg-bw" (newest first,
  * the default marked), "@METHOD_LIST@" "mpcg-bw, mpcg, ..., auto" (the

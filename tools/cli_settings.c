@@ -233,11 +233,7 @@ void cli_settings_usage(FILE *out)
     char methods[256] = "", candidates[128] = "", text[512];
     corepcg_settings defaults;
     corepcg_settings_default(&defaults);
-    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
-        size_t len = strlen(methods);
-        snprintf(methods + len, sizeof methods - len, "%s%s", k ? "|" : "",
-                 corepcg_method_name(corepcg_method_at(COREPCG_METHOD_COUNT - 1 - k)));
-    }
+    cli_method_names(methods, sizeof methods, 1, "|", 0);
     for (int k = 0; corepcg_auto_candidate(k) >= 0; k++) {
         size_t len = strlen(candidates);
         snprintf(candidates + len, sizeof candidates - len, "%s%s",
