@@ -115,6 +115,9 @@ static void test_set_get(void)
           "a fraction set: fill %g, max_iter %d", corepcg_option_get(&s, fill), s.max_iter);
     char msg[COREPCG_MSG_SIZE];
     s.method = COREPCG_METHOD_ICPCG;
+    CHECK(fill >= COREPCG_OPTION_COUNT, "ic_fill: number %d", fill);
+    if (fill < COREPCG_OPTION_COUNT)
+        return;
     s.method_options[fill - COREPCG_OPTION_COUNT] = 0.5;
     CHECK(cpg_settings_check(&s, msg) == COREPCG_ERR_ARGUMENT && strstr(msg, "ic_fill"),
           "ic_fill 0.5: %s", msg);
