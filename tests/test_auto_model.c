@@ -3,11 +3,12 @@
  * (src/methods/auto_model.c), fed fixed step times instead of a clock:
  * which candidate runs, why, when a slower one is re-checked, and what
  * re-checking costs over a simulation.
- * Candidates in the auto method's order: 0 icpcg, 1 corepcg, 2 mpcg. */
+ * Candidates in the auto method's order: 0 icpcg, 1 corepcg, 2 mpcg,
+ * 3 direct. */
 #include "auto_model.h"
 #include "test.h"
 
-enum { IC = 0, CORE = 1, MPCG = 2 };
+enum { IC = 0, CORE = 1, MPCG = 2, DIRECT = 3 };
 
 /* Runs steps steps of a scene whose methods take cost[k] seconds and
  * its[k] iterations a step; returns the total time and counts how often
@@ -274,8 +275,63 @@ static void test_unusable(void)
     CHECK_INT(why, COREPCG_AUTO_NONE);
 }
 
+/* A complete factorisation's step expected from corePCG's measured one,
+ * and the probe it brings forward. */
+static void test_expected_direct(void)
+{
+    /* corePCG: a 1.0 s step of which 0.3 s factorise 6e9 flops (20
+     * GFlop/s) and 0.6 s solve in 11 iterations (12 solves with L, 0.05 s
+     * each); the rest of its update 0.1 s. A complete factor of 30e9
+     * flops with twice L's entries: 0.1 + 1.5 + 2 x 0.05 = 1.7 s */
+    CHECK_NEAR(cpg_auto_expect_factored(1.0, 0.3, 6e9, 1e7, 0.6, 11, 30e9, 2e7),
+               1.7, 1e-12);
+    /* nothing factorised, nothing to expect from */
+    CHECK_NEAR(cpg_auto_expect_factored(1.0, 0.0, 6e9, 1e7, 0.6, 11, 30e9, 2e7),
+               0.0, 0);
+    CHECK_NEAR(cpg_auto_expect_factored(1.0, 0.3, 0.0, 1e7, 0.6, 11, 30e9, 2e7),
+               0.0, 0);
+    /* corePCG the best at 1.0 s, icpcg 1.2 s; direct expected at 1.4 s,
+     * within CPG_AUTO_EXPECT_PROBE of the best: probed at the next step,
+     * not after the prior's 320 */
+    cpg_auto_model m;
+    corepcg_auto_reason why;
+    cpg_auto_model_init(&m, 4);
+    cpg_auto_measured(&m, IC, 1.2, 150);
+    cpg_auto_measured(&m, CORE, 1.0, 11);
+    cpg_auto_measured(&m, CORE, 1.0, 11);
+    cpg_auto_expect(&m, DIRECT, 1.4);
+    CHECK_INT(cpg_auto_choose(&m, &why), DIRECT);
+    CHECK_INT(why, COREPCG_AUTO_PROBE);
+    /* it took 0.8 s: the best from now on */
+    cpg_auto_measured(&m, DIRECT, 0.8, 0);
+    cpg_auto_measured(&m, DIRECT, 0.8, 0);
+    CHECK_INT(cpg_auto_choose(&m, &why), DIRECT);
+    CHECK_INT(why, COREPCG_AUTO_FASTEST);
+    /* an expectation is for a candidate never measured: ignored after */
+    cpg_auto_expect(&m, DIRECT, 5.0);
+    CHECK_NEAR(m.c[DIRECT].expected_s, 1.4, 0);
+
+    /* expected at 3x the best (2 s beyond it): probed once its credit,
+     * 2.5% of each 1.0 s step, covers the 2 s excess -- after 80 steps,
+     * not at once and not after the prior's 320 */
+    cpg_auto_model_init(&m, 4);
+    cpg_auto_measured(&m, CORE, 1.0, 11);
+    cpg_auto_measured(&m, CORE, 1.0, 11);
+    cpg_auto_unusable(&m, IC);
+    cpg_auto_unusable(&m, MPCG);
+    cpg_auto_expect(&m, DIRECT, 3.0);
+    int step = 0;
+    while (step < 400 && cpg_auto_choose(&m, &why) == CORE) {
+        cpg_auto_measured(&m, CORE, 1.0, 11);
+        step++;
+    }
+    CHECK(step >= 79 && step <= 81, "direct probed after %d steps", step);
+    CHECK_INT(why, COREPCG_AUTO_PROBE);
+}
+
 int main(void)
 {
+    test_expected_direct();
     test_first_and_probe();
     test_scenes();
     test_scene_change();

@@ -53,7 +53,25 @@ typedef struct warm_steps {
     int count;
     double median_s, min_s;   /* wall clock around update + solve */
     int iterations;           /* of the last */
+    int runs[COREPCG_METHOD_COUNT]; /* steps each method ran (auto's choice) */
 } warm_steps;
+
+/* The methods the warm steps ran, in the registry's order: "icpcg x2,
+ * corepcg x3", or as JSON members "\"icpcg\": 2, \"corepcg\": 3". */
+static void warm_runs_text(const warm_steps *warm, int json, char *buf,
+                           size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < COREPCG_METHOD_COUNT && len < size; k++) {
+        int m = corepcg_method_at(k);
+        if (m >= 0 && warm->runs[m] > 0)
+            len += (size_t)snprintf(buf + len, size - len,
+                                    json ? "%s\"%s\": %d" : "%s%s x%d",
+                                    len ? ", " : "", corepcg_method_name(m),
+                                    warm->runs[m]);
+    }
+}
 
 /* 1 when method m's info holds what report (corepcg_report) names. */
 static int reports(corepcg_method m, corepcg_report report)
@@ -131,6 +149,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
     int core = reports(used, COREPCG_REPORT_CORE);
     int ic = reports(used, COREPCG_REPORT_INCOMPLETE);
     char ordering[32] = "null", factor[16] = "null", reason[32] = "null";
+    char runs[256];
+    warm_runs_text(warm, 1, runs, sizeof runs);
     if (factored) {
         snprintf(ordering, sizeof ordering, "\"%s\"", corepcg_ordering_name(in->ordering));
         snprintf(factor, sizeof factor, "\"%s\"", in->factor_supernodal ? "ll" : "ldl");
@@ -154,7 +174,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            "\"time_iterate_s\": %.6g, "
            "\"time_setup_s\": %.6g, \"time_solve_s\": %.6g, "
            "\"time_total_s\": %.6g, \"repeat\": %d, "
-           "\"time_warm_median_s\": %.6g, \"time_warm_min_s\": %.6g}\n",
+           "\"time_warm_median_s\": %.6g, \"time_warm_min_s\": %.6g, "
+           "\"warm_methods\": {%s}}\n",
            corepcg_method_name(in->method), corepcg_method_name(used), reason,
            corepcg_strerror(in->status),
            in->n, in->r, in->iterations, in->converged ? "true" : "false",
@@ -169,7 +190,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            in->time_analyze_s, in->time_factor_s,
            factored ? in->factor_flops : 0, in->time_iterate_s,
            in->time_setup_s, in->time_solve_s, in->time_total_s, warm->count,
-           warm->count ? warm->median_s : 0, warm->count ? warm->min_s : 0);
+           warm->count ? warm->median_s : 0, warm->count ? warm->min_s : 0,
+           runs);
 }
 
 static void print_summary(const corepcg_info *in, double read_s,
@@ -216,10 +238,13 @@ static void print_summary(const corepcg_info *in, double read_s,
            in->time_setup_s, in->time_reduce_s, in->time_analyze_s,
            in->time_factor_s, in->time_solve_s, in->time_iterate_s,
            in->time_total_s);
-    if (warm->count)
+    if (warm->count) {
+        char runs[256];
+        warm_runs_text(warm, 0, runs, sizeof runs);
         printf("warm step         %.4f s median of %d (min %.4f; update + "
-               "solve, %d iterations)\n", warm->median_s, warm->count,
-               warm->min_s, warm->iterations);
+               "solve, %d iterations; %s)\n", warm->median_s, warm->count,
+               warm->min_s, warm->iterations, runs);
+    }
 }
 
 /* o->repeat warm steps on h, set up with the same system; the code of
@@ -243,6 +268,8 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
             rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
         seconds[k] = cpg_now() - t;
         warm->iterations = info.iterations;
+        if (rc >= 0 && info.method_used >= 0 && info.method_used < COREPCG_METHOD_COUNT)
+            warm->runs[info.method_used]++;
     }
     if (rc >= 0) {
         warm->count = o->repeat;

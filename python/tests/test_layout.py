@@ -168,7 +168,7 @@ class Registry(unittest.TestCase):
             cands.append(enums.Method(self.lib.corepcg_auto_candidate(k)))
             k += 1
         self.assertEqual(cands, [enums.Method.ICPCG, enums.Method.COREPCG,
-                                 enums.Method.MPCG])
+                                 enums.Method.MPCG, enums.Method.DIRECT])
 
     def test_takes(self):
         takes = self.lib.corepcg_method_takes

@@ -39,7 +39,7 @@ static int available(const cpg_auto_model *m, int k)
 }
 
 /* The measured available candidate of least cost, or -1. */
-static int cheapest(const cpg_auto_model *m)
+int cpg_auto_best(const cpg_auto_model *m)
 {
     int best = -1;
     for (int k = 0; k < m->count; k++)
@@ -56,6 +56,25 @@ void cpg_auto_probe_next(cpg_auto_model *m, int k)
         m->c[k].prior = 0.5 * m->explore;
 }
 
+void cpg_auto_expect(cpg_auto_model *m, int k, double seconds)
+{
+    if (k >= 0 && k < m->count && !m->c[k].measured && seconds > 0)
+        m->c[k].expected_s = seconds;
+}
+
+double cpg_auto_expect_factored(double step_s, double factor_s, double flops,
+                                double nnz, double solve_s, int iterations,
+                                double flops_new, double nnz_new)
+{
+    if (!(factor_s > 0 && flops > 0 && nnz > 0 && step_s > 0))
+        return 0;
+    /* the rest of the update (values, reduction) is common to both */
+    double rest = fmax(step_s - factor_s - solve_s, 0);
+    /* an iteration is about two triangular solves with the factor */
+    double one_solve = solve_s / (iterations + 1) * (nnz_new / nnz);
+    return rest + flops_new * (factor_s / flops) + one_solve;
+}
+
 int cpg_auto_nothing_measured(const cpg_auto_model *m)
 {
     for (int k = 0; k < m->count; k++)
@@ -66,7 +85,7 @@ int cpg_auto_nothing_measured(const cpg_auto_model *m)
 
 int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
 {
-    int best = cheapest(m);
+    int best = cpg_auto_best(m);
     if (best < 0) {
         /* nothing measured yet: the first usable in the prior order */
         for (int k = 0; k < m->count; k++)
@@ -97,8 +116,15 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
         double need;
         if (!c->measured) {
             /* a probe: expected to cost a multiple of the best's step, a
-             * fraction of it when the best is in trouble */
+             * fraction of it when the best is in trouble; or, when its
+             * cost was expected from another's measurement, at the next
+             * step if it may be the faster (CPG_AUTO_EXPECT_PROBE), else
+             * once its credit covers what it would take beyond the best */
             need = (c->prior < prior ? c->prior : prior) * best_s;
+            if (c->expected_s > 0)
+                need = fmin(need, c->expected_s <= CPG_AUTO_EXPECT_PROBE * best_s
+                                      ? 0.5 * m->explore * best_s
+                                      : c->expected_s - best_s);
         } else {
             /* a re-check costs what it takes beyond the best's step: a
              * close contender is re-checked often, a far one rarely, each

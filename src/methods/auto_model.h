@@ -38,6 +38,13 @@
  * this many times the best's step is re-checked soon, since its time may
  * be that excess alone; one slower still is left to the usual credit. */
 #define CPG_AUTO_FIRST_STEP_EXCESS 4.0
+/* A candidate whose step was expected from another's measurement
+ * (cpg_auto_expect) is probed at the next step when it is expected within
+ * this many times the best's step: the expectation takes the measured
+ * factorisation's flop rate, and a larger factor runs at a higher rate
+ * (1.4x at 56k vertices: docs/benchmark.md, "auto and direct"), so it
+ * errs on the slow side, and one probe costs at most one step's excess. */
+#define CPG_AUTO_EXPECT_PROBE 1.5
 /* Before any candidate is timed, the first choice solves within this many
  * iterations while a fallback is ready (a cold single solve has nothing
  * else to catch a preconditioner that suits the system badly). */
@@ -53,6 +60,8 @@ typedef struct cpg_auto_candidate {
     double credit_s;   /* time set aside for re-checking it */
     double prior;      /* never measured: expected to cost this many times
                           the best's step (CPG_AUTO_PRIOR_RATIO, or less) */
+    double expected_s; /* never measured: seconds of a step expected from
+                          another candidate's measured step, or 0 */
 } cpg_auto_candidate;
 
 typedef struct cpg_auto_model {
@@ -68,6 +77,27 @@ void cpg_auto_model_init(cpg_auto_model *m, int count);
  * suits the system better; since the sign is a guess, k is probed at the
  * next step, once the step that ran has earned it any credit. */
 void cpg_auto_probe_next(cpg_auto_model *m, int k);
+
+/* k, never measured, is expected to cost seconds a step (from what
+ * another candidate measured): probed at the next step when that is
+ * within CPG_AUTO_EXPECT_PROBE of the best's step, else as soon as its
+ * credit covers what it is expected to cost beyond the best's step --
+ * instead of after the prior's wait. */
+void cpg_auto_expect(cpg_auto_model *m, int k, double seconds);
+
+/* The measured usable candidate of least cost, or -1. */
+int cpg_auto_best(const cpg_auto_model *m);
+
+/* Seconds of a step of a method that factorises completely (no
+ * iterations), expected from a measured step of one that factorises a
+ * preconditioner with CHOLMOD and iterates: the measured step less its
+ * factorisation and solve, the factorisation's flops at the measured
+ * factorisation's rate, and one solve at the cost of one measured
+ * iteration scaled by the two factors' sizes. Returns 0 when the measured
+ * numbers cannot say (no factorisation timed). */
+double cpg_auto_expect_factored(double step_s, double factor_s, double flops,
+                                double nnz, double solve_s, int iterations,
+                                double flops_new, double nnz_new);
 
 /* 1 when no candidate has been timed yet. */
 int cpg_auto_nothing_measured(const cpg_auto_model *m);

@@ -72,6 +72,11 @@ typedef struct cpg_method_ops {
     /* Optional (with the above): 1 when the last factorise met a
      * breakdown before it succeeded. */
     int (*broke_down)(const void *state);
+    /* Optional, for a method whose step is one complete factorisation:
+     * after analyse, CHOLMOD's flop count and nnz(L) of a factorisation
+     * with this analysis, from which auto expects its step's cost before
+     * it ever runs (method_auto.c). */
+    void (*factor_size)(const void *state, double *flops, double *nnz);
 } cpg_method_ops;
 
 /* factorise_until_breakdown's status when it stopped at the breakdown. */

@@ -39,6 +39,14 @@ typedef struct auto_state {
     int ready[NCAND];             /* sub[k] is factorised for this step   */
     int chosen;                   /* this step's candidate                */
     corepcg_auto_reason why;
+    /* each candidate's CHOLMOD factorisation, and its last timed step,
+     * from which another's step is expected (expect_complete_factors) */
+    struct {
+        double flops, nnz;      /* of its factorisation (of one analysed
+                                   only, when it has not run yet)        */
+        double factor_s;        /* its last factorisation's time         */
+        double solve_s, step_s; /* its last timed step's solve and whole */
+    } seen[NCAND];
     double step_s;                /* this step's update time so far       */
     double fallback_s;            /* the fallback's factorisation time    */
     int timing;                   /* the next solve completes the step    */
@@ -109,6 +117,7 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
         drop(st, k);
     st->count = cpg_auto_candidates(st->cand, NCAND, &st->fallback);
     cpg_auto_model_init(&st->model, st->count);
+    memset(st->seen, 0, sizeof st->seen);
     for (int k = 0; k < st->count; k++) {
         st->set[k] = *ctx->set;
         st->set[k].method = st->cand[k];
@@ -188,6 +197,29 @@ static int successor_on_breakdown(const auto_state *st, const cpg_ctx *ctx,
            st->model.c[next].usable;
 }
 
+/* Candidate k's analysis for ctx->sys, if this pattern has none yet;
+ * *analyse_s gets its time. */
+static int analyse(auto_state *st, const cpg_ctx *ctx, int k, double *analyse_s)
+{
+    const cpg_method_ops *ops = ops_of(st, k);
+    cpg_ctx c = sub_ctx(st, ctx, k);
+    double t = cpg_now();
+    *analyse_s = 0;
+    if (st->analysed[k])
+        return COREPCG_OK;
+    if (!st->sub[k] && !(st->sub[k] = calloc(1, ops->state_size)))
+        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    int rc = ops->analyse(st->sub[k], &c);
+    if (rc < 0) {
+        drop(st, k);
+        return rc;
+    }
+    st->analysed[k] = 1;
+    ctx->rec->analysis_reused = 0;
+    *analyse_s = cpg_now() - t;
+    return COREPCG_OK;
+}
+
 /* Analysis (if this pattern has none yet) and factorisation of candidate
  * k for ctx->sys. *analyse_s gets the analysis time: a one-off that the
  * cost of a step leaves out, so that candidates compare by what they cost
@@ -200,27 +232,69 @@ static int prepare(auto_state *st, const cpg_ctx *ctx, int k,
     int (*factorise)(void *, const cpg_ctx *) =
         successor_on_breakdown(st, ctx, k) ? ops->factorise_until_breakdown
                                            : ops->factorise;
-    int rc = COREPCG_OK;
-    double t = cpg_now();
-    *analyse_s = 0;
-    if (!st->analysed[k]) {
-        if (!st->sub[k] && !(st->sub[k] = calloc(1, ops->state_size)))
-            return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-        rc = ops->analyse(st->sub[k], &c);
-        if (rc < 0) {
-            drop(st, k);
-            return rc;
-        }
-        st->analysed[k] = 1;
-        ctx->rec->analysis_reused = 0;
-        *analyse_s = cpg_now() - t;
-    }
-    rc = factorise(st->sub[k], &c);
+    int rc = analyse(st, ctx, k, analyse_s);
     if (rc < 0)
+        return rc;
+    rc = factorise(st->sub[k], &c);
+    if (rc < 0) {
         drop(st, k); /* what it holds is of no further use */
-    else if (rc != CPG_FACTOR_STOPPED)
+        return rc;
+    }
+    if (rc != CPG_FACTOR_STOPPED)
         st->ready[k] = 1;
+    if (corepcg_method_reports(st->cand[k]) & COREPCG_REPORT_CHOLMOD) {
+        st->seen[k].flops = ctx->rec->factor_flops;
+        st->seen[k].nnz = (double)ctx->rec->nnz_factor;
+        st->seen[k].factor_s = ctx->rec->time_factor_s;
+    }
     return rc;
+}
+
+/* A candidate that is one complete factorisation (direct), never run, is
+ * expected to cost what a measured CHOLMOD factorisation of another
+ * candidate (corePCG's core) says: its analysis tells its flops, the
+ * measured factorisation's rate their time. So where the complete
+ * factorisation may be the faster, it is probed at once instead of after
+ * the prior's hundreds of steps, and from then on the
+ * times measured decide; the expectation follows the other's newest
+ * measurement until then. Its analysis is kept when it is to run now,
+ * else freed (its factor's storage comes with it). */
+static void expect_complete_factors(auto_state *st, const cpg_ctx *ctx)
+{
+    int best = cpg_auto_best(&st->model), from = -1;
+    for (int k = 0; k < st->count; k++)
+        if (st->model.c[k].measured && st->model.c[k].usable &&
+            st->seen[k].flops > 0 &&
+            (from < 0 || st->model.c[k].cost_s < st->model.c[from].cost_s))
+            from = k;
+    if (best < 0 || from < 0)
+        return;
+    for (int k = 0; k < st->count; k++) {
+        const cpg_auto_candidate *c = &st->model.c[k];
+        const cpg_method_ops *ops = ops_of(st, k);
+        if (c->measured || !c->usable || !ops->factor_size)
+            continue;
+        if (!(st->seen[k].flops > 0)) {
+            corepcg_info kept = *ctx->rec;
+            double analyse_s;
+            int rc = analyse(st, ctx, k, &analyse_s);
+            *ctx->rec = kept; /* the step's record is the one that runs */
+            if (rc < 0) {
+                ctx->msg[0] = '\0';
+                cpg_auto_unusable(&st->model, k);
+                continue;
+            }
+            ops->factor_size(st->sub[k], &st->seen[k].flops, &st->seen[k].nnz);
+        }
+        double expected = cpg_auto_expect_factored(
+            st->seen[from].step_s, st->seen[from].factor_s, st->seen[from].flops,
+            st->seen[from].nnz, st->seen[from].solve_s, st->model.c[from].iterations,
+            st->seen[k].flops, st->seen[k].nnz);
+        cpg_auto_expect(&st->model, k, expected);
+        if (!(expected > 0 &&
+              expected <= CPG_AUTO_EXPECT_PROBE * st->model.c[best].cost_s))
+            drop(st, k);
+    }
 }
 
 /* Appends "name: why" of a failed candidate to the list in `why`. */
@@ -349,8 +423,9 @@ static void keep_icpcg(auto_state *st)
 static int auto_factorise(void *state, const cpg_ctx *ctx)
 {
     auto_state *st = state;
-    corepcg_info base = *ctx->rec; /* what the handle recorded */
     cpg_auto_skip_none(&st->model);
+    expect_complete_factors(st, ctx);
+    corepcg_info base = *ctx->rec; /* what the handle recorded */
     for (int k = 0; k < st->count; k++)
         st->ready[k] = 0;
     /* every candidate failed on this pattern earlier: try them afresh */
@@ -418,9 +493,12 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
          * solve that runs to its end gives */
         if (rc == COREPCG_STOPPED)
             return rc;
-        if (rc >= 0 && st->timing) /* the first solve after an update */
+        if (rc >= 0 && st->timing) { /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
+            st->seen[k].solve_s = solve_s;
+            st->seen[k].step_s = st->step_s + solve_s;
+        }
         st->timing = 0;
         if (rc >= 0 && rc != COREPCG_NOT_CONVERGED) {
             if (why_failed[0])

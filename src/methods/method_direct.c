@@ -91,6 +91,13 @@ static int direct_solve(void *state, const cpg_ctx *ctx, const double *b,
     return COREPCG_OK;
 }
 
+static void direct_factor_size(const void *state, double *flops, double *nnz)
+{
+    const direct_state *st = state;
+    *flops = st->full.fac.flops;
+    *nnz = (double)cpg_factor_nnz(&st->full.fac);
+}
+
 const cpg_method_ops cpg_direct_ops = {
     .state_size = sizeof(direct_state),
     .analyse = direct_analyse,
@@ -98,4 +105,5 @@ const cpg_method_ops cpg_direct_ops = {
     .factorise = direct_factorise,
     .solve = direct_solve,
     .clear = direct_clear,
+    .factor_size = direct_factor_size,
 };

@@ -40,7 +40,7 @@ const cpg_method_entry cpg_methods[] = {
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
      .color = "#2ca02c", .marker = "triangle", .line_width = 2},
     {.method = COREPCG_METHOD_DIRECT, .name = "direct", .ops = &cpg_direct_ops,
-     .options = CHOLMOD_ORDERING, .color = "#1f77b4", .marker = "square",
+     .options = CHOLMOD_ORDERING, .auto_rank = 4, .color = "#1f77b4", .marker = "square",
      .line_width = 2, .reports = COREPCG_REPORT_CHOLMOD},
     {.method = COREPCG_METHOD_COREPCG, .name = "corepcg", .ops = &cpg_corepcg_ops,
      .options = ITERATES | CHOLMOD_ORDERING,
