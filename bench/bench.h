@@ -67,6 +67,9 @@ typedef struct bench_options {
     int models[CLOTH_MODEL_COUNT];     /* --model: the mesh scenes'
                                           cloth_force_models            */
     int num_models;
+    double bending;                    /* --bending: the FEM scenes'
+                                          bending stiffness (N m), or -1:
+                                          the cloth's default          */
     long max_unknowns;                 /* --max-unknowns: --scaling on a
                                           mesh without --subdivide runs
                                           the levels 0, 1, ... whose 3 x

@@ -77,6 +77,8 @@ int bench_sim_create(const bench_options *o, int scene, int model, int a, double
         if (o->self_contact >= 0)
             par.self_contact = o->self_contact;
         par.model = (cloth_force_model)model;
+        if (o->bending >= 0 && model == CLOTH_MODEL_FEM)
+            par.bending = o->bending;
     } else {
         cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
     }
@@ -89,7 +91,11 @@ int bench_sim_create(const bench_options *o, int scene, int model, int a, double
 void bench_case_label(const bench_options *o, int scene, int model, int a, char *buf,
                       size_t len)
 {
-    const char *fem = model == CLOTH_MODEL_FEM ? " (fem)" : "";
+    char fem[48] = "";
+    if (model == CLOTH_MODEL_FEM && o->bending >= 0)
+        snprintf(fem, sizeof fem, " (fem, bending %g)", o->bending);
+    else if (model == CLOTH_MODEL_FEM)
+        snprintf(fem, sizeof fem, " (fem)");
     if (!bench_is_mesh_scene(scene))
         snprintf(buf, len, "%dx%d", o->sizes[a], o->sizes[a]);
     else if (o->levels[a] == 0)

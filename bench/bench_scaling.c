@@ -31,6 +31,7 @@
 
 /* What one process reports through the pipe (one write, < PIPE_BUF). */
 typedef struct scaling_record {
+    int scene, model;          /* the scene entry's cloth_scene and model */
     int size;                  /* grid: nodes per side; 0 on a mesh      */
     int level;                 /* mesh: --subdivide level; -1 on a grid  */
     int nodes;                 /* N: grid size^2, or the mesh's vertices */
@@ -51,6 +52,7 @@ typedef struct scaling_record {
     double warm_s, warm_iterations, warm_factor_s, warm_rel_residual,
         warm_constraint_error;
     long peak_kb, sim_kb;      /* ru_maxrss; resident size before setup  */
+    int ran[COREPCG_METHOD_COUNT]; /* warm steps each method ran (auto's) */
     char error[256];
 } scaling_record;
 
@@ -124,6 +126,8 @@ static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
         }
         its[k] = info.iterations;
         factor[k] = info.time_factor_s;
+        if (info.method_used >= 0 && info.method_used < COREPCG_METHOD_COUNT)
+            rec->ran[info.method_used]++;
         rec->warm_rel_residual = fmax(rec->warm_rel_residual, info.rel_residual);
         rec->warm_constraint_error = fmax(rec->warm_constraint_error, info.constraint_error);
         rec->warm_steps = k + 1;
@@ -187,15 +191,19 @@ static void run_method(const bench_options *o, cloth_sim *sim, int method,
     free(x);
 }
 
-/* The record of size or level index a, k, before anything ran. */
-static void record_start(const bench_options *o, int a, double k, scaling_record *rec)
+/* The record of scene entry e at size or level index a, k, before
+ * anything ran. */
+static void record_start(const bench_options *o, int e, int a, double k,
+                         scaling_record *rec)
 {
     memset(rec, 0, sizeof *rec);
-    int mesh = bench_is_mesh_scene(o->scenes[0]);
+    rec->scene = o->scenes[e];
+    rec->model = o->scene_models[e];
+    int mesh = bench_is_mesh_scene(rec->scene);
     rec->size = mesh ? 0 : o->sizes[a];
     rec->level = mesh ? o->levels[a] : -1;
     rec->nodes = mesh ? 0 : o->sizes[a] * o->sizes[a];
-    bench_case_label(o, o->scenes[0], o->scene_models[0], a, rec->label, sizeof rec->label);
+    bench_case_label(o, rec->scene, rec->model, a, rec->label, sizeof rec->label);
     rec->k = k;
     rec->method = -1;
     rec->rel_residual = rec->constraint_error = NAN; /* no answer yet */
@@ -206,7 +214,7 @@ static void record_start(const bench_options *o, int a, double k, scaling_record
 static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
 {
     /* no CHOLMOD before fork (see above) */
-    int mesh = bench_is_mesh_scene(o->scenes[0]);
+    int mesh = bench_is_mesh_scene(rec->scene);
     corepcg_settings set;
     corepcg_settings_default(&set);
     set.method = (corepcg_method)corepcg_warmup_method(mesh, 0);
@@ -238,13 +246,13 @@ static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
 /* Child: the scene (a grid size or a mesh's subdivision level) up to its
  * first contact (stepped with upcg, icpcg on a mesh), then one grandchild
  * per method. */
-static void run_size(const bench_options *o, int a, double k, int fd)
+static void run_size(const bench_options *o, int e, int a, double k, int fd)
 {
     scaling_record base;
-    record_start(o, a, k, &base);
+    record_start(o, e, a, k, &base);
     cloth_sim *sim = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
-    int rc = bench_sim_create(o, o->scenes[0], o->scene_models[0], a, k, &sim, msg);
+    int rc = bench_sim_create(o, base.scene, base.model, a, k, &sim, msg);
     if (rc >= 0)
         base.dt = sim->par.dt;
     if (rc < 0) {
@@ -344,6 +352,28 @@ static void print_header(FILE *out)
                  "---:|---:|---:|---:|---:|---|\n");
 }
 
+/* What auto's warm steps ran, each method and its count joined by sep:
+ * "corepcg x3, direct x7"; "" for another method. */
+static void ran_text(const scaling_record *r, const char *sep, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; r->method == COREPCG_METHOD_AUTO && k < COREPCG_METHOD_COUNT &&
+                    len < size; k++)
+        if (r->ran[k] > 0)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s x%d", len ? sep : "",
+                                    corepcg_method_name(k), r->ran[k]);
+}
+
+/* The method's name; auto's with what it ran: "auto (corepcg x3, direct
+ * x7)". */
+static void method_cell(const scaling_record *r, char *buf, size_t size)
+{
+    char ran[80];
+    ran_text(r, ", ", ran, sizeof ran);
+    snprintf(buf, size, ran[0] ? "%s (%s)" : "%s", corepcg_method_name(r->method), ran);
+}
+
 static void print_row(FILE *out, const scaling_record *r)
 {
     if (r->method < 0) {
@@ -367,9 +397,11 @@ static void print_row(FILE *out, const scaling_record *r)
             snprintf(kept, sizeof kept, "%d of %d", r->warm_reused, r->warm_steps);
     }
     int failed = r->status < 0 || r->warm_status < 0 || r->error[0];
+    char method[96];
+    method_cell(r, method, sizeof method);
     fprintf(out, "| %s | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %s | %.3f s | %d | "
                  "%s | %s | %s | %s | %s | %ld | %.0f MB | %.0f MB | %.2e | %s%s |\n",
-            r->label, r->k, r->n, corepcg_method_name(r->method), r->warmup_steps,
+            r->label, r->k, r->n, method, r->warmup_steps,
             r->contacts, r->seconds, r->analyze_s, r->factor_s, gflops, r->iterate_s,
             r->iterations, warm, warm_factor, warm_its, kept, changed,
             r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0,
@@ -401,7 +433,7 @@ static int fill_csv(FILE *out, const void *what)
     fprintf(out, "scene,size,k_stretch,dt,n,method,seconds,setup_s,solve_s,iterations,"
                  "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status,"
                  "factor_gflops,warm_s,warm_iterations,warm_analysis_reused,warm_factor_s,"
-                 "mesh,subdivide,nodes,warm_steps,warm_pattern_changes\n");
+                 "mesh,subdivide,nodes,warm_steps,warm_pattern_changes,model,method_ran\n");
     for (int i = 0; i < sr->count; i++) {
         const scaling_record *r = &sr->recs[i];
         double gflops = r->factor_flops > 0 && r->factor_s > 0
@@ -414,16 +446,18 @@ static int fill_csv(FILE *out, const void *what)
         char level[16] = "";
         if (r->level >= 0)
             snprintf(level, sizeof level, "%d", r->level);
+        char ran[96]; /* auto's: "corepcg x3; direct x7" */
+        ran_text(r, "; ", ran, sizeof ran);
         fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s,"
-                     "%.4g,%.6e,%g,%d,%.6e,%s,%s,%d,%d,%d\n",
-                cloth_scene_name(sr->o->scenes[0]), r->size, r->k, r->dt, r->n,
+                     "%.4g,%.6e,%g,%d,%.6e,%s,%s,%d,%d,%d,%s,%s\n",
+                cloth_scene_name(r->scene), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
                 r->sim_kb / 1024.0, largest_residual(r), largest_constraint_error(r),
                 failed ? "failed" : corepcg_strerror(r->status), gflops, r->warm_s,
                 r->warm_iterations, r->warm_reused, r->warm_factor_s,
                 r->level >= 0 && sr->o->mesh_name ? sr->o->mesh_name : "", level, r->nodes,
-                r->warm_steps, r->warm_pattern_changes);
+                r->warm_steps, r->warm_pattern_changes, cloth_force_model_name(r->model), ran);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -456,6 +490,46 @@ static int fill_markdown(FILE *out, const void *what)
     return ferror(out) ? -1 : 0;
 }
 
+/* Scene entry e at size index a with k, in a child process (run_size);
+ * its records read into recs (room for room), a record of its death if it
+ * died. Returns how many. */
+static int run_size_process(const bench_options *o, int e, int a, double k,
+                            const int fds[2], scaling_record *recs, int room)
+{
+    int count = 0;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        run_size(o, e, a, k, fds[1]);
+        _exit(0);
+    }
+    int wstatus = 0;
+    if (pid > 0)
+        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+            ;
+    /* the pipe holds this size's records: read them now so that a large
+     * run never fills it */
+    for (;;) {
+        struct timeval tv = {0, 0};
+        fd_set set;
+        FD_ZERO(&set);
+        FD_SET(fds[0], &set);
+        if (select(fds[0] + 1, &set, NULL, NULL, &tv) <= 0 || count == room)
+            break;
+        if (read(fds[0], &recs[count], sizeof *recs) != (ssize_t)sizeof *recs)
+            break;
+        count++;
+    }
+    if ((pid < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) && count < room) {
+        scaling_record *r = &recs[count++];
+        record_start(o, e, a, k, r);
+        snprintf(r->error, sizeof r->error, "the size's process %s",
+                 pid < 0 ? "could not start" : "died");
+    }
+    return count;
+}
+
 int bench_scaling(const bench_options *o)
 {
     int fds[2];
@@ -463,8 +537,9 @@ int bench_scaling(const bench_options *o)
         cli_error("bench --scaling: pipe: %s", strerror(errno));
         return CLI_EXIT_ERROR;
     }
-    int sizes = bench_scene_sizes(o, o->scenes[0]);
-    int capacity = sizes * o->num_ks * (o->num_methods + 1), count = 0;
+    int capacity = 0, count = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        capacity += bench_scene_sizes(o, o->scenes[e]) * o->num_ks * (o->num_methods + 1);
     scaling_record *recs = calloc((size_t)capacity, sizeof *recs);
     if (!recs) {
         cli_error("bench --scaling: out of memory");
@@ -476,49 +551,18 @@ int bench_scaling(const bench_options *o)
     int printed = 0;
     printf("%s\n\n", o->command);
     print_header(stdout);
-    for (int a = 0; a < sizes; a++)
-        for (int b = 0; b < o->num_ks; b++) {
-            fflush(NULL);
-            pid_t pid = fork();
-            if (pid == 0) {
-                close(fds[0]);
-                run_size(o, a, o->ks[b], fds[1]);
-                _exit(0);
+    for (int e = 0; e < o->num_scenes; e++)
+        for (int a = 0; a < bench_scene_sizes(o, o->scenes[e]); a++)
+            for (int b = 0; b < o->num_ks; b++) {
+                count += run_size_process(o, e, a, o->ks[b], fds, recs + count,
+                                          capacity - count);
+                if (o->progress)
+                    fputs("\r\033[K", stderr);
+                /* print as we go: a long run shows its figures early */
+                for (; printed < count; printed++)
+                    print_row(stdout, &recs[printed]);
+                fflush(stdout);
             }
-            int wstatus = 0;
-            if (pid > 0)
-                while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-                    ;
-            /* the pipe holds this size's records: read them now so that a
-             * large run never fills it */
-            for (;;) {
-                int avail = 0;
-                struct timeval tv = {0, 0};
-                fd_set set;
-                FD_ZERO(&set);
-                FD_SET(fds[0], &set);
-                avail = select(fds[0] + 1, &set, NULL, NULL, &tv);
-                if (avail <= 0 || count == capacity)
-                    break;
-                if (read(fds[0], &recs[count], sizeof *recs) != (ssize_t)sizeof *recs)
-                    break;
-                count++;
-            }
-            if (pid < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
-                if (count < capacity) {
-                    scaling_record *r = &recs[count++];
-                    record_start(o, a, o->ks[b], r);
-                    snprintf(r->error, sizeof r->error, "the size's process %s",
-                             pid < 0 ? "could not start" : "died");
-                }
-            }
-            if (o->progress)
-                fputs("\r\033[K", stderr);
-            /* print as we go: a long run shows its figures early */
-            for (; printed < count; printed++)
-                print_row(stdout, &recs[printed]);
-            fflush(stdout);
-        }
     close(fds[0]);
     close(fds[1]);
     double total = cpg_now() - t0;

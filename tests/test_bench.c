@@ -123,7 +123,8 @@ static int parse_row(char *line, struct row *r)
 enum { S_SCENE = 0, S_SIZE = 1, S_N = 4, S_METHOD = 5, S_SECONDS = 6, S_NNZ = 10,
        S_RRES = 13, S_CERR = 14, S_STATUS = 15, S_GFLOPS = 16, S_WARM = 17,
        S_WARM_ITS = 18, S_REUSED = 19, S_WARM_FACTOR = 20, S_MESH = 21, S_LEVEL = 22,
-       S_NODES = 23, S_WARM_STEPS = 24, S_WARM_PATTERN = 25, SCALING_FIELDS = 26 };
+       S_NODES = 23, S_WARM_STEPS = 24, S_WARM_PATTERN = 25, S_MODEL = 26,
+       S_RAN = 27, SCALING_FIELDS = 28 };
 
 enum { TOL = 1, SIZE = 2, K = 3, DT = 4, STEPS = 6, ITER = 7, TMED = 8, TMIN = 9,
        TMAX = 10, RRES = 11, CERR = 12, NNZ = 13, GFLOPS = 14 };
@@ -351,7 +352,7 @@ static void check_simulations(void)
 
 /* One row of --scaling's CSV. */
 struct scaling_row {
-    char scene[32], method[32], status[32], mesh[64];
+    char scene[32], method[32], status[32], mesh[64], model[16], ran[96];
     double v[SCALING_FIELDS];  /* the numeric fields; level -1 when empty */
 };
 
@@ -370,14 +371,15 @@ static int read_scaling(const char *args, const char *csv, struct scaling_row *r
     CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     CHECK_STR_CONTAINS(line, ",status,factor_gflops,warm_s,warm_iterations,"
                              "warm_analysis_reused,warm_factor_s,mesh,subdivide,nodes,"
-                             "warm_steps,warm_pattern_changes\n");
+                             "warm_steps,warm_pattern_changes,model,method_ran\n");
     int count = 0;
     while (count < max && fgets(line, sizeof line, f)) {
         char *fields[SCALING_FIELDS];
         struct scaling_row *r = &rows[count];
         int got = split_fields(line, fields, SCALING_FIELDS), bad = 0;
         for (int k = 0; got == SCALING_FIELDS && k < SCALING_FIELDS; k++) {
-            if (k == S_SCENE || k == S_METHOD || k == S_STATUS || k == S_MESH)
+            if (k == S_SCENE || k == S_METHOD || k == S_STATUS || k == S_MESH ||
+                k == S_MODEL || k == S_RAN)
                 continue;
             if (k == S_LEVEL && fields[k][0] == '\0')
                 r->v[k] = -1;
@@ -392,6 +394,8 @@ static int read_scaling(const char *args, const char *csv, struct scaling_row *r
         snprintf(r->method, sizeof r->method, "%.31s", fields[S_METHOD]);
         snprintf(r->status, sizeof r->status, "%.31s", fields[S_STATUS]);
         snprintf(r->mesh, sizeof r->mesh, "%.63s", fields[S_MESH]);
+        snprintf(r->model, sizeof r->model, "%.15s", fields[S_MODEL]);
+        snprintf(r->ran, sizeof r->ran, "%.95s", fields[S_RAN]);
         count++;
     }
     CHECK(fgets(line, sizeof line, f) == NULL, "more than %d rows", max);
@@ -535,8 +539,8 @@ static void check_mesh_scaling(void)
     coarse_mesh(mesh, sizeof mesh);
     snprintf(csv, sizeof csv, "%s/mesh_scaling.csv", dir);
     snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --max-unknowns "
-             "19169 --k 600 --tol 1e-3 --steps 2 --methods corepcg,direct,icpcg --csv \"%s\"",
-             mesh, csv);
+             "19169 --k 600 --tol 1e-3 --steps 2 --methods corepcg,direct,icpcg "
+             "--model springs --csv \"%s\"", mesh, csv);
     static const char *const names[3] = {"corepcg", "direct", "icpcg"};
     const int nodes[2] = {COARSE_V, COARSE_V + COARSE_E};
     struct scaling_row rows[6];
@@ -581,7 +585,8 @@ static void check_mesh_scaling(void)
     /* 60 warm steps (to about step 75): self-contact springs come and go
      * (from about step 50), and corePCG keeps its analysis on every one */
     snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0 "
-             "--k 600 --tol 1e-3 --steps 60 --methods corepcg --csv \"%s\"", mesh, csv);
+             "--k 600 --tol 1e-3 --steps 60 --methods corepcg --model springs --csv \"%s\"",
+             mesh, csv);
     CHECK_INT(read_scaling(args, csv, rows, 1), 1);
     CHECK_INT(rows[0].v[S_WARM_STEPS], 60);
     CHECK_INT(rows[0].v[S_REUSED], 60);
@@ -589,6 +594,50 @@ static void check_mesh_scaling(void)
           "the pattern changed on %g of 60 warm steps", rows[0].v[S_WARM_PATTERN]);
     CHECK(rows[0].v[S_RRES] <= 1e-3, "corepcg over 60 warm steps: residual %g",
           rows[0].v[S_RRES]);
+}
+
+/* --scaling runs every --model in a row (both by default), the FEM cells
+ * with --bending, and auto beside the methods that factorise, saying
+ * what its warm steps ran. */
+static void check_scaling_models(void)
+{
+    char args[2048], csv[300], mesh[600];
+    coarse_mesh(mesh, sizeof mesh);
+    snprintf(csv, sizeof csv, "%s/models_scaling.csv", dir);
+    snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0 "
+             "--k 600 --tol 1e-3 --steps 3 --bending 1e-4 --csv \"%s\"", mesh, csv);
+    /* the default methods: direct, corepcg, icpcg (the registry's order),
+     * then auto; springs first */
+    static const char *const names[4] = {"direct", "corepcg", "icpcg", "auto"};
+    struct scaling_row rows[8];
+    CHECK_INT(read_scaling(args, csv, rows, 8), 8);
+    for (int j = 0; j < 8; j++) {
+        const struct scaling_row *r = &rows[j];
+        CHECK(strcmp(r->method, names[j % 4]) == 0, "row %d: %s", j + 1, r->method);
+        CHECK(strcmp(r->model, j < 4 ? "springs" : "fem") == 0, "row %d: model %s", j + 1,
+              r->model);
+        CHECK(strcmp(r->status, "ok") == 0, "row %d: status %s", j + 1, r->status);
+        CHECK_INT(r->v[S_WARM_STEPS], 3);
+        if (j % 4 != 3) {
+            CHECK(r->ran[0] == '\0', "row %d: %s ran '%s'", j + 1, r->method, r->ran);
+            continue;
+        }
+        /* auto's three warm steps, each by one of its candidates */
+        int total = 0;
+        for (const char *p = r->ran; (p = strchr(p, 'x')) != NULL; p++)
+            total += atoi(p + 1);
+        CHECK(total == 3, "auto's warm steps ran '%s'", r->ran);
+    }
+    char outpath[320];
+    snprintf(outpath, sizeof outpath, "%s/stdout.txt", dir);
+    char *table = slurp(outpath);
+    CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj (fem, bending 0.0001) | 600 | 1242 | direct |");
+    CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj | 600 | 1242 | auto (");
+    free(table);
+    /* --bending is the FEM model's */
+    snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0 "
+             "--model springs --bending 1e-4", mesh);
+    CHECK_INT(run(args), 2);
 }
 
 /* One --simulations row's pattern_changes and analysis_reused_steps; 0
@@ -753,6 +802,7 @@ int main(void)
     check_mesh_run();
     check_default_models();
     check_mesh_scaling();
+    check_scaling_models();
     check_mesh_simulations();
     check_refusals();
     char cmd[400];

@@ -28,10 +28,11 @@ static const char usage_text[] =
     CLOTH_CLI_UP_USAGE
     "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
     "                   scene run once per model, a table each (default\n"
-    "                   springs,fem; --scaling: springs; fem: StVK\n"
-    "                   membranes, discrete-shell hinges, k their 2D Young's\n"
-    "                   modulus; its tables and cases are labelled \"(fem)\";\n"
-    "                   the grids stay springs)\n"
+    "                   springs,fem; fem: StVK membranes, discrete-shell\n"
+    "                   hinges, k their 2D Young's modulus; its tables and\n"
+    "                   cases are labelled \"(fem)\"; the grids stay springs)\n"
+    "  --bending KB     fem: bending stiffness in N m (default 1e-5; 1e-4 is a\n"
+    "                   denim); the cases are labelled \"(fem, bending KB)\"\n"
     "  --self-contact on|off\n"
     "                   repulsion springs in the mesh scenes (default: on in\n"
     "                   garment, off in hang)\n"
@@ -57,7 +58,8 @@ static const char usage_text[] =
     "  --scaling        per size (default 41,81,161,321,577), or on a mesh\n"
     "                   scene (--scene garment) per --subdivide level, a cold\n"
     "                   step and the next --steps warm on the same handle, with\n"
-    "                   direct, corepcg and icpcg: seconds, iterations, true\n"
+    "                   direct, corepcg, icpcg and auto (what it ran): seconds,\n"
+    "                   iterations, true\n"
     "                   residual, factor GFlop/s, nnz(L), peak memory; each\n"
     "                   size in its own process, warmed up with upcg (icpcg\n"
     "                   on a mesh)\n"
@@ -151,7 +153,8 @@ static int one_scene(const char *opt, const char *item, void *out, int k)
 /* The methods benchmarked unless --methods names them, from the library's
  * table: every method (baseline first), or with --whole auto's candidates
  * and auto, or with --scaling the methods that factorise (CHOLMOD or
- * incomplete), whose cost grows fastest with the size. */
+ * incomplete), whose cost grows fastest with the size, and auto, which
+ * chooses among them. */
 static void default_methods(bench_options *o)
 {
     o->num_methods = 0;
@@ -165,7 +168,7 @@ static void default_methods(bench_options *o)
         int m = corepcg_method_at(k);
         int factorises = (corepcg_method_reports(m) &
                           (COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_INCOMPLETE)) != 0;
-        if (!o->scaling || factorises)
+        if (!o->scaling || factorises || m == COREPCG_METHOD_AUTO)
             o->methods[o->num_methods++] = m;
     }
 }
@@ -201,7 +204,8 @@ static int mesh_options_unused(const bench_options *o)
                       : o->num_levels ? "--subdivide"
                       : o->up >= 0 ? "--up"
                       : o->self_contact >= 0 ? "--self-contact"
-                      : fem ? "--model fem" : NULL;
+                      : fem ? "--model fem"
+                      : o->bending >= 0 ? "--bending" : NULL;
     if (!given || mesh_scenes)
         return 0;
     char names[160] = "";
@@ -258,6 +262,8 @@ static int bench_option(const char *a, const char *v, void *ctx)
         g->max_unknowns = 1;
     } else if (strcmp(a, "--model") == 0) {
         rc = parse_list(a, v, CLOTH_MODEL_COUNT, one_model, o->models, &o->num_models);
+    } else if (strcmp(a, "--bending") == 0) {
+        rc = cli_parse_double(a, v, 0.0, 1e12, &o->bending);
     } else if (strcmp(a, "--self-contact") == 0) {
         rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
     } else if (strcmp(a, "--up") == 0) {
@@ -396,6 +402,7 @@ static int parse(int argc, char **argv, bench_options *o)
     memset(o, 0, sizeof *o);
     o->self_contact = -1;
     o->up = -1;
+    o->bending = -1;
     bench_given given = {0};
     const bench_given *g = &given;
     struct bench_parse into = {o, &given};
@@ -409,18 +416,25 @@ static int parse(int argc, char **argv, bench_options *o)
     set_defaults(o, g);
     if (check_mesh(o, g) < 0)
         return -1;
-    if (!o->num_models) { /* both physics, but one for --scaling */
+    if (!o->num_models) { /* both physics */
         o->models[0] = CLOTH_MODEL_SPRINGS;
         o->models[1] = CLOTH_MODEL_FEM;
-        o->num_models = o->scaling ? 1 : 2;
+        o->num_models = 2;
     }
     if (!g->tols) {
         o->tols[0] = COREPCG_DEFAULT_TOL;
         o->tols[1] = 1e-3;
         o->num_tols = o->quick || o->scaling || o->whole_steps ? 1 : 2;
     }
-    if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1 || o->num_models > 1)) {
-        cli_error("bench: --scaling takes one scene and one tol (and one --model)");
+    if (o->scaling && (o->num_scenes > 1 || o->num_tols > 1)) {
+        cli_error("bench: --scaling takes one scene and one tol (its models in a row)");
+        return -1;
+    }
+    int fem = 0;
+    for (int m = 0; m < o->num_models; m++)
+        fem |= o->models[m] == CLOTH_MODEL_FEM;
+    if (o->bending >= 0 && !fem) {
+        cli_error("bench: --bending is the FEM model's: add --model fem (or springs,fem)");
         return -1;
     }
     scene_per_model(o);
