@@ -91,7 +91,7 @@ typedef enum cloth_scene {
 } cloth_scene;
 
 /* "pinned", "drape", "ballhit", "rail", "free", "hang", "garment";
- * from_name gives -1 for an unknown name. */
+ * from_name reads them in any case (cpg_name_is), -1 for an unknown name. */
 const char *cloth_scene_name(int scene);
 int cloth_scene_from_name(const char *name);
 
@@ -151,7 +151,8 @@ typedef enum cloth_force_model {
     CLOTH_MODEL_COUNT
 } cloth_force_model;
 
-/* "springs", "fem"; from_name gives -1 for an unknown name. */
+/* "springs", "fem"; from_name reads them in any case, -1 for an unknown
+ * name. */
 const char *cloth_force_model_name(int model);
 int cloth_force_model_from_name(const char *name);
 
@@ -172,7 +173,8 @@ typedef struct cloth_mesh {
     int *triangle_line;  /* num_triangles: its `f` line, or NULL         */
 } cloth_mesh;
 
-/* The statements an OBJ reading skipped: each keyword's lines, in the
+/* The statements an OBJ reading skipped that lose information (not `o`,
+ * an object's name): each keyword's lines, in the
  * order the keywords first appear; the lines of keywords past the first
  * CLOTH_OBJ_SKIP_KINDS, or too long or unprintable to name, in
  * other_lines. */
@@ -185,7 +187,7 @@ typedef struct cloth_obj_skipped {
     long other_lines;
 } cloth_obj_skipped;
 
-/* Counts one skipped line of the statement `keyword`. */
+/* Counts one skipped line of the statement `keyword` (an `o` line not). */
 void cloth_obj_skipped_add(cloth_obj_skipped *skipped, const char *keyword);
 
 /* Every skipped line. */

@@ -31,10 +31,7 @@ const char *cloth_up_name(int up)
 
 int cloth_up_from_name(const char *name)
 {
-    for (int k = 0; name && k < CLOTH_UP_COUNT; k++)
-        if (cpg_name_is(name, up_names[k]))
-            return k;
-    return -1;
+    return cpg_name_index(name, up_names, CLOTH_UP_COUNT);
 }
 
 void cloth_mesh_orient(cloth_mesh *mesh, cloth_up from, cloth_up to)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* obj_skipped.c -- the tally of the OBJ statements the reader skips (by
- * keyword, in the order they first appear) and the note that says it. */
+/* obj_skipped.c -- the tally of the OBJ statements the reader skips that
+ * lose information (by keyword, in the order they first appear) and the
+ * note that says it. */
 #include "cloth.h"
 
 #include <stdio.h>
@@ -21,6 +22,11 @@ static int printable(const char *keyword)
 
 void cloth_obj_skipped_add(cloth_obj_skipped *s, const char *keyword)
 {
+    /* an object's name loses nothing (the mesh is one cloth whatever its
+     * objects are called): a note of it on every use of the shipped
+     * meshes would only teach users to ignore the notes */
+    if (strcmp(keyword, "o") == 0)
+        return;
     if (!printable(keyword)) {
         s->other_lines++;
         return;

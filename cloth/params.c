@@ -2,9 +2,10 @@
 /* params.c -- force model names, default parameters and their validation. */
 #include "cloth.h"
 
+#include "name_is.h"
+
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 static const char *const model_names[CLOTH_MODEL_COUNT] = {"springs", "fem"};
 
@@ -14,15 +15,6 @@ static const char *name_of(const char *const *names, int count, int value)
     return value >= 0 && value < count ? names[value] : "unknown";
 }
 
-/* the index of name in names[], or -1 */
-static int index_of(const char *const *names, int count, const char *name)
-{
-    for (int k = 0; name && k < count; k++)
-        if (strcmp(name, names[k]) == 0)
-            return k;
-    return -1;
-}
-
 const char *cloth_force_model_name(int model)
 {
     return name_of(model_names, CLOTH_MODEL_COUNT, model);
@@ -30,7 +22,7 @@ const char *cloth_force_model_name(int model)
 
 int cloth_force_model_from_name(const char *name)
 {
-    return index_of(model_names, CLOTH_MODEL_COUNT, name);
+    return cpg_name_index(name, model_names, CLOTH_MODEL_COUNT);
 }
 
 double cloth_default_dt(int size)

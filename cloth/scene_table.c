@@ -5,8 +5,9 @@
  * to cloth_scene is described here once. */
 #include "cloth.h"
 
+#include "name_is.h"
+
 #include <stdio.h>
-#include <string.h>
 
 /* What a row leaves out is zero: no grid or mesh, flat, nothing held, no
  * obstacle, no self-contact. */
@@ -44,7 +45,7 @@ const char *cloth_scene_name(int scene)
 int cloth_scene_from_name(const char *name)
 {
     for (int k = 0; name && k < CLOTH_SCENE_COUNT; k++)
-        if (scene_table[k].name && strcmp(name, scene_table[k].name) == 0)
+        if (scene_table[k].name && cpg_name_is(name, scene_table[k].name))
             return k;
     return -1;
 }

@@ -5,8 +5,10 @@
 # alone, and as a CMake project (find_package(corepcg), the imported
 # target corepcg::corepcg) -- then runs both (the example checks its own
 # answers); the CMake build again with a libdir and includedir outside
-# the prefix; and the static variant's link list. Usage: install.sh
-# BUILD_DIR SOURCE_DIR
+# the prefix, configured -Dtests=false (nothing of the tests configured);
+# the static variant's link list; the versions find_package accepts, a
+# range among them, and the library file and soname the package records.
+# Usage: install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
 dest=$(mktemp -d)
@@ -52,10 +54,25 @@ env -u LD_LIBRARY_PATH "$cmake_exe" >/dev/null || fail "the CMake build of step_
 # absolute paths: the package names them as they are. Only configured (a
 # second build of the library would double the test): this build's
 # installed library and headers are put where that configuration says.
+# Configured as an install-only build is (README: -Dtests=false), which
+# configures and compiles nothing of the tests: no target of tests/, none
+# compiled with the tests' mode (COREPCG_TEST_BUILD), no test.
 abs=$dest/abs
 meson setup "$abs/build" "$src" --prefix="$abs/prefix" --libdir="$abs/lib" \
-    --includedir="$abs/include" >"$dest/abs.log" 2>&1 \
+    --includedir="$abs/include" -Dtests=false >"$dest/abs.log" 2>&1 \
     || { cat "$dest/abs.log"; fail "meson could not configure with an absolute libdir"; }
+test_only=$(meson introspect "$abs/build" --targets --tests | python3 -c '
+import json, sys
+found = json.load(sys.stdin)  # {"targets": [...], "tests": [...]}
+targets, tests = found["targets"], found["tests"]
+for t in targets:
+    flags = [f for s in t["target_sources"] for f in s.get("parameters", [])]
+    if "/tests/" in t["defined_in"] or "-DCOREPCG_TEST_BUILD" in flags:
+        print(t["name"])
+for t in tests:
+    print("test " + t["name"])
+') || fail "meson introspect failed on the -Dtests=false build"
+[ -z "$test_only" ] || fail "-Dtests=false still configures: $(echo $test_only)"
 abs_config=$abs/build/src/cmake/corepcgConfig.cmake
 ! grep -n 'PACKAGE_PREFIX_DIR}//' "$abs_config" \
     || fail "corepcgConfig.cmake appends an absolute libdir or includedir to the prefix"
@@ -101,13 +118,49 @@ cat >"$dest/compatible.cmake" <<'CMAKE'
 include("${VERSION_FILE}")
 message("${PACKAGE_VERSION} ${PACKAGE_VERSION_COMPATIBLE}")
 CMAKE
+# X.Y, or a range MIN...MAX / MIN...<MAX as find_package hands it over
 compatible() {
-    cmake -DPACKAGE_FIND_VERSION="$1" -DPACKAGE_FIND_VERSION_MAJOR="${1%%.*}" \
-          -DPACKAGE_FIND_VERSION_MINOR="$(cut -d. -f2 <<<"$1")" \
+    local min=${1%%...*} max= last=INCLUDE range=()
+    if [[ "$1" == *...* ]]; then
+        max=${1#*...}
+        [[ "$max" != "<"* ]] || { max=${max#<}; last=EXCLUDE; }
+        range=(-DPACKAGE_FIND_VERSION_RANGE="$1" -DPACKAGE_FIND_VERSION_MIN="$min"
+               -DPACKAGE_FIND_VERSION_MAX="$max" -DPACKAGE_FIND_VERSION_RANGE_MIN=INCLUDE
+               -DPACKAGE_FIND_VERSION_RANGE_MAX="$last")
+    fi
+    cmake -DPACKAGE_FIND_VERSION="$min" -DPACKAGE_FIND_VERSION_MAJOR="${min%%.*}" \
+          -DPACKAGE_FIND_VERSION_MINOR="$(cut -d. -f2 <<<"$min")" "${range[@]}" \
           -DVERSION_FILE="$cmakedir/corepcgConfigVersion.cmake" -P "$dest/compatible.cmake"
 }
+# a range that holds this version is accepted (0.1...0.3 for 0.2.0), one
+# that does not, or ends just below it, is not
+lower=$major.$((minor > 0 ? minor - 1 : 0))
 for want in "$version TRUE" "$major.$minor TRUE" "$major.$((minor + 1)) FALSE" \
-            "$((major + 1)).0 FALSE"; do
+            "$((major + 1)).0 FALSE" "$lower...$major.$((minor + 1)) TRUE" \
+            "$major.$minor...<$major.$((minor + 1)) TRUE" "$lower...<$version FALSE" \
+            "$major.$((minor + 1))...$((major + 1)).0 FALSE"; do
     got=$(compatible "${want% *}" 2>&1)
     [ "$got" = "$version ${want#* }" ] || fail "corepcgConfigVersion.cmake asked for ${want% *}: '$got', want '$version ${want#* }'"
 done
+
+# find_package with a version range in a CMake project, and the files the
+# package records: the library and its soname, both there, the soname the
+# library's own
+mkdir -p "$dest/range"
+cat >"$dest/range/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.19)
+project(range NONE)
+find_package(corepcg $lower...$major.$((minor + 1)) REQUIRED)
+get_target_property(location corepcg::corepcg IMPORTED_LOCATION)
+get_target_property(soname corepcg::corepcg IMPORTED_SONAME)
+message(STATUS "corepcg: \${location} \${soname}")
+CMAKE
+# (no language, so no compiler to find: the package's directory given)
+cmake -S "$dest/range" -B "$dest/range/build" -Dcorepcg_DIR="$cmakedir" >"$dest/range.log" 2>&1 \
+    || { cat "$dest/range.log"; fail "find_package(corepcg $lower...$major.$((minor + 1))) refused $version"; }
+read -r location soname < <(sed -n 's/^-- corepcg: //p' "$dest/range.log")
+[ -f "$location" ] || fail "corepcgConfig.cmake records the library as '$location', which is not installed"
+[ -e "$(dirname "$location")/$soname" ] \
+    || fail "corepcgConfig.cmake records the soname '$soname', which is not installed beside $location"
+own=$(objdump -p "$location" | sed -n 's/^ *SONAME *//p')
+[ "$soname" = "$own" ] || fail "corepcgConfig.cmake records the soname '$soname', the library's is '$own'"

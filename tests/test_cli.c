@@ -23,17 +23,17 @@ static const char *cli_path(void)
     return env && env[0] ? env : COREPCG_CLI;
 }
 
-/* Runs the CLI with count (<= 6) arguments in an empty working directory;
+/* Runs the CLI with count (<= 8) arguments in an empty working directory;
  * returns its exit status (-1 if it did not exit). */
 static int run_argv(const char *const *args, int count)
 {
     char out_path[FIXTURE_PATH], err_path[FIXTURE_PATH];
     fixture_join(out_path, tmpdir, "stdout.txt");
     fixture_join(err_path, tmpdir, "stderr.txt");
-    const char *argv[8] = {cli_path()};
-    for (int k = 0; k < count && k < 6; k++)
+    const char *argv[10] = {cli_path()};
+    for (int k = 0; k < count && k < 8; k++)
         argv[k + 1] = args[k];
-    argv[count < 6 ? count + 1 : 7] = NULL;
+    argv[count < 8 ? count + 1 : 9] = NULL;
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -440,6 +440,34 @@ static void test_conventions(void)
     CHECK_INT(run("help", "solve", NULL, NULL, NULL), 0);
     CHECK_STR_CONTAINS(out_text, "usage: corepcg solve BUNDLE");
     CHECK_INT(run("help", "nonsense", NULL, NULL, NULL), 2);
+    /* help on help is the same text (issue 36: it was "unknown command") */
+    CHECK_INT(run("help", NULL, NULL, NULL, NULL), 0);
+    char *usage = strdup(out_text);
+    static const char *const on_help[] = {"--help", "-h"};
+    for (int k = 0; k < 2; k++) {
+        CHECK_INT(run("help", on_help[k], NULL, NULL, NULL), 0);
+        CHECK(strcmp(out_text, usage) == 0 && err_text[0] == '\0',
+              "help %s: '%s' '%s'", on_help[k], out_text, err_text);
+    }
+    free(usage);
+
+    /* a refusal names the options given, not their family's others */
+    CHECK_INT(run6((const char *const[6]){"solve", tiny, "--method", "direct", "--tol",
+                                           "1e-5"}), 2);
+    CHECK_STR_CONTAINS(err_text, "solve: --method direct does not take --tol (it is for ");
+    CHECK(!strstr(err_text, "--max-iter"), "blames --max-iter: %s", err_text);
+    CHECK_INT(run6((const char *const[6]){"solve", tiny, "--method", "direct", "--max-iter",
+                                           "10"}), 2);
+    CHECK_STR_CONTAINS(err_text, "solve: --method direct does not take --max-iter (it is for ");
+    CHECK_INT(run_argv((const char *const[8]){"solve", tiny, "--method", "direct",
+                                               "--max-iter", "10", "--tol", "1e-5"}, 8), 2);
+    CHECK_STR_CONTAINS(err_text, "solve: --method direct does not take --tol/--max-iter "
+                                 "(they are for ");
+    /* every choice in any case, a switch's word too (issue 36) */
+    CHECK_INT(run_argv((const char *const[8]){"solve", tiny, "--method", "COREPCG",
+                                               "--fallback", "UPCG", "--stop", "Residual"}, 8),
+              0);
+    CHECK(err_text[0] == '\0', "any case: %s", err_text);
 
     CHECK_INT(run("solve", tiny, "--core-threshold", "0.1", NULL), 2);
     CHECK_STR_CONTAINS(err_text, "--core-threshold is for --core auto");

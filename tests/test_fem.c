@@ -765,7 +765,8 @@ static void test_refusals(void)
     CHECK_STR_CONTAINS(msg, "mesh");
     CHECK_INT(cloth_force_model_from_name("fem"), CLOTH_MODEL_FEM);
     CHECK_INT(cloth_force_model_from_name("springs"), CLOTH_MODEL_SPRINGS);
-    CHECK_INT(cloth_force_model_from_name("FEM"), -1);
+    CHECK_INT(cloth_force_model_from_name("FEM"), CLOTH_MODEL_FEM); /* any case */
+    CHECK_INT(cloth_force_model_from_name("shells"), -1);
 
     /* a triangle without rest area: named, never a NaN in A. The mesh
      * check refuses it first; the elements refuse it too. */
@@ -797,8 +798,15 @@ static void test_refusals(void)
         const char *options, *said;
         int status;
     } cases[] = {
-        {"--model fem --poisson 0.5", "--poisson", 2},
-        {"--model fem --poisson -1", "--poisson", 2},
+        /* one range, said one way, past an end or on it (issue 36) */
+        {"--model fem --poisson 0.5", "corepcg: --poisson needs a number in (-1, 0.5), "
+                                      "both ends excluded, got '0.5'\n", 2},
+        {"--model fem --poisson -1", "corepcg: --poisson needs a number in (-1, 0.5), "
+                                     "both ends excluded, got '-1'\n", 2},
+        {"--model fem --poisson 0.7", "corepcg: --poisson needs a number in (-1, 0.5), "
+                                      "both ends excluded, got '0.7'\n", 2},
+        {"--model fem --poisson nan", "corepcg: --poisson needs a number in (-1, 0.5), "
+                                      "both ends excluded, got 'nan'\n", 2},
         {"--model fem --bending -1e-5", "--bending", 2},
         {"--model fem --k-stretch -600", "--k-stretch", 2},
         {"--model fem --mass-damping -1", "--mass-damping", 2},
@@ -811,6 +819,12 @@ static void test_refusals(void)
                  cases[k].options);
         CHECK_INT(fixture_run_cli(args, out, sizeof out), cases[k].status);
         CHECK_STR_CONTAINS(out, cases[k].said);
+    }
+    /* --help says the range as the refusals do */
+    for (int k = 0; k < 2; k++) {
+        CHECK_INT(fixture_run_cli(k ? "gen --help" : "simulate --help", out, sizeof out), 0);
+        CHECK_STR_CONTAINS(out, "--poisson NU     fem: Poisson ratio, in (-1, 0.5), both ends "
+                                "excluded\n");
     }
     CHECK_INT(fixture_run_cli("gen pinned --size 5 --model fem --out /nonexistent/x", out,
                               sizeof out), 2);
@@ -829,6 +843,11 @@ static void test_refusals(void)
              tshirt);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "fem (nu 0.3, bending 2e-05 N m)");
+    /* -0 is echoed as 0 (issue 36) */
+    snprintf(args, sizeof args, "simulate hang --mesh '%s' --model fem --steps 1 --bending -0 "
+             "--poisson -0", tshirt);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "fem (nu 0, bending 0 N m)");
     /* gen writes an FEM garment's system, which every solver takes */
     char bundle[FIXTURE_PATH];
     fixture_join(bundle, tmp, "fem-bundle");

@@ -7,7 +7,10 @@
  * form and the malformed ones; the six --up turns (rotations, up to +z);
  * a scene that would fix more than half its vertices, or free none,
  * refused with the --up that starts it; and gen, simulate and bench on
- * those files. The files are written here, by this test. */
+ * those files. The files are written here, by this test. Also what a new
+ * user tripped on (issue 36): no note for `o` lines (the shipped
+ * meshes'), simulate --obj into an earlier run's folder, choices in any
+ * case. */
 #include "cloth_fixture.h"
 #include "fixture.h"
 #include "test.h"
@@ -148,8 +151,24 @@ static void test_tool_files(void)
         cloth_mesh_free(&m);
     }
     cloth_obj_skipped_describe(&s, note, sizeof note);
-    CHECK_STR_CONTAINS(note, "skipped 1 'mtllib', 1 'o', 1 'vn', 25 'vt', 1 's', "
-                             "1 'usemtl', 2 'l' lines");
+    /* its `o` line, an object's name, loses nothing: not noted */
+    CHECK(strcmp(note, "skipped 1 'mtllib', 1 'vn', 25 'vt', 1 's', 1 'usemtl', "
+                       "2 'l' lines") == 0, "note: '%s'", note);
+
+    /* the shipped meshes (an `o` line each besides v and f) say nothing */
+    static const char *const shipped[] = {"tshirt.obj", "tshirt_coarse.obj", "dress.obj",
+                                           "sheet.obj"};
+    for (size_t k = 0; k < sizeof shipped / sizeof shipped[0]; k++) {
+        char dir[FIXTURE_PATH], path[FIXTURE_PATH];
+        fixture_join(dir, fixture_data_dir(), "meshes");
+        fixture_join(path, dir, shipped[k]);
+        rc = cloth_mesh_read_obj_skipping(path, &m, &s, msg);
+        CHECK(rc == COREPCG_OK, "%s: %s", path, msg);
+        cloth_mesh_free(&m);
+        cloth_obj_skipped_describe(&s, note, sizeof note);
+        CHECK(note[0] == '\0' && cloth_obj_skipped_lines(&s) == 0, "%s: note '%s'",
+              shipped[k], note);
+    }
 }
 
 static void test_skip_tally(void)
@@ -176,12 +195,18 @@ static void test_skip_tally(void)
     cloth_obj_skipped_describe(&s, note, sizeof note);
     CHECK_STR_CONTAINS(note, ", 2 'k11', 7 other lines");
 
-    /* one line skipped: singular; nothing skipped: no note */
-    rc = read_text("one.obj", "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &m, &s, msg);
+    /* one line skipped: singular (the `o` lines beside it not counted);
+     * nothing skipped, or only `o` lines: no note */
+    rc = read_text("one.obj", "o a\ng b\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no c\n", &m,
+                   &s, msg);
     CHECK(rc == COREPCG_OK, "one.obj: %s", msg);
     cloth_mesh_free(&m);
     cloth_obj_skipped_describe(&s, note, sizeof note);
-    CHECK(strcmp(note, "skipped 1 'o' line") == 0, "note: '%s'", note);
+    CHECK(strcmp(note, "skipped 1 'g' line") == 0, "note: '%s'", note);
+    rc = read_text("named.obj", "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &m, &s, msg);
+    cloth_mesh_free(&m);
+    cloth_obj_skipped_describe(&s, note, sizeof note);
+    CHECK(rc == COREPCG_OK && note[0] == '\0', "note: '%s' (%s)", note, msg);
     rc = read_text("none.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3 # c\n", &m, &s, msg);
     cloth_mesh_free(&m);
     cloth_obj_skipped_describe(&s, note, sizeof note);
@@ -536,7 +561,7 @@ static void test_cli_gen(void)
     snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up y --steps 2 "
              "--out '%s/b'", tmp_dir, tmp_dir);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
-    CHECK_STR_CONTAINS(out, "blender.obj: skipped 1 'mtllib', 1 'o', 1 'vn', 25 'vt', 1 's', "
+    CHECK_STR_CONTAINS(out, "blender.obj: skipped 1 'mtllib', 1 'vn', 25 'vt', 1 's', "
                             "1 'usemtl', 2 'l' lines\n");
     CHECK_STR_CONTAINS(out, "hang on blender.obj (25 vertices, up y), ");
     fixture_join(path, tmp_dir, "b");
@@ -583,9 +608,10 @@ static void test_cli_options(void)
         CHECK_INT(fixture_run_cli(args, out, sizeof out), 2);
         CHECK_STR_CONTAINS(out, "--up takes one of x, y, z, -x, -y, -z, got 'w'");
     }
-    /* read in any case: --up Y is --up y, --up -Y is --up -y */
-    snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up Y --steps 1 "
-             "--out '%s/b'", tmp_dir, tmp_dir);
+    /* read in any case: --up Y is --up y, --up -Y is --up -y; the scene,
+     * --model and --self-contact too (test_cli_any_case) */
+    snprintf(args, sizeof args, "gen Hang --mesh '%s/blender.obj' --up Y --model Springs "
+             "--self-contact Off --steps 1 --out '%s/b'", tmp_dir, tmp_dir);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "hang on blender.obj (25 vertices, up y), ");
     snprintf(args, sizeof args, "gen hang --mesh '%s/blender.obj' --up -Y --steps 1 "
@@ -597,6 +623,108 @@ static void test_cli_options(void)
                             "z-up");
     CHECK_INT(fixture_run_cli("bench --quick --up y", out, sizeof out), 2);
     CHECK_STR_CONTAINS(out, "bench: --up applies to the mesh scenes (hang, garment) only");
+}
+
+/* simulate --obj DIR into a folder an earlier run filled: that run's
+ * frames (frame_ and five or more digits, .obj) are removed first, and
+ * said so; every other file stays; a run refused before it starts
+ * removes nothing (issue 36). */
+static void test_cli_frames(void)
+{
+    char args[4 * FIXTURE_PATH], out[8192], dir[FIXTURE_PATH], name[64], want[2 * FIXTURE_PATH];
+    fixture_join(dir, tmp_dir, "frames");
+    fixture_remove_tree(dir);
+    CHECK_INT(mkdir(dir, 0755), 0);
+    for (int step = 1; step <= 10; step++) {
+        snprintf(name, sizeof name, "frame_%05d.obj", step);
+        fixture_write(dir, name, "# an earlier run's\n");
+    }
+    static const char *const others[] = {"frame_123456.obj", "notes.txt", "frame_keep.obj",
+                                         "frame_0001.obj", "frame_00003.png",
+                                         "frame_00002.obj.txt"};
+    for (size_t k = 0; k < sizeof others / sizeof others[0]; k++)
+        fixture_write(dir, others[k], "# another file\n");
+
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --up y --steps 3 "
+             "--obj '%s'", tmp_dir, dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    snprintf(want, sizeof want, "corepcg: simulate: removed 11 frames of an earlier run "
+             "from %s\n", dir);
+    CHECK_STR_CONTAINS(out, want);
+    for (int step = 1; step <= 10; step++) {
+        char path[2 * FIXTURE_PATH];
+        snprintf(path, sizeof path, "%s/frame_%05d.obj", dir, step);
+        char *text = fixture_read(path);
+        if (step <= 3)
+            CHECK(text && strstr(text, "\nv "), "%s: not this run's frame", path);
+        else
+            CHECK(!text, "%s: an earlier run's frame left", path);
+        free(text);
+    }
+    CHECK(!fixture_exists(dir, "frame_123456.obj"), "frame_123456.obj left");
+    for (size_t k = 1; k < sizeof others / sizeof others[0]; k++)
+        CHECK(fixture_exists(dir, others[k]), "%s removed", others[k]);
+
+    /* refused at the start (y-up read as z-up): the frames stay */
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --steps 3 --obj '%s'",
+             tmp_dir, dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    CHECK(fixture_exists(dir, "frame_00003.obj"), "a refused run removed the frames");
+    CHECK(!strstr(out, "removed"), "a refused run said: %s", out);
+
+    /* a shorter run after it: the third frame goes */
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --up y --steps 2 "
+             "--obj '%s'", tmp_dir, dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    snprintf(want, sizeof want, "removed 3 frames of an earlier run from %s\n", dir);
+    CHECK_STR_CONTAINS(out, want);
+    CHECK(fixture_exists(dir, "frame_00002.obj") && !fixture_exists(dir, "frame_00003.obj"),
+          "not the 2 frames of the last run");
+
+    /* one frame: the word singular; an empty or new folder: nothing said */
+    fixture_remove_tree(dir);
+    CHECK_INT(mkdir(dir, 0755), 0);
+    fixture_write(dir, "frame_00009.obj", "# an earlier run's\n");
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --up y --steps 1 "
+             "--obj '%s'", tmp_dir, dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    snprintf(want, sizeof want, "removed 1 frame of an earlier run from %s\n", dir);
+    CHECK_STR_CONTAINS(out, want);
+    CHECK_INT(fixture_count_files(dir), 1);
+    fixture_remove_tree(dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK(!strstr(out, "removed"), "a new folder: %s", out);
+    CHECK_INT(fixture_count_files(dir), 1);
+}
+
+/* Every choice is read in any case, as docs/cli.md says (issue 36):
+ * scene names, --model, --self-contact, --up, render's --view (gen's
+ * are in test_cli_options). */
+static void test_cli_any_case(void)
+{
+    CHECK_INT(cloth_scene_from_name("GARMENT"), CLOTH_SCENE_GARMENT);
+    CHECK_INT(cloth_scene_from_name("Garment"), CLOTH_SCENE_GARMENT);
+    CHECK_INT(cloth_scene_from_name("garments"), -1);
+    CHECK_INT(cloth_force_model_from_name("FEM"), CLOTH_MODEL_FEM);
+    CHECK_INT(cloth_force_model_from_name("fe"), -1);
+    CHECK_INT(cloth_up_from_name("-Y"), CLOTH_UP_MINUS_Y);
+
+    char args[4 * FIXTURE_PATH], out[8192], mesh[FIXTURE_PATH], dir[FIXTURE_PATH];
+    fixture_join(dir, fixture_data_dir(), "meshes");
+    fixture_join(mesh, dir, "tshirt_coarse.obj");
+    snprintf(args, sizeof args, "simulate GARMENT --mesh '%s' --model FEM --self-contact ON "
+             "--steps 1 --obj '%s/any-case'", mesh, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK_STR_CONTAINS(out, "garment on tshirt_coarse.obj (414 vertices), fem (nu 0.3, ");
+    snprintf(args, sizeof args, "render --view FRONT --width 16 --height 16 --out '%s/any-case' "
+             "'%s/any-case/frame_00001.obj'", tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    snprintf(args, sizeof args, "%s/any-case", tmp_dir);
+    CHECK(fixture_exists(args, "frame_00001.png"), "render --view FRONT wrote no picture: %s",
+          out);
+    /* a wrong word still refused, the choices named */
+    CHECK_INT(fixture_run_cli("render --view Oblique --out X a.obj", out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "--view takes one of front, side, top, got 'Oblique'");
 }
 
 /* The y-up sheet as read (z up) would hang whole from its top band:
@@ -638,6 +766,8 @@ int main(void)
     test_scene_check();
     test_cli_gen();
     test_cli_simulate();
+    test_cli_frames();
+    test_cli_any_case();
     test_cli_options();
     test_cli_refused();
     fixture_remove_tree(tmp_dir);

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "atomic_file.h"
+#include "name_is.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,13 +30,37 @@ int cli_outputs_ready(const char *command, const char *const *files,
     return 0;
 }
 
-int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out)
+/* text as a finite number into *out (-0 made 0: echoed with %g it would
+ * print as "-0"): 0, or -1 when it is not one. */
+static int finite_number(const char *text, double *out)
 {
     char *end = NULL;
     errno = 0;
     double v = text ? strtod(text, &end) : NAN;
-    if (!text || end == text || *end != '\0' || errno != 0 || !isfinite(v) || v < lo || v > hi) {
+    if (!text || end == text || *end != '\0' || errno != 0 || !isfinite(v))
+        return -1;
+    *out = v == 0 ? 0.0 : v;
+    return 0;
+}
+
+int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out)
+{
+    double v = NAN;
+    if (finite_number(text, &v) || v < lo || v > hi) {
         cli_error("%s needs a number in [%g, %g], got '%s'", opt, lo, hi, text ? text : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double_open(const char *opt, const char *text, double lo, double hi,
+                          double *out)
+{
+    double v = NAN;
+    if (finite_number(text, &v) || !(v > lo && v < hi)) {
+        cli_error("%s needs a number in (%g, %g), both ends excluded, got '%s'", opt, lo, hi,
+                  text ? text : "");
         return -1;
     }
     *out = v;
@@ -111,7 +136,8 @@ void cli_usage(FILE *out, const char *text)
 
 int cli_on_off(const char *name)
 {
-    return !name ? -1 : strcmp(name, "on") == 0 ? 1 : strcmp(name, "off") == 0 ? 0 : -1;
+    static const char *const words[] = {"off", "on"};
+    return cpg_name_index(name, words, 2);
 }
 
 int cli_parse_args(int argc, char **argv, const char *command, cli_option_fn option,

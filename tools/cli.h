@@ -21,6 +21,9 @@ int cli_outputs_ready(const char *command, const char *const *files,
 
 /* Option values: print a usage error and return -1 on a bad value. */
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out);
+/* the same in the open interval (lo, hi) */
+int cli_parse_double_open(const char *opt, const char *text, double lo, double hi,
+                          double *out);
 int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out);
 /* value of a name table (corepcg_*_from_name); prints the choices on error */
 int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),

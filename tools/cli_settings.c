@@ -4,6 +4,7 @@
 #include "cli_settings.h"
 
 #include "cli.h"
+#include "name_is.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -47,15 +48,16 @@ static const char *family(const corepcg_option_info *d)
     return d->family ? d->family : d->name;
 }
 
-/* "--tol/--max-iter": the flags of option's family. */
-static void family_flags(int option, char *out, size_t size)
+/* "--tol/--max-iter": the flags of option's family that were given (a
+ * refusal names what the user typed, not the family's other options). */
+static void given_family_flags(const cli_settings *c, int option, char *out, size_t size)
 {
     const char *f = family(corepcg_option_describe(option));
     out[0] = '\0';
     for (int k = 0; k < corepcg_option_count(); k++) {
         const corepcg_option_info *d = corepcg_option_describe(k);
         size_t len = strlen(out);
-        if (strcmp(family(d), f) == 0)
+        if (c->gave[k] && strcmp(family(d), f) == 0)
             snprintf(out + len, size - len, "%s%s", len ? "/" : "", d->flag);
     }
 }
@@ -108,7 +110,7 @@ int cli_settings_check(const cli_settings *c, const char *command)
 {
     for (int k = 0; k < corepcg_option_count(); k++) {
         char flags[64];
-        family_flags(k, flags, sizeof flags);
+        given_family_flags(c, k, flags, sizeof flags);
         if (c->gave[k] && cli_settings_refuse_ignored(c, command, k, flags))
             return -1;
     }
@@ -162,7 +164,7 @@ static int parse_value(int option, const char *a, const char *v, double *value)
         return -1;
     default:
         *value = 1;
-        if (v && strcmp(v, switch_word(d)) == 0)
+        if (v && cpg_name_is(v, switch_word(d)))
             return 0;
         cli_error("%s takes %s, got '%s'", a, switch_word(d), v ? v : "");
         return -1;

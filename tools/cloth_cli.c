@@ -15,21 +15,6 @@ static int needs_value(const char *opt, const char *value, const char *what)
     return -1;
 }
 
-/* --poisson: inside (-1, 0.5), both ends excluded (an isotropic solid's
- * range). */
-static int parse_poisson(const char *opt, const char *text, double *out)
-{
-    double nu = 0.0;
-    if (cli_parse_double(opt, text, -1.0, 0.5, &nu))
-        return -1;
-    if (nu == -1.0 || nu == 0.5) {
-        cli_error("%s needs a number in (-1, 0.5), both ends excluded, got '%s'", opt, text);
-        return -1;
-    }
-    *out = nu;
-    return 0;
-}
-
 /* The scene against the grid or mesh options: its index, or -1 (said). */
 static int check_scene(const struct cloth_cli *o, const char *scene, int size,
                        int have_subdivide, int takes_out, const char *usage)
@@ -120,7 +105,8 @@ static int cloth_option(const char *a, const char *v, void *ctx)
         rc = cli_parse_choice(a, v, cloth_force_model_from_name, "springs, fem",
                               &o->model);
     } else if (strcmp(a, "--poisson") == 0) {
-        rc = parse_poisson(a, v, &o->poisson);
+        /* an isotropic solid's range: both ends excluded */
+        rc = cli_parse_double_open(a, v, -1.0, 0.5, &o->poisson);
         o->have_poisson = 1;
         o->fem_option = o->fem_option ? o->fem_option : a;
     } else if (strcmp(a, "--bending") == 0) {

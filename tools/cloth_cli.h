@@ -66,7 +66,8 @@ int cloth_cli_load(struct cloth_cli *o);
     "                   (StVK membranes on the triangles, --k-stretch their 2D\n" \
     "                   Young's modulus in N/m; discrete-shell hinges on the\n" \
     "                   interior edges; Rayleigh damping)\n" \
-    "  --poisson NU     fem: Poisson ratio, in (-1, 0.5) (default 0.3)\n" \
+    "  --poisson NU     fem: Poisson ratio, in (-1, 0.5), both ends excluded\n" \
+    "                   (default 0.3)\n" \
     "  --bending KB     fem: bending stiffness in N m (default 1e-5)\n" \
     "  --mass-damping A fem: Rayleigh alpha in 1/s (default 0; beta is 1e-3 s)\n"
 

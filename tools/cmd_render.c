@@ -8,6 +8,7 @@
 #include "render/raster.h"
 
 #include "atomic_file.h"
+#include "name_is.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,8 +32,9 @@ static const char usage_text[] =
 
 static int view_from_name(const char *name)
 {
-    return !name ? -1 : strcmp(name, "front") == 0 ? RASTER_FRONT
-         : strcmp(name, "side") == 0 ? RASTER_SIDE : strcmp(name, "top") == 0 ? RASTER_TOP : -1;
+    static const char *const views[] = {
+        [RASTER_FRONT] = "front", [RASTER_SIDE] = "side", [RASTER_TOP] = "top"};
+    return cpg_name_index(name, views, (int)(sizeof views / sizeof views[0]));
 }
 
 /* Line numbers of the file's `o` statements (ascending), malloc'ed. */

@@ -3,6 +3,7 @@
  * with the solver in the loop; an OBJ per step and a CSV row per step. */
 #include "cli.h"
 #include "cloth_cli.h"
+#include "frame_files.h"
 
 #include "atomic_file.h"
 
@@ -32,7 +33,9 @@ static const char usage_text[] =
     "  --method M       one of @METHODS@\n"
     "  --tol T          solver tolerance (default 1e-5)\n"
     "  --obj DIR        write DIR/frame_NNNNN.obj after each step (cloth and\n"
-    "                   obstacles); DIR and its parents are created if missing\n"
+    "                   obstacles); DIR and its parents are created if missing;\n"
+    "                   the frame_NNNNN.obj files already in DIR (an earlier\n"
+    "                   run's) are removed first, and said so; no other file\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
     "                   method,reason,iterations,seconds,analysis_reused,\n"
     "                   self_contacts,ic_shift,ic_retries,ic_compensation\n"
@@ -67,12 +70,26 @@ static void csv_row(FILE *csv, const cloth_sim *sim)
 static int write_frame(const cloth_sim *sim, const char *dir, char *msg)
 {
     char path[4096];
-    if (snprintf(path, sizeof path, "%s/frame_%05d.obj", dir, sim->step) >=
-        (int)sizeof path) {
-        snprintf(msg, COREPCG_MSG_SIZE, "%.400s...: path too long", dir);
-        return COREPCG_ERR_IO;
+    int rc = frame_path(path, sizeof path, dir, sim->step, msg);
+    return rc == COREPCG_OK ? cloth_write_obj(sim, path, msg) : rc;
+}
+
+/* DIR holds this run's frames alone: an earlier run's, longer or of
+ * another scene, would be taken for this one's (render draws every
+ * frame file given); the count removed is said on stderr. 0, or -1
+ * having said why not. */
+static int clear_frames(const char *dir)
+{
+    char msg[COREPCG_MSG_SIZE];
+    int removed = 0;
+    if (frame_files_clear(dir, &removed, msg) != COREPCG_OK) {
+        cli_error("simulate: %s", msg);
+        return -1;
     }
-    return cloth_write_obj(sim, path, msg);
+    if (removed)
+        fprintf(stderr, "corepcg: simulate: removed %d frame%s of an earlier run from %s\n",
+                removed, removed == 1 ? "" : "s", dir);
+    return 0;
 }
 
 /* " (icpcg x97, corepcg x3)": the methods that solved some of the steps
@@ -117,7 +134,7 @@ int cmd_simulate(int argc, char **argv)
     /* the mesh and the scene first: a bad one leaves no output directory */
     cloth_sim *sim = NULL;
     if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim) ||
-        cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1)) {
+        cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1) || (o.obj && clear_frames(o.obj))) {
         cloth_sim_free(&sim);
         cloth_cli_free(&o);
         return CLI_EXIT_ERROR;

@@ -67,6 +67,11 @@ static const struct command *find(const char *name)
     return NULL;
 }
 
+static int is_help_flag(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
@@ -74,8 +79,10 @@ static int dispatch(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const char *first = argv[1];
-    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 ||
-        (strcmp(first, "help") == 0 && argc == 2)) {
+    /* `help --help` asks help for itself: the same text, as every
+     * command's --help is */
+    if (is_help_flag(first) || (strcmp(first, "help") == 0 &&
+                                (argc == 2 || (argc == 3 && is_help_flag(argv[2]))))) {
         usage(stdout);
         return CLI_EXIT_OK;
     }

@@ -16,3 +16,11 @@ int cpg_name_is(const char *name, const char *choice)
             return 1;
     }
 }
+
+int cpg_name_index(const char *name, const char *const *names, int count)
+{
+    for (int k = 0; name && k < count; k++)
+        if (names[k] && cpg_name_is(name, names[k]))
+            return k;
+    return -1;
+}

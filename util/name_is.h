@@ -9,4 +9,8 @@
  * compares. */
 int cpg_name_is(const char *name, const char *choice);
 
+/* The index of name among names[0..count) as cpg_name_is reads it (NULL
+ * entries never match), or -1; name may be NULL. */
+int cpg_name_index(const char *name, const char *const *names, int count);
+
 #endif /* COREPCG_NAME_IS_H */

@@ -30,9 +30,11 @@ Run from the repository root:
     PYTHONPATH=python /usr/bin/python3 python/examples/cloth_step_loop.py
     PYTHONPATH=python /usr/bin/python3 python/examples/cloth_step_loop.py --mesh data/meshes/dress.obj
     PYTHONPATH=python /usr/bin/python3 python/examples/cloth_step_loop.py --mesh data/meshes/dress.obj --model fem
+The last takes minutes (its NumPy assembly, not the solves: README);
+--steps S runs S steps instead of 80.
 Exit status 0 when every step solved to its tolerance and held its
 contacts exactly, the cloth stayed out of the ball and (the square) ended
-draped over it."""
+draped over it; a run shorter than 80 steps checks the steps only."""
 import sys
 import time
 import warnings
@@ -303,11 +305,14 @@ def main(argv):
     warnings.simplefilter("error", corepcg.CorepcgWarning)  # not converged: fail
     options = dict(zip(argv[1::2], argv[2::2]))
     mesh, model = options.get("--mesh"), options.get("--model", "springs")
-    if (len(argv) % 2 == 0 or set(options) - {"--mesh", "--model"}
-            or model not in ("springs", "fem") or (model == "fem" and not mesh)):
-        print("usage: cloth_step_loop.py [--mesh FILE.obj [--model springs|fem]]",
-              file=sys.stderr)
+    steps = options.get("--steps", str(STEPS))
+    if (len(argv) % 2 == 0 or set(options) - {"--mesh", "--model", "--steps"}
+            or model not in ("springs", "fem") or (model == "fem" and not mesh)
+            or not steps.isdigit() or int(steps) < 1):
+        print("usage: cloth_step_loop.py [--mesh FILE.obj [--model springs|fem]] "
+              f"[--steps S (default {STEPS})]", file=sys.stderr)
         return 2
+    steps = int(steps)
     try:
         x, mass, springs, stretch_pairs = (make_mesh_cloth(mesh, model) if mesh
                                            else make_cloth())
@@ -326,7 +331,7 @@ def main(argv):
     with corepcg.Solver(A, constraints=cons, z=z, stretch_pairs=stretch_pairs,
                         tol=TOL) as solver:
         previous = None  # the last step's contacts and method
-        for step in range(STEPS):
+        for step in range(steps):
             if step:
                 cons, z = contacts(x, v)
                 A, b = step_system(x, v, mass, springs)
@@ -348,7 +353,7 @@ def main(argv):
                 failures.append(f"step {step}: same contacts, analysis not reused")
             v += dv.reshape(-1, 3)
             x += H * v
-            if step % 10 == 0 or step == STEPS - 1:
+            if step % 10 == 0 or step == steps - 1:
                 print(f"step {step:3d}  contacts {len(cons):3d}  "
                       f"{info['method_used']:8s} {info['iterations']:3d} it  "
                       f"rel.res {info['rel_residual']:.1e}  "
@@ -356,21 +361,23 @@ def main(argv):
                       f"lowest z {x[:, 2].min():+.3f}")
 
     gap = np.linalg.norm(x - BALL, axis=1).min() - RADIUS
-    print(f"{STEPS} steps of {len(x)} nodes, {solve_s:.3f} s in solve, "
+    print(f"{steps} steps of {len(x)} nodes, {solve_s:.3f} s in solve, "
           f"analysis reused on {reused}; smallest gap to the ball {gap:+.1e} m, "
           f"lowest node at z {x[:, 2].min():.3f}")
     if gap < -2e-3:
         failures.append(f"the cloth went {-gap:.3f} m into the ball")
-    if touched == 0:
+    if steps < STEPS:  # the cloth has not reached the ball yet
+        print(f"(fewer than {STEPS} steps: the drape is not checked)")
+    elif touched == 0:
         failures.append("the cloth never touched the ball")
-    if not mesh:
+    if not mesh and steps >= STEPS:
         centre = x[(SIZE * SIZE) // 2]
         print(f"centre node at z {centre[2]:.3f}")
         if abs(centre[2] - RADIUS) > 0.02:
             failures.append(f"the centre node is at z {centre[2]:.3f}, not on top")
         if x[:, 2].min() > BALL[2]:
             failures.append("the cloth does not hang below the ball's equator")
-    if reused == 0:
+    if reused == 0 and steps >= STEPS:
         failures.append("the analysis was never reused")
     for f in failures:
         print("FAILED:", f, file=sys.stderr)

@@ -245,8 +245,9 @@ class JsonErrors(unittest.TestCase):
                               "1e-3", "--json"), 2)
             self.assertEqual((err["status"], err["code"]),
                              (-1, "ERR_ARGUMENT"))
+            # only --tol given: only --tol named (issue 36)
             self.assertEqual(err["message"], "solve: --method direct does "
-                             "not take --tol/--max-iter (they are for "
+                             "not take --tol (it is for "
                              "mpcg-bw, mpcg, upcg, corepcg, icpcg, auto's "
                              "icpcg, auto's corepcg and auto's mpcg)")
             err = self.error(("solve", "--json", tiny, "--bogus"), 2)

@@ -43,6 +43,18 @@ class Examples(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
         self.assertIn("usage: cloth_step_loop.py", p.stderr)
 
+    def test_cloth_step_loop_steps(self):
+        # the README's long FEM run, shortened: --steps (issue 36)
+        p = run("cloth_step_loop.py", "--mesh", "data/meshes/tshirt_coarse.obj",
+                "--model", "fem", "--steps", "3")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("3 steps of 414 nodes", p.stdout)
+        self.assertIn("(fewer than 80 steps: the drape is not checked)", p.stdout)
+        for bad in ("0", "x", "-2"):
+            p = run("cloth_step_loop.py", "--steps", bad)
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("[--steps S (default 80)]", p.stderr)
+
     def test_cloth_step_loop_fem_elements(self):
         # the example's membranes and hinges against central differences
         # (stretched, so that the projection keeps the exact Hessian)

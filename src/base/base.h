@@ -19,7 +19,7 @@
 
 #include "message.h" /* cpg_fail */
 #include "monotonic.h" /* cpg_now */
-#include "name_is.h" /* cpg_name_is */
+#include "name_is.h" /* cpg_name_is, cpg_name_index */
 
 /* A CHOLMOD common that never prints; the caller owns it. */
 int cpg_cholmod_start(cholmod_common *cm);

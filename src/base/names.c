@@ -19,14 +19,10 @@ static const char *name_of(const char *const *names, int count, int value)
     return value >= 0 && value < count ? names[value] : "unknown";
 }
 
+/* as the simulator and the CLI read their choices (util/name_is.c) */
 static int value_of(const char *const *names, int count, const char *name)
 {
-    if (!name)
-        return -1;
-    for (int k = 0; k < count; k++)
-        if (cpg_name_is(name, names[k]))
-            return k;
-    return -1;
+    return cpg_name_index(name, names, count);
 }
 
 const char *corepcg_precond_name(int v) { return name_of(precond_names, COUNT(precond_names), v); }
