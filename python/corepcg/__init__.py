@@ -5,7 +5,8 @@ simulation,
     S A x = S b,   (I - S) x = (I - S) z,
 
 solved by the corepcg shared library (ctypes; nothing is compiled at
-import). A is any symmetric scipy.sparse matrix; vectors are NumPy arrays.
+import). A is any symmetric scipy.sparse matrix or a dense NumPy array;
+vectors are NumPy arrays, (n,) or (N, 3).
 
     import corepcg
     with corepcg.Solver(A, constraints=con, z=z, stretch_pairs=pairs) as s:

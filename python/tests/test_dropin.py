@@ -6,7 +6,10 @@ mpcg-bw / mpcg against a hand-written MPCG loop from the papers'
 pseudo-code; the example of docs/python.md's "Replacing your MPCG" runs."""
 import contextlib
 import io
+import os
 import re
+import subprocess
+import tempfile
 import unittest
 import warnings
 
@@ -317,6 +320,55 @@ class DropIn(unittest.TestCase):
         with self.assertRaises(corepcg.ConstraintError) as cm:
             corepcg.filter(np.ones(6), [(2, 0)])
         self.assertIn("out of range", cm.exception.message)
+
+    def test_filter_c_agrees(self):
+        """A C caller of corepcg_filter gets Python's numbers bit for bit
+        (the records and v go in as hexadecimal floats)."""
+        rng = np.random.default_rng(4)
+        v = rng.standard_normal((self.N, 3))
+        lines = [f"{self.N} {len(self.con)}"]
+        lines += [f"{r['node']} {r['ndof']} " +
+                  " ".join(float(a).hex() for a in (*r["p"], *r["q"]))
+                  for r in self.con]
+        lines += [float(a).hex() for a in v.ravel()]
+        program = r"""
+#include "corepcg.h"
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+    int N, m;
+    if (scanf("%d %d", &N, &m) != 2) return 2;
+    corepcg_constraint *c = calloc((size_t)m, sizeof *c);
+    double *v = malloc(3 * (size_t)N * sizeof *v), *out = malloc(3 * (size_t)N * sizeof *out);
+    for (int k = 0; k < m; k++)
+        if (scanf("%d %d %la %la %la %la %la %la", &c[k].node, &c[k].ndof, &c[k].p[0],
+                  &c[k].p[1], &c[k].p[2], &c[k].q[0], &c[k].q[1], &c[k].q[2]) != 8) return 2;
+    for (int k = 0; k < 3 * N; k++)
+        if (scanf("%la", &v[k]) != 1) return 2;
+    char msg[COREPCG_MSG_SIZE];
+    int rc = corepcg_filter(N, m, c, v, out, msg);
+    for (int k = 0; rc == 0 && k < 3 * N; k++)
+        printf("%a\n", out[k]);
+    return rc == 0 ? 0 : 1;
+}
+"""
+        with tempfile.TemporaryDirectory() as tmp:
+            src, exe = os.path.join(tmp, "f.c"), os.path.join(tmp, "f")
+            with open(src, "w") as f:
+                f.write(program)
+            lib = corepcg.library_path
+            args = [support.CC, "-std=c11", "-o", exe, src, lib,
+                    f"-Wl,-rpath,{os.path.dirname(os.path.abspath(lib))}"]
+            for d in support.INCLUDE.split(os.pathsep):
+                args += ["-I", d]
+            subprocess.run(args, check=True, capture_output=True, text=True)
+            out = subprocess.run([exe], input="\n".join(lines) + "\n",
+                                 check=True, capture_output=True,
+                                 text=True).stdout
+        c_values = np.array([float.fromhex(t) for t in out.split()])
+        np.testing.assert_array_equal(c_values,
+                                      corepcg.filter(v, self.con).ravel())
 
     # ------------------------------------------------------------- NoCore
 
