@@ -409,9 +409,10 @@ typedef enum corepcg_triangle {
  * 0 = fixed (p, q ignored); 3 = free, as if not listed (p, q ignored: a
  * simulator's per-particle array of records may go in as it is;
  * constraints.txt lists constrained nodes only, and the bundle writer
- * leaves such records out). A node is listed at most once. p and q need not be unit (they are normalised);
- * for ndof 1, q must be orthogonal to p (|p.q| <= 1e-6 after normalising)
- * and is then made exactly orthogonal. */
+ * leaves such records out). A node is listed at most once. p and q need
+ * not be unit (they are normalised); for ndof 1, q must be orthogonal to
+ * p (|p.q| <= 1e-6 after normalising) and is then made exactly
+ * orthogonal. */
 typedef struct corepcg_constraint {
     int node;
     int ndof;

@@ -158,8 +158,8 @@ def _outside_stacklevel():
     (Solver, update, solve, check, write_bundle) led here."""
     package = os.path.dirname(os.path.abspath(__file__))
     frame, level = sys._getframe(2), 2
-    while frame is not None and \
-            os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) == package:
         frame, level = frame.f_back, level + 1
     return level
 

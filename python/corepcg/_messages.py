@@ -9,7 +9,8 @@ from .settings import NUMBERS
 
 def _choice(option, value):
     """keyword='value' as the library names them (its option table)."""
-    return f"{option}='{text(lib.corepcg_option_value_name(NUMBERS[option], int(value)))}'"
+    name = lib.corepcg_option_value_name(NUMBERS[option], int(value))
+    return f"{option}='{text(name)}'"
 
 
 def python_message(code, message):

@@ -50,7 +50,8 @@ class Solver:
            ic_fill=None, stop=None, **options)
 
     A: symmetric n x n scipy.sparse matrix or dense ndarray, n = 3 N (see
-    docs/python.md for which triangle is read and when A is copied). Settings left None take
+    docs/python.md for which triangle is read and when A is copied).
+    Settings left None take
     the library's defaults (corepcg.default_settings()); **options: any
     other setting the library describes (corepcg.settings.NAMES: a newer
     method's own), by name. Set-up failures
