@@ -233,6 +233,12 @@ class DropIn(unittest.TestCase):
         xr, _ = corepcg.solve(self.A, self.b, constraints=[(1, 0)],
                               method="direct")
         np.testing.assert_array_equal(x, xr)
+        # the bundle's constraints.txt lists the constrained ones only
+        with tempfile.TemporaryDirectory() as tmp:
+            corepcg.write_bundle(tmp, sp.csc_matrix(self.A), self.b,
+                                 constraints=self.con)
+            back = corepcg.read_bundle(tmp)["constraints"]
+        np.testing.assert_array_equal(back, self.constrained)
         # a particle listed twice is refused, an ndof-3 record included
         with self.assertRaises(corepcg.ConstraintError) as cm:
             corepcg.solve(self.A, self.b, constraints=[(1, 3), (1, 0)])
