@@ -406,9 +406,13 @@ typedef enum corepcg_triangle {
 
 /* One constrained node. ndof = free directions left: 2 = slides in the
  * plane with normal p; 1 = slides on the line orthogonal to p and q;
- * 0 = fixed (p, q ignored). p and q need not be unit (they are normalised);
- * for ndof 1, q must be orthogonal to p (|p.q| <= 1e-6 after normalising)
- * and is then made exactly orthogonal. */
+ * 0 = fixed (p, q ignored); 3 = free, as if not listed (p, q ignored: a
+ * simulator's per-particle array of records may go in as it is;
+ * constraints.txt lists constrained nodes only, and the bundle writer
+ * leaves such records out). A node is listed at most once. p and q need
+ * not be unit (they are normalised); for ndof 1, q must be orthogonal to
+ * p (|p.q| <= 1e-6 after normalising) and is then made exactly
+ * orthogonal. */
 typedef struct corepcg_constraint {
     int node;
     int ndof;
@@ -593,6 +597,18 @@ COREPCG_EXPORT void corepcg_free(corepcg_solver **h);
 COREPCG_EXPORT int corepcg_check(const corepcg_system *sys, const double *b,
                                  const double *x, double *constraint_error,
                                  double *rel_residual, char *msg);
+
+/* out (3 num_nodes) = S v: the filter of the constraints (per node
+ * S_i = U_i U_i^T, docs/format.md section 5), the very S the solvers use,
+ * for a simulator that filters vectors of its own (Baraff & Witkin's
+ * filter()). out may be v. The records are checked as by corepcg_setup.
+ * Returns OK; ERR_ARGUMENT (v or out NULL, num_nodes < 1, a negative
+ * count or NULL records with a positive count); ERR_TOO_LARGE (3 num_nodes
+ * overflows int); ERR_NOT_FINITE (v); ERR_CONSTRAINT (a bad record);
+ * ERR_NO_MEMORY. out is untouched on failure. */
+COREPCG_EXPORT int corepcg_filter(int num_nodes, int num_constraints,
+                                  const corepcg_constraint *constraints,
+                                  const double *v, double *out, char *msg);
 
 /* --------------------------------------------------------------- bundle */
 

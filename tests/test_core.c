@@ -156,6 +156,7 @@ static void test_stretch_errors(void)
     CHECK_INT(code, COREPCG_ERR_NO_CORE);
     CHECK_STR_CONTAINS(msg, "no stretch pairs");
     CHECK_STR_CONTAINS(msg, "core auto");
+    CHECK_STR_CONTAINS(msg, "per-triangle forces: the mesh edges");
 
     int out_of_range[] = {0, 1, 2, 9};
     sys.num_stretch = 2;

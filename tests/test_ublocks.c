@@ -377,8 +377,8 @@ static void test_rejects(void)
     expect_reject(c, 1, "out of range", "node 10 of 10");
     c[0] = (corepcg_constraint){.node = -1, .ndof = 0};
     expect_reject(c, 1, "out of range", "node -1");
-    c[0] = (corepcg_constraint){.node = 3, .ndof = 3, .p = {0, 0, 1}};
-    expect_reject(c, 1, "ndof 3", "ndof 3");
+    c[0] = (corepcg_constraint){.node = 3, .ndof = 4, .p = {0, 0, 1}};
+    expect_reject(c, 1, "ndof 4 is not 0, 1, 2 or 3", "ndof 4");
     c[0] = (corepcg_constraint){.node = 3, .ndof = -1, .p = {0, 0, 1}};
     expect_reject(c, 1, "ndof -1", "ndof -1");
     c[0] = (corepcg_constraint){.node = 3, .ndof = 2, .p = {0, 0, 0}};
@@ -409,6 +409,8 @@ static void test_rejects(void)
     expect_reject(c, 2, "twice", "node 4 listed twice");
     c[1] = (corepcg_constraint){.node = 4, .ndof = 0};
     expect_reject(c, 2, "twice", "node 4 fixed twice");
+    c[0] = (corepcg_constraint){.node = 4, .ndof = 3};
+    expect_reject(c, 2, "twice", "node 4 free, then fixed");
 
     /* accepted: ndof 0 ignores p, q; |p.q| = 5e-7 is within 1e-6 */
     cpg_ublocks u;
@@ -421,6 +423,16 @@ static void test_rejects(void)
                                 .q = {sqrt(1 - t * t), 0, t}};
     CHECK_INT(cpg_ublocks_build(10, c, 1, &u, NULL), COREPCG_OK);
     CHECK_INT(u.r, 28);
+    cpg_ublocks_free(&u);
+    /* ndof 3: a free node, p and q ignored; U_i = I as for an unlisted one */
+    c[0] = (corepcg_constraint){.node = 2, .ndof = 3, .p = {NAN, 0, 0}};
+    c[1] = (corepcg_constraint){.node = 5, .ndof = 0};
+    CHECK_INT(cpg_ublocks_build(10, c, 2, &u, NULL), COREPCG_OK);
+    CHECK_INT(u.r, 27);
+    CHECK_INT(u.ndof[2], 3);
+    CHECK_INT(u.off[3] - u.off[2], 3);
+    CHECK(u.U[18] == 1 && u.U[22] == 1 && u.U[26] == 1 && u.U[19] == 0,
+          "ndof 3: U_2 is not I");
     cpg_ublocks_free(&u);
     /* bad counts */
     CHECK_INT(cpg_ublocks_build(10, c, -1, &u, NULL), COREPCG_ERR_ARGUMENT);

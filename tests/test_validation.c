@@ -57,7 +57,14 @@ static void pair_out_of_range(tiny_copy *t) { t->pairs[1] = 4; }
 static void negative_pairs(tiny_copy *t) { t->sys.num_stretch = -1; }
 static void null_pairs(tiny_copy *t) { t->sys.stretch_pairs = NULL; }
 static void node_twice(tiny_copy *t) { t->cons[1].node = t->cons[0].node; }
-static void ndof_three(tiny_copy *t) { t->cons[1].ndof = 3; }
+static void ndof_four(tiny_copy *t) { t->cons[1].ndof = 4; }
+/* ndof 3 (a free node) is a record too: listing its node again is not */
+static void free_node_twice(tiny_copy *t)
+{
+    t->cons[t->sys.num_constraints] = (corepcg_constraint){
+        .node = t->cons[0].node, .ndof = 3};
+    t->sys.num_constraints++;
+}
 static void q_not_orthogonal(tiny_copy *t)
 {
     t->cons[2].q[0] = t->cons[2].p[0];
@@ -78,7 +85,8 @@ static const bad_case cases[] = {
     {"a negative stretch count", COREPCG_ERR_ARGUMENT, negative_pairs},
     {"stretch pairs missing", COREPCG_ERR_ARGUMENT, null_pairs},
     {"a node constrained twice", COREPCG_ERR_CONSTRAINT, node_twice},
-    {"ndof 3 in a record", COREPCG_ERR_CONSTRAINT, ndof_three},
+    {"ndof 4 in a record", COREPCG_ERR_CONSTRAINT, ndof_four},
+    {"a node listed again as free", COREPCG_ERR_CONSTRAINT, free_node_twice},
     {"q not orthogonal to p", COREPCG_ERR_CONSTRAINT, q_not_orthogonal},
     {"NaN in z", COREPCG_ERR_NOT_FINITE, z_nan},
     {"NaN in A", COREPCG_ERR_NOT_FINITE, a_nan},
@@ -147,6 +155,21 @@ static void refused_alike(const bad_case *c)
     CHECK(fixture_count_files(dir) <= 0,
           "%s: bundle_write left %d files", c->what, fixture_count_files(dir));
     fixture_remove_tree(dir);
+
+    /* corepcg_filter reads the records alone: it refuses a bad one as
+     * setup does and takes the rest */
+    char filter_msg[COREPCG_MSG_SIZE] = "";
+    double sx[3 * MAXN];
+    int filter_rc = corepcg_filter(t.sys.num_nodes, t.sys.num_constraints,
+                                   t.sys.constraints, t.b, sx, filter_msg);
+    int records = c->code == COREPCG_ERR_CONSTRAINT;
+    int expect = records ? c->code : t.sys.num_nodes < 1 ? COREPCG_ERR_ARGUMENT
+                                                         : COREPCG_OK;
+    CHECK(filter_rc == expect, "%s: filter returned %d, expected %d",
+          c->what, filter_rc, expect);
+    CHECK(!records || strcmp(filter_msg, setup_msg) == 0,
+          "%s: filter says \"%s\", setup said \"%s\"", c->what, filter_msg,
+          setup_msg);
     (void)n;
 }
 

@@ -5,7 +5,8 @@ simulation,
     S A x = S b,   (I - S) x = (I - S) z,
 
 solved by the corepcg shared library (ctypes; nothing is compiled at
-import). A is any symmetric scipy.sparse matrix; vectors are NumPy arrays.
+import). A is any symmetric scipy.sparse matrix or a dense NumPy array;
+vectors are NumPy arrays, (n,) or (N, 3).
 
     import corepcg
     with corepcg.Solver(A, constraints=con, z=z, stretch_pairs=pairs) as s:
@@ -41,6 +42,8 @@ from .errors import (ArgumentError, Breakdown, CholmodError, ConstraintError,
                      TooLarge, strerror)
 from ._library import LibraryNotFoundError
 from ._system import CONSTRAINT_DTYPE
+from ._filter import filter  # noqa: A001 -- the papers' name for S v
+from ._matrix import DenseFasterWarning
 from .settings import default_settings
 from .solver import Solver, solve
 
@@ -56,7 +59,8 @@ library_path = _library.path  # the libcorepcg.so this process loaded
 __all__ = [
     "Solver", "solve", "check", "Measures", "read_bundle", "write_bundle",
     "read_vector", "write_vector", "default_settings", "version",
-    "strerror", "library_path", "CONSTRAINT_DTYPE",
+    "strerror", "library_path", "CONSTRAINT_DTYPE", "filter",
+    "DenseFasterWarning",
     "Status", "Method", "AutoReason", "Precond", "Ordering", "Factor",
     "Core", "Stop", "Format", "Triangle",
     "CorepcgError", "ArgumentError", "OutOfMemory", "FileError",

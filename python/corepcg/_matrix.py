@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A scipy.sparse matrix as the arrays corepcg_system borrows, copying only
-where the library could not read what the caller has.
+where the library could not read what the caller has. A dense 2-D ndarray
+(a simulator's NumPy matrix) is converted to CSR first and then read as
+any sparse matrix.
 
 Which entries are used (`triangle`):
   "auto"  (default) the side that holds entries when A holds entries on
@@ -26,6 +28,9 @@ they go in as they are too, with the triangle flipped (A symmetric: the
 upper triangle of A^T is the lower one of A), except a whole CSR matrix,
 which goes in as triplets (its rows expanded) so that a refusal names A's
 entries, not A^T's; COO arrays go in as triplets."""
+import os
+import sys
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,6 +41,15 @@ from .errors import DimensionError, FormatError, TooLarge
 
 INT_MAX = np.iinfo(np.int32).max
 TRIANGLES = ("auto",) + tuple(Triangle.labels())
+# Below this many unknowns a dense A solves faster with numpy.linalg.solve
+# (measured once, docs/python.md "The matrix A"): DenseFasterWarning.
+DENSE_FASTER_BELOW = 400
+
+
+class DenseFasterWarning(UserWarning):
+    """A dense A so small that numpy.linalg.solve on the constrained
+    system is faster than corepcg: advice, x is not affected (not a
+    CorepcgWarning, which flags an answer)."""
 
 
 @dataclass
@@ -53,17 +67,22 @@ class MatrixArrays:
 
 
 def matrix_arrays(A, triangle="auto"):
-    """The arrays of A (any scipy.sparse format) for the library."""
+    """The arrays of A (any scipy.sparse format, or a dense 2-D ndarray)
+    for the library."""
+    copies = []
+    if isinstance(A, np.ndarray):
+        A = _from_dense(A)
+        copies.append("dense converted to CSR")
     if not sp.issparse(A):
         raise TypeError("A must be a scipy.sparse matrix or array (any "
-                        f"format), got {type(A).__name__}")
+                        "format) or a 2-D numpy.ndarray, got "
+                        f"{type(A).__name__}")
     if triangle not in TRIANGLES:
         raise ValueError(f"triangle must be one of {', '.join(TRIANGLES)};"
                          f" got {triangle!r}")
     n = _size(A)
     if np.issubdtype(A.dtype, np.complexfloating):
         raise TypeError("A must be real, got complex values")
-    copies = []
     if A.format not in ("csc", "csr", "coo"):
         copies.append(f"{A.format} converted to CSC")
         A = A.tocsc()
@@ -109,6 +128,40 @@ def matrix_arrays(A, triangle="auto"):
                        f"int indices hold at most {INT_MAX}")
     fmt = Format.TRIPLET if ptr is None else Format.CSC
     return MatrixArrays(n, fmt, want, ptr, rows, cols, values, copies)
+
+
+def _from_dense(A):
+    """A dense A as CSR (its nonzeros; row by row is the fastest walk of a
+    C-ordered array), so that a full matrix is read whole and checked for
+    symmetry like any full sparse one. Below DENSE_FASTER_BELOW unknowns,
+    DenseFasterWarning."""
+    if A.ndim != 2:
+        raise DimensionError(f"A is a {A.ndim}-D array of shape {A.shape}: "
+                             "it must be n x n")
+    if not (np.issubdtype(A.dtype, np.number) or A.dtype == np.bool_):
+        raise TypeError(f"A must hold numbers, got dtype {A.dtype}")
+    if np.issubdtype(A.dtype, np.complexfloating):
+        raise TypeError("A must be real, got complex values")
+    n = _size(A)
+    if n < DENSE_FASTER_BELOW:
+        warnings.warn(DenseFasterWarning(
+            f"A is a dense {n} x {n} array: below {DENSE_FASTER_BELOW} "
+            "unknowns numpy.linalg.solve on the constrained system is "
+            "faster than corepcg (docs/python.md, \"The matrix A\")"),
+            stacklevel=_outside_stacklevel())
+    return sp.csr_matrix(A)
+
+
+def _outside_stacklevel():
+    """warnings.warn's stacklevel for its caller's caller that names the
+    first frame outside this package: the user's line, whichever entry
+    (Solver, update, solve, check, write_bundle) led here."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(2), 2
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) == package:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _size(A):

@@ -69,14 +69,35 @@ def _index(v):
 
 def vector(v, n, what):
     """A float64 contiguous n-vector (a copy only if v is not one), or
-    None for None."""
+    None for None. v may also be (N, 3), one row per node as simulators
+    keep positions and velocities: its rows are the n-vector's triples."""
     if v is None:
         return None
     a = np.ascontiguousarray(v, dtype=np.float64)
+    if a.shape == (n // 3, 3):
+        a = a.reshape(n)  # a view: a is contiguous
     if a.shape != (n,):
         raise DimensionError(f"{what} has shape {np.shape(v)}; the system "
-                             f"needs ({n},)")
+                             f"needs ({n},) or ({n // 3}, 3)")
     return a
+
+
+def shaped_like(x, v):
+    """x (an n-vector) as (N, 3) when v came as one row per node (v is
+    what vector() accepted), else x itself."""
+    return x.reshape(-1, 3) if np.ndim(v) == 2 else x
+
+
+def writable_vector(out, n, what="out"):
+    """The n-vector view of a writable contiguous float64 array of shape
+    (n,) or (N, 3), which the library writes into."""
+    if not (isinstance(out, np.ndarray) and out.dtype == np.float64
+            and out.shape in ((n,), (n // 3, 3)) and out.flags.c_contiguous
+            and out.flags.writeable):
+        raise DimensionError(
+            f"{what} must be a writable contiguous float64 array of shape "
+            f"({n},) or ({n // 3}, 3)")
+    return out.reshape(n)
 
 
 def stretch_array(pairs):

@@ -8,8 +8,9 @@ import numpy as np
 
 from ._cdefs import Handle, Info
 from ._library import lib, text
+from ._messages import python_message
 from ._monitor import Watch
-from ._system import CSystem, vector
+from ._system import CSystem, shaped_like, vector, writable_vector
 from .enums import AutoReason, Method, Ordering
 from . import errors
 from .settings import make_settings, settings_dict
@@ -48,8 +49,9 @@ class Solver:
            factor=None, core=None, core_threshold=None, fallback_upcg=None,
            ic_fill=None, stop=None, **options)
 
-    A: symmetric n x n scipy.sparse matrix, n = 3 N (see docs/python.md for
-    which triangle is read and when A is copied). Settings left None take
+    A: symmetric n x n scipy.sparse matrix or dense ndarray, n = 3 N (see
+    docs/python.md for which triangle is read and when A is copied).
+    Settings left None take
     the library's defaults (corepcg.default_settings()); **options: any
     other setting the library describes (corepcg.settings.NAMES: a newer
     method's own), by name. Set-up failures
@@ -75,7 +77,7 @@ class Solver:
         self._h = h
         rc = lib.corepcg_setup(h, system.ref(), byref(self._settings))
         if rc < 0:
-            message = self.message
+            message = python_message(rc, self.message)
             self.close()
             raise errors.error_for(rc, message)
         self._keep(system)
@@ -126,7 +128,7 @@ class Solver:
             triangle)
         info = Info()
         rc = lib.corepcg_update(h, system.ref(), byref(info))
-        errors.check(rc, self.message)
+        errors.check(rc, python_message(rc, self.message))
         self._keep(system)
         return info_dict(info)
 
@@ -177,6 +179,7 @@ class Solver:
     def _solve(self, b, x0, out, callback, history, stacklevel):
         """solve(); stacklevel makes a warning point at the user's line."""
         h = self._handle()
+        b_given = b
         b = vector(b, self.n, "b")
         x0 = vector(x0, self.n, "x0")
         x = self._out(out)
@@ -194,18 +197,13 @@ class Solver:
         result = info_dict(info)
         if history:
             result["residuals"] = watch.residuals()
-        return x, result
+        # x in the shape b came in (out: as the caller made it)
+        return (out if out is not None else shaped_like(x, b_given)), result
 
     def _out(self, out):
         if out is None:
             return np.empty(self.n)
-        if not (isinstance(out, np.ndarray) and out.dtype == np.float64
-                and out.shape == (self.n,) and out.flags.c_contiguous
-                and out.flags.writeable):
-            raise errors.DimensionError(
-                f"out must be a writable contiguous float64 array of shape "
-                f"({self.n},)")
-        return out
+        return writable_vector(out, self.n)
 
     def _solve_message(self, rc, info):
         message = self.message

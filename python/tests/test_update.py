@@ -125,7 +125,8 @@ class Update(unittest.TestCase):
             with self.assertRaises(corepcg.DimensionError) as cm:
                 s.update(A, z=np.zeros(9))
             self.assertEqual(cm.exception.message,
-                             f"z has shape (9,); the system needs ({n},)")
+                             f"z has shape (9,); the system needs ({n},) or "
+                             f"({n // 3}, 3)")
             x2, _ = s.solve(self.b, self.x0)
             self.assertEqual(x1.tobytes(), x2.tobytes())
             # everything passed for the new size: a full set-up, no refusal

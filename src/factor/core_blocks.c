@@ -47,7 +47,9 @@ static int mark_stretch(const cpg_bmat *A, int ns, const int *pairs,
         return cpg_fail(msg, COREPCG_ERR_NO_CORE,
                         "the system has no stretch pairs to build the matrix "
                         "core from: pass stretch pairs (stretch.mtx or "
-                        "corepcg_system.stretch_pairs) or use core auto");
+                        "corepcg_system.stretch_pairs; with no springs, "
+                        "per-triangle forces: the mesh edges) or use core "
+                        "auto");
 
     /* Each node's stretch partners (both directions), then per column a
      * marker of its partners: linear in blocks plus pairs. */

@@ -174,6 +174,8 @@ static void write_constraints_to(cpg_atomic_file *af,
     fprintf(f, "# node ndof  p_x p_y p_z  [q_x q_y q_z]\n");
     for (int k = 0; k < sys->num_constraints; k++) {
         const corepcg_constraint *c = &sys->constraints[k];
+        if (c->ndof == 3) /* a free node: the file does not list it */
+            continue;
         fprintf(f, "%d %d", c->node, c->ndof);
         int dirs = c->ndof == 0 ? 0 : c->ndof == 2 ? 1 : 2;
         for (int d = 0; d < dirs; d++)
@@ -277,7 +279,10 @@ static int write_bundle(cholmod_common *cm, void *arg, char *msg)
     if (rc == COREPCG_OK)
         rc = cpg_make_dirs(dir, msg);
     if (rc == COREPCG_OK) {
-        int wanted[F_COUNT] = {1, 1, sys->z != NULL, sys->num_constraints > 0,
+        int constrained = 0;
+        for (int k = 0; k < sys->num_constraints; k++)
+            constrained += sys->constraints[k].ndof != 3;
+        int wanted[F_COUNT] = {1, 1, sys->z != NULL, constrained > 0,
                                bc.P != NULL, x0 != NULL};
         memcpy(bc.wanted, wanted, sizeof wanted);
         rc = write_files(dir, &bc, msg);

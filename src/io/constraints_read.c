@@ -10,7 +10,6 @@
 #include "system.h" /* cpg_constraint_check */
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,18 +61,15 @@ static int parse_record(const char *path, long line, char **fields,
                         "%d nodes, numbered from 0)", path, line, fields[0],
                         N);
     c->node = (int)node;
-    char why[COREPCG_MSG_SIZE];
-    if (ndof < 0 || ndof > 2) {
-        /* Let the record rules phrase it, as for every other record. */
-        c->ndof = ndof < INT_MIN ? INT_MIN : ndof > INT_MAX ? INT_MAX : (int)ndof;
-        why[0] = '\0';
-        int code = cpg_constraint_check(c, N, why);
-        if (code == COREPCG_OK) /* cannot happen; keep the error anyway */
-            code = COREPCG_ERR_CONSTRAINT;
-        return cpg_fail(msg, code, "%s:%ld: %s", path, line,
-                        why[0] ? why : "ndof must be 0, 1 or 2");
-    }
+    /* The file lists constrained nodes only: a free node is not listed
+     * (the API's ndof-3 record has no line; the writer leaves it out). */
+    if (ndof < 0 || ndof > 2)
+        return cpg_fail(msg, COREPCG_ERR_CONSTRAINT,
+                        "%s:%ld: ndof %s is not 0, 1 or 2%s", path, line,
+                        fields[1],
+                        ndof == 3 ? " (a free node is not listed)" : "");
     c->ndof = (int)ndof;
+    char why[COREPCG_MSG_SIZE];
 
     int want = fields_for_ndof(c->ndof);
     static const char *const layout[3] = {

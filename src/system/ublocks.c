@@ -55,10 +55,12 @@ int cpg_constraint_check(const corepcg_constraint *c, int N, char *why)
     if (c->node < 0 || c->node >= N)
         return cpg_fail(why, COREPCG_ERR_CONSTRAINT,
                         "node %d is out of range [0, %d)", c->node, N);
-    if (c->ndof < 0 || c->ndof > 2)
+    if (c->ndof < 0 || c->ndof > 3)
         return cpg_fail(why, COREPCG_ERR_CONSTRAINT,
-                        "ndof %d is not 0, 1 or 2", c->ndof);
-    if (c->ndof == 0)
+                        "ndof %d is not 0, 1, 2 or 3", c->ndof);
+    /* ndof 3: a free node, as if unlisted (a simulator's per-particle
+     * array of records); fixed nodes have no directions either */
+    if (c->ndof == 0 || c->ndof == 3)
         return COREPCG_OK;
     if (!finite3(c->p) || norm3(c->p) == 0)
         return cpg_fail(why, COREPCG_ERR_CONSTRAINT,
@@ -159,20 +161,24 @@ int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
         cpg_ublocks_free(out);
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "constraints: out of memory");
     }
+    /* -1: not listed yet, so that a node listed twice is found whatever
+     * ndof its records give (3 included) */
     for (int i = 0; i < N; i++) {
-        out->ndof[i] = 3;
+        out->ndof[i] = -1;
         out->U[9L * i] = out->U[9L * i + 4] = out->U[9L * i + 8] = 1;
     }
     char why[COREPCG_MSG_SIZE];
     for (int k = 0; k < count; k++) {
         int rc = cpg_constraint_check(&c[k], N, why);
-        if (rc == COREPCG_OK && out->ndof[c[k].node] != 3)
+        if (rc == COREPCG_OK && out->ndof[c[k].node] != -1)
             rc = cpg_fail(why, COREPCG_ERR_CONSTRAINT,
                           "node %d is listed twice", c[k].node);
         double *U = out->U + 9L * (rc ? 0 : c[k].node), p[3], q[3];
         if (rc == COREPCG_OK) {
             out->ndof[c[k].node] = c[k].ndof;
-            if (c[k].ndof == 0) {
+            if (c[k].ndof == 3) {
+                /* U stays I */
+            } else if (c[k].ndof == 0) {
                 memset(U, 0, 9 * sizeof(double));
             } else if (c[k].ndof == 2) {
                 unit3(c[k].p, p);
@@ -196,8 +202,11 @@ int cpg_ublocks_build(int N, const corepcg_constraint *c, int count,
         }
     }
     out->off[0] = 0;
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < N; i++) {
+        if (out->ndof[i] == -1)
+            out->ndof[i] = 3;
         out->off[i + 1] = out->off[i] + out->ndof[i];
+    }
     out->r = out->off[N];
     return COREPCG_OK;
 }
