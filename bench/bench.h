@@ -67,6 +67,10 @@ typedef struct bench_options {
     int models[CLOTH_MODEL_COUNT];     /* --model: the mesh scenes'
                                           cloth_force_models            */
     int num_models;
+    int num_obstacle_meshes;           /* --obstacle: every scene's mesh
+                                          obstacles, z-up (read before
+                                          the run)                      */
+    const cloth_mesh *obstacle_meshes;
     long max_unknowns;                 /* --max-unknowns: --scaling on a
                                           mesh without --subdivide runs
                                           the levels 0, 1, ... whose 3 x

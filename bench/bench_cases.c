@@ -81,6 +81,8 @@ int bench_sim_create(const bench_options *o, int scene, int model, int a, double
         cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
     }
     par.k_stretch = k;
+    par.num_obstacle_meshes = o->num_obstacle_meshes;
+    par.obstacle_meshes = o->obstacle_meshes;
     int rc = cloth_sim_create(&par, sim, msg);
     cloth_mesh_free(&fine);
     return rc;

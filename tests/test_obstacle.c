@@ -397,6 +397,21 @@ static void test_start_inside(void)
     }
 }
 
+/* bench takes the obstacles into every scene it runs. */
+static void test_bench(void)
+{
+    char path[1024], args[4096], out[16384];
+    snprintf(path, sizeof path, "%s/floor.obj", tmpdir);
+    write_text(path, "v -5 -5 -0.3\nv 5 -5 -0.3\nv 5 5 -0.3\nv -5 5 -0.3\nf 1 2 3\nf 1 3 4\n");
+    snprintf(args, sizeof args, "bench --quick --scene drape --sizes 11 --methods icpcg "
+             "--obstacle %s", path);
+    CHECK(fixture_run_cli(args, out, sizeof out) == 0, "%s: %s", args, out);
+    CHECK_STR_CONTAINS(out, "| 11x11 |");
+    snprintf(args, sizeof args, "bench --quick --scene drape --sizes 11 --translate 0 0 1");
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "--translate and --scale move a mesh");
+}
+
 /* Obstacle files get the mesh reader's checks, and a size limit read
  * without storing what is past it. */
 static void test_bad_obstacles(void)
@@ -492,6 +507,7 @@ int main(void)
     timed("sphere_drape", test_sphere_drape);
     timed("start_inside", test_start_inside);
     timed("bad_obstacles", test_bad_obstacles);
+    timed("bench", test_bench);
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

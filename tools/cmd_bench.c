@@ -26,6 +26,8 @@ static const char usage_text[] =
     "                   within N, level 0 always (default 1000000: tshirt.obj\n"
     "                   0..3, 672,978)\n"
     CLOTH_CLI_UP_USAGE
+    "  --obstacle FILE.obj, --translate X Y Z, --scale S\n"
+    "                   as in simulate: mesh obstacles in every scene\n"
     "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
     "                   scene run once per model, a table each (default\n"
     "                   springs,fem; --scaling: springs; fem: StVK\n"
@@ -199,7 +201,7 @@ static int mesh_options_unused(const bench_options *o)
         fem |= o->models[m] == CLOTH_MODEL_FEM;
     const char *given = o->mesh_path ? "--mesh"
                       : o->num_levels ? "--subdivide"
-                      : o->up >= 0 ? "--up"
+                      : o->up >= 0 && !o->num_obstacle_meshes ? "--up"
                       : o->self_contact >= 0 ? "--self-contact"
                       : fem ? "--model fem" : NULL;
     if (!given || mesh_scenes)
@@ -223,6 +225,7 @@ typedef struct bench_given {
 struct bench_parse {
     bench_options *o;
     bench_given *g;
+    struct cloth_place *place; /* --obstacle, --translate, --scale */
 };
 
 /* One argument of bench's command line (cli_parse_args). */
@@ -231,6 +234,9 @@ static int bench_option(const char *a, const char *v, void *ctx)
     bench_options *o = ((struct bench_parse *)ctx)->o;
     bench_given *g = ((struct bench_parse *)ctx)->g;
     int rc = 0;
+    int placed = cloth_place_option(((struct bench_parse *)ctx)->place, a, v);
+    if (placed != CLI_ARG_UNKNOWN)
+        return placed;
     if (strcmp(a, "--quick") == 0) {
         o->quick = 1;
         return CLI_ARG_ALONE;
@@ -391,19 +397,26 @@ static void scene_per_model(bench_options *o)
 }
 
 /* Fills o; 1 for --help, -1 on a usage error. */
-static int parse(int argc, char **argv, bench_options *o)
+static int parse(int argc, char **argv, bench_options *o, struct cloth_place *place)
 {
     memset(o, 0, sizeof *o);
     o->self_contact = -1;
     o->up = -1;
     bench_given given = {0};
     const bench_given *g = &given;
-    struct bench_parse into = {o, &given};
+    place->argc = argc;
+    place->argv = argv;
+    struct bench_parse into = {o, &given, place};
     int rc = cli_parse_args(argc, argv, "bench", bench_option, &into);
     if (rc == 1)
         cli_usage(stdout, usage_text);
     if (rc)
         return rc;
+    o->num_obstacle_meshes = place->num_obstacles; /* read by cmd_bench */
+    if ((place->have_translate || place->have_scale) && !o->mesh_path) {
+        cli_error("bench: --translate and --scale move a mesh (--mesh FILE.obj)");
+        return -1;
+    }
     if (check_modes(o, g) < 0)
         return -1;
     set_defaults(o, g);
@@ -460,6 +473,8 @@ static int mesh_scenes_start(const bench_options *o)
             continue;
         cloth_params par;
         cloth_params_default_mesh(&par, (cloth_scene)o->scenes[e], o->mesh);
+        par.num_obstacle_meshes = o->num_obstacle_meshes;
+        par.obstacle_meshes = o->obstacle_meshes;
         cloth_sim *sim = NULL;
         char msg[COREPCG_MSG_SIZE];
         int rc = cloth_sim_create(&par, &sim, msg);
@@ -474,7 +489,8 @@ static int mesh_scenes_start(const bench_options *o)
 
 /* The mesh for the mesh scenes, if any is run: --mesh, else tshirt.obj
  * where it is installed or in the source tree. 0, or -1 (reported). */
-static int load_mesh(bench_options *o, cloth_mesh *mesh, char *path, size_t len)
+static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_mesh *mesh,
+                     char *path, size_t len)
 {
     int needed = 0;
     for (int e = 0; e < o->num_scenes; e++)
@@ -499,6 +515,7 @@ static int load_mesh(bench_options *o, cloth_mesh *mesh, char *path, size_t len)
     if (cloth_cli_read_mesh("bench", o->mesh_path, o->up < 0 ? CLOTH_UP_Z : o->up, mesh,
                             NULL, 0))
         return -1;
+    cloth_place_mesh(place, mesh);
     const char *slash = strrchr(o->mesh_path, '/');
     o->mesh_name = slash ? slash + 1 : o->mesh_path;
     o->mesh = mesh;
@@ -546,23 +563,29 @@ static int fill_markdown(FILE *out, const void *job)
 int cmd_bench(int argc, char **argv)
 {
     bench_options o;
-    int prc = parse(argc, argv, &o);
-    if (prc)
+    struct cloth_place place = {0};
+    int prc = parse(argc, argv, &o, &place);
+    if (prc) {
+        cloth_place_free(&place);
         return prc > 0 ? CLI_EXIT_OK : prc == -2 ? CLI_EXIT_ERROR : CLI_EXIT_USAGE;
+    }
     char command[1024], mesh_path[4096];
     join_command(argc, argv, command, sizeof command);
     o.command = command;
     cloth_mesh mesh = {0};
-    if (load_mesh(&o, &mesh, mesh_path, sizeof mesh_path))
+    if (cloth_place_load("bench", &place, o.up < 0 ? CLOTH_UP_Z : o.up)) {
+        cloth_place_free(&place);
         return CLI_EXIT_ERROR;
-    if (o.scaling) {
-        int status = bench_scaling(&o);
-        cloth_mesh_free(&mesh);
-        return status;
     }
-    if (o.whole_steps) {
-        int status = bench_whole(&o);
+    o.obstacle_meshes = place.obstacles;
+    if (load_mesh(&o, &place, &mesh, mesh_path, sizeof mesh_path)) {
+        cloth_place_free(&place);
+        return CLI_EXIT_ERROR;
+    }
+    if (o.scaling || o.whole_steps) {
+        int status = o.scaling ? bench_scaling(&o) : bench_whole(&o);
         cloth_mesh_free(&mesh);
+        cloth_place_free(&place);
         return status;
     }
 
@@ -570,6 +593,7 @@ int cmd_bench(int argc, char **argv)
     char msg[COREPCG_MSG_SIZE];
     int rc = bench_run(&o, &res, msg);
     cloth_mesh_free(&mesh);
+    cloth_place_free(&place);
     if (rc < 0) {
         cli_error("bench: %s", msg);
         free(res.cases);
