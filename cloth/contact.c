@@ -102,12 +102,15 @@ static void slide(cloth_sim *sim, int i, const touch *touches, int count)
                 comp[k] -= along[b] * basis[b][k];
         }
         len = sqrt(comp[0] * comp[0] + comp[1] * comp[1] + comp[2] * comp[2]);
-        if (rank > 0 && !(len > CREASE))
+        /* (a mesh's pseudo-normal is zero on a knife edge folded flat) */
+        if (!(len > (rank > 0 ? CREASE : 0.5)))
             continue;
         for (int k = 0; k < 3; k++)
             basis[rank][k] = comp[k] / len;
         value[rank++] = rel / len;
     }
+    if (rank == 0)
+        return;
     corepcg_constraint *c = add_record(sim, i, 3 - rank);
     double *zi = &sim->z[3 * i];
     if (rank < 3)

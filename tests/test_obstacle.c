@@ -366,6 +366,14 @@ static void test_start_inside(void)
              path);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
     CHECK_STR_CONTAINS(out, "2 steps");
+    /* a body given with --obstacle replaces the proxy: the low shirt
+     * starts (over a floor, its body for the test) */
+    char floor[1024];
+    snprintf(floor, sizeof floor, "%s/low_floor.obj", tmpdir);
+    write_text(floor, "v -5 -5 0\nv 5 -5 0\nv 5 5 0\nv -5 5 0\nf 1 2 3\nf 1 3 4\n");
+    snprintf(args, sizeof args, "simulate garment --mesh %s --steps 2 --obstacle %s", path,
+             floor);
+    CHECK(fixture_run_cli(args, out, sizeof out) == 0, "%s: %s", args, out);
     snprintf(args, sizeof args, "gen garment --mesh %s --steps 1 --translate 0 0 0.3 "
              "--out %s/gen", path, tmpdir);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);

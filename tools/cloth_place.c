@@ -3,7 +3,6 @@
  * obstacles a run reads, and the move that puts a garment on its body. */
 #include "cloth_place.h"
 #include "cli.h"
-#include "cloth_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
