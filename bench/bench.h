@@ -71,6 +71,9 @@ typedef struct bench_options {
                                           obstacles, z-up (read before
                                           the run)                      */
     const cloth_mesh *obstacle_meshes;
+    const cloth_mesh *dressed_mesh;    /* the dressed scene's garment and */
+    const cloth_mesh *dressed_body;    /* body (top.obj, body.obj), read
+                                          when it runs; its obstacle     */
     long max_unknowns;                 /* --max-unknowns: --scaling on a
                                           mesh without --subdivide runs
                                           the levels 0, 1, ... whose 3 x

@@ -87,10 +87,15 @@ typedef enum cloth_scene {
     CLOTH_SCENE_GARMENT,    /* mesh: a garment on the body proxy (spheres
                                and capsules); touching nodes slide (ndof
                                2); self-contact on                         */
+    CLOTH_SCENE_DRESSED,    /* mesh: garment's layout, for a garment that
+                               fits its body: bench runs it on
+                               data/meshes/top.obj with body.obj as its
+                               mesh obstacle (most vertices in contact)    */
     CLOTH_SCENE_COUNT
 } cloth_scene;
 
-/* "pinned", "drape", "ballhit", "rail", "free", "hang", "garment";
+/* "pinned", "drape", "ballhit", "rail", "free", "hang", "garment",
+ * "dressed";
  * from_name gives -1 for an unknown name. */
 const char *cloth_scene_name(int scene);
 int cloth_scene_from_name(const char *name);
@@ -780,7 +785,8 @@ void cloth_fem_assemble(cloth_sim *sim);
 
 /* An OBJ of the cloth (object "cloth": the grid's quads or the mesh's
  * triangles, nodes in the model's order) and each obstacle at the current
- * time (objects "obstacle1", ...: UV spheres and capsules). Written under
+ * time (objects "obstacle1", ...: UV spheres and capsules; "mesh1", ...:
+ * the mesh obstacles). Written under
  * a temporary name and renamed when complete. */
 int cloth_write_obj(const cloth_sim *sim, const char *path, char *msg);
 

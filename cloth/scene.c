@@ -33,6 +33,7 @@
  *            when any is given (the body); touching nodes slide;
  *            nothing is held.
  *   free     nothing attached: free fall.
+ *   dressed  as garment (bench gives it a fitted top and its body mesh).
  *
  * Which layout, hold and obstacle a scene has is its row in
  * scene_table.c; this file places them.

@@ -420,6 +420,49 @@ static void test_bench(void)
     CHECK_STR_CONTAINS(out, "--translate and --scale move a mesh");
 }
 
+/* The last row's contacts of a simulate --csv file, and those `back`
+ * rows before it; -1 when unreadable. */
+static int csv_contacts(const char *path, int back, int *earlier)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int rows[256], count = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] >= '0' && line[0] <= '9' && count < 256)
+            sscanf(line, "%*d,%d", &rows[count++]);
+    if (f)
+        fclose(f);
+    *earlier = count > back ? rows[count - 1 - back] : -1;
+    return count ? rows[count - 1] : -1;
+}
+
+/* The dressed scene: the shipped top settles on the shipped body with
+ * more than 15% of its vertices in contact, with either model; bench
+ * runs it. */
+static void test_dressed(void)
+{
+    char args[4096], out[16384], csv[1024];
+    const char *models[2] = {"springs", "fem"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(csv, sizeof csv, "%s/dressed-%s.csv", tmpdir, models[k]);
+        snprintf(args, sizeof args, "simulate dressed --mesh %s/meshes/top.obj --obstacle "
+                 "%s/meshes/body.obj --model %s --steps 30 --csv %s", COREPCG_DATA_DIR,
+                 COREPCG_DATA_DIR, models[k], csv);
+        CHECK(fixture_run_cli(args, out, sizeof out) == 0, "%s: %s", args, out);
+        CHECK_STR_CONTAINS(out, "2976 vertices");
+        int earlier, last = csv_contacts(csv, 10, &earlier);
+        printf("dressed, %s: %d of 2976 vertices in contact at step 30 (%.1f%%), %d at "
+               "step 20\n", models[k], last, 100.0 * last / 2976, earlier);
+        CHECK(last * 100 >= 15 * 2976, "%s: %d contacts", models[k], last);
+        /* settled: the contacts hold */
+        CHECK(abs(last - earlier) * 20 <= last, "%s: %d then %d", models[k], earlier, last);
+    }
+    snprintf(args, sizeof args, "bench --quick --scene dressed --model springs --k 600 "
+             "--methods icpcg");
+    CHECK(fixture_run_cli(args, out, sizeof out) == 0, "%s: %s", args, out);
+    CHECK_STR_CONTAINS(out, "| top.obj on body.obj | 600 |");
+}
+
 /* Obstacle files get the mesh reader's checks, and a size limit read
  * without storing what is past it. */
 static void test_bad_obstacles(void)
@@ -516,6 +559,7 @@ int main(void)
     timed("start_inside", test_start_inside);
     timed("bad_obstacles", test_bad_obstacles);
     timed("bench", test_bench);
+    timed("dressed", test_dressed);
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

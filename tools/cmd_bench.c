@@ -14,7 +14,8 @@
 static const char usage_text[] =
     "usage: corepcg bench [options]\n"
     "  --scene LIST     of ballhit, drape, pinned, rail, free (on each grid\n"
-    "                   size), hang, garment (on the mesh) (default\n"
+    "                   size), hang, garment (on the mesh), dressed (a fitted\n"
+    "                   top on a body mesh, data/meshes/top.obj, body.obj) (default\n"
     "                   ballhit,drape,pinned,garment: the fastest method\n"
     "                   changes with the scene; --quick, --scaling: ballhit)\n"
     "  --mesh FILE.obj  the mesh of hang and garment (default\n"
@@ -145,7 +146,8 @@ static int one_scene(const char *opt, const char *item, void *out, int k)
 {
     int scene;
     if (cli_parse_choice(opt, item, cloth_scene_from_name,
-                         "pinned, drape, ballhit, rail, free, hang, garment", &scene))
+                         "pinned, drape, ballhit, rail, free, hang, garment, dressed",
+                         &scene))
         return -1;
     return one_unique(opt, item, out, k, scene);
 }
@@ -450,13 +452,14 @@ static int scaling_levels(bench_options *o, char *msg)
 {
     cloth_edge *edges = NULL;
     int num_edges = 0;
-    int rc = cloth_mesh_edges(o->mesh, &edges, &num_edges, NULL, msg);
+    const cloth_mesh *mesh = o->scenes[0] == CLOTH_SCENE_DRESSED ? o->dressed_mesh : o->mesh;
+    int rc = cloth_mesh_edges(mesh, &edges, &num_edges, NULL, msg);
     free(edges);
     if (rc != COREPCG_OK)
         return -1;
     o->num_levels = 0;
     for (int k = 0; k <= CLOTH_MAX_SUBDIVIDE && o->num_levels < BENCH_MAX_LIST; k++) {
-        long unknowns = 3 * bench_subdivided_vertices(o->mesh, num_edges, k);
+        long unknowns = 3 * bench_subdivided_vertices(mesh, num_edges, k);
         if (k > 0 && unknowns > o->max_unknowns)
             break;
         o->levels[o->num_levels++] = k;
@@ -471,10 +474,12 @@ static int mesh_scenes_start(const bench_options *o)
     for (int e = 0; e < o->num_scenes; e++) {
         if (!bench_is_mesh_scene(o->scenes[e]))
             continue;
+        int dressed = o->scenes[e] == CLOTH_SCENE_DRESSED;
         cloth_params par;
-        cloth_params_default_mesh(&par, (cloth_scene)o->scenes[e], o->mesh);
-        par.num_obstacle_meshes = o->num_obstacle_meshes;
-        par.obstacle_meshes = o->obstacle_meshes;
+        cloth_params_default_mesh(&par, (cloth_scene)o->scenes[e],
+                                  dressed ? o->dressed_mesh : o->mesh);
+        par.num_obstacle_meshes = dressed ? 1 : o->num_obstacle_meshes;
+        par.obstacle_meshes = dressed ? o->dressed_body : o->obstacle_meshes;
         cloth_sim *sim = NULL;
         char msg[COREPCG_MSG_SIZE];
         int rc = cloth_sim_create(&par, &sim, msg);
@@ -484,6 +489,47 @@ static int mesh_scenes_start(const bench_options *o)
             return -1;
         }
     }
+    return 0;
+}
+
+/* The shipped mesh `name` where it is installed or in the source tree,
+ * into path; NULL (said) when it is in neither. */
+static const char *shipped_mesh(const char *name, char *path, size_t len)
+{
+    const char *dirs = COREPCG_MESH_DIRS;
+    for (const char *d = dirs; *d;) {
+        size_t n = strcspn(d, ":");
+        snprintf(path, len, "%.*s/%s", (int)n, d, name);
+        if (access(path, R_OK) == 0)
+            return path;
+        d += n + (d[n] == ':');
+    }
+    cli_error("bench: no data/meshes/%s in %s%s", name, dirs,
+              strcmp(name, "tshirt.obj") == 0 ? ": give --mesh FILE.obj" : "");
+    return NULL;
+}
+
+/* The dressed scene's top and body (meshes[0], [1]), if it runs. 0, or
+ * -1 (reported). */
+static int load_dressed(bench_options *o, cloth_mesh meshes[2])
+{
+    int needed = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        needed |= o->scenes[e] == CLOTH_SCENE_DRESSED;
+    char path[4096], msg[COREPCG_MSG_SIZE];
+    if (!needed)
+        return 0;
+    if (!shipped_mesh("top.obj", path, sizeof path) ||
+        cloth_cli_read_mesh("bench", path, CLOTH_UP_Z, &meshes[0], NULL, 0))
+        return -1;
+    if (!shipped_mesh("body.obj", path, sizeof path))
+        return -1;
+    if (cloth_mesh_read_obj_bounded(path, CLOTH_OBSTACLE_MAX_ITEMS, &meshes[1], NULL, msg)) {
+        cli_error("bench: %s", msg);
+        return -1;
+    }
+    o->dressed_mesh = &meshes[0];
+    o->dressed_body = &meshes[1];
     return 0;
 }
 
@@ -497,20 +543,8 @@ static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_me
         needed |= bench_is_mesh_scene(o->scenes[e]);
     if (!needed)
         return 0;
-    if (!o->mesh_path) {
-        const char *dirs = COREPCG_MESH_DIRS;
-        for (const char *d = dirs; *d && !o->mesh_path;) {
-            size_t n = strcspn(d, ":");
-            snprintf(path, len, "%.*s/tshirt.obj", (int)n, d);
-            if (access(path, R_OK) == 0)
-                o->mesh_path = path;
-            d += n + (d[n] == ':');
-        }
-        if (!o->mesh_path) {
-            cli_error("bench: no data/meshes/tshirt.obj in %s: give --mesh FILE.obj", dirs);
-            return -1;
-        }
-    }
+    if (!o->mesh_path && !(o->mesh_path = shipped_mesh("tshirt.obj", path, len)))
+        return -1;
     char msg[COREPCG_MSG_SIZE];
     if (cloth_cli_read_mesh("bench", o->mesh_path, o->up < 0 ? CLOTH_UP_Z : o->up, mesh,
                             NULL, 0))
@@ -572,28 +606,30 @@ int cmd_bench(int argc, char **argv)
     char command[1024], mesh_path[4096];
     join_command(argc, argv, command, sizeof command);
     o.command = command;
-    cloth_mesh mesh = {0};
-    if (cloth_place_load("bench", &place, o.up < 0 ? CLOTH_UP_Z : o.up)) {
-        cloth_place_free(&place);
-        return CLI_EXIT_ERROR;
-    }
+    cloth_mesh mesh = {0}, dressed[2] = {{0}, {0}};
+    int unread = cloth_place_load("bench", &place, o.up < 0 ? CLOTH_UP_Z : o.up);
     o.obstacle_meshes = place.obstacles;
-    if (load_mesh(&o, &place, &mesh, mesh_path, sizeof mesh_path)) {
+    if (unread || load_dressed(&o, dressed) ||
+        load_mesh(&o, &place, &mesh, mesh_path, sizeof mesh_path)) {
         cloth_place_free(&place);
+        cloth_mesh_free(&dressed[0]);
+        cloth_mesh_free(&dressed[1]);
         return CLI_EXIT_ERROR;
     }
-    if (o.scaling || o.whole_steps) {
-        int status = o.scaling ? bench_scaling(&o) : bench_whole(&o);
-        cloth_mesh_free(&mesh);
-        cloth_place_free(&place);
-        return status;
-    }
-
-    bench_results res;
+    int status = -1;
+    bench_results res = {0};
     char msg[COREPCG_MSG_SIZE];
-    int rc = bench_run(&o, &res, msg);
+    int rc = 0;
+    if (o.scaling || o.whole_steps)
+        status = o.scaling ? bench_scaling(&o) : bench_whole(&o);
+    else
+        rc = bench_run(&o, &res, msg);
     cloth_mesh_free(&mesh);
+    cloth_mesh_free(&dressed[0]);
+    cloth_mesh_free(&dressed[1]);
     cloth_place_free(&place);
+    if (status >= 0)
+        return status;
     if (rc < 0) {
         cli_error("bench: %s", msg);
         free(res.cases);

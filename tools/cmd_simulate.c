@@ -15,7 +15,9 @@
 static const char usage_text[] =
     "usage: corepcg simulate SCENE (--size m | --mesh FILE.obj) [options]\n"
     "  SCENE            on a grid: pinned | drape | ballhit | rail | free\n"
-    "                   on a mesh: hang | ballhit | drape | garment | free\n"
+    "                   on a mesh: hang | ballhit | drape | garment | dressed | free\n"
+    "                   (dressed: as garment, for --mesh data/meshes/top.obj\n"
+    "                   --obstacle data/meshes/body.obj)\n"
     "  --size m         a grid of m x m nodes (3..2049)\n"
     CLOTH_CLI_MESH_USAGE
     CLOTH_CLI_UP_USAGE
