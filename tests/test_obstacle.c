@@ -181,6 +181,20 @@ static void test_closest(void)
         far = fmax(far, fabs(sp.q[e] - mid[e]));
     CHECK_LE(far, 1e-12);
     cloth_mesh_obstacle_free(&ob);
+    /* wound inward, the same sphere: turned round, the same answers */
+    for (int k = 0; k < sphere.num_triangles; k++) {
+        int keep = sphere.triangles[3 * k + 1];
+        sphere.triangles[3 * k + 1] = sphere.triangles[3 * k + 2];
+        sphere.triangles[3 * k + 2] = keep;
+    }
+    CHECK_INT(cloth_mesh_obstacle_create(&sphere, &ob, msg), COREPCG_OK);
+    const double inside[3] = {c[0], c[1] + 0.5 * R, c[2]}, outside[3] = {c[0], c[1],
+                                                                         c[2] + 1.5 * R};
+    CHECK(ob && cloth_mesh_obstacle_closest(ob, inside, INFINITY, &sp) && sp.distance < 0,
+          "inside an inward-wound sphere");
+    CHECK(ob && cloth_mesh_obstacle_closest(ob, outside, INFINITY, &sp) && sp.distance > 0 &&
+              sp.normal[2] > 0.99, "outside it, the normal outward");
+    cloth_mesh_obstacle_free(&ob);
     cloth_mesh_free(&sphere);
 }
 
