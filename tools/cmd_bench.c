@@ -14,8 +14,7 @@
 static const char usage_text[] =
     "usage: corepcg bench [options]\n"
     "  --scene LIST     of ballhit, drape, pinned, rail, free (on each grid\n"
-    "                   size), hang, garment (on the mesh), dressed (a fitted\n"
-    "                   top on a body mesh, data/meshes/top.obj, body.obj) (default\n"
+    "                   size), hang, garment, dressed (on the mesh) (default\n"
     "                   ballhit,drape,pinned,garment: the fastest method\n"
     "                   changes with the scene; --quick, --scaling: ballhit)\n"
     "  --mesh FILE.obj  the mesh of hang and garment (default\n"
@@ -27,8 +26,7 @@ static const char usage_text[] =
     "                   within N, level 0 always (default 1000000: tshirt.obj\n"
     "                   0..3, 672,978)\n"
     CLOTH_CLI_UP_USAGE
-    "  --obstacle FILE.obj, --translate X Y Z, --scale S\n"
-    "                   as in simulate: mesh obstacles in every scene\n"
+    "  --obstacle FILE.obj, --translate X Y Z, --scale S  as in simulate\n"
     "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
     "                   scene run once per model, a table each (default\n"
     "                   springs,fem; --scaling: springs; fem: StVK\n"
