@@ -70,6 +70,13 @@ typedef struct bench_options {
     double bending;                    /* --bending: the FEM scenes'
                                           bending stiffness (N m), or -1:
                                           the cloth's default          */
+    int num_obstacle_meshes;           /* --obstacle: every scene's mesh
+                                          obstacles, z-up (read before
+                                          the run)                      */
+    const cloth_mesh *obstacle_meshes;
+    const cloth_mesh *dressed_mesh;    /* the dressed scene's garment and */
+    const cloth_mesh *dressed_body;    /* body (top.obj, body.obj), read
+                                          when it runs; its obstacle     */
     long max_unknowns;                 /* --max-unknowns: --scaling on a
                                           mesh without --subdivide runs
                                           the levels 0, 1, ... whose 3 x

@@ -69,8 +69,10 @@ int bench_sim_create(const bench_options *o, int scene, int model, int a, double
     cloth_params par;
     cloth_mesh fine; /* par borrows it until the scene is built */
     memset(&fine, 0, sizeof fine);
+    int dressed = scene == CLOTH_SCENE_DRESSED;
     if (bench_is_mesh_scene(scene)) {
-        int rc = cloth_mesh_subdivide(o->mesh, o->levels[a], &fine, msg);
+        int rc = cloth_mesh_subdivide(dressed ? o->dressed_mesh : o->mesh, o->levels[a], &fine,
+                                      msg);
         if (rc != COREPCG_OK)
             return rc;
         cloth_params_default_mesh(&par, (cloth_scene)scene, &fine);
@@ -83,6 +85,8 @@ int bench_sim_create(const bench_options *o, int scene, int model, int a, double
         cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
     }
     par.k_stretch = k;
+    par.num_obstacle_meshes = dressed ? 1 : o->num_obstacle_meshes;
+    par.obstacle_meshes = dressed ? o->dressed_body : o->obstacle_meshes;
     int rc = cloth_sim_create(&par, sim, msg);
     cloth_mesh_free(&fine);
     return rc;
@@ -96,13 +100,14 @@ void bench_case_label(const bench_options *o, int scene, int model, int a, char 
         snprintf(fem, sizeof fem, " (fem, bending %g)", o->bending);
     else if (model == CLOTH_MODEL_FEM)
         snprintf(fem, sizeof fem, " (fem)");
+    const char *name = scene == CLOTH_SCENE_DRESSED ? "top.obj on body.obj"
+                     : o->mesh_name ? o->mesh_name : "mesh";
     if (!bench_is_mesh_scene(scene))
         snprintf(buf, len, "%dx%d", o->sizes[a], o->sizes[a]);
     else if (o->levels[a] == 0)
-        snprintf(buf, len, "%s%s", o->mesh_name ? o->mesh_name : "mesh", fem);
+        snprintf(buf, len, "%s%s", name, fem);
     else
-        snprintf(buf, len, "%s --subdivide %d%s", o->mesh_name ? o->mesh_name : "mesh",
-                 o->levels[a], fem);
+        snprintf(buf, len, "%s --subdivide %d%s", name, o->levels[a], fem);
 }
 
 long bench_subdivided_vertices(const cloth_mesh *mesh, long num_edges, int levels)

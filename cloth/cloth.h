@@ -87,11 +87,16 @@ typedef enum cloth_scene {
     CLOTH_SCENE_GARMENT,    /* mesh: a garment on the body proxy (spheres
                                and capsules); touching nodes slide (ndof
                                2); self-contact on                         */
+    CLOTH_SCENE_DRESSED,    /* mesh: garment's layout, for a garment that
+                               fits its body: bench runs it on
+                               data/meshes/top.obj with body.obj as its
+                               mesh obstacle (most vertices in contact)    */
     CLOTH_SCENE_COUNT
 } cloth_scene;
 
-/* "pinned", "drape", "ballhit", "rail", "free", "hang", "garment";
- * from_name reads them in any case (cpg_name_is), -1 for an unknown name. */
+/* "pinned", "drape", "ballhit", "rail", "free", "hang", "garment",
+ * "dressed"; from_name reads them in any case (cpg_name_is), -1 for an
+ * unknown name. */
 const char *cloth_scene_name(int scene);
 int cloth_scene_from_name(const char *name);
 
@@ -214,6 +219,13 @@ int cloth_mesh_read_obj_skipping(const char *path, cloth_mesh *mesh,
 
 /* The same, the tally dropped. */
 int cloth_mesh_read_obj(const char *path, cloth_mesh *mesh, char *msg);
+
+/* cloth_mesh_read_obj_skipping, keeping at most max_items vertices and
+ * max_items triangles: a larger file is read to its end without storing
+ * the rest, and refused (ERR_TOO_LARGE) with its counts, so that memory
+ * stays bounded whatever the file holds. */
+int cloth_mesh_read_obj_bounded(const char *path, long max_items, cloth_mesh *mesh,
+                                cloth_obj_skipped *skipped, char *msg);
 
 /* The six directions a file may take as up (--up), in the order of
  * their names "x", "y", "z", "-x", "-y", "-z". */
@@ -343,6 +355,10 @@ typedef struct cloth_params {
     int self_contact;   /* 1: repulsion springs between close vertices     */
     double k_contact;   /* N/m; >= 0                                       */
     double thickness;   /* self-contact below thickness * spacing; > 0     */
+    int num_obstacle_meshes; /* static triangle-mesh obstacles, z-up, beside
+                           the scene's own; touching nodes slide        */
+    const cloth_mesh *obstacle_meshes; /* checked meshes, borrowed during
+                           cloth_sim_create only (as mesh)              */
 } cloth_params;
 
 /* The step for a grid size: Ye et al.'s 6.67 / 5.55 / 3.67 ms for 41 / 81
@@ -576,6 +592,79 @@ int cloth_body_proxy(cloth_obstacle *out);
 double cloth_obstacle_distance(const cloth_obstacle *ob, double t,
                                const double x[3], double normal[3]);
 
+/* ----------------------------------------------------- mesh obstacles */
+
+/* Where on a triangle a closest point lies: its face, corner k
+ * (CLOTH_FEATURE_CORNER + k) or its side from corner k to k + 1
+ * (CLOTH_FEATURE_SIDE + k). */
+#define CLOTH_FEATURE_FACE 0
+#define CLOTH_FEATURE_CORNER 1
+#define CLOTH_FEATURE_SIDE 4
+
+/* The point q of triangle a b c nearest to x; returns its feature. */
+int cloth_triangle_closest(const double a[3], const double b[3], const double c[3],
+                           const double x[3], double q[3]);
+
+/* A mesh's outward normals at its features (obstacle_normals.c): each
+ * face's; each edge's, the mean of its triangles' (an interior edge's
+ * two triangles weigh the same, pi each); each corner's, the sum of its
+ * triangles' weighted by their angles there (Baerentzen & Aanaes's
+ * pseudo-normal: the sign of (x - q) . n at the closest point q then
+ * tells a closed mesh's inside from its outside). Unit vectors. */
+typedef struct cloth_pseudo_normals {
+    double *face;              /* 3 num_triangles                          */
+    double *edge;              /* 3 num_edges                              */
+    double *corner;            /* 3 num_vertices                           */
+    int *side_edge;            /* 3 num_triangles: each side's edge        */
+    unsigned char *edge_border;   /* num_edges: 1 on one triangle only     */
+    unsigned char *vertex_border; /* num_vertices: 1 on a border edge      */
+    int num_edges;
+    int closed;                /* no border edge                           */
+} cloth_pseudo_normals;
+
+/* The normals of a checked mesh. ERR_FORMAT naming the triangle
+ * (file:line) that runs an edge the same way as its neighbour: its
+ * normal would point the other way, and no side would be outside. A
+ * closed mesh of negative volume (wound inward) has its normals turned
+ * round. */
+int cloth_pseudo_normals_build(const cloth_mesh *mesh, cloth_pseudo_normals *pn,
+                               char *msg);
+void cloth_pseudo_normals_free(cloth_pseudo_normals *pn);
+
+/* An obstacle file's largest size, in vertices and in triangles: its
+ * closest-point tree and normals take about 250 bytes a triangle. */
+#define CLOTH_OBSTACLE_MAX_ITEMS 2000000L
+
+/* A static triangle mesh as an obstacle (mesh_obstacle.c): its closest
+ * points come from an Embree BVH, its normals are the closest point's
+ * face normal, or the angle-weighted pseudo-normal of the edge or corner
+ * holding it, the same from both triangles of an edge. Outside is where
+ * the normals point; a closed mesh wound inward is turned round. */
+typedef struct cloth_mesh_obstacle cloth_mesh_obstacle;
+
+/* Builds one from a checked mesh (copied); ERR_FORMAT naming the
+ * triangle (file:line) whose winding disagrees with a neighbour's. */
+int cloth_mesh_obstacle_create(const cloth_mesh *mesh, cloth_mesh_obstacle **out,
+                               char *msg);
+void cloth_mesh_obstacle_free(cloth_mesh_obstacle **ob);
+
+/* Its mesh (z-up, as given). */
+const cloth_mesh *cloth_mesh_obstacle_mesh(const cloth_mesh_obstacle *ob);
+
+/* A closest point: q, the outward unit normal there, and the signed
+ * distance from x (negative inside: behind the normal at q; a point of
+ * an open mesh whose closest point is on its border is outside). */
+typedef struct cloth_surface_point {
+    double q[3];
+    double normal[3];
+    double distance;
+} cloth_surface_point;
+
+/* 1 and *p when the surface comes within radius of x (INFINITY: always),
+ * else 0. */
+int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3],
+                                double radius, cloth_surface_point *p);
+
 /* --------------------------------------------------------- simulation */
 
 typedef struct cloth_sim {
@@ -584,6 +673,8 @@ typedef struct cloth_sim {
     cloth_fem fem;         /* fem: the elements; empty for springs         */
     int num_obstacles;
     cloth_obstacle obstacles[CLOTH_MAX_OBSTACLES];
+    int num_mesh_obstacles; /* par's obstacle meshes, built at create     */
+    cloth_mesh_obstacle **mesh_obstacles;
     double h;              /* = par.dt                                     */
     double t;              /* time at the start of the next step           */
     int step;              /* steps completed                              */
@@ -636,8 +727,12 @@ void cloth_scene_start(cloth_sim *sim, const cloth_mesh *mesh);
  * more than half the nodes fixed (held by the scene or stuck to an
  * obstacle), or none free (ndof 3). The message says how many and why
  * ("fixed 289 of 289 vertices: the mesh's highest 1 cm holds all of
- * it"). cloth_sim_create refuses such a scene. Fills the state's
- * constraints (cloth_constrain). */
+ * it"). Refused first: a cloth of which any vertex starts strictly
+ * inside an obstacle (the message holds CLOTH_START_INSIDE: "317 of
+ * 3546 vertices start inside the scene's body proxy"), since the
+ * obstacle would throw them out through the cloth. cloth_sim_create
+ * refuses such a scene. Fills the state's constraints (cloth_constrain). */
+#define CLOTH_START_INSIDE "start inside"
 int cloth_scene_check(cloth_sim *sim, char *msg);
 
 /* The first up axis (in the order y, z, x, -y, -z, -x), other than
@@ -692,7 +787,8 @@ void cloth_fem_assemble(cloth_sim *sim);
 
 /* An OBJ of the cloth (object "cloth": the grid's quads or the mesh's
  * triangles, nodes in the model's order) and each obstacle at the current
- * time (objects "obstacle1", ...: UV spheres and capsules). Written under
+ * time (objects "obstacle1", ...: UV spheres and capsules; "mesh1", ...:
+ * the mesh obstacles). Written under
  * a temporary name and renamed when complete. */
 int cloth_write_obj(const cloth_sim *sim, const char *path, char *msg);
 

@@ -4,6 +4,7 @@
  * they prescribe, and keeping nodes out of the obstacles. */
 #include "cloth.h"
 
+#include <math.h>
 #include <string.h>
 
 static corepcg_constraint *add_record(cloth_sim *sim, int node, int ndof)
@@ -16,25 +17,109 @@ static corepcg_constraint *add_record(cloth_sim *sim, int node, int ndof)
     return c;
 }
 
-/* The obstacle nearest to x's surface among those within reach (the
- * radius plus the margin), or -1; its offset from the axis in e. */
-static int touching(const cloth_sim *sim, double ends[][2][3], const double *x,
-                    double e[3], double *dist)
+/* A surface a node is within reach of: its gap (signed distance), its
+ * outward normal, its velocity over the step, sticky or not. */
+typedef struct touch {
+    double gap;
+    double normal[3];
+    const double *velocity;
+    int sticky;
+} touch;
+
+#define MAX_TOUCHES 4  /* the nearest surfaces kept: 3 fix a node */
+
+static const double at_rest[3] = {0.0, 0.0, 0.0};
+
+/* Keeps touches[] sorted by gap, the nearest MAX_TOUCHES. */
+static void add_touch(touch *touches, int *count, const touch *t)
 {
-    int nearest = -1;
-    double gap = 0.0, margin = sim->par.margin * sim->model.spacing;
-    for (int o = 0; o < sim->num_obstacles; o++) {
-        double q[3], eo[3];
-        double d = cloth_obstacle_offset(ends[o], x, q, eo);
-        double reach = sim->obstacles[o].radius + margin;
-        if (!(d < reach) || (nearest >= 0 && !(d - sim->obstacles[o].radius < gap)))
-            continue;
-        nearest = o;
-        gap = d - sim->obstacles[o].radius;
-        memcpy(e, eo, sizeof eo);
-        *dist = d;
+    int k;
+    if (*count < MAX_TOUCHES)
+        k = (*count)++;
+    else if (t->gap < touches[MAX_TOUCHES - 1].gap)
+        k = MAX_TOUCHES - 1;
+    else
+        return;
+    while (k > 0 && t->gap < touches[k - 1].gap) {
+        touches[k] = touches[k - 1];
+        k--;
     }
-    return nearest;
+    touches[k] = *t;
+}
+
+/* Every surface within the margin of x, nearest first: the analytic
+ * obstacles (axes at `ends`) and the mesh obstacles. */
+static int touching(const cloth_sim *sim, double ends[][2][3], const double *x,
+                    touch *touches)
+{
+    int count = 0;
+    double margin = sim->par.margin * sim->model.spacing;
+    for (int o = 0; o < sim->num_obstacles; o++) {
+        const cloth_obstacle *ob = &sim->obstacles[o];
+        double q[3], e[3];
+        double d = cloth_obstacle_offset(ends[o], x, q, e);
+        if (!(d < ob->radius + margin))
+            continue;
+        touch t = {.gap = d - ob->radius, .velocity = sim->obstacle_v[o],
+                   .sticky = ob->sticky};
+        cloth_obstacle_normal(ob, e, d, t.normal);
+        add_touch(touches, &count, &t);
+    }
+    for (int o = 0; o < sim->num_mesh_obstacles; o++) {
+        cloth_surface_point sp;
+        if (!cloth_mesh_obstacle_closest(sim->mesh_obstacles[o], x, margin, &sp) ||
+            !(sp.distance < margin))
+            continue;
+        touch t = {.gap = sp.distance, .velocity = at_rest};
+        memcpy(t.normal, sp.normal, sizeof t.normal);
+        add_touch(touches, &count, &t);
+    }
+    return count;
+}
+
+/* A node sliding on the surfaces it touches: each one's normal velocity
+ * after the step is the surface's, its tangential motion free. The
+ * normals are made orthonormal nearest first (Gram-Schmidt); a normal
+ * within CREASE of those before it adds nothing, so a node on two
+ * surfaces that meet at an angle slides along the line where they meet
+ * (ndof 1), on three it is held (ndof 0). */
+#define CREASE 0.05 /* sine of the smallest angle between two normals, ~3 deg */
+static void slide(cloth_sim *sim, int i, const touch *touches, int count)
+{
+    const double *vi = &sim->v[3 * i];
+    double basis[3][3], value[3];
+    int rank = 0;
+    for (int j = 0; j < count && rank < 3; j++) {
+        const double *n = touches[j].normal;
+        double comp[3], along[3], rel = 0.0, len = 0.0;
+        for (int k = 0; k < 3; k++)
+            rel += (touches[j].velocity[k] - vi[k]) * n[k];
+        memcpy(comp, n, sizeof comp);
+        for (int b = 0; b < rank; b++) {
+            along[b] = basis[b][0] * n[0] + basis[b][1] * n[1] + basis[b][2] * n[2];
+            rel -= along[b] * value[b];
+            for (int k = 0; k < 3; k++)
+                comp[k] -= along[b] * basis[b][k];
+        }
+        len = sqrt(comp[0] * comp[0] + comp[1] * comp[1] + comp[2] * comp[2]);
+        /* (a mesh's pseudo-normal is zero on a knife edge folded flat) */
+        if (!(len > (rank > 0 ? CREASE : 0.5)))
+            continue;
+        for (int k = 0; k < 3; k++)
+            basis[rank][k] = comp[k] / len;
+        value[rank++] = rel / len;
+    }
+    if (rank == 0)
+        return;
+    corepcg_constraint *c = add_record(sim, i, 3 - rank);
+    double *zi = &sim->z[3 * i];
+    if (rank < 3)
+        memcpy(c->p, basis[0], sizeof c->p);
+    if (rank == 2)
+        memcpy(c->q, basis[1], sizeof c->q);
+    for (int b = 0; b < rank; b++)
+        for (int k = 0; k < 3; k++)
+            zi[k] += value[b] * basis[b][k];
 }
 
 void cloth_constrain(cloth_sim *sim)
@@ -78,28 +163,21 @@ void cloth_constrain(cloth_sim *sim)
             zi[2] = -vi[2];
             continue;
         }
-        double e[3], dist = 0.0;
-        int o = touching(sim, ends, xi, e, &dist);
-        if (o < 0)
+        touch touches[MAX_TOUCHES];
+        int count = touching(sim, ends, xi, touches);
+        if (count == 0)
             continue;
-        const cloth_obstacle *ob = &sim->obstacles[o];
-        const double *ov = sim->obstacle_v[o];
         sim->contacts++;
-        if (ob->sticky) {
+        const touch *stuck = NULL;
+        for (int j = 0; j < count && !stuck; j++)
+            stuck = touches[j].sticky ? &touches[j] : NULL;
+        if (stuck) {
             add_record(sim, i, 0);
             for (int k = 0; k < 3; k++)
-                zi[k] = ov[k] - vi[k];
+                zi[k] = stuck->velocity[k] - vi[k];
             continue;
         }
-        /* Slides on the obstacle: the normal velocity after the step is
-         * the obstacle's, the tangential motion is free. */
-        corepcg_constraint *c = add_record(sim, i, 2);
-        cloth_obstacle_normal(ob, e, dist, c->p);
-        double rel = 0.0;
-        for (int k = 0; k < 3; k++)
-            rel += (ov[k] - vi[k]) * c->p[k];
-        for (int k = 0; k < 3; k++)
-            zi[k] = rel * c->p[k];
+        slide(sim, i, touches, count);
     }
 }
 
@@ -119,4 +197,17 @@ void cloth_push_out(cloth_sim *sim)
                 xi[k] = q[k] + ob->radius * p[k];
         }
     }
+    /* A node inside a mesh crossed its surface during the step, so the
+     * surface is within the step's travel of it: the search reaches no
+     * further. */
+    double margin = sim->par.margin * sim->model.spacing;
+    for (int o = 0; o < sim->num_mesh_obstacles; o++)
+        for (int i = 0; i < sim->model.N; i++) {
+            double *xi = &sim->x[3 * i], *vi = &sim->v[3 * i];
+            double travel = sim->h * sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+            cloth_surface_point sp;
+            if (cloth_mesh_obstacle_closest(sim->mesh_obstacles[o], xi, travel + margin, &sp) &&
+                sp.distance < 0.0)
+                memcpy(xi, sp.q, sizeof sp.q);
+        }
 }

@@ -30,6 +30,9 @@ typedef struct reader {
     long face_capacity;
     int *last_face;     /* per vertex: the line of the last face using it */
     long last_face_capacity;
+    long max_items;     /* vertices, and triangles, kept at most         */
+    int over;           /* past max_items: v and f lines only counted    */
+    long file_vertices, file_triangles; /* then the file's counts        */
 } reader;
 
 static int refuse(reader *r, int code, const char *fmt, ...)
@@ -247,6 +250,40 @@ static char *keyword(char *text, char **save)
     return strtok_r(text, " \t", save);
 }
 
+/* Past max_items, v and f lines are only counted (an f line of k corners
+ * is k - 2 triangles): the file's size is told, memory stays bounded.
+ * 1 when the line was counted so. */
+static int count_past_limit(reader *r, const char *word, char **save)
+{
+    int vertex = strcmp(word, "v") == 0, face = strcmp(word, "f") == 0;
+    if (!vertex && !face)
+        return 0;
+    if (!r->over) {
+        long corners = 0;
+        if (face)
+            for (const char *c = *save; c && *c;) {
+                c += strspn(c, " \t");
+                corners += *c != '\0';
+                c += strcspn(c, " \t");
+            }
+        if (vertex ? r->num_vertices < r->max_items
+                   : r->num_triangles + (corners > 2 ? corners - 2 : 0) <= r->max_items)
+            return 0;
+        r->over = 1;
+        r->file_vertices = r->num_vertices;
+        r->file_triangles = r->num_triangles;
+    }
+    if (vertex) {
+        r->file_vertices++;
+        return 1;
+    }
+    long corners = 0;
+    for (char *tok; (tok = strtok_r(NULL, " \t", save));)
+        corners++;
+    r->file_triangles += corners > 2 ? corners - 2 : 0;
+    return 1;
+}
+
 static int read_lines(reader *r, FILE *f)
 {
     char *text = NULL;
@@ -266,6 +303,8 @@ static int read_lines(reader *r, FILE *f)
         char *save = NULL, *word = keyword(text, &save);
         if (!word)
             continue;
+        if (count_past_limit(r, word, &save))
+            continue;
         if (strcmp(word, "v") == 0) {
             rc = read_vertex(r, &save);
         } else if (strcmp(word, "f") == 0) {
@@ -276,6 +315,12 @@ static int read_lines(reader *r, FILE *f)
     }
     if (rc == COREPCG_OK && ferror(f))
         rc = refuse(r, COREPCG_ERR_IO, "read error: %s", strerror(errno));
+    if (rc == COREPCG_OK && r->over) {
+        r->line = 0; /* the file as a whole */
+        rc = refuse(r, COREPCG_ERR_TOO_LARGE, "%ld vertices and %ld triangles: more than "
+                    "the %ld of either read (a coarser mesh will do)",
+                    r->file_vertices, r->file_triangles, r->max_items);
+    }
     free(text);
     return rc;
 }
@@ -287,6 +332,12 @@ int cloth_mesh_read_obj(const char *path, cloth_mesh *mesh, char *msg)
 
 int cloth_mesh_read_obj_skipping(const char *path, cloth_mesh *mesh,
                                  cloth_obj_skipped *skipped, char *msg)
+{
+    return cloth_mesh_read_obj_bounded(path, INT_MAX / 3, mesh, skipped, msg);
+}
+
+int cloth_mesh_read_obj_bounded(const char *path, long max_items, cloth_mesh *mesh,
+                                cloth_obj_skipped *skipped, char *msg)
 {
     memset(mesh, 0, sizeof *mesh);
     cloth_obj_skipped ignored;
@@ -304,7 +355,7 @@ int cloth_mesh_read_obj_skipping(const char *path, cloth_mesh *mesh,
             snprintf(msg, COREPCG_MSG_SIZE, "%s: %s", path, strerror(errno));
         return COREPCG_ERR_IO;
     }
-    reader r = {.path = path, .msg = msg, .skipped = skipped};
+    reader r = {.path = path, .msg = msg, .skipped = skipped, .max_items = max_items};
     int rc = read_lines(&r, f);
     fclose(f);
     free(r.face);

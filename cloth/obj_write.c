@@ -108,6 +108,20 @@ static int write_obstacle(FILE *f, const cloth_sim *sim, int o, int first)
     return 2 + rings * BALL_SEGMENTS;
 }
 
+/* Mesh obstacle o as it is (static), numbered after `first - 1`
+ * vertices. Returns the vertices written. */
+static int write_mesh_obstacle(FILE *f, const cloth_sim *sim, int o, int first)
+{
+    const cloth_mesh *m = cloth_mesh_obstacle_mesh(sim->mesh_obstacles[o]);
+    fprintf(f, "o mesh%d\n", o + 1);
+    for (int i = 0; i < m->num_vertices; i++)
+        fprintf(f, "v %.9g %.9g %.9g\n", m->x[3 * i], m->x[3 * i + 1], m->x[3 * i + 2]);
+    for (int t = 0; t < m->num_triangles; t++)
+        fprintf(f, "f %d %d %d\n", first + m->triangles[3 * t], first + m->triangles[3 * t + 1],
+                first + m->triangles[3 * t + 2]);
+    return m->num_vertices;
+}
+
 int cloth_write_obj(const cloth_sim *sim, const char *path, char *msg)
 {
     cpg_atomic_file af;
@@ -125,6 +139,8 @@ int cloth_write_obj(const cloth_sim *sim, const char *path, char *msg)
     int next = sim->model.N + 1;
     for (int o = 0; o < sim->num_obstacles; o++)
         next += write_obstacle(af.f, sim, o, next);
+    for (int o = 0; o < sim->num_mesh_obstacles; o++)
+        next += write_mesh_obstacle(af.f, sim, o, next);
     /* a write error shows in the stream's error flag, which commit reads */
     return cpg_atomic_commit(&af, msg);
 }

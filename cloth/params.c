@@ -64,6 +64,8 @@ void cloth_params_default(cloth_params *p, cloth_scene scene, int size)
     p->self_contact = 0;
     p->k_contact = CLOTH_DEFAULT_K_CONTACT;
     p->thickness = CLOTH_DEFAULT_THICKNESS;
+    p->num_obstacle_meshes = 0;
+    p->obstacle_meshes = NULL;
 }
 
 void cloth_params_default_mesh(cloth_params *p, cloth_scene scene, const cloth_mesh *mesh)
@@ -106,6 +108,9 @@ int cloth_params_check(const cloth_params *p, char *msg)
                      cloth_scene_name(p->scene));
         return COREPCG_ERR_ARGUMENT;
     }
+    if (p->num_obstacle_meshes < 0 || (p->num_obstacle_meshes > 0 && !p->obstacle_meshes))
+        return bad(msg, "num_obstacle_meshes", (double)p->num_obstacle_meshes,
+                   ">= 0, with the meshes given");
     if ((int)p->model < 0 || p->model >= CLOTH_MODEL_COUNT)
         return bad(msg, "model", (double)p->model, "springs or fem");
     if (p->model == CLOTH_MODEL_FEM && !p->mesh) {

@@ -29,9 +29,11 @@
  *            stops after 0.6 s; touching nodes slide on it.
  *   drape    a static sphere of radius 0.3 S under the box's centre, its
  *            top 0.05 S below the lowest vertex; touching nodes stick.
- *   garment  the body proxy (cloth_body_proxy); touching nodes slide;
+ *   garment  the body proxy (cloth_body_proxy), or the mesh obstacles
+ *            when any is given (the body); touching nodes slide;
  *            nothing is held.
  *   free     nothing attached: free fall.
+ *   dressed  as garment (bench gives it a fitted top and its body mesh).
  *
  * Which layout, hold and obstacle a scene has is its row in
  * scene_table.c; this file places them.
@@ -117,7 +119,9 @@ static void add_obstacle(cloth_sim *s, cloth_scene_obstacle kind, double S,
         break;
     }
     case CLOTH_OBSTACLE_BODY:
-        s->num_obstacles = cloth_body_proxy(s->obstacles);
+        /* the proxy stands in for a body only when none is given */
+        if (s->num_mesh_obstacles == 0)
+            s->num_obstacles = cloth_body_proxy(s->obstacles);
         break;
     case CLOTH_OBSTACLE_NONE:
         break;

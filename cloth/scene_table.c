@@ -24,6 +24,9 @@ static const cloth_scene_row scene_table[] = {
     [CLOTH_SCENE_HANG] = {.name = "hang", .on_mesh = 1, .hold = CLOTH_HOLD_TOP},
     [CLOTH_SCENE_GARMENT] = {.name = "garment", .on_mesh = 1,
                              .obstacle = CLOTH_OBSTACLE_BODY, .self_contact = 1},
+    /* garment's row: the scene differs by the meshes bench gives it */
+    [CLOTH_SCENE_DRESSED] = {.name = "dressed", .on_mesh = 1,
+                             .obstacle = CLOTH_OBSTACLE_BODY, .self_contact = 1},
 };
 
 /* A scene appended to cloth_scene without a row fails the build here; a

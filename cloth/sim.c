@@ -27,9 +27,34 @@ void cloth_sim_free(cloth_sim **sim)
     free(s->hash_head);
     free(s->hash_next);
     free(s->hash_cell);
+    for (int k = 0; k < s->num_mesh_obstacles; k++)
+        cloth_mesh_obstacle_free(&s->mesh_obstacles[k]);
+    free(s->mesh_obstacles);
     corepcg_free(&s->solver);
     free(s);
     *sim = NULL;
+}
+
+/* par's obstacle meshes, each with its closest-point tree. */
+static int build_mesh_obstacles(cloth_sim *s, const cloth_params *par, char *msg)
+{
+    s->par.obstacle_meshes = NULL; /* borrowed for cloth_sim_create only */
+    if (par->num_obstacle_meshes == 0)
+        return COREPCG_OK;
+    s->mesh_obstacles = calloc((size_t)par->num_obstacle_meshes, sizeof *s->mesh_obstacles);
+    if (!s->mesh_obstacles) {
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "cloth: out of memory");
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    for (int k = 0; k < par->num_obstacle_meshes; k++) {
+        int rc = cloth_mesh_obstacle_create(&par->obstacle_meshes[k],
+                                            &s->mesh_obstacles[k], msg);
+        if (rc != COREPCG_OK)
+            return rc;
+        s->num_mesh_obstacles++;
+    }
+    return COREPCG_OK;
 }
 
 int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg)
@@ -78,6 +103,11 @@ int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg)
         if (msg)
             snprintf(msg, COREPCG_MSG_SIZE, "cloth of %zu nodes: out of memory", N);
         return COREPCG_ERR_NO_MEMORY;
+    }
+    rc = build_mesh_obstacles(s, par, msg);
+    if (rc != COREPCG_OK) {
+        cloth_sim_free(&s);
+        return rc;
     }
     cloth_scene_start(s, par->mesh);
     rc = cloth_scene_check(s, msg);

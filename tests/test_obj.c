@@ -494,14 +494,22 @@ static void test_scene_check(void)
     check_refused_start("half.obj", text, CLOTH_SCENE_HANG, "fixed 13 of 25 vertices: "
                         "the mesh's highest 1 cm holds more than half of it");
 
-    /* no vertex free: a small sheet inside the body proxy's torso */
+    /* a small sheet inside the body proxy's torso: refused as inside */
     cloth_obstacle body[CLOTH_MAX_OBSTACLES];
     int count = cloth_body_proxy(body);
     CHECK(count > 1, "%d obstacles", count);
     const double *c = body[1].end0[0];
     snprintf(text, sizeof text, "v %g %g %g\nv %g %g %g\nv %g %g %g\nf 1 2 3\n", c[0],
              c[1], c[2], c[0] + 0.01, c[1], c[2], c[0], c[1] + 0.01, c[2]);
-    check_refused_start("inside.obj", text, CLOTH_SCENE_GARMENT, "no vertex of 3 is free: "
+    check_refused_start("inside.obj", text, CLOTH_SCENE_GARMENT,
+                        "3 of 3 vertices start inside the scene's body proxy");
+
+    /* no vertex free: the sheet just outside the torso (0.5 mm), within
+     * the contact margin (0.1 of its mean edge, 1.1 mm) */
+    double y = c[1] - body[1].radius - 5e-4;
+    snprintf(text, sizeof text, "v %g %g %g\nv %g %g %g\nv %g %g %g\nf 1 2 3\n", c[0], y,
+             c[2], c[0] + 0.01, y, c[2], c[0], y, c[2] + 0.01);
+    check_refused_start("touching.obj", text, CLOTH_SCENE_GARMENT, "no vertex of 3 is free: "
                         "0 fixed, 3 touching an obstacle at the start");
 
     /* every grid scene starts, down to the smallest grid */

@@ -37,9 +37,13 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
         cli_error("%s: --size and --mesh do not go together (a grid or a mesh)", command);
         return -1;
     }
-    if (!o->mesh_path && o->have_up) {
+    if (!o->mesh_path && o->have_up && !o->place.num_obstacles) {
         cli_error("%s: --up turns a mesh (--mesh FILE.obj); the grid scenes are z-up",
                   command);
+        return -1;
+    }
+    if (!o->mesh_path && (o->place.have_translate || o->place.have_scale)) {
+        cli_error("%s: --translate and --scale move a mesh (--mesh FILE.obj)", command);
         return -1;
     }
     if (o->model == CLOTH_MODEL_FEM && !o->mesh_path) {
@@ -90,6 +94,9 @@ static int cloth_option(const char *a, const char *v, void *ctx)
     struct cloth_parse *p = ctx;
     struct cloth_cli *o = p->o;
     int rc = 0, m;
+    int placed = cloth_place_option(&o->place, a, v); /* --obstacle, --translate, --scale */
+    if (placed != CLI_ARG_UNKNOWN)
+        return placed;
     if (strcmp(a, "--size") == 0) {
         rc = cli_parse_int(a, v, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, &p->size);
     } else if (strcmp(a, "--mesh") == 0) {
@@ -162,6 +169,8 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     o->command = command;
     o->up = CLOTH_UP_Z;
     corepcg_settings_default(&o->set);
+    o->place.argc = argc;
+    o->place.argv = argv;
     struct cloth_parse p = {o, takes_out, takes_files, NULL, 0, 0};
     int rc = cli_parse_args(argc, argv, command, cloth_option, &p);
     if (rc == 1)
@@ -200,8 +209,12 @@ int cloth_cli_load(struct cloth_cli *o)
             cli_error("%s: %s", o->command, msg);
             return -1;
         }
+        cloth_place_mesh(&o->place, &o->mesh);
         cloth_params_default_mesh(&o->par, scene, &o->mesh);
     }
+    if (cloth_place_load(o->command, &o->place, o->up))
+        return -1;
+    cloth_place_params(&o->place, &o->par);
     if (o->have_k)
         o->par.k_stretch = o->k_stretch;
     if (o->have_dt)
@@ -241,6 +254,11 @@ int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mes
 
 void cloth_cli_refused(const char *command, const cloth_params *par, int up, const char *msg)
 {
+    const char *hint = cloth_place_hint(msg, par->mesh != NULL);
+    if (hint[0]) { /* another --up would only turn the mesh off the body */
+        cli_error("%s: %s%s", command, msg, hint);
+        return;
+    }
     int other = par->mesh ? cloth_scene_suggest_up(par, (cloth_up)up) : -1;
     if (other >= 0)
         cli_error("%s: %s; is it %s-up? try --up %s", command, msg, cloth_up_name(other),
@@ -284,4 +302,5 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
 void cloth_cli_free(struct cloth_cli *o)
 {
     cloth_mesh_free(&o->mesh);
+    cloth_place_free(&o->place);
 }

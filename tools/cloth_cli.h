@@ -6,6 +6,7 @@
 #define COREPCG_CLOTH_CLI_H
 
 #include "cloth.h"
+#include "cloth_place.h"
 #include "corepcg.h"
 
 /* The --help lines of the mesh options gen and simulate share (--up:
@@ -41,6 +42,7 @@ struct cloth_cli {
     double poisson, bending, mass_damping; /* --poisson, --bending,
                                               --mass-damping, when given */
     int have_poisson, have_bending, have_mass_damping;
+    struct cloth_place place; /* --obstacle, --translate, --scale         */
 };
 
 /* Parses argv[1..]: SCENE, --size or --mesh (with --subdivide, --up), --model

@@ -14,7 +14,7 @@
 static const char usage_text[] =
     "usage: corepcg bench [options]\n"
     "  --scene LIST     of ballhit, drape, pinned, rail, free (on each grid\n"
-    "                   size), hang, garment (on the mesh) (default\n"
+    "                   size), hang, garment, dressed (on the mesh) (default\n"
     "                   ballhit,drape,pinned,garment: the fastest method\n"
     "                   changes with the scene; --quick, --scaling: ballhit)\n"
     "  --mesh FILE.obj  the mesh of hang and garment (default\n"
@@ -26,6 +26,7 @@ static const char usage_text[] =
     "                   within N, level 0 always (default 1000000: tshirt.obj\n"
     "                   0..3, 672,978)\n"
     CLOTH_CLI_UP_USAGE
+    "  --obstacle FILE.obj, --translate X Y Z, --scale S  as in simulate\n"
     "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
     "                   scene run once per model, a table each (default\n"
     "                   springs,fem; fem: StVK membranes, discrete-shell\n"
@@ -145,7 +146,8 @@ static int one_scene(const char *opt, const char *item, void *out, int k)
 {
     int scene;
     if (cli_parse_choice(opt, item, cloth_scene_from_name,
-                         "pinned, drape, ballhit, rail, free, hang, garment", &scene))
+                         "pinned, drape, ballhit, rail, free, hang, garment, dressed",
+                         &scene))
         return -1;
     return one_unique(opt, item, out, k, scene);
 }
@@ -202,7 +204,7 @@ static int mesh_options_unused(const bench_options *o)
         fem |= o->models[m] == CLOTH_MODEL_FEM;
     const char *given = o->mesh_path ? "--mesh"
                       : o->num_levels ? "--subdivide"
-                      : o->up >= 0 ? "--up"
+                      : o->up >= 0 && !o->num_obstacle_meshes ? "--up"
                       : o->self_contact >= 0 ? "--self-contact"
                       : fem ? "--model fem"
                       : o->bending >= 0 ? "--bending" : NULL;
@@ -227,6 +229,7 @@ typedef struct bench_given {
 struct bench_parse {
     bench_options *o;
     bench_given *g;
+    struct cloth_place *place; /* --obstacle, --translate, --scale */
 };
 
 /* One argument of bench's command line (cli_parse_args). */
@@ -235,6 +238,9 @@ static int bench_option(const char *a, const char *v, void *ctx)
     bench_options *o = ((struct bench_parse *)ctx)->o;
     bench_given *g = ((struct bench_parse *)ctx)->g;
     int rc = 0;
+    int placed = cloth_place_option(((struct bench_parse *)ctx)->place, a, v);
+    if (placed != CLI_ARG_UNKNOWN)
+        return placed;
     if (strcmp(a, "--quick") == 0) {
         o->quick = 1;
         return CLI_ARG_ALONE;
@@ -397,7 +403,7 @@ static void scene_per_model(bench_options *o)
 }
 
 /* Fills o; 1 for --help, -1 on a usage error. */
-static int parse(int argc, char **argv, bench_options *o)
+static int parse(int argc, char **argv, bench_options *o, struct cloth_place *place)
 {
     memset(o, 0, sizeof *o);
     o->self_contact = -1;
@@ -405,12 +411,19 @@ static int parse(int argc, char **argv, bench_options *o)
     o->bending = -1;
     bench_given given = {0};
     const bench_given *g = &given;
-    struct bench_parse into = {o, &given};
+    place->argc = argc;
+    place->argv = argv;
+    struct bench_parse into = {o, &given, place};
     int rc = cli_parse_args(argc, argv, "bench", bench_option, &into);
     if (rc == 1)
         cli_usage(stdout, usage_text);
     if (rc)
         return rc;
+    o->num_obstacle_meshes = place->num_obstacles; /* read by cmd_bench */
+    if ((place->have_translate || place->have_scale) && !o->mesh_path) {
+        cli_error("bench: --translate and --scale move a mesh (--mesh FILE.obj)");
+        return -1;
+    }
     if (check_modes(o, g) < 0)
         return -1;
     set_defaults(o, g);
@@ -451,13 +464,14 @@ static int scaling_levels(bench_options *o, char *msg)
 {
     cloth_edge *edges = NULL;
     int num_edges = 0;
-    int rc = cloth_mesh_edges(o->mesh, &edges, &num_edges, NULL, msg);
+    const cloth_mesh *mesh = o->scenes[0] == CLOTH_SCENE_DRESSED ? o->dressed_mesh : o->mesh;
+    int rc = cloth_mesh_edges(mesh, &edges, &num_edges, NULL, msg);
     free(edges);
     if (rc != COREPCG_OK)
         return -1;
     o->num_levels = 0;
     for (int k = 0; k <= CLOTH_MAX_SUBDIVIDE && o->num_levels < BENCH_MAX_LIST; k++) {
-        long unknowns = 3 * bench_subdivided_vertices(o->mesh, num_edges, k);
+        long unknowns = 3 * bench_subdivided_vertices(mesh, num_edges, k);
         if (k > 0 && unknowns > o->max_unknowns)
             break;
         o->levels[o->num_levels++] = k;
@@ -472,8 +486,12 @@ static int mesh_scenes_start(const bench_options *o)
     for (int e = 0; e < o->num_scenes; e++) {
         if (!bench_is_mesh_scene(o->scenes[e]))
             continue;
+        int dressed = o->scenes[e] == CLOTH_SCENE_DRESSED;
         cloth_params par;
-        cloth_params_default_mesh(&par, (cloth_scene)o->scenes[e], o->mesh);
+        cloth_params_default_mesh(&par, (cloth_scene)o->scenes[e],
+                                  dressed ? o->dressed_mesh : o->mesh);
+        par.num_obstacle_meshes = dressed ? 1 : o->num_obstacle_meshes;
+        par.obstacle_meshes = dressed ? o->dressed_body : o->obstacle_meshes;
         cloth_sim *sim = NULL;
         char msg[COREPCG_MSG_SIZE];
         int rc = cloth_sim_create(&par, &sim, msg);
@@ -486,33 +504,64 @@ static int mesh_scenes_start(const bench_options *o)
     return 0;
 }
 
+/* The shipped mesh `name` where it is installed or in the source tree,
+ * into path; NULL (said) when it is in neither. */
+static const char *shipped_mesh(const char *name, char *path, size_t len)
+{
+    const char *dirs = COREPCG_MESH_DIRS;
+    for (const char *d = dirs; *d;) {
+        size_t n = strcspn(d, ":");
+        snprintf(path, len, "%.*s/%s", (int)n, d, name);
+        if (access(path, R_OK) == 0)
+            return path;
+        d += n + (d[n] == ':');
+    }
+    cli_error("bench: no data/meshes/%s in %s%s", name, dirs,
+              strcmp(name, "tshirt.obj") == 0 ? ": give --mesh FILE.obj" : "");
+    return NULL;
+}
+
+/* The dressed scene's top and body (meshes[0], [1]), if it runs. 0, or
+ * -1 (reported). */
+static int load_dressed(bench_options *o, cloth_mesh meshes[2])
+{
+    int needed = 0;
+    for (int e = 0; e < o->num_scenes; e++)
+        needed |= o->scenes[e] == CLOTH_SCENE_DRESSED;
+    char path[4096], msg[COREPCG_MSG_SIZE];
+    if (!needed)
+        return 0;
+    if (!shipped_mesh("top.obj", path, sizeof path) ||
+        cloth_cli_read_mesh("bench", path, CLOTH_UP_Z, &meshes[0], NULL, 0))
+        return -1;
+    if (!shipped_mesh("body.obj", path, sizeof path))
+        return -1;
+    if (cloth_mesh_read_obj_bounded(path, CLOTH_OBSTACLE_MAX_ITEMS, &meshes[1], NULL, msg)) {
+        cli_error("bench: %s", msg);
+        return -1;
+    }
+    o->dressed_mesh = &meshes[0];
+    o->dressed_body = &meshes[1];
+    return 0;
+}
+
 /* The mesh for the mesh scenes, if any is run: --mesh, else tshirt.obj
  * where it is installed or in the source tree. 0, or -1 (reported). */
-static int load_mesh(bench_options *o, cloth_mesh *mesh, char *path, size_t len)
+static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_mesh *mesh,
+                     char *path, size_t len)
 {
     int needed = 0;
     for (int e = 0; e < o->num_scenes; e++)
         needed |= bench_is_mesh_scene(o->scenes[e]);
     if (!needed)
         return 0;
-    if (!o->mesh_path) {
-        const char *dirs = COREPCG_MESH_DIRS;
-        for (const char *d = dirs; *d && !o->mesh_path;) {
-            size_t n = strcspn(d, ":");
-            snprintf(path, len, "%.*s/tshirt.obj", (int)n, d);
-            if (access(path, R_OK) == 0)
-                o->mesh_path = path;
-            d += n + (d[n] == ':');
-        }
-        if (!o->mesh_path) {
-            cli_error("bench: no data/meshes/tshirt.obj in %s: give --mesh FILE.obj", dirs);
-            return -1;
-        }
-    }
+    if (!o->mesh_path && !(o->mesh_path = shipped_mesh("tshirt.obj", path, len)))
+        return -1;
     char msg[COREPCG_MSG_SIZE];
     if (cloth_cli_read_mesh("bench", o->mesh_path, o->up < 0 ? CLOTH_UP_Z : o->up, mesh,
                             NULL, 0))
         return -1;
+    cloth_place_mesh(place, mesh);
     const char *slash = strrchr(o->mesh_path, '/');
     o->mesh_name = slash ? slash + 1 : o->mesh_path;
     o->mesh = mesh;
@@ -560,30 +609,39 @@ static int fill_markdown(FILE *out, const void *job)
 int cmd_bench(int argc, char **argv)
 {
     bench_options o;
-    int prc = parse(argc, argv, &o);
-    if (prc)
+    struct cloth_place place = {0};
+    int prc = parse(argc, argv, &o, &place);
+    if (prc) {
+        cloth_place_free(&place);
         return prc > 0 ? CLI_EXIT_OK : prc == -2 ? CLI_EXIT_ERROR : CLI_EXIT_USAGE;
+    }
     char command[1024], mesh_path[4096];
     join_command(argc, argv, command, sizeof command);
     o.command = command;
-    cloth_mesh mesh = {0};
-    if (load_mesh(&o, &mesh, mesh_path, sizeof mesh_path))
+    cloth_mesh mesh = {0}, dressed[2] = {{0}, {0}};
+    int unread = cloth_place_load("bench", &place, o.up < 0 ? CLOTH_UP_Z : o.up);
+    o.obstacle_meshes = place.obstacles;
+    if (unread || load_dressed(&o, dressed) ||
+        load_mesh(&o, &place, &mesh, mesh_path, sizeof mesh_path)) {
+        cloth_place_free(&place);
+        cloth_mesh_free(&dressed[0]);
+        cloth_mesh_free(&dressed[1]);
         return CLI_EXIT_ERROR;
-    if (o.scaling) {
-        int status = bench_scaling(&o);
-        cloth_mesh_free(&mesh);
-        return status;
     }
-    if (o.whole_steps) {
-        int status = bench_whole(&o);
-        cloth_mesh_free(&mesh);
-        return status;
-    }
-
-    bench_results res;
+    int status = -1;
+    bench_results res = {0};
     char msg[COREPCG_MSG_SIZE];
-    int rc = bench_run(&o, &res, msg);
+    int rc = 0;
+    if (o.scaling || o.whole_steps)
+        status = o.scaling ? bench_scaling(&o) : bench_whole(&o);
+    else
+        rc = bench_run(&o, &res, msg);
     cloth_mesh_free(&mesh);
+    cloth_mesh_free(&dressed[0]);
+    cloth_mesh_free(&dressed[1]);
+    cloth_place_free(&place);
+    if (status >= 0)
+        return status;
     if (rc < 0) {
         cli_error("bench: %s", msg);
         free(res.cases);

@@ -13,10 +13,13 @@
 static const char usage_text[] =
     "usage: corepcg gen SCENE (--size m | --mesh FILE.obj) [options] --out DIR\n"
     "  SCENE            on a grid: pinned | drape | ballhit | rail | free\n"
-    "                   on a mesh: hang | ballhit | drape | garment | free\n"
+    "                   on a mesh: hang | ballhit | drape | garment | dressed | free\n"
+    "                   (dressed: as garment, for --mesh data/meshes/top.obj\n"
+    "                   --obstacle data/meshes/body.obj)\n"
     "  --size m         a grid of m x m nodes (3..2049)\n"
     CLOTH_CLI_MESH_USAGE
     CLOTH_CLI_UP_USAGE
+    CLOTH_PLACE_USAGE
     "  --subdivide K    midpoint-subdivide the mesh K times (0..6; 4^K\n"
     "                   triangles each)\n"
     "  --density D      the mesh's mass per area in kg/m^2 (default 0.15)\n"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tools/setup.sh -- sourced by tools/demo and tools/check: installs the
-# Debian packages the build needs, cmake (the install test builds a
+# Debian packages the build needs (libembree-dev: the simulator's mesh
+# obstacles; the solver library does not link it), cmake (the install test builds a
 # CMake project against the installed library), and Python 3 with NumPy and SciPy for
 # the Python package python/corepcg and its tests, and venv, pip,
 # setuptools and wheel to pip-install it offline (as root; otherwise
@@ -8,7 +9,7 @@
 # build/.
 # Re-running it when nothing changed takes seconds.
 
-COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build cmake libsuitesparse-dev libopenblas-dev liblapacke-dev zlib1g-dev python3 python3-numpy python3-scipy python3-venv python3-pip python3-setuptools python3-wheel"
+COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build cmake libsuitesparse-dev libopenblas-dev liblapacke-dev zlib1g-dev libembree-dev python3 python3-numpy python3-scipy python3-venv python3-pip python3-setuptools python3-wheel"
 
 corepcg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
