@@ -9,6 +9,7 @@
 #ifndef COREPCG_BENCH_H
 #define COREPCG_BENCH_H
 
+#include "bench_policy.h"
 #include "cloth.h"
 #include "median.h"
 #include "tool_errors.h"

@@ -93,8 +93,8 @@ typedef enum corepcg_method {
     COREPCG_METHOD_MPCG,        /* Ascher & Boxerman's corrected MPCG on A  */
     COREPCG_METHOD_MPCG_BW,     /* Baraff & Witkin's original MPCG on A     */
     COREPCG_METHOD_ICPCG,       /* PCG on A~, incomplete Cholesky precond   */
-    COREPCG_METHOD_AUTO,        /* per step the fastest of icpcg, corepcg
-                                   and mpcg, as measured on earlier steps  */
+    COREPCG_METHOD_AUTO,        /* per step the fastest of its candidates,
+                                   as measured on earlier steps            */
     COREPCG_METHOD_COUNT
 } corepcg_method;
 
@@ -107,10 +107,8 @@ typedef enum corepcg_auto_reason {
     COREPCG_AUTO_RECHECK,       /* a slower candidate, timed again in case
                                    the system changed                      */
     COREPCG_AUTO_FALLBACK,      /* the chosen one failed; this one ran      */
-    COREPCG_AUTO_BREAKDOWN,     /* icpcg, the first choice, broke down on a
-                                   triangle mesh (stiff in-plane couplings)
-                                   and tol < 1e-5: corepcg ran in its
-                                   place, icpcg is probed on the next step */
+    COREPCG_AUTO_BREAKDOWN,     /* the first choice broke down (auto's
+                                   breakdown rule): its successor ran      */
     COREPCG_AUTO_REASON_COUNT
 } corepcg_auto_reason;
 
@@ -212,36 +210,10 @@ typedef enum corepcg_report {
                                       nnz_factor                           */
 } corepcg_report;
 
-/* How a benchmark compares method a with method b. */
-typedef enum corepcg_compare {
-    COREPCG_COMPARE_TIME = 0,      /* a's time / b's                         */
-    COREPCG_COMPARE_ITERATIONS,    /* a's iterations / b's                   */
-    COREPCG_COMPARE_ITERATION_GAP  /* a's iterations - b's                   */
-} corepcg_compare;
-
-/* How tools show a method, from the same table:
- *   corepcg_method_color(method): its colour in a chart ("#d62728"),
- *     NULL for a value that is not a method;
- *   corepcg_method_marker(method): its marker there, "circle", "square",
- *     "triangle", "triangle-down", "diamond" or "ring" (NULL likewise);
- *   corepcg_method_line_width(method): its line's width there in pixels
- *     (0 likewise);
- *   corepcg_method_reports(method): the corepcg_report flags of the info
- *     fields it fills (auto: none of its own, those of method_used);
- *   corepcg_comparison(k, &a, &b): the k-th comparison a benchmark's
- *     report makes (k = 0, 1, ...), its corepcg_compare; -1 past the
- *     last (a, b untouched);
- *   corepcg_warmup_method(mesh, attempt): the method a benchmark steps a
- *     grid (mesh 0) or mesh scene (mesh 1) with before it forks the
- *     processes that measure: one that runs no CHOLMOD factorisation
- *     (whose OpenMP regions hang a forked child); attempt 1 is the one
- *     after the first broke down; -1 for none. */
-COREPCG_EXPORT const char *corepcg_method_color(int method);
-COREPCG_EXPORT const char *corepcg_method_marker(int method);
-COREPCG_EXPORT int corepcg_method_line_width(int method);
+/* corepcg_method_reports(method): the corepcg_report flags of the info
+ * fields the method fills (auto: none of its own, those of method_used);
+ * 0 for a value that is not a method. */
 COREPCG_EXPORT int corepcg_method_reports(int method);
-COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
-COREPCG_EXPORT int corepcg_warmup_method(int mesh, int attempt);
 
 /* ------------------------------------------------------------- settings */
 
@@ -279,36 +251,23 @@ typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
 /* Room for the methods' own settings (settings.method_options). */
 #define COREPCG_METHOD_OPTION_SLOTS 8
 
+/* Every field but the method and the monitor is an option: its range, its
+ * default and why, and the methods that read it come from
+ * corepcg_option_describe and corepcg_method_takes. */
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
-    double tol;                /* iterative methods' tolerance, (0, 1): see
-                                  stop                                     */
-    int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
-    corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
-    corepcg_ordering ordering; /* direct/corepcg; default NESDIS (nested
-                                  dissection), computed on the node graph
-                                  once per mesh (docs/benchmark.md,
-                                  "Ordering")                           */
-    corepcg_factor factor;     /* direct/corepcg; default AUTO: measured
-                                  fastest with LL (docs/benchmark.md,
-                                  "CHOLMOD's factor kind")              */
-    corepcg_stop stop;         /* iterative methods' stopping rule; default
-                                  RESIDUAL: every method stops at the same
-                                  true accuracy, so that they compare at
-                                  equal accuracy and tol means the same
-                                  for all (docs/design.md, "Stopping")    */
+    double tol;                /* iterative methods' tolerance, (0, 1)       */
+    int max_iter;              /* reaching it gives NOT_CONVERGED            */
+    corepcg_precond precond;
+    corepcg_ordering ordering;
+    corepcg_factor factor;
+    corepcg_stop stop;         /* iterative methods' stopping rule           */
     double method_options[COREPCG_METHOD_OPTION_SLOTS];
-                               /* the settings one method alone reads
-                                  (corepcg: core, core_threshold,
-                                  fallback_upcg; icpcg: ic_fill), set and
-                                  read by name with corepcg_option_set and
-                                  _get (their layout here is the library's
-                                  own; ranges and defaults:
-                                  corepcg_option_describe)               */
+                               /* the settings one method alone reads, set
+                                  and read by name with corepcg_option_set
+                                  and _get (their layout is the library's) */
     corepcg_monitor monitor;   /* iterative methods: called after each
-                                  iteration (corepcg_monitor above); default
-                                  NULL: none, at the cost of one test a
-                                  iteration                               */
+                                  iteration (corepcg_monitor); default NULL */
     void *monitor_user;        /* handed to monitor as user              */
 } corepcg_settings;
 
@@ -524,20 +483,11 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
 
 /* The next step's system. When what the method analysed is unchanged,
  * only the numbers are recomputed and the symbolic analysis is reused
- * (info.analysis_reused = 1); otherwise it is a full setup. What each
- * method's analysis depends on -- compared entry by entry, never by counts:
- *   corepcg   N and the core's blocks: the diagonal and the stretch pairs'
- *             blocks (as a set; core auto: the blocks its values select).
- *             Constraints and A's other blocks (contact and self-contact
- *             springs) may change freely;
- *   direct    N and A's block pattern: constraints may change freely;
- *   icpcg     A's block pattern and which nodes are fixed (ndof 0): a
- *             node's ndof may change among 3, 2 and 1;
- *   upcg      A's block pattern and every node's ndof;
- *   mpcg, mpcg-bw  N only (the preconditioner is rebuilt from the values);
- *   auto      N and whether the stretch pairs are given; within that each
- *             candidate keeps its own analysis as above and re-analyses on
- *             the first step it runs on a new pattern (analysis_reused 0).
+ * (info.analysis_reused = 1); otherwise it is a full setup. Each method
+ * decides what its analysis depends on, compared entry by entry, never by
+ * counts (docs/design.md, "Each method owns its state": corepcg's is the
+ * core's blocks, so contacts and constraints may change freely; auto's
+ * candidates keep their own analyses).
  * Patterns are compared by content, never by pointer: arrays at new
  * addresses holding the same pattern keep the analysis, and arrays
  * rewritten in place with another pattern are seen as another pattern.

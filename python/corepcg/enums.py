@@ -135,14 +135,6 @@ class Report(enum.IntFlag):
     INCOMPLETE = 4
 
 
-class Compare(enum.IntEnum):
-    """corepcg_compare: how a benchmark compares two methods
-    (corepcg_comparison)."""
-    TIME = 0
-    ITERATIONS = 1
-    ITERATION_GAP = 2
-
-
 class Format(enum.IntEnum):
     """corepcg_format: how A's arrays are given."""
     CSC = 0
@@ -170,7 +162,6 @@ C_ENUMS = {
     "corepcg_option": (Option, "COREPCG_OPTION_"),
     "corepcg_value_type": (ValueType, "COREPCG_VALUE_"),
     "corepcg_report": (Report, "COREPCG_REPORT_"),
-    "corepcg_compare": (Compare, "COREPCG_COMPARE_"),
     "corepcg_format": (Format, "COREPCG_"),
     "corepcg_triangle": (Triangle, "COREPCG_"),
 }

@@ -80,7 +80,7 @@ typedef struct cpg_method_ops {
 /* ------------------------------------------------------ the registry */
 
 /* One row of the table of methods (registry.c): everything the rest of
- * the library, the CLI and the benchmark know about a method. A new
+ * the library, the CLI and the benchmark learn from it about a method. A new
  * method is a row here, its ops in its own methods/method_*.c, its enum
  * value in corepcg.h (appended: the values are ABI) and its Python mirror
  * (python/corepcg/enums.py). */
@@ -93,9 +93,6 @@ typedef struct cpg_method_entry {
                                      order tried first; 0: not one      */
     int auto_fallback;            /* 1: the candidate auto prepares
                                      beside every choice (one of them)  */
-    const char *color;            /* in a chart: an SVG colour          */
-    const char *marker;           /* and marker (corepcg_method_marker) */
-    int line_width;               /* and its line's width in pixels     */
     unsigned reports;             /* corepcg_report flags: what its info
                                      holds beside the iterations        */
 } cpg_method_entry;

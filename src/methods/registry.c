@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.c -- the one table of methods: each one's enum value, name,
  * operations, the shared settings it reads (its own: its ops), its place
- * among auto's candidates
- * and how tools show it; beside it the rules that name methods (auto's
- * successor on a breakdown, the values one method alone takes) and the
- * benchmark's comparisons. The handle finds a method's ops here, auto its
- * candidates and successors, and the CLI, Python and the benchmark
- * (corepcg_method_at, _takes, _reports, ..., corepcg_auto_candidate) the
- * names, the option checks, the method lists and what to print. */
+ * among auto's candidates and what its info reports; beside it the rules that name methods (auto's
+ * successor on a breakdown, the values one method alone takes). The
+ * handle finds a method's ops here, auto its candidates and successors,
+ * and the CLI, Python and the benchmark (corepcg_method_at, _takes,
+ * _reports, corepcg_auto_candidate) the names, the option checks, the
+ * method lists and what to print. How the benchmark draws and compares
+ * methods is its own (bench/bench_policy.c). */
 #include "method.h"
 
 #define ITERATES (CPG_TAKES(COREPCG_OPTION_TOL) | CPG_TAKES(COREPCG_OPTION_MAX_ITER) | \
@@ -24,62 +24,28 @@ extern const cpg_method_ops cpg_corepcg_ops;
 extern const cpg_method_ops cpg_icpcg_ops;
 extern const cpg_method_ops cpg_auto_ops;
 
-/* From the baseline to the newest; auto last (the benchmark's order).
- * Beside what runs, each row says how tools show the method: its colour,
- * marker and line width in a chart, and what its info reports beside its
- * iterations (corepcg_method_color, _marker, _line_width, _reports). */
+/* From the baseline to the newest; auto last (the order tools list them
+ * in). Beside what runs, each row says what its info reports beside its
+ * iterations (corepcg_method_reports). */
 const cpg_method_entry cpg_methods[] = {
     {.method = COREPCG_METHOD_MPCG_BW, .name = "mpcg-bw", .ops = &cpg_mpcg_bw_ops,
-     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .color = "#9467bd", .marker = "triangle-down", .line_width = 2},
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND)},
     {.method = COREPCG_METHOD_MPCG, .name = "mpcg", .ops = &cpg_mpcg_ops,
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .auto_rank = 3, .auto_fallback = 1, .color = "#ff7f0e", .marker = "diamond",
-     .line_width = 2},
+     .auto_rank = 3, .auto_fallback = 1},
     {.method = COREPCG_METHOD_UPCG, .name = "upcg", .ops = &cpg_upcg_ops,
-     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .color = "#2ca02c", .marker = "triangle", .line_width = 2},
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND)},
     {.method = COREPCG_METHOD_DIRECT, .name = "direct", .ops = &cpg_direct_ops,
-     .options = CHOLMOD_ORDERING, .color = "#1f77b4", .marker = "square",
-     .line_width = 2, .reports = COREPCG_REPORT_CHOLMOD},
+     .options = CHOLMOD_ORDERING, .reports = COREPCG_REPORT_CHOLMOD},
     {.method = COREPCG_METHOD_COREPCG, .name = "corepcg", .ops = &cpg_corepcg_ops,
      .options = ITERATES | CHOLMOD_ORDERING,
-     .auto_rank = 2, .color = "#d62728", .marker = "circle",
-     .line_width = 3, /* the paper's method, drawn over the others */
-     .reports = COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_CORE},
+     .auto_rank = 2, .reports = COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_CORE},
     {.method = COREPCG_METHOD_ICPCG, .name = "icpcg", .ops = &cpg_icpcg_ops,
      .options = ITERATES,
-     .auto_rank = 1, .color = "#17becf", .marker = "circle",
-     .line_width = 2, .reports = COREPCG_REPORT_INCOMPLETE},
+     .auto_rank = 1, .reports = COREPCG_REPORT_INCOMPLETE},
     /* auto reads what its candidates read (corepcg_method_takes); its
      * info reports what the one it ran reports */
-    {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops,
-     .color = "#000000", .marker = "ring", .line_width = 2},
-};
-
-/* What the benchmark's report compares, a against b: the iterations of
- * the corrected MPCG against the original and of upcg against the
- * corrected (Ascher & Boxerman's tables), then the newer methods' times
- * against the older ones' (Ye et al.'s Table 2). */
-static const struct {
-    corepcg_method a, b;
-    corepcg_compare what;
-} comparisons[] = {
-    {COREPCG_METHOD_MPCG, COREPCG_METHOD_MPCG_BW, COREPCG_COMPARE_ITERATIONS},
-    {COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_ITERATION_GAP},
-    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_DIRECT, COREPCG_COMPARE_TIME},
-    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_TIME},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_TIME},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG, COREPCG_COMPARE_TIME},
-};
-
-/* The benchmark's warm-up before it forks (corepcg_warmup_method): no
- * CHOLMOD; upcg on a grid, as the grid figures were measured; icpcg on a
- * mesh, where upcg takes thousands of iterations a step on a stiff
- * subdivided garment, and upcg should its factor break down. */
-static const corepcg_method warmups[2][2] = {
-    {COREPCG_METHOD_UPCG, COREPCG_METHOD_UPCG},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_UPCG},
+    {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops},
 };
 
 _Static_assert(sizeof cpg_methods / sizeof cpg_methods[0] == COREPCG_METHOD_COUNT,
@@ -251,23 +217,8 @@ int corepcg_method_takes(int method, int option)
     return 0;
 }
 
-const char *corepcg_method_color(int method)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    return e ? e->color : NULL;
-}
 
-const char *corepcg_method_marker(int method)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    return e ? e->marker : NULL;
-}
 
-int corepcg_method_line_width(int method)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    return e ? e->line_width : 0;
-}
 
 int corepcg_method_reports(int method)
 {
@@ -275,21 +226,7 @@ int corepcg_method_reports(int method)
     return e ? (int)e->reports : 0;
 }
 
-int corepcg_comparison(int k, int *a, int *b)
-{
-    if (k < 0 || k >= (int)(sizeof comparisons / sizeof comparisons[0]))
-        return -1;
-    *a = (int)comparisons[k].a;
-    *b = (int)comparisons[k].b;
-    return (int)comparisons[k].what;
-}
 
-int corepcg_warmup_method(int mesh, int attempt)
-{
-    if ((mesh != 0 && mesh != 1) || (attempt != 0 && attempt != 1))
-        return -1;
-    return (int)warmups[mesh][attempt];
-}
 
 const char *corepcg_method_name(int method)
 {
