@@ -81,6 +81,7 @@ static void measure(double tol, int method, corepcg_solver *h, int *ready,
     corepcg_settings_default(&set);
     set.method = (corepcg_method)method;
     set.tol = tol;
+    corepcg_settings_for_method(&set); /* direct takes no tol */
     corepcg_info info;
     memset(&info, 0, sizeof info);
     memset(s, 0, sizeof *s);

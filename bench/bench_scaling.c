@@ -146,6 +146,7 @@ static void run_method(const bench_options *o, cloth_sim *sim, int method,
     corepcg_settings_default(&set);
     set.method = (corepcg_method)method;
     set.tol = o->tols[0];
+    corepcg_settings_for_method(&set); /* direct takes no tol */
     corepcg_system sys;
     cloth_system(sim, &sys);
     double *x = malloc(sizeof(double) * (size_t)rec->n);

@@ -94,10 +94,14 @@ static void test_value_rules(void)
                 s.method = (corepcg_method)corepcg_method_at(j);
                 corepcg_option_set(&s, k, v);
                 char msg[COREPCG_MSG_SIZE] = "";
-                int rc = cpg_method_check_values(&s, msg);
-                CHECK((rc == COREPCG_OK) == ((int)s.method == only), "%s with %s %s: %s",
-                      corepcg_method_name(s.method), corepcg_option_describe(k)->name,
-                      corepcg_option_value_name(k, v), msg);
+                /* nothing given: the value rules alone */
+                unsigned char none[COREPCG_OPTION_COUNT + COREPCG_METHOD_OPTION_SLOTS] = {0};
+                int refusal = corepcg_settings_refusal(&s, none, NULL, msg);
+                CHECK(refusal == ((int)s.method == only ? COREPCG_REFUSAL_NONE
+                                                        : COREPCG_REFUSAL_VALUE),
+                      "%s with %s %s: %d %s", corepcg_method_name(s.method),
+                      corepcg_option_describe(k)->name, corepcg_option_value_name(k, v),
+                      refusal, msg);
             }
         }
     CHECK(rules >= 1, "no value rule");

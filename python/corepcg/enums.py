@@ -118,6 +118,15 @@ class Option(enum.IntEnum):
     STOP = 5
 
 
+class Refusal(enum.IntEnum):
+    """corepcg_refusal: why settings do not go together
+    (corepcg_settings_refusal)."""
+    NONE = 0
+    METHOD = 1
+    VALUE = 2
+    NEEDS = 3
+
+
 class ValueType(enum.IntEnum):
     """corepcg_value_type: how a setting's value is given
     (corepcg_option_info.type)."""
@@ -161,6 +170,7 @@ C_ENUMS = {
     "corepcg_stop": (Stop, "COREPCG_STOP_"),
     "corepcg_option": (Option, "COREPCG_OPTION_"),
     "corepcg_value_type": (ValueType, "COREPCG_VALUE_"),
+    "corepcg_refusal": (Refusal, "COREPCG_REFUSAL_"),
     "corepcg_report": (Report, "COREPCG_REPORT_"),
     "corepcg_format": (Format, "COREPCG_"),
     "corepcg_triangle": (Triangle, "COREPCG_"),

@@ -11,7 +11,7 @@ import ctypes
 import numbers
 
 from . import enums
-from ._cdefs import Settings
+from ._cdefs import MSG_SIZE, Settings
 from ._library import lib
 from .enums import Method, ValueType
 from .errors import ArgumentError
@@ -39,10 +39,11 @@ FLAGS = tuple(name for name, info in OPTIONS.items()
 # ---------------------------------------------------------------------
 # Which settings each method takes, read at import from the library's one
 # table of methods (corepcg_method_at, corepcg_method_takes; auto takes
-# what its candidates take), the table the CLI's option checks read too.
-# A setting given (not None) to a method that does not take it is
-# refused, as the CLI refuses the option, instead of being ignored as by
-# the C library.
+# what its candidates take): {setting: the labels of the methods that
+# take it, in the table's order}. Whether the settings given go together
+# is the library's to say (corepcg_settings_refusal, the rule the CLI and
+# setup apply): a setting given (not None) that the method does not take
+# is refused, as the CLI refuses the option.
 
 
 def _methods_in_table_order():
@@ -53,62 +54,23 @@ def _methods_in_table_order():
     return out
 
 
-def _taken_by():
-    """{setting: the labels of the methods that take it, in the table's
-    order}, for every option."""
-    methods = _methods_in_table_order()
-    return {name: tuple(m.label for m in methods
+TAKEN_BY = {name: tuple(m.label for m in _methods_in_table_order()
                         if lib.corepcg_method_takes(int(m), number))
             for name, number in NUMBERS.items()}
 
 
-TAKEN_BY = _taken_by()
-
-
-def _takers(name):
-    """"icpcg and auto": the methods that take setting `name`."""
-    takers = [m for m in TAKEN_BY[name] if m != "auto"]
-    if "auto" in TAKEN_BY[name]:
-        takers.append("auto")
-    if len(takers) < 2:
-        return takers[0] if takers else "no method"
-    return ", ".join(takers[:-1]) + " and " + takers[-1]
-
-
-def check_combination(values, given):
-    """Raises ArgumentError for the first setting in `given` (the names
-    the caller set), in the library's order of options, that the method in
-    `values` (settings_dict) does not take, naming the setting and the
-    method; then the library's rules on values: a value one method alone
-    takes (precond 'projected': upcg) is refused for another, and a
-    setting read only while another has a value (core_threshold needs
-    core 'auto') without it, as by the CLI."""
-    method = values["method"]
-    for name in NAMES:
-        if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
-            raise ArgumentError(f"method {method!r} does not take {name} "
-                                f"(it is for {_takers(name)})")
-    for name, number in NUMBERS.items():
-        if name not in CHOICES:  # the rules are on named values
-            continue
-        value = values[name]
-        code = int(CHOICES[name].parse(value, name))
-        why = ctypes.c_char_p()
-        only = lib.corepcg_option_value_method(number, code,
-                                               ctypes.byref(why))
-        if only >= 0 and Method(only).label != method:
-            raise ArgumentError(f"method {method!r} does not take "
-                                f"{name}={value!r} ({value} is for "
-                                f"{Method(only).label}; {why.value.decode()})")
-    for name in NAMES:
-        info = OPTIONS.get(name)
-        if name not in given or info is None or info.needs is None:
-            continue
-        needs = info.needs.decode()
-        wanted = CHOICES[needs](info.needs_value).label
-        if values[needs] != wanted:
-            raise ArgumentError(f"{name} is for {needs}={wanted!r}, not "
-                                f"{needs}={values[needs]!r}")
+def check_combination(s, given):
+    """Raises ArgumentError with the library's message for the first
+    refusal of the settings s (corepcg_settings) with `given` (the names
+    the caller set): a setting the method does not take, a value one
+    method alone takes (precond 'projected': upcg) for another, a setting
+    read only while another has a value (core_threshold needs core
+    'auto') without it."""
+    mask = (ctypes.c_ubyte * len(NUMBERS))(
+        *(name in given for name in NUMBERS))
+    msg = ctypes.create_string_buffer(MSG_SIZE)
+    if lib.corepcg_settings_refusal(ctypes.byref(s), mask, None, msg):
+        raise ArgumentError(msg.value.decode().removeprefix("settings: "))
 # ---------------------------------------------------------------------
 
 
@@ -129,8 +91,7 @@ def make_settings(**given):
         else:
             lib.corepcg_option_set(ctypes.byref(s), NUMBERS[name],
                                    _c_value(name, value))
-    check_combination(settings_dict(s),
-                      {n for n, v in given.items() if v is not None})
+    check_combination(s, {n for n, v in given.items() if v is not None})
     return s
 
 

@@ -26,7 +26,7 @@ def _c_type(t):
         return t._c_name_
     return {ctypes.c_int: "int", ctypes.c_long: "long",
             ctypes.c_double: "double", ctypes.c_char_p: "char*",
-            ctypes.c_void_p: "void*"}[t]
+            ctypes.c_void_p: "void*", ctypes.c_ubyte: "unsigned char"}[t]
 
 
 def layout_problems(text):

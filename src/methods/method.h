@@ -116,10 +116,6 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
  * factorise_until_breakdown and broke_down. */
 int cpg_breakdown_successor(corepcg_method m);
 
-/* OK, or ERR_ARGUMENT when s gives a setting a value that another method
- * alone takes (corepcg_option_value_method). */
-int cpg_method_check_values(const corepcg_settings *s, char *msg);
-
 /* The methods' own settings, numbered 0 .. cpg_own_option_total() - 1
  * over the rows in the table's order (option COREPCG_OPTION_COUNT + k):
  * how many the ops declare, how many of them settings have room for (the
@@ -139,8 +135,9 @@ double cpg_own_value(const corepcg_settings *s, const cpg_own_option *o);
 int cpg_options_check(const corepcg_settings *s, char *msg);
 /* Every option's default into s. */
 void cpg_options_default(corepcg_settings *s);
-/* OK, or ERR_ARGUMENT: the method, every option's range, the values one
- * method alone takes (settings.c). */
+/* OK, or ERR_ARGUMENT: the method, every option's range, and the
+ * settings that differ from their defaults go with the method
+ * (corepcg_settings_refusal; settings.c). */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
 
 /* Generic same_pattern for methods on A~ by blocks: A's block pattern and

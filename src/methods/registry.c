@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.c -- the one table of methods: each one's enum value, name,
  * operations, the shared settings it reads (its own: its ops), its place
- * among auto's candidates and what its info reports; beside it the rules that name methods (auto's
- * successor on a breakdown, the values one method alone takes). The
- * handle finds a method's ops here, auto its candidates and successors,
- * and the CLI, Python and the benchmark (corepcg_method_at, _takes,
- * _reports, corepcg_auto_candidate) the names, the option checks, the
- * method lists and what to print. How the benchmark draws and compares
- * methods is its own (bench/bench_policy.c). */
+ * among auto's candidates and what its info reports; beside it auto's
+ * successor on a breakdown, the values one method alone takes, and the
+ * methods' own settings numbered over the rows. The handle finds a method's ops here, auto its candidates and
+ * successors, takes.c what each method reads, and the CLI, Python and the
+ * benchmark (corepcg_method_at, _reports, corepcg_auto_candidate) the
+ * names, the method lists and what to print. How the benchmark draws and
+ * compares methods is its own (bench/bench_policy.c). */
 #include "method.h"
 
 #define ITERATES (CPG_TAKES(COREPCG_OPTION_TOL) | CPG_TAKES(COREPCG_OPTION_MAX_ITER) | \
@@ -124,23 +124,6 @@ int corepcg_option_value_method(int option, int value, const char **why)
     return -1;
 }
 
-int cpg_method_check_values(const corepcg_settings *s, char *msg)
-{
-    for (int k = 0; k < corepcg_option_count(); k++) {
-        if (corepcg_option_describe(k)->type != COREPCG_VALUE_CHOICE)
-            continue; /* the rules are on named values */
-        const char *why;
-        int value = (int)corepcg_option_get(s, k);
-        int only = corepcg_option_value_method(k, value, &why);
-        if (only >= 0 && only != (int)s->method)
-            return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: %s %s is for %s (%s)",
-                            corepcg_option_describe(k)->name,
-                            corepcg_option_value_name(k, value),
-                            corepcg_method_name(only), why);
-    }
-    return COREPCG_OK;
-}
-
 int corepcg_method_at(int k)
 {
     return k >= 0 && k < COREPCG_METHOD_COUNT ? (int)cpg_methods[k].method : -1;
@@ -191,34 +174,6 @@ int cpg_own_option_number(const cpg_own_option *o)
             return k;
     return -1;
 }
-
-/* 1 when method m reads option: a shared one its row lists, or one of its
- * own. */
-static int reads(const cpg_method_entry *e, int option)
-{
-    if (option < COREPCG_OPTION_COUNT)
-        return (e->options & CPG_TAKES(option)) != 0;
-    corepcg_method owner;
-    return cpg_own_option_at(option - COREPCG_OPTION_COUNT, &owner) && owner == e->method;
-}
-
-int corepcg_method_takes(int method, int option)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    if (!e || option < 0 || option >= corepcg_option_count())
-        return 0;
-    if (reads(e, option))
-        return 1;
-    if (method != COREPCG_METHOD_AUTO)
-        return 0;
-    for (int k = 0; corepcg_auto_candidate(k) >= 0; k++)
-        if (corepcg_method_takes(corepcg_auto_candidate(k), option))
-            return 1;
-    return 0;
-}
-
-
-
 
 int corepcg_method_reports(int method)
 {
