@@ -366,7 +366,7 @@ static void print_auto_table(FILE *out, const bench_results *res, int first,
             return;
         char ran[256] = "", r[32];
         size_t used = 0;
-        for (int m = 0; m < COREPCG_METHOD_COUNT; m++)
+        for (int m = 0; m < TOOL_MAX_METHODS; m++)
             for (int w = 0; w < COREPCG_AUTO_REASON_COUNT; w++) {
                 int n = 0;
                 for (int k = 0; k < cl->steps; k++)

@@ -209,9 +209,9 @@ static int reference_index(const bench_options *o)
 /* The handles of one case, one per method: auto's is the simulator's. */
 typedef struct case_handles {
     int M, ja, ref;
-    corepcg_solver *h[COREPCG_METHOD_COUNT];
-    int ready[COREPCG_METHOD_COUNT];
-    double *x[COREPCG_METHOD_COUNT];
+    corepcg_solver *h[TOOL_MAX_METHODS];
+    int ready[TOOL_MAX_METHODS];
+    double *x[TOOL_MAX_METHODS];
 } case_handles;
 
 /* Every handle set up on the step before the first measured one and

@@ -186,9 +186,9 @@ typedef enum corepcg_option {
 
 /* The library's one table of methods, for tools that offer every method
  * (a CLI's option checks, a benchmark's list) without a copy of it.
- *   corepcg_method_at(k): the k-th method of the table, k = 0 ..
- *     COREPCG_METHOD_COUNT - 1, from the baseline (mpcg-bw) to auto; -1
- *     for any other k.
+ *   corepcg_method_at(k): the k-th method of the table, k = 0, 1, ...
+ *     (a row per constant above, then any added since, valued from
+ *     COREPCG_METHOD_COUNT on); -1 past the last.
  *   corepcg_method_takes(method, option): 1 when the method reads that
  *     setting (auto: when one of its candidates does), 0 when it ignores
  *     it or either argument is out of range.

@@ -5,10 +5,21 @@
 #include "auto_model.h"
 #include "method.h"
 #include "test.h"
+#include "tool_methods.h"
 
 static void test_rows(void)
 {
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+    /* a row for every constant of the header; the values 0 .. rows - 1,
+     * each once (the tools index by them: util/tool_methods.h) */
+    int rows = cpg_method_rows();
+    CHECK(rows >= COREPCG_METHOD_COUNT && rows <= TOOL_MAX_METHODS, "%d rows", rows);
+    for (int v = 0; v < rows; v++) {
+        int found = 0;
+        for (int k = 0; k < rows; k++)
+            found += (int)cpg_methods[k].method == v;
+        CHECK(found == 1, "method value %d: %d rows", v, found);
+    }
+    for (int k = 0; k < cpg_method_rows(); k++) {
         const cpg_method_entry *e = &cpg_methods[k];
         CHECK(cpg_method_entry_of(e->method) == e, "row %d: %s", k, e->name);
         const cpg_method_ops *ops = e->ops;
@@ -26,10 +37,10 @@ static void test_rows(void)
 static void test_breakdown_rules(void)
 {
     int rules = 0;
-    corepcg_method cand[COREPCG_METHOD_COUNT];
+    corepcg_method cand[64];
     int fallback;
-    int count = cpg_auto_candidates(cand, COREPCG_METHOD_COUNT, &fallback);
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+    int count = cpg_auto_candidates(cand, 64, &fallback);
+    for (int k = 0; k < cpg_method_rows(); k++) {
         corepcg_method m = cpg_methods[k].method;
         int next = cpg_breakdown_successor(m);
         if (next < 0)
@@ -52,25 +63,25 @@ static void test_breakdown_rules(void)
     CHECK(rules >= 1, "no breakdown rule");
     /* every ranked row is a candidate: auto has room for them all */
     int ranked = 0;
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < cpg_method_rows(); k++)
         ranked += cpg_methods[k].auto_rank > 0;
     CHECK(ranked == count && count <= CPG_AUTO_MAX, "%d ranked rows, %d candidates (room for %d)",
           ranked, count, CPG_AUTO_MAX);
-    CHECK_INT(cpg_breakdown_successor(COREPCG_METHOD_COUNT), -1);
+    CHECK_INT(cpg_breakdown_successor(cpg_method_rows()), -1);
 }
 
 /* What each method's info reports: a CHOLMOD factorisation is what the
  * ordering setting is for. */
 static void test_reports(void)
 {
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+    for (int k = 0; k < cpg_method_rows(); k++) {
         int m = corepcg_method_at(k);
         int reports = corepcg_method_reports(m);
         CHECK(!(reports & COREPCG_REPORT_CHOLMOD) ==
                   !(m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, COREPCG_OPTION_ORDERING)),
               "%s: reports %d", corepcg_method_name(m), reports);
     }
-    CHECK_INT(corepcg_method_reports(COREPCG_METHOD_COUNT), 0);
+    CHECK_INT(corepcg_method_reports(cpg_method_rows()), 0);
 }
 
 /* A value one method alone takes: a value of a setting that method

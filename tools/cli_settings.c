@@ -18,9 +18,9 @@ void cli_settings_init(cli_settings *c)
  * library's table (auto's candidates named as auto's). */
 static void takers(int option, char *out, size_t size)
 {
-    const char *names[2 * COREPCG_METHOD_COUNT];
+    const char *names[2 * TOOL_MAX_METHODS];
     int count = 0;
-    char autos[2 * COREPCG_METHOD_COUNT][32];
+    char autos[2 * TOOL_MAX_METHODS][32];
     for (int k = 0; corepcg_method_at(k) >= 0; k++) {
         int m = corepcg_method_at(k);
         if (m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, option))

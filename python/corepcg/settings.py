@@ -29,9 +29,22 @@ NUMBERS = {name: k for k, name in enumerate(OPTIONS)}
 # The keywords: the method, then every option; the monitor is solve()'s
 # callback instead.
 NAMES = ("method",) + tuple(OPTIONS)
+
+
+def _choice(name, info):
+    """The enum of a CHOICE option: enums' class named as it (precond:
+    Precond), or for one it has none of (a newer method's own) one built
+    from the library's names of its values."""
+    known = getattr(enums, name.capitalize(), None)
+    if known is not None:
+        return known
+    values = {lib.corepcg_option_value_name(NUMBERS[name], v).decode()
+              .upper().replace("-", "_"): v for v in range(int(info.max) + 1)}
+    return enums.Choice(name.capitalize(), values, module=enums.__name__)
+
+
 CHOICES = {"method": Method,
-           **{name: getattr(enums, name.capitalize())
-              for name, info in OPTIONS.items()
+           **{name: _choice(name, info) for name, info in OPTIONS.items()
               if info.type == ValueType.CHOICE}}
 FLAGS = tuple(name for name, info in OPTIONS.items()
               if info.type == ValueType.SWITCH)

@@ -81,9 +81,9 @@ typedef struct cpg_method_ops {
 
 /* One row of the table of methods (registry.c): everything the rest of
  * the library, the CLI and the benchmark learn from it about a method. A new
- * method is a row here, its ops in its own methods/method_*.c, its enum
- * value in corepcg.h (appended: the values are ABI) and its Python mirror
- * (python/corepcg/enums.py). */
+ * method is a row in registry.c (valued after the header's constants), its
+ * ops in its own methods/method_*.c, its meson line and its test
+ * (docs/design.md, "Adding a method"). */
 typedef struct cpg_method_entry {
     corepcg_method method;
     const char *name;             /* as the CLI spells it               */
@@ -99,8 +99,10 @@ typedef struct cpg_method_entry {
 
 #define CPG_TAKES(option) (1u << (option))
 
-/* The rows, COREPCG_METHOD_COUNT of them, in the table's order. */
+/* The rows, cpg_method_rows() of them, in the table's order: one per
+ * corepcg_method constant, then the methods added since. */
 extern const cpg_method_entry cpg_methods[];
+int cpg_method_rows(void);
 
 /* The row of method m, or NULL for a value that is not a method. */
 const cpg_method_entry *cpg_method_entry_of(corepcg_method m);

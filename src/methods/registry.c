@@ -3,11 +3,12 @@
  * operations, the shared settings it reads (its own: its ops), its place
  * among auto's candidates and what its info reports; beside it auto's
  * successor on a breakdown, the values one method alone takes, and the
- * methods' own settings numbered over the rows. The handle finds a method's ops here, auto its candidates and
- * successors, takes.c what each method reads, and the CLI, Python and the
- * benchmark (corepcg_method_at, _reports, corepcg_auto_candidate) the
- * names, the method lists and what to print. How the benchmark draws and
- * compares methods is its own (bench/bench_policy.c). */
+ * methods' own settings numbered over the rows. The handle finds a
+ * method's ops here, auto its candidates and successors, takes.c what
+ * each method reads, and the CLI, Python and the benchmark
+ * (corepcg_method_at, _reports, corepcg_auto_candidate) the names, the
+ * method lists and what to print. How the benchmark draws and compares
+ * methods is its own (bench/bench_policy.c). */
 #include "method.h"
 
 #define ITERATES (CPG_TAKES(COREPCG_OPTION_TOL) | CPG_TAKES(COREPCG_OPTION_MAX_ITER) | \
@@ -48,12 +49,19 @@ const cpg_method_entry cpg_methods[] = {
     {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops},
 };
 
-_Static_assert(sizeof cpg_methods / sizeof cpg_methods[0] == COREPCG_METHOD_COUNT,
-               "one row per corepcg_method");
+/* The rows: one per corepcg_method constant, and any method added since,
+ * whose row gives it the next value (the header need not name it). */
+#define ROWS ((int)(sizeof cpg_methods / sizeof cpg_methods[0]))
+_Static_assert(ROWS >= COREPCG_METHOD_COUNT, "a row for every corepcg_method");
+
+int cpg_method_rows(void)
+{
+    return ROWS;
+}
 
 const cpg_method_entry *cpg_method_entry_of(corepcg_method m)
 {
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < ROWS; k++)
         if (cpg_methods[k].method == m)
             return &cpg_methods[k];
     return NULL;
@@ -71,7 +79,7 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback)
     *fallback = -1;
     for (int rank = 1; count < max; rank++) {
         const cpg_method_entry *e = NULL;
-        for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+        for (int k = 0; k < ROWS; k++)
             if (cpg_methods[k].auto_rank == rank)
                 e = &cpg_methods[k];
         if (!e)
@@ -126,21 +134,21 @@ int corepcg_option_value_method(int option, int value, const char **why)
 
 int corepcg_method_at(int k)
 {
-    return k >= 0 && k < COREPCG_METHOD_COUNT ? (int)cpg_methods[k].method : -1;
+    return k >= 0 && k < ROWS ? (int)cpg_methods[k].method : -1;
 }
 
 int corepcg_auto_candidate(int k)
 {
-    corepcg_method c[COREPCG_METHOD_COUNT];
+    corepcg_method c[ROWS];
     int fallback;
-    int count = cpg_auto_candidates(c, COREPCG_METHOD_COUNT, &fallback);
+    int count = cpg_auto_candidates(c, ROWS, &fallback);
     return k >= 0 && k < count ? (int)c[k] : -1;
 }
 
 int cpg_own_option_declared(void)
 {
     int total = 0;
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < ROWS; k++)
         total += cpg_methods[k].ops->own_count;
     return total;
 }
@@ -155,7 +163,7 @@ const cpg_own_option *cpg_own_option_at(int k, corepcg_method *owner)
 {
     if (k >= cpg_own_option_total())
         return NULL;
-    for (int r = 0; r < COREPCG_METHOD_COUNT && k >= 0; r++) {
+    for (int r = 0; r < ROWS && k >= 0; r++) {
         const cpg_method_ops *ops = cpg_methods[r].ops;
         if (k < ops->own_count) {
             if (owner)
@@ -193,7 +201,7 @@ int corepcg_method_from_name(const char *name)
 {
     if (!name)
         return -1;
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < ROWS; k++)
         if (cpg_name_is(name, cpg_methods[k].name))
             return (int)cpg_methods[k].method;
     return -1;

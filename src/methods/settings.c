@@ -16,7 +16,7 @@ void corepcg_settings_default(corepcg_settings *s)
 
 int cpg_settings_check(const corepcg_settings *s, char *msg)
 {
-    if ((unsigned)s->method >= COREPCG_METHOD_COUNT)
+    if (!cpg_method_entry_of(s->method))
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown method %d", (int)s->method);
     int rc = cpg_options_check(s, msg);
     if (rc != COREPCG_OK)
