@@ -4,8 +4,9 @@ are the method and the library's options as it describes them
 (corepcg_option_count, corepcg_option_describe: the shared settings and
 each method's own), set and read by number (corepcg_option_set, _get).
 Defaults come from the library (corepcg_settings_default); types and
-names are checked here, and so is which settings the method takes (as
-the CLI refuses them); ranges by the library itself at setup (one place
+names are checked here; which settings go with the method by the
+library's rule for the keywords given (corepcg_settings_refusal, as the
+CLI refuses options), ranges by the library itself at setup (one place
 for the rules)."""
 import ctypes
 import numbers

@@ -145,9 +145,9 @@ ONE_SETTING = (
 
 class OptionsAMethodDoesNotTake(unittest.TestCase):
     """Python refuses exactly the settings the CLI refuses, per method,
-    naming the setting and the method (both read the library's table of
-    methods: settings.TAKEN_BY and tools/cli_settings.c's cli_settings_check);
-    the counts below are the table's, so a wrong table fails here too."""
+    naming the setting and the method (both ask the library's rule,
+    corepcg_settings_refusal, for the settings given); the counts below
+    are the table's, so a wrong table fails here too."""
 
     def test_python_and_cli_agree(self):
         tiny = corepcg.read_bundle(support.DATA / "tiny")
