@@ -9,8 +9,10 @@
 #ifndef COREPCG_BENCH_H
 #define COREPCG_BENCH_H
 
+#include "bench_policy.h"
 #include "cloth.h"
 #include "median.h"
+#include "tool_methods.h"
 #include "tool_errors.h"
 
 #include <stdio.h>
@@ -45,7 +47,7 @@ typedef struct bench_options {
     int num_sizes;
     double ks[BENCH_MAX_LIST];         /* k_stretch values               */
     int num_ks;
-    int methods[COREPCG_METHOD_COUNT]; /* in the order given             */
+    int methods[TOOL_MAX_METHODS]; /* in the order given             */
     int num_methods;
     int steps;                         /* measured steps per case        */
     const char *csv, *svg, *markdown;  /* output files, or NULL          */
@@ -184,7 +186,7 @@ typedef struct bench_case {
     int advance_method;        /* whose answer moved the cloth           */
     int advance_substitutes;   /* steps another method's answer was used */
     char error[COREPCG_MSG_SIZE]; /* the scene could not be run          */
-    bench_cell cells[COREPCG_METHOD_COUNT]; /* as opt.methods            */
+    bench_cell cells[TOOL_MAX_METHODS]; /* as opt.methods            */
 } bench_case;
 
 typedef struct bench_results {

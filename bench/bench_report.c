@@ -81,12 +81,12 @@ static const char *format_cell(const bench_cell *c, char *buf, size_t len)
     return buf;
 }
 
-/* The library's k-th comparison when it compares times of methods both
+/* The bench's k-th comparison when it compares times of methods both
  * benchmarked (a / b: below 1, a is faster); 0 otherwise, and past the
- * last (corepcg_comparison). */
+ * last (bench_comparison). */
 static int time_ratio_column(const bench_options *o, int k, int *a, int *b)
 {
-    return corepcg_comparison(k, a, b) == COREPCG_COMPARE_TIME &&
+    return bench_comparison(k, a, b) == BENCH_COMPARE_TIME &&
            bench_method_index(o, *a) >= 0 && bench_method_index(o, *b) >= 0;
 }
 
@@ -114,7 +114,7 @@ static void print_main_table(FILE *out, const bench_results *res, int first,
     if (has_auto)
         fprintf(out, " auto/fastest |");
     int a, b;
-    for (int k = 0; corepcg_comparison(k, &a, &b) >= 0; k++)
+    for (int k = 0; bench_comparison(k, &a, &b) >= 0; k++)
         if (time_ratio_column(o, k, &a, &b)) {
             fprintf(out, " %s/%s |", corepcg_method_name(a), corepcg_method_name(b));
             columns++;
@@ -136,7 +136,7 @@ static void print_main_table(FILE *out, const bench_results *res, int first,
         if (has_auto)
             fprintf(out, " %s |", format_ratio(best < 0 ? NAN :
                     time_ratio(res, c, COREPCG_METHOD_AUTO, best), r, sizeof r));
-        for (int k = 0; corepcg_comparison(k, &a, &b) >= 0; k++)
+        for (int k = 0; bench_comparison(k, &a, &b) >= 0; k++)
             if (time_ratio_column(o, k, &a, &b))
                 fprintf(out, " %s |", format_ratio(time_ratio(res, c, a, b),
                                                    r, sizeof r));
@@ -230,17 +230,17 @@ static int iterating_method(int k)
                ? m : -1;
 }
 
-/* The comparisons of iterations the library names, the columns beside
+/* The comparisons of iterations the bench makes, the columns beside
  * method's own: " a / b |" in the header (c < 0) or case c's figures;
  * returns how many. */
 static int print_iteration_comparisons(FILE *out, const bench_results *res,
                                        int c, int method)
 {
     int a, b, what, columns = 0;
-    for (int k = 0; (what = corepcg_comparison(k, &a, &b)) >= 0; k++) {
-        if (a != method || what == COREPCG_COMPARE_TIME)
+    for (int k = 0; (what = bench_comparison(k, &a, &b)) >= 0; k++) {
+        if (a != method || what == BENCH_COMPARE_TIME)
             continue;
-        int ratio = what == COREPCG_COMPARE_ITERATIONS;
+        int ratio = what == BENCH_COMPARE_ITERATIONS;
         double x = c < 0 ? 0 : iterations_of(res, c, a);
         double y = c < 0 ? 0 : iterations_of(res, c, b);
         char r[32];
@@ -366,7 +366,7 @@ static void print_auto_table(FILE *out, const bench_results *res, int first,
             return;
         char ran[256] = "", r[32];
         size_t used = 0;
-        for (int m = 0; m < COREPCG_METHOD_COUNT; m++)
+        for (int m = 0; m < TOOL_MAX_METHODS; m++)
             for (int w = 0; w < COREPCG_AUTO_REASON_COUNT; w++) {
                 int n = 0;
                 for (int k = 0; k < cl->steps; k++)

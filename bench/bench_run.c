@@ -81,6 +81,7 @@ static void measure(double tol, int method, corepcg_solver *h, int *ready,
     corepcg_settings_default(&set);
     set.method = (corepcg_method)method;
     set.tol = tol;
+    corepcg_settings_for_method(&set); /* direct takes no tol */
     corepcg_info info;
     memset(&info, 0, sizeof info);
     memset(s, 0, sizeof *s);
@@ -208,9 +209,9 @@ static int reference_index(const bench_options *o)
 /* The handles of one case, one per method: auto's is the simulator's. */
 typedef struct case_handles {
     int M, ja, ref;
-    corepcg_solver *h[COREPCG_METHOD_COUNT];
-    int ready[COREPCG_METHOD_COUNT];
-    double *x[COREPCG_METHOD_COUNT];
+    corepcg_solver *h[TOOL_MAX_METHODS];
+    int ready[TOOL_MAX_METHODS];
+    double *x[TOOL_MAX_METHODS];
 } case_handles;
 
 /* Every handle set up on the step before the first measured one and

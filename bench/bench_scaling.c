@@ -11,7 +11,7 @@
  * one size's or method's peak out of the next one's.
  *
  * The warm-up steps with a method that never factorises with CHOLMOD
- * (corepcg_warmup_method): CHOLMOD's supernodal factorisation runs OpenMP
+ * (bench_warmup_method): CHOLMOD's supernodal factorisation runs OpenMP
  * regions, and GNU libgomp hangs in a child forked from a process that
  * has used them (seen here in cholmod_super_numeric). */
 #include "bench.h"
@@ -150,6 +150,7 @@ static void run_method(const bench_options *o, cloth_sim *sim, int method,
     corepcg_settings_default(&set);
     set.method = (corepcg_method)method;
     set.tol = o->tols[0];
+    corepcg_settings_for_method(&set); /* direct takes no tol */
     corepcg_system sys;
     cloth_system(sim, &sys);
     double *x = malloc(sizeof(double) * (size_t)rec->n);
@@ -217,7 +218,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
     int mesh = bench_is_mesh_scene(rec->scene);
     corepcg_settings set;
     corepcg_settings_default(&set);
-    set.method = (corepcg_method)corepcg_warmup_method(mesh, 0);
+    set.method = (corepcg_method)bench_warmup_method(mesh, 0);
     set.tol = o->tols[0];
     char msg[COREPCG_MSG_SIZE] = "";
     double t0 = cpg_now();
@@ -229,7 +230,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
         if (rc == COREPCG_ERR_IC_BREAKDOWN) {
             corepcg_free(&sim->solver);
             sim->solver_ready = 0;
-            set.method = (corepcg_method)corepcg_warmup_method(mesh, 1);
+            set.method = (corepcg_method)bench_warmup_method(mesh, 1);
             rc = cloth_step(sim, &set, msg);
         }
         if (rc < 0) {

@@ -34,11 +34,11 @@ static double py(const struct axes *a, double t)
     return a->y0 + PANEL_H * (a->thi - log10(t)) / (a->thi - a->tlo);
 }
 
-/* The method's marker (corepcg_method_marker) at (x, y); a circle for
+/* The method's marker (bench_method_marker) at (x, y); a circle for
  * any other name. */
 static void marker(FILE *out, int method, double x, double y, const char *color)
 {
-    const char *shape = corepcg_method_marker(method);
+    const char *shape = bench_method_marker(method);
     shape = shape ? shape : "circle";
     if (strcmp(shape, "square") == 0)
         fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"/>\n",
@@ -135,12 +135,12 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a,
     /* one line per method; failed points off the line, marked */
     for (int j = 0; j < o->num_methods; j++) {
         int method = o->methods[j];
-        const char *color = corepcg_method_color(method);
+        const char *color = bench_method_color(method);
         /* a ring's line, like its marker, lies on the method it chose */
-        int ring = strcmp(corepcg_method_marker(method), "ring") == 0;
+        int ring = strcmp(bench_method_marker(method), "ring") == 0;
         fprintf(out, "<polyline data-method=\"%s\" fill=\"none\" stroke=\"%s\" "
                      "stroke-width=\"%d\"%s points=\"", corepcg_method_name(method), color,
-                corepcg_method_line_width(method),
+                bench_method_line_width(method),
                 ring ? " stroke-dasharray=\"4 3\"" : "");
         for (int b = 0; b < o->num_ks; b++) {
             const bench_cell *c = &case_at(res, scene_index, size_index, b)->cells[j];
@@ -218,9 +218,9 @@ int bench_write_svg(FILE *out, const bench_results *res)
     for (int j = 0; j < o->num_methods; j++) {
         int method = o->methods[j];
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                     "stroke-width=\"%d\"/>\n", lx, ly, lx + 28, ly, corepcg_method_color(method),
-                corepcg_method_line_width(method));
-        marker(out, method, lx + 14, ly, corepcg_method_color(method));
+                     "stroke-width=\"%d\"/>\n", lx, ly, lx + 28, ly, bench_method_color(method),
+                bench_method_line_width(method));
+        marker(out, method, lx + 14, ly, bench_method_color(method));
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">%s</text>\n", lx + 34,
                 ly + 4, corepcg_method_name(method));
         lx += 110;

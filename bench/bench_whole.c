@@ -31,7 +31,7 @@ typedef struct whole_run {
     int method;
     double seconds;
     long iterations;
-    int ran[COREPCG_METHOD_COUNT];
+    int ran[TOOL_MAX_METHODS];
     int steps_done, not_converged;
     int pattern_changes;   /* steps whose A had another pattern than the
                               step before (self-contact springs came or
@@ -42,7 +42,7 @@ typedef struct whole_run {
 
 typedef struct whole_case {
     bench_case_id id;
-    whole_run runs[COREPCG_METHOD_COUNT]; /* as opt.methods */
+    whole_run runs[TOOL_MAX_METHODS]; /* as opt.methods */
 } whole_case;
 
 /* One method's copy of the scene, with the settings it steps with. */
@@ -78,7 +78,7 @@ static void step(whole_run *r, whole_sim *w, int s)
     r->reused += s > 0 && sim->analysis_reused;
     r->seconds += sim->time_solve_s;
     r->iterations += sim->info.iterations;
-    if ((unsigned)sim->info.method_used < COREPCG_METHOD_COUNT)
+    if ((unsigned)sim->info.method_used < TOOL_MAX_METHODS)
         r->ran[sim->info.method_used]++;
     r->steps_done++;
 }
@@ -86,7 +86,7 @@ static void step(whole_run *r, whole_sim *w, int s)
 /* Every method's simulation of the case, side by side. */
 static void run_case(const bench_options *o, whole_case *wc)
 {
-    whole_sim sims[COREPCG_METHOD_COUNT];
+    whole_sim sims[TOOL_MAX_METHODS];
     int n = o->num_methods;
     for (int j = 0; j < n; j++) {
         wc->runs[j].method = o->methods[j];
@@ -159,7 +159,7 @@ static void print_table(FILE *out, const bench_options *o,
             fprintf(out, " n/a |");
         char ran[160] = "";
         size_t used = 0;
-        for (int m = 0; ja >= 0 && m < COREPCG_METHOD_COUNT; m++)
+        for (int m = 0; ja >= 0 && m < TOOL_MAX_METHODS; m++)
             if (wc->runs[ja].ran[m] && used < sizeof ran)
                 used += (size_t)snprintf(ran + used, sizeof ran - used, "%s%s x%d",
                                          used ? ", " : "", corepcg_method_name(m),

@@ -33,7 +33,14 @@ int cloth_solve(cloth_sim *sim, const corepcg_settings *settings, char *msg)
             if (rc < 0)
                 return solver_failed(sim, "corepcg_create", rc, msg);
         }
-        rc = corepcg_setup(sim->solver, &sys, settings);
+        /* the caller's settings are for whichever method it names (a tol
+         * that direct does not read): those the method reads */
+        corepcg_settings own;
+        if (settings) {
+            own = *settings;
+            corepcg_settings_for_method(&own);
+        }
+        rc = corepcg_setup(sim->solver, &sys, settings ? &own : NULL);
         if (rc < 0)
             return solver_failed(sim, "corepcg_setup", rc, msg);
         sim->solver_ready = 1;

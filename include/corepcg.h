@@ -93,8 +93,8 @@ typedef enum corepcg_method {
     COREPCG_METHOD_MPCG,        /* Ascher & Boxerman's corrected MPCG on A  */
     COREPCG_METHOD_MPCG_BW,     /* Baraff & Witkin's original MPCG on A     */
     COREPCG_METHOD_ICPCG,       /* PCG on A~, incomplete Cholesky precond   */
-    COREPCG_METHOD_AUTO,        /* per step the fastest of icpcg, corepcg
-                                   and mpcg, as measured on earlier steps  */
+    COREPCG_METHOD_AUTO,        /* per step the fastest of its candidates,
+                                   as measured on earlier steps            */
     COREPCG_METHOD_COUNT
 } corepcg_method;
 
@@ -107,10 +107,8 @@ typedef enum corepcg_auto_reason {
     COREPCG_AUTO_RECHECK,       /* a slower candidate, timed again in case
                                    the system changed                      */
     COREPCG_AUTO_FALLBACK,      /* the chosen one failed; this one ran      */
-    COREPCG_AUTO_BREAKDOWN,     /* icpcg, the first choice, broke down on a
-                                   triangle mesh (stiff in-plane couplings)
-                                   and tol < 1e-5: corepcg ran in its
-                                   place, icpcg is probed on the next step */
+    COREPCG_AUTO_BREAKDOWN,     /* the first choice broke down (auto's
+                                   breakdown rule): its successor ran      */
     COREPCG_AUTO_REASON_COUNT
 } corepcg_auto_reason;
 
@@ -188,9 +186,9 @@ typedef enum corepcg_option {
 
 /* The library's one table of methods, for tools that offer every method
  * (a CLI's option checks, a benchmark's list) without a copy of it.
- *   corepcg_method_at(k): the k-th method of the table, k = 0 ..
- *     COREPCG_METHOD_COUNT - 1, from the baseline (mpcg-bw) to auto; -1
- *     for any other k.
+ *   corepcg_method_at(k): the k-th method of the table, k = 0, 1, ...
+ *     (a row per constant above, then any added since, valued from
+ *     COREPCG_METHOD_COUNT on); -1 past the last.
  *   corepcg_method_takes(method, option): 1 when the method reads that
  *     setting (auto: when one of its candidates does), 0 when it ignores
  *     it or either argument is out of range.
@@ -212,36 +210,10 @@ typedef enum corepcg_report {
                                       nnz_factor                           */
 } corepcg_report;
 
-/* How a benchmark compares method a with method b. */
-typedef enum corepcg_compare {
-    COREPCG_COMPARE_TIME = 0,      /* a's time / b's                         */
-    COREPCG_COMPARE_ITERATIONS,    /* a's iterations / b's                   */
-    COREPCG_COMPARE_ITERATION_GAP  /* a's iterations - b's                   */
-} corepcg_compare;
-
-/* How tools show a method, from the same table:
- *   corepcg_method_color(method): its colour in a chart ("#d62728"),
- *     NULL for a value that is not a method;
- *   corepcg_method_marker(method): its marker there, "circle", "square",
- *     "triangle", "triangle-down", "diamond" or "ring" (NULL likewise);
- *   corepcg_method_line_width(method): its line's width there in pixels
- *     (0 likewise);
- *   corepcg_method_reports(method): the corepcg_report flags of the info
- *     fields it fills (auto: none of its own, those of method_used);
- *   corepcg_comparison(k, &a, &b): the k-th comparison a benchmark's
- *     report makes (k = 0, 1, ...), its corepcg_compare; -1 past the
- *     last (a, b untouched);
- *   corepcg_warmup_method(mesh, attempt): the method a benchmark steps a
- *     grid (mesh 0) or mesh scene (mesh 1) with before it forks the
- *     processes that measure: one that runs no CHOLMOD factorisation
- *     (whose OpenMP regions hang a forked child); attempt 1 is the one
- *     after the first broke down; -1 for none. */
-COREPCG_EXPORT const char *corepcg_method_color(int method);
-COREPCG_EXPORT const char *corepcg_method_marker(int method);
-COREPCG_EXPORT int corepcg_method_line_width(int method);
+/* corepcg_method_reports(method): the corepcg_report flags of the info
+ * fields the method fills (auto: none of its own, those of method_used);
+ * 0 for a value that is not a method. */
 COREPCG_EXPORT int corepcg_method_reports(int method);
-COREPCG_EXPORT int corepcg_comparison(int k, int *a, int *b);
-COREPCG_EXPORT int corepcg_warmup_method(int mesh, int attempt);
 
 /* ------------------------------------------------------------- settings */
 
@@ -256,22 +228,17 @@ COREPCG_EXPORT int corepcg_warmup_method(int mesh, int attempt);
  * residual is what the stopping rule compares with tol, which stops the
  * solve once residual <= tol:
  *   stop RESIDUAL        |r| / |S(b - A(I-S)z)|, r the filtered residual
- *                        the iteration carries, replaced by S(b - A x)
- *                        computed afresh where it met tol (at most
- *                        3 times a solve; after that the iteration's own
- *                        residual decides):
- *                        at the last iteration of a converged solve it is
- *                        info.rel_residual (to round-off);
+ *                        the iteration carries, S(b - A x) afresh where
+ *                        it met tol (at most 3 times a solve): at the last
+ *                        iteration of a converged solve info.rel_residual;
  *   stop PRECONDITIONED  sqrt(r^T M^-1 r / delta0).
  * Returning non-zero stops the solve after this iteration with the warning
  * COREPCG_STOPPED: x is written, holds the constraints and is that
  * iteration's answer (info.iterations = iteration, info.rel_residual its
  * true residual). direct never calls it, nor does a solve of 0 iterations
- * (b~ = 0, or x0 already meets tol). auto calls it for every iteration it
- * runs: when its choice gives up within a step (a failure, or its
- * iteration budget before anything was timed) and its fallback solves
- * again, the numbering starts again at 1, and info.iterations counts the
- * last attempt's calls (info.auto_reason is FALLBACK). It runs on the
+ * (b~ = 0, or x0 already meets tol); auto for every iteration it runs, the
+ * numbering starting again at 1 when its fallback solves again (docs/
+ * design.md, "auto"). It runs on the
  * thread that called corepcg_solve and must not call the library on the
  * handle that calls it. */
 typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
@@ -279,36 +246,23 @@ typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
 /* Room for the methods' own settings (settings.method_options). */
 #define COREPCG_METHOD_OPTION_SLOTS 8
 
+/* Every field but the method and the monitor is an option: its range, its
+ * default and why, and the methods that read it come from
+ * corepcg_option_describe and corepcg_method_takes. */
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
-    double tol;                /* iterative methods' tolerance, (0, 1): see
-                                  stop                                     */
-    int max_iter;              /* >= 1; reaching it gives NOT_CONVERGED      */
-    corepcg_precond precond;   /* upcg/mpcg/mpcg-bw; default DIAG            */
-    corepcg_ordering ordering; /* direct/corepcg; default NESDIS (nested
-                                  dissection), computed on the node graph
-                                  once per mesh (docs/benchmark.md,
-                                  "Ordering")                           */
-    corepcg_factor factor;     /* direct/corepcg; default AUTO: measured
-                                  fastest with LL (docs/benchmark.md,
-                                  "CHOLMOD's factor kind")              */
-    corepcg_stop stop;         /* iterative methods' stopping rule; default
-                                  RESIDUAL: every method stops at the same
-                                  true accuracy, so that they compare at
-                                  equal accuracy and tol means the same
-                                  for all (docs/design.md, "Stopping")    */
+    double tol;                /* iterative methods' tolerance, (0, 1)       */
+    int max_iter;              /* reaching it gives NOT_CONVERGED            */
+    corepcg_precond precond;   /* default DIAG                               */
+    corepcg_ordering ordering; /* default NESDIS                             */
+    corepcg_factor factor;     /* default AUTO                               */
+    corepcg_stop stop;         /* stopping rule; default RESIDUAL            */
     double method_options[COREPCG_METHOD_OPTION_SLOTS];
-                               /* the settings one method alone reads
-                                  (corepcg: core, core_threshold,
-                                  fallback_upcg; icpcg: ic_fill), set and
-                                  read by name with corepcg_option_set and
-                                  _get (their layout here is the library's
-                                  own; ranges and defaults:
-                                  corepcg_option_describe)               */
+                               /* the settings one method alone reads, set
+                                  and read by name with corepcg_option_set
+                                  and _get (their layout is the library's) */
     corepcg_monitor monitor;   /* iterative methods: called after each
-                                  iteration (corepcg_monitor above); default
-                                  NULL: none, at the cost of one test a
-                                  iteration                               */
+                                  iteration (corepcg_monitor); default NULL */
     void *monitor_user;        /* handed to monitor as user              */
 } corepcg_settings;
 
@@ -369,6 +323,25 @@ COREPCG_EXPORT int corepcg_option_value_from_name(int option, const char *name);
  * -1 when each method that takes option takes the value. corepcg_setup
  * refuses the value for any other method. */
 COREPCG_EXPORT int corepcg_option_value_method(int option, int value, const char **why);
+/* Which settings go with s's method: the one rule that setup applies to
+ * each option that differs from its default (given NULL: none is ignored
+ * silently) and the CLI and Python to those given (given[option] != 0).
+ * Returns the first refusal in this order, *option (may be NULL) its
+ * option, msg why, naming the methods that take it; NONE: none. */
+typedef enum corepcg_refusal {
+    COREPCG_REFUSAL_NONE = 0,
+    COREPCG_REFUSAL_METHOD,    /* a given option the method does not read */
+    COREPCG_REFUSAL_VALUE,     /* any option's value another method alone
+                                  takes (corepcg_option_value_method)      */
+    COREPCG_REFUSAL_NEEDS      /* a given option whose needs s does not
+                                  meet (corepcg_option_info.needs)         */
+} corepcg_refusal;
+COREPCG_EXPORT int corepcg_settings_refusal(const corepcg_settings *s,
+                                            const unsigned char *given,
+                                            int *option, char *msg);
+/* Every option s's method would not read put back to its default, for
+ * one set of settings kept for several methods: setup then refuses none. */
+COREPCG_EXPORT void corepcg_settings_for_method(corepcg_settings *s);
 /* A setting of s by option number, the way to set a method's own:
  *   corepcg_settings s;
  *   corepcg_settings_default(&s);
@@ -457,8 +430,7 @@ typedef struct corepcg_info {
     int iterations;            /* 0 for direct                              */
     int converged;             /* 1 when the stopping rule was met          */
     int fell_back;             /* 1 when corepcg fell back to upcg's block
-                                  preconditioner (core not SPD: A~ is
-                                  not SPD either)                        */
+                                  preconditioner (core not SPD)            */
     double rel_residual;       /* |S(b - A x)| / |S(b - A(I-S)z)|           */
     double constraint_error;   /* max |(I - S)(x - z)|                      */
     long nnz_reduced;          /* stored entries of A~ (one triangle)       */
@@ -466,34 +438,25 @@ typedef struct corepcg_info {
                                   S C S + D (I - S) (lower triangle)    */
     long nnz_factor;           /* entries of L (CHOLMOD-backed methods)     */
     long core_blocks;          /* off-diagonal node blocks kept in the core */
-    int core_compensated;      /* corepcg: 1 when the plain core was not
-                                  positive definite, so the compensated one
-                                  (every block left out moved onto the
-                                  diagonal) was factorised instead (if that
-                                  failed too, A~ is not SPD either: the
-                                  error, or fallback_upcg's FELL_BACK)    */
+    int core_compensated;      /* corepcg: 1 when the plain core was not SPD
+                                  and the compensated one was factorised  */
     corepcg_ordering ordering; /* ordering CHOLMOD actually used            */
     int factor_supernodal;     /* 1 when the factor is supernodal LL^T      */
     int analysis_reused;       /* 1 when the last setup/update reused the
                                   symbolic analysis                         */
     int ic_fill;               /* icpcg: the fill level of its factor       */
     double ic_shift;           /* icpcg: alpha of the Manteuffel shift
-                                  A~ + alpha diag(A~) that the factor needed
-                                  (0: none; the last resort, after the
-                                  compensated retry)                        */
+                                  A~ + alpha diag(A~) it needed (0: none)  */
     int ic_retries;            /* icpcg: factorisations that broke down
                                   before the one kept                       */
-    double ic_compensation;    /* icpcg: > 0 when the factor kept moved the
-                                  fill it drops onto its pivots (the retry
-                                  after a breakdown): tr R / tr A~ of the
-                                  PSD R it factorises A~ + R of; 0: none   */
+    double ic_compensation;    /* icpcg: tr R / tr A~ of the dropped fill R
+                                  moved onto its pivots (0: none)          */
     double time_reduce_s;      /* build U, A~ (and core) at setup/update    */
     double time_analyze_s;     /* CHOLMOD analyse (0 when reused)           */
     double time_factor_s;      /* numeric factorisation (CHOLMOD's, or the
                                   incomplete one of icpcg)                 */
-    double factor_flops;       /* CHOLMOD-backed methods: the flop count of
-                                  the numeric factorisation (CHOLMOD's own
-                                  count; flops / time_factor_s is its rate) */
+    double factor_flops;       /* CHOLMOD-backed methods: CHOLMOD's flop
+                                  count of the numeric factorisation       */
     double time_setup_s;       /* whole of the last setup or update         */
     double time_iterate_s;     /* PCG loop (or the direct solve)            */
     double time_solve_s;       /* whole of this solve call                  */
@@ -528,27 +491,14 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
 
 /* The next step's system. When what the method analysed is unchanged,
  * only the numbers are recomputed and the symbolic analysis is reused
- * (info.analysis_reused = 1); otherwise it is a full setup. What each
- * method's analysis depends on -- compared entry by entry, never by counts:
- *   corepcg   N and the core's blocks: the diagonal and the stretch pairs'
- *             blocks (as a set; core auto: the blocks its values select).
- *             Constraints and A's other blocks (contact and self-contact
- *             springs) may change freely;
- *   direct    N and A's block pattern: constraints may change freely;
- *   icpcg     A's block pattern and which nodes are fixed (ndof 0): a
- *             node's ndof may change among 3, 2 and 1;
- *   upcg      A's block pattern and every node's ndof;
- *   mpcg, mpcg-bw  N only (the preconditioner is rebuilt from the values);
- *   auto      N and whether the stretch pairs are given; within that each
- *             candidate keeps its own analysis as above and re-analyses on
- *             the first step it runs on a new pattern (analysis_reused 0).
- * Patterns are compared by content, never by pointer: arrays at new
- * addresses holding the same pattern keep the analysis, and arrays
- * rewritten in place with another pattern are seen as another pattern.
- * Whatever is kept (the analysis, A's import map and arrays) is reused
- * only for the very pattern it was made for; the import map is built by
- * the first update (a setup builds none), so the first update imports A
- * in full and later ones with the same pattern arrays only scatter.
+ * (info.analysis_reused = 1); otherwise it is a full setup. Each method
+ * decides what its analysis depends on, compared entry by entry, never by
+ * counts (docs/design.md, "Each method owns its state": corepcg's is the
+ * core's blocks, so contacts and constraints may change freely; auto's
+ * candidates keep their own analyses).
+ * Patterns are compared by content, never by pointer: whatever is kept
+ * (the analysis, A's import map, built by the first update) is reused
+ * only for the very pattern it was made for.
  * info (may be NULL) gets status, analysis_reused and the setup times.
  * Returns setup's codes, and ERR_STATE before a successful setup. If the
  * new system cannot be read (a code from the checks above), the previous

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The files of the folders outside the library call each other one way.
+"""The files of each folder call each other one way.
 
 Usage: file_circles.py SOURCE_ROOT
 
 The files of cloth/, bench/, tools/ and tools/render/ share their
-folder's header, so the includes cannot show which file depends on which;
-the calls do. A file depends on another of its folder when it names a
+folder's header, and those of util/ and of each folder of the library
+(src/io: bundle_io.h) often do, so the includes cannot show which file
+depends on which; the calls do. A file depends on another of its folder when it names a
 function that the other defines without `static`. Fails, naming the files
 and the functions, when files depend on each other in a circle (sim.c
 calling solve.c calling back into sim.c): a file's callers are above it,
@@ -20,7 +21,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from layers import header_circle  # noqa: E402 -- any graph's circle
 
-FOLDERS = ["cloth", "bench", "tools", "tools/render"]
+# the library's folders too: within each, its files call one way (the
+# includes between folders are layers.py's)
+FOLDERS = ["cloth", "bench", "tools", "tools/render", "util"] + [
+    "src/" + f for f in ("base", "system", "kernels", "order", "factor",
+                         "methods", "handle", "io")]
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
@@ -97,6 +102,15 @@ def main():
                             + " -> ".join(steps + [circle[-1]]))
         if not owner:
             problems.append(f"{folder}/: no functions found (wrong SOURCE_ROOT?)")
+    # util/ sits below the library and the tools alike: it calls nothing
+    # of the library's (corepcg.h for its codes only)
+    base = os.path.join(root, "util")
+    for name in sorted(n for n in os.listdir(base) if n.endswith(".c")):
+        calls = sorted(set(re.findall(r"\b(corepcg_\w+)\s*\(",
+                                      code_of(os.path.join(base, name)))))
+        if calls:
+            problems.append(f"util/{name} calls up into the library: "
+                            + ", ".join(calls))
     for p in problems:
         print(p)
     print(f"{files_read} files in {', '.join(FOLDERS)}, {len(problems)} problem(s)")

@@ -3,7 +3,8 @@
 # The registry is the only place a method is named: no C file of the
 # library, the CLI, the benchmark or the simulator branches on one
 # method's constant (COREPCG_METHOD_AUTO, the one that chooses, aside),
-# but src/methods/registry.c, which holds every row, rule and comparison.
+# but src/methods/registry.c, which holds every row and rule (the bench
+# names methods by their names, in bench/bench_policy.c).
 # Usage: methods_named.sh SOURCE_ROOT
 set -euo pipefail
 cd "$1"

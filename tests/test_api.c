@@ -41,6 +41,7 @@
  *    block that is not symmetric: compensated at once; auto, when
  *    IC(0) broke down on a "triangle mesh" at a tight tol, runs corePCG on
  *    its compensated core (test_reliability: A itself not SPD). */
+#include "setup_for.h"
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
@@ -91,7 +92,7 @@ static void test_defaults_and_two_rhs(void)
     CHECK(h != NULL, "create gave no handle");
     CHECK(corepcg_message(h) && corepcg_message(h)[0] == '\0',
           "a new handle has a message: \"%s\"", corepcg_message(h));
-    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    CHECK_INT(setup_for(h, &t.sys, NULL), COREPCG_OK);
     corepcg_info info;
     int rc = corepcg_solve(h, t.b, NULL, x, &info);
     CHECK_INT(rc, COREPCG_OK);
@@ -114,7 +115,7 @@ static void test_defaults_and_two_rhs(void)
     /* tol 1e-12: two right-hand sides on one handle */
     corepcg_settings s;
     settings_for(&s, COREPCG_METHOD_COREPCG, 1e-12);
-    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+    CHECK_INT(setup_for(h, &t.sys, &s), COREPCG_OK);
     testsys_rng rng;
     testsys_rng_seed(&rng, 3);
     for (int k = 0; k < n; k++)
@@ -135,7 +136,7 @@ static void test_defaults_and_two_rhs(void)
         settings_for(&s, (corepcg_method)m, 1e-6);
         double *y = malloc(sizeof(double) * (size_t)n);
         double *xs = malloc(sizeof(double) * (size_t)n);
-        CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+        CHECK_INT(setup_for(h, &t.sys, &s), COREPCG_OK);
         for (int k = 0; k < n; k++)
             y[k] = x[k] = t.x0[k];
         CHECK_INT(corepcg_solve(h, b2, y, xs, NULL), COREPCG_OK);
@@ -201,7 +202,7 @@ static void test_update(void)
         corepcg_create(&h);
         corepcg_create(&fresh);
         corepcg_info info, finfo;
-        CHECK_INT(corepcg_setup(h, &t1.sys, &s), COREPCG_OK);
+        CHECK_INT(setup_for(h, &t1.sys, &s), COREPCG_OK);
         CHECK_INT(corepcg_solve(h, t1.b, NULL, x, &info), COREPCG_OK);
         CHECK_INT(info.analysis_reused, 0);
 
@@ -217,7 +218,7 @@ static void test_update(void)
               info.time_analyze_s);
         CHECK_INT(corepcg_solve(h, t2.b, t2.x0, x, &info), COREPCG_OK);
         CHECK_INT(info.analysis_reused, 1);
-        CHECK_INT(corepcg_setup(fresh, &t2.sys, &s), COREPCG_OK);
+        CHECK_INT(setup_for(fresh, &t2.sys, &s), COREPCG_OK);
         CHECK_INT(corepcg_solve(fresh, t2.b, t2.x0, xf, &finfo), COREPCG_OK);
         double d = rel_err(n, x, xf);
         CHECK(d <= 1e-12, "%s: update vs fresh setup differ by %.3g", name, d);
@@ -414,14 +415,14 @@ static void test_moved_coupling(void)
             sys.A_nnz = moved_coupling(&t, mv[0], mv[1], mv[2], mv[3],
                                        10.0 + step, rows, cols, vals);
             corepcg_info info, finfo;
-            int rc = step == 0 ? corepcg_setup(h, &sys, &s)
+            int rc = step == 0 ? setup_for(h, &sys, &s)
                                : corepcg_update(h, &sys, &info);
             CHECK(rc == COREPCG_OK, "%s step %d: update rc %d (%s)",
                   corepcg_method_name(methods[m]), step, rc,
                   corepcg_message(h));
             rc = corepcg_solve(h, t.b, NULL, x, &info);
             CHECK_INT(rc, COREPCG_OK);
-            CHECK_INT(corepcg_setup(fresh, &sys, &s), COREPCG_OK);
+            CHECK_INT(setup_for(fresh, &sys, &s), COREPCG_OK);
             CHECK_INT(corepcg_solve(fresh, t.b, NULL, xf, &finfo), COREPCG_OK);
             double cerr, rres;
             CHECK_INT(corepcg_check(&sys, t.b, x, &cerr, &rres, NULL),
@@ -505,8 +506,8 @@ static void test_settings_validation(void)
     corepcg_create(&h);
     for (int k = 0; k < nbad; k++) {
         /* a good system first, so that a failure must empty the handle */
-        CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
-        int rc = corepcg_setup(h, &t.sys, &bad[k].s);
+        CHECK_INT(setup_for(h, &t.sys, NULL), COREPCG_OK);
+        int rc = corepcg_setup(h, &t.sys, &bad[k].s); /* the settings as they are */
         CHECK(rc == COREPCG_ERR_ARGUMENT, "%s: rc %d", bad[k].label, rc);
         CHECK_STR_CONTAINS(corepcg_message(h), bad[k].part);
         rc = corepcg_solve(h, t.b, NULL, x, NULL);
@@ -515,7 +516,7 @@ static void test_settings_validation(void)
         corepcg_settings good;
         corepcg_settings_default(&good);
         good.method = COREPCG_METHOD_UPCG;
-        rc = corepcg_setup(h, &t.sys, &good);
+        rc = setup_for(h, &t.sys, &good);
         int rc2 = rc ? rc : corepcg_solve(h, t.b, NULL, x, NULL);
         CHECK(rc == COREPCG_OK && rc2 == COREPCG_OK,
               "%s: good setup afterwards: %d, solve %d", bad[k].label, rc, rc2);
@@ -524,7 +525,19 @@ static void test_settings_validation(void)
     corepcg_settings s;
     settings_for(&s, COREPCG_METHOD_UPCG, 1e-6);
     s.precond = COREPCG_PRECOND_PROJECTED;
+    CHECK_INT(setup_for(h, &t.sys, &s), COREPCG_OK);
+    /* a setting the method would ignore is refused, naming it and the
+     * methods that take it; the same value as the default is not */
+    corepcg_settings_default(&s);
+    s.method = COREPCG_METHOD_DIRECT;
+    s.tol = COREPCG_DEFAULT_TOL;
     CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+    s.tol = 1e-3;
+    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_ERR_ARGUMENT);
+    CHECK_STR_CONTAINS(corepcg_message(h), "method 'direct' does not take tol (it is for mpcg-bw");
+    corepcg_settings_for_method(&s); /* what a caller keeping one set does */
+    CHECK(s.tol == COREPCG_DEFAULT_TOL && corepcg_setup(h, &t.sys, &s) == COREPCG_OK,
+          "direct after corepcg_settings_for_method: tol %g", s.tol);
     corepcg_free(&h);
     free(x);
     testsys_free(&t);
@@ -547,12 +560,12 @@ static void test_state_and_arguments(void)
     CHECK_INT(info.status, COREPCG_ERR_STATE);
     CHECK_STR_CONTAINS(corepcg_message(h), "setup");
     CHECK_INT(corepcg_update(h, &t.sys, NULL), COREPCG_ERR_STATE);
-    CHECK_INT(corepcg_setup(NULL, &t.sys, NULL), COREPCG_ERR_ARGUMENT);
-    CHECK_INT(corepcg_setup(h, NULL, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(setup_for(NULL, &t.sys, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(setup_for(h, NULL, NULL), COREPCG_ERR_ARGUMENT);
     CHECK_INT(corepcg_solve(NULL, t.b, NULL, x, NULL), COREPCG_ERR_ARGUMENT);
     CHECK_INT(corepcg_update(NULL, &t.sys, NULL), COREPCG_ERR_ARGUMENT);
     CHECK(corepcg_message(NULL) != NULL, "message(NULL) is NULL");
-    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    CHECK_INT(setup_for(h, &t.sys, NULL), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, NULL, NULL, x, NULL), COREPCG_ERR_ARGUMENT);
     CHECK_INT(corepcg_solve(h, t.b, NULL, NULL, NULL), COREPCG_ERR_ARGUMENT);
     CHECK_INT(corepcg_update(h, NULL, NULL), COREPCG_ERR_ARGUMENT);
@@ -567,29 +580,29 @@ static void test_state_and_arguments(void)
     CHECK(x[0] == 7 && x[n - 1] == 7, "x written on an error");
     /* NaN in z */
     t.z[4] = INFINITY;
-    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_ERR_NOT_FINITE);
+    CHECK_INT(setup_for(h, &t.sys, NULL), COREPCG_ERR_NOT_FINITE);
     t.z[4] = 0;
     /* the handle still works */
-    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    CHECK_INT(setup_for(h, &t.sys, NULL), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, t.b, NULL, x, NULL), COREPCG_OK);
     /* a bad constraint surfaces with its code */
     corepcg_constraint c = {.node = t.N, .ndof = 0};
     corepcg_system s = t.sys;
     s.constraints = &c;
     s.num_constraints = 1;
-    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_CONSTRAINT);
+    CHECK_INT(setup_for(h, &s, NULL), COREPCG_ERR_CONSTRAINT);
     CHECK_STR_CONTAINS(corepcg_message(h), "range");
     /* records count without records; a negative count; sizes beyond int */
     s = t.sys;
     s.constraints = NULL;
     s.num_constraints = 2;
-    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(setup_for(h, &s, NULL), COREPCG_ERR_ARGUMENT);
     s = t.sys;
     s.num_constraints = -1;
-    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_ARGUMENT);
+    CHECK_INT(setup_for(h, &s, NULL), COREPCG_ERR_ARGUMENT);
     s = t.sys;
     s.num_nodes = 0x7fffffff;
-    CHECK_INT(corepcg_setup(h, &s, NULL), COREPCG_ERR_TOO_LARGE);
+    CHECK_INT(setup_for(h, &s, NULL), COREPCG_ERR_TOO_LARGE);
     corepcg_free(&h);
     corepcg_free(&h);
     CHECK(h == NULL, "handle not NULL after free");
@@ -642,7 +655,7 @@ static void *run_job(void *arg)
     corepcg_info info;
     j->rc = corepcg_create(&h);
     if (j->rc == COREPCG_OK)
-        j->rc = corepcg_setup(h, &j->t->sys, &s);
+        j->rc = setup_for(h, &j->t->sys, &s);
     for (int rep = 0; rep < 3 && j->rc == COREPCG_OK; rep++)
         j->rc = corepcg_solve(h, j->t->b, j->t->x0, j->x, &info);
     j->iterations = info.iterations;
@@ -751,7 +764,7 @@ static void test_info(void)
         corepcg_solver *h = NULL;
         corepcg_create(&h);
         corepcg_info info;
-        int rc = corepcg_setup(h, &t.sys, &s);
+        int rc = setup_for(h, &t.sys, &s);
         if (rc == COREPCG_OK)
             rc = corepcg_solve(h, t.b, NULL, x, &info);
         CHECK(rc == COREPCG_OK, "%s: rc %d (%s)", name, rc, corepcg_message(h));
@@ -832,12 +845,12 @@ static void test_no_core(void)
     corepcg_create(&h);
     corepcg_settings s;
     settings_for(&s, COREPCG_METHOD_COREPCG, 1e-10);
-    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_ERR_NO_CORE);
+    CHECK_INT(setup_for(h, &t.sys, &s), COREPCG_ERR_NO_CORE);
     CHECK_STR_CONTAINS(corepcg_message(h), "stretch");
     CHECK_INT(corepcg_solve(h, t.b, NULL, x, NULL), COREPCG_ERR_STATE);
     corepcg_option_set(&s, corepcg_option_from_name("core"), COREPCG_CORE_AUTO);
     corepcg_info info;
-    int rc = corepcg_setup(h, &t.sys, &s);
+    int rc = setup_for(h, &t.sys, &s);
     CHECK_INT(rc, COREPCG_OK);
     if (rc == COREPCG_OK) {
         CHECK_INT(corepcg_solve(h, t.b, NULL, x, &info), COREPCG_OK);
@@ -851,7 +864,7 @@ static void test_no_core(void)
     /* the other methods need no core */
     s.method = COREPCG_METHOD_DIRECT;
     corepcg_option_set(&s, corepcg_option_from_name("core"), COREPCG_CORE_STRETCH);
-    CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+    CHECK_INT(setup_for(h, &t.sys, &s), COREPCG_OK);
     corepcg_free(&h);
     free(x);
     free(xd);
@@ -915,7 +928,7 @@ static void test_core_compensated(void)
         for (int f = 0; f < 2 * COREPCG_FACTOR_COUNT; f++) {
             s.factor = (corepcg_factor)(f / 2);
             corepcg_option_set(&s, corepcg_option_from_name("fallback_upcg"), f % 2);
-            int rc = corepcg_setup(h, &sys, &s);
+            int rc = setup_for(h, &sys, &s);
             corepcg_info info;
             if (rc == COREPCG_OK)
                 rc = corepcg_solve(h, b, NULL, x, &info);
@@ -975,7 +988,7 @@ static void test_core_asymmetric_block_compensated(void)
     corepcg_info info;
     CHECK_INT(corepcg_create(&h), COREPCG_OK);
     settings_for(&s, COREPCG_METHOD_COREPCG, 1e-12);
-    int rc = corepcg_setup(h, &sys, &s);
+    int rc = setup_for(h, &sys, &s);
     if (rc == COREPCG_OK)
         rc = corepcg_solve(h, b, NULL, x, &info);
     CHECK(rc == COREPCG_OK && info.core_compensated == 1 && info.converged,
@@ -1014,12 +1027,12 @@ static void test_auto_core_compensated_after_breakdown(void)
     corepcg_info info;
     CHECK_INT(corepcg_create(&h), COREPCG_OK);
     settings_for(&s, COREPCG_METHOD_COREPCG, 1e-10);
-    CHECK_INT(corepcg_setup(h, &sys, &s), COREPCG_OK);
+    CHECK_INT(setup_for(h, &sys, &s), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, b, NULL, x, &info), COREPCG_OK);
     CHECK_INT(info.core_compensated, 1);
     CHECK_LE(rel_err(12, x, xd), 1e-8);
     settings_for(&s, COREPCG_METHOD_AUTO, 1e-10);
-    int rc = corepcg_setup(h, &sys, &s);
+    int rc = setup_for(h, &sys, &s);
     if (rc == COREPCG_OK)
         rc = corepcg_solve(h, b, NULL, x, &info);
     CHECK(rc == COREPCG_OK, "auto: rc %d (%s)", rc, corepcg_message(h));
@@ -1063,7 +1076,7 @@ static void test_info_status_on_failure(void)
     CHECK_INT(corepcg_update(h, &t.sys, &info), COREPCG_ERR_STATE);
     CHECK_INT(info.status, COREPCG_ERR_STATE);
     CHECK_INT(info.iterations, 0);
-    CHECK_INT(corepcg_setup(h, &t.sys, NULL), COREPCG_OK);
+    CHECK_INT(setup_for(h, &t.sys, NULL), COREPCG_OK);
     /* a failed import: the current system stays, info says why */
     double saved = t.z[1];
     t.z[1] = NAN;
@@ -1102,11 +1115,11 @@ static void test_free_part_of_z_ignored(void)
         corepcg_solver *h = NULL;
         corepcg_create(&h);
         corepcg_system sys = t.sys;
-        int rc1 = corepcg_setup(h, &sys, &s);
+        int rc1 = setup_for(h, &sys, &s);
         if (rc1 == COREPCG_OK)
             rc1 = corepcg_solve(h, t.b, NULL, x1, &i1);
         sys.z = z2;
-        int rc2 = corepcg_setup(h, &sys, &s);
+        int rc2 = setup_for(h, &sys, &s);
         if (rc2 == COREPCG_OK)
             rc2 = corepcg_solve(h, t.b, NULL, x2, &i2);
         CHECK(rc1 == COREPCG_OK && rc2 == COREPCG_OK, "%s: rc %d, %d",
@@ -1191,7 +1204,7 @@ static void test_ic_breakdown_and_fallback(void)
     settings_for(&s, COREPCG_METHOD_ICPCG, 1e-10);
     double x[12], cerr, rres;
     corepcg_info info;
-    CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
+    CHECK_INT(setup_for(h, &k.sys, &s), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, k.b, NULL, x, &info), COREPCG_OK);
     CHECK(info.ic_shift == 0 && info.ic_retries == 1 && info.ic_fill == 0,
           "icpcg on Kershaw: shift %g after %d retries (fill %d)",
@@ -1205,7 +1218,7 @@ static void test_ic_breakdown_and_fallback(void)
      * iteration at a tolerance above that precision */
     corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 1);
     s.tol = 1e-5;
-    CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
+    CHECK_INT(setup_for(h, &k.sys, &s), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, k.b, NULL, x, &info), COREPCG_OK);
     CHECK(info.ic_shift == 0 && info.ic_retries == 0 && info.iterations == 1,
           "IC(1) on Kershaw: shift %g, %d retries, %d iterations",
@@ -1220,7 +1233,7 @@ static void test_ic_breakdown_and_fallback(void)
     settings_for(&s, COREPCG_METHOD_AUTO, 1e-10);
     s.max_iter = 1;
     corepcg_info setup_info;
-    CHECK_INT(corepcg_setup(h, &k.sys, &s), COREPCG_OK);
+    CHECK_INT(setup_for(h, &k.sys, &s), COREPCG_OK);
     CHECK_INT(corepcg_update(h, &k.sys, &setup_info), COREPCG_OK);
     CHECK_INT(setup_info.method_used, COREPCG_METHOD_ICPCG);
     int rc = corepcg_solve(h, k.b, NULL, x, &info);

@@ -5,6 +5,7 @@
  * SPD-ness of every scene's A (CHOLMOD), free fall against the closed
  * form, settling, the contact conditions, and each method on a cloth
  * system checked by corepcg_check. */
+#include "setup_for.h"
 #include "cloth_fixture.h"
 #include "internal.h"
 #include "test.h"
@@ -654,7 +655,7 @@ static void test_methods_on_cloth(void)
         corepcg_info info;
         int rc = corepcg_create(&h);
         if (rc == COREPCG_OK)
-            rc = corepcg_setup(h, &sys, &set);
+            rc = setup_for(h, &sys, &set);
         if (rc == COREPCG_OK)
             rc = corepcg_solve(h, s->b, s->dv, x, &info);
         CHECK(rc == COREPCG_OK, "%s: %s (%s)", corepcg_method_name(method),
@@ -702,7 +703,7 @@ static void test_threads_same_bits(void)
             corepcg_solver *h = NULL;
             int rc = corepcg_create(&h);
             if (rc == COREPCG_OK)
-                rc = corepcg_setup(h, &sys, &set);
+                rc = setup_for(h, &sys, &set);
             if (rc == COREPCG_OK)
                 rc = corepcg_solve(h, s->b, s->dv, x[t], NULL);
             CHECK(rc == COREPCG_OK, "%s on %d threads: %s",
@@ -823,7 +824,7 @@ static void test_data(void)
                 corepcg_info info;
                 rc = corepcg_create(&h);
                 if (rc == COREPCG_OK)
-                    rc = corepcg_setup(h, &want->system, &set);
+                    rc = setup_for(h, &want->system, &set);
                 if (rc == COREPCG_OK)
                     rc = corepcg_solve(h, want->b, want->x0, x, &info);
                 CHECK(rc == COREPCG_OK, "%s %s: %s", path, corepcg_method_name(method),

@@ -18,6 +18,7 @@
  *  - a diagonal entry left out (free node, fixed node; CSC and triplets;
  *    setup and update): ERR_FORMAT naming the row, node and coordinate;
  *    a refused update leaves the previous system solving. */
+#include "setup_for.h"
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
@@ -49,7 +50,7 @@ static int solve_fresh(const corepcg_system *sys, corepcg_method m,
     corepcg_solver *h = NULL;
     int rc = corepcg_create(&h);
     if (rc == COREPCG_OK)
-        rc = corepcg_setup(h, sys, &set);
+        rc = setup_for(h, sys, &set);
     if (rc == COREPCG_OK)
         rc = corepcg_solve(h, b, NULL, x, info);
     snprintf(msg, COREPCG_MSG_SIZE, "%s", corepcg_message(h));
@@ -134,7 +135,7 @@ static void test_order_and_duplicates(void)
             set.method = COREPCG_METHOD_DIRECT;
             corepcg_solver *h = NULL;
             corepcg_create(&h);
-            rc = corepcg_setup(h, &s, &set);
+            rc = setup_for(h, &s, &set);
             for (int step = 0; step < 3 && rc == COREPCG_OK; step++)
                 rc = corepcg_update(h, &s, &info);
             if (rc == COREPCG_OK)
@@ -195,7 +196,7 @@ static void test_stretch_pairs_are_a_set(void)
     set.method = COREPCG_METHOD_COREPCG;
     corepcg_solver *h = NULL;
     corepcg_create(&h);
-    rc = corepcg_setup(h, &t.sys, &set);
+    rc = setup_for(h, &t.sys, &set);
     corepcg_info info;
     if (rc == COREPCG_OK)
         rc = corepcg_update(h, &s, &info);
@@ -248,7 +249,7 @@ static void test_update_compares_content(void)
     corepcg_solver *h = NULL;
     corepcg_create(&h);
     corepcg_info info;
-    int rc = corepcg_setup(h, &t.sys, &set);
+    int rc = setup_for(h, &t.sys, &set);
     CHECK(rc == COREPCG_OK, "setup: rc %d (%s)", rc, corepcg_message(h));
     if (rc == COREPCG_OK)
         rc = corepcg_solve(h, t.b, NULL, ref, &info);
@@ -328,7 +329,7 @@ static void expect_missing_diagonal(const testsys *t, int row, corepcg_format f,
     /* an update with it is refused and the previous system still solves */
     corepcg_solver *h = NULL;
     corepcg_create(&h);
-    rc = corepcg_setup(h, &t->sys, NULL);
+    rc = setup_for(h, &t->sys, NULL);
     CHECK(rc == COREPCG_OK, "setup: rc %d (%s)", rc, corepcg_message(h));
     CHECK_INT(corepcg_update(h, &s, &info), COREPCG_ERR_FORMAT);
     CHECK_STR_CONTAINS(corepcg_message(h), want);

@@ -24,6 +24,7 @@
  *    the iteration counts of the reduced corePCG it replaced (7 and 15,
  *    5 and 11 at tol 1e-3 and 1e-6, with amd and nested dissection),
  *    and its answer agrees with direct's to 10 tol. */
+#include "setup_for.h"
 #include "cloth_fixture.h"
 #include "corepcg.h"
 #include "fixture.h"
@@ -105,7 +106,7 @@ static void test_ballhit_steps(void)
             corepcg_info up, info, finfo;
             memset(&up, 0, sizeof up);
             int rc = started ? corepcg_update(h[m], &sys, &up)
-                             : corepcg_setup(h[m], &sys, &s);
+                             : setup_for(h[m], &sys, &s);
             CHECK(rc == COREPCG_OK, "%s step %d: %s", name, step,
                   corepcg_message(h[m]));
             if (started) {
@@ -124,7 +125,7 @@ static void test_ballhit_steps(void)
             /* the kept analysis gives what a fresh one gives */
             corepcg_solver *fresh = NULL;
             corepcg_create(&fresh);
-            rc = corepcg_setup(fresh, &sys, &s);
+            rc = setup_for(fresh, &sys, &s);
             if (rc == COREPCG_OK)
                 rc = corepcg_solve(fresh, sim->b, sim->dv, xf, &finfo);
             CHECK(rc == COREPCG_OK && rel_diff(n, x[m], xf) <= 1e-12 &&
@@ -219,7 +220,7 @@ static void test_mesh_changes(void)
         settings_for(&s, methods[m], 1e-10);
         corepcg_solver *h = NULL;
         corepcg_create(&h);
-        CHECK_INT(corepcg_setup(h, &base.sys, &s), COREPCG_OK);
+        CHECK_INT(setup_for(h, &base.sys, &s), COREPCG_OK);
         snprintf(what, sizeof what, "%s, same mesh, other values and "
                  "constraints", name);
         expect_update(h, &again, 1, what);
@@ -292,7 +293,7 @@ static void test_moved_blocks(void)
     settings_for(&s, COREPCG_METHOD_AUTO, 1e-12);
     corepcg_solver *h = NULL;
     corepcg_create(&h);
-    CHECK_INT(corepcg_setup(h, &a.sys, &s), COREPCG_OK);
+    CHECK_INT(setup_for(h, &a.sys, &s), COREPCG_OK);
     const pair_system *steps[3] = {&b, &c, &b};
     for (int k = 0; k < 3; k++) {
         corepcg_info info;
@@ -305,7 +306,7 @@ static void test_moved_blocks(void)
         settings_for(&d, COREPCG_METHOD_DIRECT, 1e-12);
         corepcg_solver *fresh = NULL;
         corepcg_create(&fresh);
-        CHECK_INT(corepcg_setup(fresh, &steps[k]->sys, &d), COREPCG_OK);
+        CHECK_INT(setup_for(fresh, &steps[k]->sys, &d), COREPCG_OK);
         CHECK_INT(corepcg_solve(fresh, steps[k]->b, NULL, want, &info), COREPCG_OK);
         corepcg_free(&fresh);
         CHECK(rc != COREPCG_OK || rel_diff(12, x, want) <= 1e-10,
@@ -348,7 +349,7 @@ static void test_bundle_iterations(void)
         settings_for(&s, COREPCG_METHOD_DIRECT, cases[c].tol);
         corepcg_solver *h = NULL;
         corepcg_create(&h);
-        int rc = corepcg_setup(h, &b->system, &s);
+        int rc = setup_for(h, &b->system, &s);
         if (rc == COREPCG_OK)
             rc = corepcg_solve(h, b->b, b->x0, xd, NULL);
         CHECK_INT(rc, COREPCG_OK);
@@ -357,7 +358,7 @@ static void test_bundle_iterations(void)
             s.stop = COREPCG_STOP_PRECONDITIONED;
             s.ordering = ords[o];
             corepcg_info info;
-            rc = corepcg_setup(h, &b->system, &s);
+            rc = setup_for(h, &b->system, &s);
             if (rc == COREPCG_OK)
                 rc = corepcg_solve(h, b->b, b->x0, x, &info);
             CHECK(rc == COREPCG_OK && info.iterations == cases[c].iterations,
@@ -375,7 +376,7 @@ static void test_bundle_iterations(void)
         for (int m = 0; m < 6; m++) {
             settings_for(&s, iterative[m], cases[c].tol);
             corepcg_info info;
-            rc = corepcg_setup(h, &b->system, &s);
+            rc = setup_for(h, &b->system, &s);
             if (rc == COREPCG_OK)
                 rc = corepcg_solve(h, b->b, b->x0, x, &info);
             CHECK(rc == COREPCG_OK && info.rel_residual <= cases[c].tol,
@@ -393,7 +394,7 @@ static void test_bundle_iterations(void)
             settings_for(&s, iterative[m], 1e-10);
             s.max_iter = 100000;
             corepcg_info info;
-            rc = corepcg_setup(h, &b->system, &s);
+            rc = setup_for(h, &b->system, &s);
             if (rc == COREPCG_OK)
                 rc = corepcg_solve(h, b->b, xd, x, &info);
             CHECK((rc == COREPCG_OK && info.rel_residual <= 1e-10) ||

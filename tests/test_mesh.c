@@ -8,6 +8,7 @@
  * committed garments against the body proxy, every method on every mesh
  * scene, auto on stiff garments (and icpcg's stop at a breakdown that it
  * asks for), the CLI's --mesh, and `corepcg render`'s pictures. */
+#include "setup_for.h"
 #include "cloth_fixture.h"
 #include "fixture.h"
 #include "test.h"
@@ -565,7 +566,7 @@ static int fresh_solve(const corepcg_system *sys, const corepcg_settings *set, c
     corepcg_solver *h = NULL;
     int rc = corepcg_create(&h);
     if (rc == COREPCG_OK)
-        rc = corepcg_setup(h, sys, set);
+        rc = setup_for(h, sys, set);
     if (rc == COREPCG_OK)
         rc = corepcg_solve(h, b, guess, x, info);
     snprintf(why, COREPCG_MSG_SIZE, "%s", h ? corepcg_message(h) : "");
@@ -698,7 +699,7 @@ static void auto_on_breakdown(const corepcg_system *sys, const double *b,
         corepcg_info info[2];
         int rc = corepcg_create(&h);
         if (rc == COREPCG_OK)
-            rc = corepcg_setup(h, sys, &set);
+            rc = setup_for(h, sys, &set);
         for (int step = 0; step < 2 && rc == COREPCG_OK; step++) {
             if (step)
                 rc = corepcg_update(h, sys, NULL);
@@ -963,7 +964,7 @@ static void test_stiff_garment(void)
         corepcg_solver *h = NULL;
         int rc = corepcg_create(&h);
         if (rc == COREPCG_OK)
-            rc = corepcg_setup(h, &sys, &set);
+            rc = setup_for(h, &sys, &set);
         if (rc == COREPCG_OK)
             rc = corepcg_solve(h, s->b, s->dv, pass ? xd : x, pass ? &dinfo : &info);
         CHECK(rc == COREPCG_OK, "stiff garment %s: %s", pass ? "direct" : "icpcg",
@@ -1016,7 +1017,7 @@ static void test_auto_budget_after_breakdown(void)
         double *x = calloc((size_t)s->model.n, sizeof *x);
         int rc = corepcg_create(&h);
         if (rc == COREPCG_OK)
-            rc = corepcg_setup(h, &sys, &set);
+            rc = setup_for(h, &sys, &set);
         if (rc == COREPCG_OK)
             rc = corepcg_solve(h, s->b, s->dv, x, &info);
         CHECK(rc == COREPCG_OK, "auto: %s", h ? corepcg_message(h) : "");
@@ -1057,7 +1058,7 @@ static void kept_and_fresh(corepcg_solver **kept, const corepcg_system *sys,
     if (!*kept) {
         *rc = corepcg_create(kept);
         if (*rc == COREPCG_OK)
-            *rc = corepcg_setup(*kept, sys, set);
+            *rc = setup_for(*kept, sys, set);
     } else {
         *rc = corepcg_update(*kept, sys, NULL);
     }

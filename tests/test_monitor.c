@@ -6,6 +6,7 @@
  * info.rel_residual under the residual rule); a non-zero return stops the
  * solve at that iteration with COREPCG_STOPPED and a usable x; never
  * called by direct. */
+#include "setup_for.h"
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
@@ -67,7 +68,7 @@ static corepcg_solver *set_up(const testsys *t, const corepcg_settings *set)
     corepcg_solver *h = NULL;
     int rc = corepcg_create(&h);
     if (rc == COREPCG_OK)
-        rc = corepcg_setup(h, &t->sys, set);
+        rc = setup_for(h, &t->sys, set);
     CHECK(rc == COREPCG_OK, "setup of %s: %s",
           corepcg_method_name(set->method), corepcg_message(h));
     if (rc != COREPCG_OK)
@@ -236,7 +237,7 @@ static void test_set_monitor(const testsys *t)
     CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_OK);
     CHECK_INT(w.calls, 0);
     CHECK_INT(corepcg_set_monitor(h, record, &w), COREPCG_OK);
-    CHECK_INT(corepcg_setup(h, &t->sys, &set), COREPCG_OK);
+    CHECK_INT(setup_for(h, &t->sys, &set), COREPCG_OK);
     CHECK_INT(corepcg_solve(h, t->b, NULL, x, &info), COREPCG_OK);
     CHECK_INT(w.calls, 0);
     corepcg_free(&h);

@@ -8,6 +8,7 @@
  * orders the free nodes itself, takes at most 1.3 times the iterations of
  * the row-ordered system (in the file's order its IC(0) took 29 against 5
  * on a 161x161 grid). Public API only. */
+#include "setup_for.h"
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
@@ -98,7 +99,7 @@ static int solve(const corepcg_system *sys, corepcg_method m, double tol,
     set.tol = tol;
     corepcg_solver *h = NULL;
     corepcg_create(&h);
-    int rc = corepcg_setup(h, sys, &set);
+    int rc = setup_for(h, sys, &set);
     if (rc == COREPCG_OK)
         rc = corepcg_solve(h, b, x0, x, info);
     CHECK(rc == COREPCG_OK, "%s: rc %d (%s)", corepcg_method_name(m), rc,

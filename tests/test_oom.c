@@ -16,6 +16,7 @@
  *     keeps a table of live blocks; ASan/LSan watch too in build-sanitize),
  *   - leave the handle usable: setup and solve again succeed, with the
  *     answer of an undisturbed run. */
+#include "setup_for.h"
 #include "test.h"
 #include "corepcg.h"
 
@@ -237,7 +238,7 @@ static int solve_steps(const config *c, corepcg_solver **hp, double *x)
     corepcg_info info;
     int rc = corepcg_create(hp);
     if (rc == COREPCG_OK)
-        rc = corepcg_setup(*hp, sys, &s);
+        rc = setup_for(*hp, sys, &s);
     if (rc >= 0)
         rc = corepcg_solve(*hp, b, x0, x, &info);
     for (int step = 0; step < 2 && rc >= 0; step++) {
@@ -323,7 +324,7 @@ static void oom_solver(const config *c)
                 corepcg_settings s = settings_of(c);
                 const corepcg_system *sys =
                     c->core_indefinite ? &core_indefinite : &tiny->system;
-                int rc2 = corepcg_setup(h, sys, &s);
+                int rc2 = setup_for(h, sys, &s);
                 if (rc2 >= 0)
                     rc2 = corepcg_solve(h, c->core_indefinite ? ci_b : tiny->b,
                                         c->core_indefinite ? NULL : tiny->x0, x,

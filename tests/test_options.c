@@ -12,16 +12,20 @@
 
 #include <ctype.h>
 
-/* s with option set to value: accepted by the library's check for one of
- * the methods that take it (precond projected is upcg's alone)? */
+/* s with option set to value (and what it needs, core auto for
+ * core_threshold): accepted by the library's check for one of the
+ * methods that take it (precond projected is upcg's alone)? */
 static int accepted(int option, double value)
 {
     int ok = 0;
+    const corepcg_option_info *d = corepcg_option_describe(option);
     for (int j = 0; corepcg_method_at(j) >= 0; j++) {
         corepcg_settings s;
         corepcg_settings_default(&s);
         s.method = (corepcg_method)corepcg_method_at(j);
         char msg[COREPCG_MSG_SIZE];
+        if (d->needs)
+            corepcg_option_set(&s, corepcg_option_from_name(d->needs), d->needs_value);
         CHECK_INT(corepcg_option_set(&s, option, value), COREPCG_OK);
         ok |= corepcg_method_takes(s.method, option) &&
               cpg_settings_check(&s, msg) == COREPCG_OK;
@@ -215,6 +219,83 @@ static void test_families(void)
     }
 }
 
+/* Which settings go with which method (corepcg_settings_refusal), as
+ * setup applies it (given NULL: the options that differ from their
+ * defaults) and the CLI and Python (the options given). */
+static void test_refusals(void)
+{
+    char msg[COREPCG_MSG_SIZE];
+    int option = -1;
+    /* the defaults go with every method */
+    for (int j = 0; corepcg_method_at(j) >= 0; j++) {
+        corepcg_settings s;
+        corepcg_settings_default(&s);
+        s.method = (corepcg_method)corepcg_method_at(j);
+        CHECK(corepcg_settings_refusal(&s, NULL, &option, msg) == COREPCG_REFUSAL_NONE &&
+                  cpg_settings_check(&s, msg) == COREPCG_OK,
+              "%s: defaults refused: %s", corepcg_method_name(s.method), msg);
+    }
+    corepcg_settings s;
+    corepcg_settings_default(&s);
+    s.method = COREPCG_METHOD_DIRECT;
+    /* set to its default: never refused by setup */
+    corepcg_option_set(&s, COREPCG_OPTION_TOL, COREPCG_DEFAULT_TOL);
+    CHECK_INT(cpg_settings_check(&s, msg), COREPCG_OK);
+    /* but given (the CLI's --tol 1e-5 with direct): refused */
+    unsigned char given[COREPCG_OPTION_COUNT + COREPCG_METHOD_OPTION_SLOTS] = {0};
+    given[COREPCG_OPTION_MAX_ITER] = 1;
+    CHECK_INT(corepcg_settings_refusal(&s, given, &option, msg), COREPCG_REFUSAL_METHOD);
+    CHECK_INT(option, COREPCG_OPTION_MAX_ITER);
+    /* a value direct ignores: refused by setup, naming the setting and
+     * the methods that take it */
+    corepcg_option_set(&s, COREPCG_OPTION_TOL, 1e-3);
+    CHECK_INT(cpg_settings_check(&s, msg), COREPCG_ERR_ARGUMENT);
+    CHECK(strcmp(msg, "settings: method 'direct' does not take tol (it is for mpcg-bw, mpcg, "
+                      "upcg, corepcg, icpcg and auto)") == 0,
+          "%s", msg);
+    /* a method's own setting: its method and auto take it, no other */
+    int fill = corepcg_option_from_name("ic_fill");
+    corepcg_settings_default(&s);
+    corepcg_option_set(&s, fill, 1);
+    s.method = COREPCG_METHOD_MPCG;
+    CHECK_INT(corepcg_settings_refusal(&s, NULL, &option, msg), COREPCG_REFUSAL_METHOD);
+    CHECK(option == fill && strcmp(msg, "settings: method 'mpcg' does not take ic_fill (it is "
+                                        "for icpcg and auto)") == 0,
+          "%d %s", option, msg);
+    s.method = COREPCG_METHOD_AUTO;
+    CHECK_INT(cpg_settings_check(&s, msg), COREPCG_OK);
+    s.method = COREPCG_METHOD_ICPCG;
+    CHECK_INT(cpg_settings_check(&s, msg), COREPCG_OK);
+    /* a value one method alone takes */
+    corepcg_settings_default(&s);
+    s.method = COREPCG_METHOD_MPCG;
+    s.precond = COREPCG_PRECOND_PROJECTED;
+    CHECK_INT(corepcg_settings_refusal(&s, NULL, &option, msg), COREPCG_REFUSAL_VALUE);
+    CHECK(option == COREPCG_OPTION_PRECOND &&
+              strcmp(msg, "settings: method 'mpcg' does not take precond='projected' "
+                          "(projected is for upcg; mpcg applies it in effect with diag)") == 0,
+          "%s", msg);
+    s.method = COREPCG_METHOD_UPCG;
+    CHECK_INT(cpg_settings_check(&s, msg), COREPCG_OK);
+    /* a setting read only while another has a value */
+    int threshold = corepcg_option_from_name("core_threshold");
+    corepcg_settings_default(&s);
+    s.method = COREPCG_METHOD_COREPCG;
+    corepcg_option_set(&s, threshold, 0.1);
+    CHECK_INT(corepcg_settings_refusal(&s, NULL, &option, msg), COREPCG_REFUSAL_NEEDS);
+    CHECK(option == threshold &&
+              strcmp(msg, "settings: core_threshold is for core='auto', not core='stretch'") == 0,
+          "%s", msg);
+    CHECK_INT(cpg_settings_check(&s, msg), COREPCG_ERR_ARGUMENT);
+    corepcg_option_set(&s, corepcg_option_from_name("core"), COREPCG_CORE_AUTO);
+    CHECK_INT(cpg_settings_check(&s, msg), COREPCG_OK);
+    /* no settings, an unknown method: nothing to say here (setup refuses
+     * the method itself) */
+    CHECK_INT(corepcg_settings_refusal(NULL, NULL, NULL, NULL), COREPCG_REFUSAL_NONE);
+    s.method = COREPCG_METHOD_COUNT;
+    CHECK_INT(corepcg_settings_refusal(&s, NULL, NULL, NULL), COREPCG_REFUSAL_NONE);
+}
+
 int main(void)
 {
     test_defaults();
@@ -223,5 +304,6 @@ int main(void)
     test_ranges();
     test_flags();
     test_families();
+    test_refusals();
     return test_summary("test_options");
 }

@@ -5,10 +5,21 @@
 #include "auto_model.h"
 #include "method.h"
 #include "test.h"
+#include "tool_methods.h"
 
 static void test_rows(void)
 {
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+    /* a row for every constant of the header; the values 0 .. rows - 1,
+     * each once (the tools index by them: util/tool_methods.h) */
+    int rows = cpg_method_rows();
+    CHECK(rows >= COREPCG_METHOD_COUNT && rows <= TOOL_MAX_METHODS, "%d rows", rows);
+    for (int v = 0; v < rows; v++) {
+        int found = 0;
+        for (int k = 0; k < rows; k++)
+            found += (int)cpg_methods[k].method == v;
+        CHECK(found == 1, "method value %d: %d rows", v, found);
+    }
+    for (int k = 0; k < cpg_method_rows(); k++) {
         const cpg_method_entry *e = &cpg_methods[k];
         CHECK(cpg_method_entry_of(e->method) == e, "row %d: %s", k, e->name);
         const cpg_method_ops *ops = e->ops;
@@ -26,10 +37,10 @@ static void test_rows(void)
 static void test_breakdown_rules(void)
 {
     int rules = 0;
-    corepcg_method cand[COREPCG_METHOD_COUNT];
+    corepcg_method cand[64];
     int fallback;
-    int count = cpg_auto_candidates(cand, COREPCG_METHOD_COUNT, &fallback);
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+    int count = cpg_auto_candidates(cand, 64, &fallback);
+    for (int k = 0; k < cpg_method_rows(); k++) {
         corepcg_method m = cpg_methods[k].method;
         int next = cpg_breakdown_successor(m);
         if (next < 0)
@@ -52,59 +63,25 @@ static void test_breakdown_rules(void)
     CHECK(rules >= 1, "no breakdown rule");
     /* every ranked row is a candidate: auto has room for them all */
     int ranked = 0;
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < cpg_method_rows(); k++)
         ranked += cpg_methods[k].auto_rank > 0;
     CHECK(ranked == count && count <= CPG_AUTO_MAX, "%d ranked rows, %d candidates (room for %d)",
           ranked, count, CPG_AUTO_MAX);
-    CHECK_INT(cpg_breakdown_successor(COREPCG_METHOD_COUNT), -1);
+    CHECK_INT(cpg_breakdown_successor(cpg_method_rows()), -1);
 }
 
-/* Every method can be drawn (a colour of its own, a marker the chart
- * knows) and the comparisons name two methods each. */
-static void test_display(void)
+/* What each method's info reports: a CHOLMOD factorisation is what the
+ * ordering setting is for. */
+static void test_reports(void)
 {
-    static const char *const markers[] = {"circle", "square", "triangle",
-                                          "triangle-down", "diamond", "ring"};
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
+    for (int k = 0; k < cpg_method_rows(); k++) {
         int m = corepcg_method_at(k);
-        const char *color = corepcg_method_color(m), *marker = corepcg_method_marker(m);
-        CHECK(color && color[0] == '#' && strlen(color) == 7, "%s: colour %s",
-              corepcg_method_name(m), color ? color : "NULL");
-        for (int j = 0; color && j < k; j++)
-            CHECK(strcmp(color, corepcg_method_color(corepcg_method_at(j))) != 0,
-                  "%s and %s share a colour", corepcg_method_name(m),
-                  corepcg_method_name(corepcg_method_at(j)));
-        int known = 0;
-        for (size_t j = 0; marker && j < sizeof markers / sizeof markers[0]; j++)
-            known |= strcmp(marker, markers[j]) == 0;
-        CHECK(known, "%s: marker %s", corepcg_method_name(m), marker ? marker : "NULL");
-        CHECK(corepcg_method_line_width(m) > 0, "%s: line width", corepcg_method_name(m));
         int reports = corepcg_method_reports(m);
-        /* a CHOLMOD factorisation is what the ordering setting is for */
         CHECK(!(reports & COREPCG_REPORT_CHOLMOD) ==
                   !(m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, COREPCG_OPTION_ORDERING)),
               "%s: reports %d", corepcg_method_name(m), reports);
     }
-    CHECK(corepcg_method_color(COREPCG_METHOD_COUNT) == NULL, "colour past the table");
-    int a = -1, b = -1, what, count = 0;
-    for (int k = 0; (what = corepcg_comparison(k, &a, &b)) >= 0; k++, count++)
-        CHECK(what <= COREPCG_COMPARE_ITERATION_GAP && a != b &&
-                  cpg_method_entry_of((corepcg_method)a) &&
-                  cpg_method_entry_of((corepcg_method)b),
-              "comparison %d: %d against %d (%d)", k, a, b, what);
-    CHECK(count > 0, "no comparison");
-    /* the benchmark's warm-up never factorises with CHOLMOD, and iterates */
-    for (int mesh = 0; mesh <= 1; mesh++)
-        for (int attempt = 0; attempt <= 1; attempt++) {
-            int m = corepcg_warmup_method(mesh, attempt);
-            CHECK(cpg_method_entry_of((corepcg_method)m) && m != COREPCG_METHOD_AUTO &&
-                      !(corepcg_method_reports(m) & COREPCG_REPORT_CHOLMOD) &&
-                      corepcg_method_takes(m, COREPCG_OPTION_TOL),
-                  "warm-up %d %d: %d", mesh, attempt, m);
-        }
-    CHECK(corepcg_warmup_method(2, 0) == -1 && corepcg_warmup_method(0, 2) == -1 &&
-              corepcg_warmup_method(-1, 0) == -1,
-          "warm-up past its table");
+    CHECK_INT(corepcg_method_reports(cpg_method_rows()), 0);
 }
 
 /* A value one method alone takes: a value of a setting that method
@@ -128,10 +105,14 @@ static void test_value_rules(void)
                 s.method = (corepcg_method)corepcg_method_at(j);
                 corepcg_option_set(&s, k, v);
                 char msg[COREPCG_MSG_SIZE] = "";
-                int rc = cpg_method_check_values(&s, msg);
-                CHECK((rc == COREPCG_OK) == ((int)s.method == only), "%s with %s %s: %s",
-                      corepcg_method_name(s.method), corepcg_option_describe(k)->name,
-                      corepcg_option_value_name(k, v), msg);
+                /* nothing given: the value rules alone */
+                unsigned char none[COREPCG_OPTION_COUNT + COREPCG_METHOD_OPTION_SLOTS] = {0};
+                int refusal = corepcg_settings_refusal(&s, none, NULL, msg);
+                CHECK(refusal == ((int)s.method == only ? COREPCG_REFUSAL_NONE
+                                                        : COREPCG_REFUSAL_VALUE),
+                      "%s with %s %s: %d %s", corepcg_method_name(s.method),
+                      corepcg_option_describe(k)->name, corepcg_option_value_name(k, v),
+                      refusal, msg);
             }
         }
     CHECK(rules >= 1, "no value rule");
@@ -148,6 +129,6 @@ int main(void)
     test_value_rules();
     test_rows();
     test_breakdown_rules();
-    test_display();
+    test_reports();
     return test_summary("test_registry");
 }

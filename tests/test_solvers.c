@@ -34,6 +34,7 @@
  *    constraints to 1e-12 (mpcg re-projects its answer; without that its
  *    error was about 1e-9).
  */
+#include "setup_for.h"
 #include "corepcg.h"
 #include "test.h"
 #include "testsys.h"
@@ -124,7 +125,7 @@ static int run(const corepcg_system *sys, const corepcg_settings *s,
     *where = 0;
     msg[0] = '\0';
     if (rc == COREPCG_OK)
-        rc = corepcg_setup(h, sys, s);
+        rc = setup_for(h, sys, s);
     if (rc == COREPCG_OK) {
         *where = 1;
         rc = corepcg_solve(h, b, x0, x, info);

@@ -71,6 +71,7 @@
  *    core turning either way while corepcg kept its analysis, where a
  *    kept handle could carry one step's core over to the next.
  */
+#include "setup_for.h"
 #include "corepcg.h"
 #include "test.h"
 #include "testsys_steps.h"
@@ -252,7 +253,7 @@ static int setup_solve(corepcg_solver *h, const struct method_case *mc,
 {
     corepcg_settings s;
     settings_of(mc, &s);
-    int rc = corepcg_setup(h, &st->t->sys, &s);
+    int rc = setup_for(h, &st->t->sys, &s);
     return rc < 0 ? rc : corepcg_solve(h, st->t->b, st->x0, x, info);
 }
 

@@ -98,8 +98,11 @@ void cli_method_names(char *out, size_t size, int newest_first, const char *sep,
     corepcg_settings defaults;
     corepcg_settings_default(&defaults);
     out[0] = '\0';
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++) {
-        int m = corepcg_method_at(newest_first ? COREPCG_METHOD_COUNT - 1 - k : k);
+    int count = 0;
+    while (corepcg_method_at(count) >= 0)
+        count++;
+    for (int k = 0; k < count; k++) {
+        int m = corepcg_method_at(newest_first ? count - 1 - k : k);
         size_t len = strlen(out);
         snprintf(out + len, size - len, "%s%s%s", k ? sep : "", corepcg_method_name(m),
                  mark_default && m == (int)defaults.method ? " (default)" : "");

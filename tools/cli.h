@@ -8,6 +8,7 @@
 #include "corepcg.h"
 #include "median.h"
 #include "tool_errors.h"
+#include "tool_methods.h"
 
 #include <stdio.h>
 

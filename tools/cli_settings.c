@@ -19,9 +19,9 @@ void cli_settings_init(cli_settings *c)
  * library's table (auto's candidates named as auto's). */
 static void takers(int option, char *out, size_t size)
 {
-    const char *names[2 * COREPCG_METHOD_COUNT];
+    const char *names[2 * TOOL_MAX_METHODS];
     int count = 0;
-    char autos[2 * COREPCG_METHOD_COUNT][32];
+    char autos[2 * TOOL_MAX_METHODS][32];
     for (int k = 0; corepcg_method_at(k) >= 0; k++) {
         int m = corepcg_method_at(k);
         if (m != COREPCG_METHOD_AUTO && corepcg_method_takes(m, option))
@@ -75,51 +75,33 @@ int cli_settings_refuse_ignored(const cli_settings *c, const char *command, int 
     return -1;
 }
 
-/* A value another method alone takes (corepcg_option_value_method:
- * precond projected is upcg's). */
-static int refuse_value(const cli_settings *c, const char *command, int option)
-{
-    if (corepcg_option_describe(option)->type != COREPCG_VALUE_CHOICE)
-        return 0; /* the rules are on named values */
-    const char *why;
-    int value = (int)corepcg_option_get(&c->set, option);
-    int only = corepcg_option_value_method(option, value, &why);
-    if (only < 0 || only == (int)c->set.method)
-        return 0;
-    cli_error("%s: --method %s does not take %s %s (it is for %s; %s)", command,
-              corepcg_method_name(c->set.method), corepcg_option_describe(option)->flag,
-              corepcg_option_value_name(option, value), corepcg_method_name(only), why);
-    return -1;
-}
-
-/* An option given that is read only while another has a value it has
- * not (core_threshold needs core auto). */
-static int refuse_unmet_need(const cli_settings *c, const char *command, int option)
-{
-    const corepcg_option_info *d = corepcg_option_describe(option);
-    int needs = d->needs ? corepcg_option_from_name(d->needs) : -1;
-    if (!c->gave[option] || needs < 0 ||
-        corepcg_option_get(&c->set, needs) == d->needs_value)
-        return 0;
-    cli_error("%s: %s is for %s %s", command, d->flag, corepcg_option_describe(needs)->flag,
-              corepcg_option_value_name(needs, d->needs_value));
-    return -1;
-}
-
 int cli_settings_check(const cli_settings *c, const char *command)
 {
-    for (int k = 0; k < corepcg_option_count(); k++) {
+    /* the library decides (corepcg_settings_refusal, the rule setup
+     * applies too); the CLI says it in its own words, by flag */
+    int k;
+    int refusal = corepcg_settings_refusal(&c->set, c->gave, &k, NULL);
+    const corepcg_option_info *d = corepcg_option_describe(k);
+    if (refusal == COREPCG_REFUSAL_METHOD) {
         char flags[64];
         given_family_flags(c, k, flags, sizeof flags);
-        if (c->gave[k] && cli_settings_refuse_ignored(c, command, k, flags))
-            return -1;
+        return cli_settings_refuse_ignored(c, command, k, flags);
     }
-    for (int k = 0; k < corepcg_option_count(); k++)
-        if (refuse_value(c, command, k))
-            return -1;
-    for (int k = 0; k < corepcg_option_count(); k++)
-        if (refuse_unmet_need(c, command, k))
-            return -1;
+    if (refusal == COREPCG_REFUSAL_VALUE) {
+        const char *why;
+        int value = (int)corepcg_option_get(&c->set, k);
+        int only = corepcg_option_value_method(k, value, &why);
+        cli_error("%s: --method %s does not take %s %s (it is for %s; %s)", command,
+                  corepcg_method_name(c->set.method), d->flag,
+                  corepcg_option_value_name(k, value), corepcg_method_name(only), why);
+        return -1;
+    }
+    if (refusal == COREPCG_REFUSAL_NEEDS) {
+        int needs = corepcg_option_from_name(d->needs);
+        cli_error("%s: %s is for %s %s", command, d->flag, corepcg_option_describe(needs)->flag,
+                  corepcg_option_value_name(needs, d->needs_value));
+        return -1;
+    }
     return 0;
 }
 

@@ -26,9 +26,10 @@ void cli_settings_init(cli_settings *c);
  * CLI_ARG_UNKNOWN for any other argument (cli_parse_args' handlers). */
 int cli_settings_arg(cli_settings *c, const char *a, const char *v);
 
-/* After parsing: -1, having said why (as "COMMAND: ..."), for the first
- * option given that the method ignores, then for a value another method
- * alone takes, then for an option whose need is not met; else 0. */
+/* After parsing: -1, having said why (as "COMMAND: ..."), for the
+ * library's first refusal of the options given (corepcg_settings_refusal:
+ * one the method ignores, a value another method alone takes, an option
+ * whose need is not met); else 0. */
 int cli_settings_check(const cli_settings *c, const char *command);
 
 /* -1 with the same refusal when the method does not take option (the

@@ -281,7 +281,7 @@ static int bench_option(const char *a, const char *v, void *ctx)
         rc = parse_list(a, v, BENCH_MAX_LIST, one_k, o->ks, &o->num_ks);
         g->ks = 1;
     } else if (strcmp(a, "--methods") == 0) {
-        rc = parse_list(a, v, COREPCG_METHOD_COUNT, one_method, o->methods,
+        rc = parse_list(a, v, TOOL_MAX_METHODS, one_method, o->methods,
                         &o->num_methods);
         g->methods = 1;
     } else if (strcmp(a, "--steps") == 0) {

@@ -101,7 +101,7 @@ static void methods_used(const int *ran, int steps, char *used, size_t size)
 {
     size_t len = 0;
     used[0] = '\0';
-    for (int m = 0; m < COREPCG_METHOD_COUNT; m++)
+    for (int m = 0; m < TOOL_MAX_METHODS; m++)
         if (ran[m] && ran[m] < steps && len < size)
             len += (size_t)snprintf(used + len, size - len, "%s%s x%d",
                                     len ? ", " : " (", corepcg_method_name(m),
@@ -160,7 +160,7 @@ int cmd_simulate(int argc, char **argv)
     if (!seconds)
         snprintf(msg, sizeof msg, "out of memory");
     int not_converged = 0, progress = isatty(STDERR_FILENO);
-    int ran[COREPCG_METHOD_COUNT] = {0}; /* steps each method solved */
+    int ran[TOOL_MAX_METHODS] = {0}; /* steps each method solved */
     long iterations = 0;
     double assemble = 0;
     for (int k = 0; rc >= 0 && k < steps; k++) {
@@ -169,7 +169,7 @@ int cmd_simulate(int argc, char **argv)
             break;
         not_converged += rc == COREPCG_NOT_CONVERGED;
         iterations += sim->info.iterations;
-        if ((unsigned)sim->info.method_used < COREPCG_METHOD_COUNT)
+        if ((unsigned)sim->info.method_used < TOOL_MAX_METHODS)
             ran[sim->info.method_used]++;
         assemble += sim->time_assemble_s;
         seconds[k] = sim->time_solve_s;

@@ -280,6 +280,14 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
     return rc;
 }
 
+/* "corepcg: WHERE: MESSAGE" for a failed library call: the library's
+ * message (which says what went wrong), or the code's name when empty. */
+static void library_error(const char *where, int code, const char *message)
+{
+    cli_fail(code, "%s: %s", where,
+             message && message[0] ? message : corepcg_strerror(code));
+}
+
 int cmd_solve(int argc, char **argv)
 {
     struct solve_options o;
@@ -308,12 +316,12 @@ int cmd_solve(int argc, char **argv)
     }
     rc = corepcg_setup(h, &bundle->system, &o.settings.set);
     if (rc < 0) {
-        cli_library_error(o.bundle, rc, corepcg_message(h));
+        library_error(o.bundle, rc, corepcg_message(h));
         goto done;
     }
     rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
     if (rc < 0) {
-        cli_library_error(o.bundle, rc, corepcg_message(h));
+        library_error(o.bundle, rc, corepcg_message(h));
         goto done;
     }
     /* the warm steps run unwatched: their times are the loop's own */
@@ -321,7 +329,7 @@ int cmd_solve(int argc, char **argv)
     warm_steps warm;
     int wrc = time_warm_steps(&o, h, bundle, x, &warm);
     if (wrc < 0) { /* the same system solved once already: unexpected */
-        cli_library_error(o.bundle, wrc, corepcg_message(h));
+        library_error(o.bundle, wrc, corepcg_message(h));
         rc = wrc;
         goto done;
     }

@@ -3,7 +3,7 @@
  * and exit statuses (tool_errors.h). */
 #include "tool_errors.h"
 
-#include "corepcg.h"
+#include "corepcg.h" /* its codes only: util calls nothing of the library */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,12 +41,6 @@ void cli_fail(int code, const char *fmt, ...)
     va_start(ap, fmt);
     print_error(code, fmt, ap);
     va_end(ap);
-}
-
-void cli_library_error(const char *where, int code, const char *message)
-{
-    cli_fail(code, "%s: %s", where,
-             message && message[0] ? message : corepcg_strerror(code));
 }
 
 void cli_json_errors(void)

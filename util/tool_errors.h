@@ -31,10 +31,6 @@ void cli_json_errors(void);
 /* What main returns: exit_status, after --json's error object if due. */
 int cli_finish(int exit_status);
 
-/* "corepcg: WHERE: MESSAGE" for a failed library call: the library's
- * message (which says what went wrong), or the code's name when empty. */
-void cli_library_error(const char *where, int code, const char *message);
-
 /* Maps a library status to the tool's exit status. */
 int cli_exit_status(int code);
 

@@ -4,7 +4,7 @@ else. tests/test_layout.py compiles a program against the header and fails
 when a field, an offset or a size differs from these."""
 import ctypes
 from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_long, \
-    c_void_p
+    c_ubyte, c_void_p
 
 MSG_SIZE = 512  # COREPCG_MSG_SIZE: every msg buffer holds this many bytes
 
@@ -162,12 +162,7 @@ PROTOTYPES = (
     ("corepcg_method_at", c_int, (c_int,)),
     ("corepcg_method_takes", c_int, (c_int, c_int)),
     ("corepcg_auto_candidate", c_int, (c_int,)),
-    ("corepcg_method_color", c_char_p, (c_int,)),
-    ("corepcg_method_marker", c_char_p, (c_int,)),
-    ("corepcg_method_line_width", c_int, (c_int,)),
     ("corepcg_method_reports", c_int, (c_int,)),
-    ("corepcg_comparison", c_int, (c_int, POINTER(c_int), POINTER(c_int))),
-    ("corepcg_warmup_method", c_int, (c_int, c_int)),
     ("corepcg_settings_default", None, (POINTER(Settings),)),
     ("corepcg_option_count", c_int, ()),
     ("corepcg_option_from_name", c_int, (c_char_p,)),
@@ -178,6 +173,9 @@ PROTOTYPES = (
      (c_int, c_int, POINTER(c_char_p))),
     ("corepcg_option_set", c_int, (POINTER(Settings), c_int, c_double)),
     ("corepcg_option_get", c_double, (POINTER(Settings), c_int)),
+    ("corepcg_settings_refusal", c_int,
+     (POINTER(Settings), POINTER(c_ubyte), POINTER(c_int), c_char_p)),
+    ("corepcg_settings_for_method", None, (POINTER(Settings),)),
     ("corepcg_create", c_int, (POINTER(POINTER(Handle)),)),
     ("corepcg_setup", c_int,
      (POINTER(Handle), POINTER(System), POINTER(Settings))),

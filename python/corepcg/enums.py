@@ -2,8 +2,12 @@
 """The enumerations of include/corepcg.h, with the values the C library
 uses. Each choice's `label` is the name the library and the CLI spell it
 ("mpcg-bw"); tests/test_layout.py checks values and labels against the
-header and the library's corepcg_*_name functions."""
+header and the library's corepcg_*_name functions. Method is read from
+the library's table of methods at import, so that a method added to the
+library is a member here with no line of this file changed."""
 import enum
+
+from ._library import lib
 
 
 class Status(enum.IntEnum):
@@ -57,14 +61,23 @@ class Choice(enum.IntEnum):
                         f" got {type(value).__name__}")
 
 
-class Method(Choice):
-    COREPCG = 0
-    UPCG = 1
-    DIRECT = 2
-    MPCG = 3
-    MPCG_BW = 4
-    ICPCG = 5
-    AUTO = 6
+def _methods():
+    """{MEMBER: value} of every method of the library's table
+    (corepcg_method_at, corepcg_method_name: "mpcg-bw" is MPCG_BW), in
+    the order of their values."""
+    members, k = {}, 0
+    while lib.corepcg_method_at(k) >= 0:
+        value = lib.corepcg_method_at(k)
+        label = lib.corepcg_method_name(value).decode()
+        members[label.upper().replace("-", "_")] = value
+        k += 1
+    return dict(sorted(members.items(), key=lambda item: item[1]))
+
+
+Method = Choice("Method", _methods(), module=__name__, qualname="Method")
+Method.__doc__ = """corepcg_method: every method of the library's table (the
+header's constants, and any method added since), Method.AUTO,
+Method.MPCG_BW, ..."""
 
 
 class AutoReason(Choice):
@@ -118,6 +131,15 @@ class Option(enum.IntEnum):
     STOP = 5
 
 
+class Refusal(enum.IntEnum):
+    """corepcg_refusal: why settings do not go together
+    (corepcg_settings_refusal)."""
+    NONE = 0
+    METHOD = 1
+    VALUE = 2
+    NEEDS = 3
+
+
 class ValueType(enum.IntEnum):
     """corepcg_value_type: how a setting's value is given
     (corepcg_option_info.type)."""
@@ -133,14 +155,6 @@ class Report(enum.IntFlag):
     CHOLMOD = 1
     CORE = 2
     INCOMPLETE = 4
-
-
-class Compare(enum.IntEnum):
-    """corepcg_compare: how a benchmark compares two methods
-    (corepcg_comparison)."""
-    TIME = 0
-    ITERATIONS = 1
-    ITERATION_GAP = 2
 
 
 class Format(enum.IntEnum):
@@ -169,8 +183,8 @@ C_ENUMS = {
     "corepcg_stop": (Stop, "COREPCG_STOP_"),
     "corepcg_option": (Option, "COREPCG_OPTION_"),
     "corepcg_value_type": (ValueType, "COREPCG_VALUE_"),
+    "corepcg_refusal": (Refusal, "COREPCG_REFUSAL_"),
     "corepcg_report": (Report, "COREPCG_REPORT_"),
-    "corepcg_compare": (Compare, "COREPCG_COMPARE_"),
     "corepcg_format": (Format, "COREPCG_"),
     "corepcg_triangle": (Triangle, "COREPCG_"),
 }

@@ -4,14 +4,15 @@ are the method and the library's options as it describes them
 (corepcg_option_count, corepcg_option_describe: the shared settings and
 each method's own), set and read by number (corepcg_option_set, _get).
 Defaults come from the library (corepcg_settings_default); types and
-names are checked here, and so is which settings the method takes (as
-the CLI refuses them); ranges by the library itself at setup (one place
+names are checked here; which settings go with the method by the
+library's rule for the keywords given (corepcg_settings_refusal, as the
+CLI refuses options), ranges by the library itself at setup (one place
 for the rules)."""
 import ctypes
 import numbers
 
 from . import enums
-from ._cdefs import Settings
+from ._cdefs import MSG_SIZE, Settings
 from ._library import lib
 from .enums import Method, ValueType
 from .errors import ArgumentError
@@ -29,9 +30,22 @@ NUMBERS = {name: k for k, name in enumerate(OPTIONS)}
 # The keywords: the method, then every option; the monitor is solve()'s
 # callback instead.
 NAMES = ("method",) + tuple(OPTIONS)
+
+
+def _choice(name, info):
+    """The enum of a CHOICE option: enums' class named as it (precond:
+    Precond), or for one it has none of (a newer method's own) one built
+    from the library's names of its values."""
+    known = getattr(enums, name.capitalize(), None)
+    if known is not None:
+        return known
+    values = {lib.corepcg_option_value_name(NUMBERS[name], v).decode()
+              .upper().replace("-", "_"): v for v in range(int(info.max) + 1)}
+    return enums.Choice(name.capitalize(), values, module=enums.__name__)
+
+
 CHOICES = {"method": Method,
-           **{name: getattr(enums, name.capitalize())
-              for name, info in OPTIONS.items()
+           **{name: _choice(name, info) for name, info in OPTIONS.items()
               if info.type == ValueType.CHOICE}}
 FLAGS = tuple(name for name, info in OPTIONS.items()
               if info.type == ValueType.SWITCH)
@@ -39,10 +53,11 @@ FLAGS = tuple(name for name, info in OPTIONS.items()
 # ---------------------------------------------------------------------
 # Which settings each method takes, read at import from the library's one
 # table of methods (corepcg_method_at, corepcg_method_takes; auto takes
-# what its candidates take), the table the CLI's option checks read too.
-# A setting given (not None) to a method that does not take it is
-# refused, as the CLI refuses the option, instead of being ignored as by
-# the C library.
+# what its candidates take): {setting: the labels of the methods that
+# take it, in the table's order}. Whether the settings given go together
+# is the library's to say (corepcg_settings_refusal, the rule the CLI and
+# setup apply): a setting given (not None) that the method does not take
+# is refused, as the CLI refuses the option.
 
 
 def _methods_in_table_order():
@@ -53,62 +68,23 @@ def _methods_in_table_order():
     return out
 
 
-def _taken_by():
-    """{setting: the labels of the methods that take it, in the table's
-    order}, for every option."""
-    methods = _methods_in_table_order()
-    return {name: tuple(m.label for m in methods
+TAKEN_BY = {name: tuple(m.label for m in _methods_in_table_order()
                         if lib.corepcg_method_takes(int(m), number))
             for name, number in NUMBERS.items()}
 
 
-TAKEN_BY = _taken_by()
-
-
-def _takers(name):
-    """"icpcg and auto": the methods that take setting `name`."""
-    takers = [m for m in TAKEN_BY[name] if m != "auto"]
-    if "auto" in TAKEN_BY[name]:
-        takers.append("auto")
-    if len(takers) < 2:
-        return takers[0] if takers else "no method"
-    return ", ".join(takers[:-1]) + " and " + takers[-1]
-
-
-def check_combination(values, given):
-    """Raises ArgumentError for the first setting in `given` (the names
-    the caller set), in the library's order of options, that the method in
-    `values` (settings_dict) does not take, naming the setting and the
-    method; then the library's rules on values: a value one method alone
-    takes (precond 'projected': upcg) is refused for another, and a
-    setting read only while another has a value (core_threshold needs
-    core 'auto') without it, as by the CLI."""
-    method = values["method"]
-    for name in NAMES:
-        if name in given and name in TAKEN_BY and method not in TAKEN_BY[name]:
-            raise ArgumentError(f"method {method!r} does not take {name} "
-                                f"(it is for {_takers(name)})")
-    for name, number in NUMBERS.items():
-        if name not in CHOICES:  # the rules are on named values
-            continue
-        value = values[name]
-        code = int(CHOICES[name].parse(value, name))
-        why = ctypes.c_char_p()
-        only = lib.corepcg_option_value_method(number, code,
-                                               ctypes.byref(why))
-        if only >= 0 and Method(only).label != method:
-            raise ArgumentError(f"method {method!r} does not take "
-                                f"{name}={value!r} ({value} is for "
-                                f"{Method(only).label}; {why.value.decode()})")
-    for name in NAMES:
-        info = OPTIONS.get(name)
-        if name not in given or info is None or info.needs is None:
-            continue
-        needs = info.needs.decode()
-        wanted = CHOICES[needs](info.needs_value).label
-        if values[needs] != wanted:
-            raise ArgumentError(f"{name} is for {needs}={wanted!r}, not "
-                                f"{needs}={values[needs]!r}")
+def check_combination(s, given):
+    """Raises ArgumentError with the library's message for the first
+    refusal of the settings s (corepcg_settings) with `given` (the names
+    the caller set): a setting the method does not take, a value one
+    method alone takes (precond 'projected': upcg) for another, a setting
+    read only while another has a value (core_threshold needs core
+    'auto') without it."""
+    mask = (ctypes.c_ubyte * len(NUMBERS))(
+        *(name in given for name in NUMBERS))
+    msg = ctypes.create_string_buffer(MSG_SIZE)
+    if lib.corepcg_settings_refusal(ctypes.byref(s), mask, None, msg):
+        raise ArgumentError(msg.value.decode().removeprefix("settings: "))
 # ---------------------------------------------------------------------
 
 
@@ -129,8 +105,7 @@ def make_settings(**given):
         else:
             lib.corepcg_option_set(ctypes.byref(s), NUMBERS[name],
                                    _c_value(name, value))
-    check_combination(settings_dict(s),
-                      {n for n, v in given.items() if v is not None})
+    check_combination(s, {n for n, v in given.items() if v is not None})
     return s
 
 

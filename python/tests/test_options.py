@@ -135,6 +135,20 @@ class Docs(unittest.TestCase):
             else:
                 self.assertEqual(float(shown), want, info.name)
 
+    def test_method_tables(self):
+        """README's table of methods and docs/python.md's row of the
+        method keyword name every method of the library's table, once."""
+        methods = sorted(m.label for m in enums.Method)
+        readme = (support.REPO / "README.md").read_text()
+        start = readme.index("| method | what it runs |")
+        section = readme[start:readme.index("\n\n", start)]
+        rows = re.findall(r"^\| `([\w-]+)`", section, re.M)
+        self.assertEqual(sorted(rows), methods, "README.md's table of methods")
+        text = (support.REPO / "docs" / "python.md").read_text()
+        row = re.search(r"^\| `method` \| ([^|]*) \|", text, re.M).group(1)
+        self.assertEqual(sorted(re.findall(r'`"([\w-]+)"`', row)), methods,
+                         "docs/python.md's method keyword")
+
 
 if __name__ == "__main__":
     unittest.main()

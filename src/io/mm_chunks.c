@@ -23,6 +23,17 @@ static long long most_entries(const cpg_mm_scan *s, size_t bytes)
     return most < s->entries ? most : s->entries;
 }
 
+/* The entries' arrays are allocated here, so freed here too (mm_scan.c
+ * and bundle_read.c call it). */
+void cpg_mm_free(cpg_mm_scan *s)
+{
+    free(s->row);
+    free(s->col);
+    free(s->val);
+    s->row = s->col = NULL;
+    s->val = NULL;
+}
+
 /* Room for count entries in s's arrays (those the kind has). */
 static int entries_alloc(cpg_mm_scan *s, long long count)
 {

@@ -110,15 +110,6 @@ static int read_whole(const cpg_mm_scan *s, mm_text *t, char *msg)
     return COREPCG_OK;
 }
 
-void cpg_mm_free(cpg_mm_scan *s)
-{
-    free(s->row);
-    free(s->col);
-    free(s->val);
-    s->row = s->col = NULL;
-    s->val = NULL;
-}
-
 int cpg_mm_read_file(cpg_mm_scan *s, char *msg)
 {
     s->row = s->col = NULL;

@@ -85,10 +85,10 @@ typedef struct cpg_method_ops {
 /* ------------------------------------------------------ the registry */
 
 /* One row of the table of methods (registry.c): everything the rest of
- * the library, the CLI and the benchmark know about a method. A new
- * method is a row here, its ops in its own methods/method_*.c, its enum
- * value in corepcg.h (appended: the values are ABI) and its Python mirror
- * (python/corepcg/enums.py). */
+ * the library, the CLI and the benchmark learn from it about a method. A new
+ * method is a row in registry.c (valued after the header's constants), its
+ * ops in its own methods/method_*.c, its meson line and its test
+ * (docs/design.md, "Adding a method"). */
 typedef struct cpg_method_entry {
     corepcg_method method;
     const char *name;             /* as the CLI spells it               */
@@ -98,17 +98,16 @@ typedef struct cpg_method_entry {
                                      order tried first; 0: not one      */
     int auto_fallback;            /* 1: the candidate auto prepares
                                      beside every choice (one of them)  */
-    const char *color;            /* in a chart: an SVG colour          */
-    const char *marker;           /* and marker (corepcg_method_marker) */
-    int line_width;               /* and its line's width in pixels     */
     unsigned reports;             /* corepcg_report flags: what its info
                                      holds beside the iterations        */
 } cpg_method_entry;
 
 #define CPG_TAKES(option) (1u << (option))
 
-/* The rows, COREPCG_METHOD_COUNT of them, in the table's order. */
+/* The rows, cpg_method_rows() of them, in the table's order: one per
+ * corepcg_method constant, then the methods added since. */
 extern const cpg_method_entry cpg_methods[];
+int cpg_method_rows(void);
 
 /* The row of method m, or NULL for a value that is not a method. */
 const cpg_method_entry *cpg_method_entry_of(corepcg_method m);
@@ -123,10 +122,6 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
  * suits badly, or -1 when m has none. m's ops then have
  * factorise_until_breakdown and broke_down. */
 int cpg_breakdown_successor(corepcg_method m);
-
-/* OK, or ERR_ARGUMENT when s gives a setting a value that another method
- * alone takes (corepcg_option_value_method). */
-int cpg_method_check_values(const corepcg_settings *s, char *msg);
 
 /* The methods' own settings, numbered 0 .. cpg_own_option_total() - 1
  * over the rows in the table's order (option COREPCG_OPTION_COUNT + k):
@@ -147,8 +142,9 @@ double cpg_own_value(const corepcg_settings *s, const cpg_own_option *o);
 int cpg_options_check(const corepcg_settings *s, char *msg);
 /* Every option's default into s. */
 void cpg_options_default(corepcg_settings *s);
-/* OK, or ERR_ARGUMENT: the method, every option's range, the values one
- * method alone takes (settings.c). */
+/* OK, or ERR_ARGUMENT: the method, every option's range, and the
+ * settings that differ from their defaults go with the method
+ * (corepcg_settings_refusal; settings.c). */
 int cpg_settings_check(const corepcg_settings *s, char *msg);
 
 /* Generic same_pattern for methods on A~ by blocks: A's block pattern and

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.c -- the one table of methods: each one's enum value, name,
  * operations, the shared settings it reads (its own: its ops), its place
- * among auto's candidates
- * and how tools show it; beside it the rules that name methods (auto's
- * successor on a breakdown, the values one method alone takes) and the
- * benchmark's comparisons. The handle finds a method's ops here, auto its
- * candidates and successors, and the CLI, Python and the benchmark
- * (corepcg_method_at, _takes, _reports, ..., corepcg_auto_candidate) the
- * names, the option checks, the method lists and what to print. */
+ * among auto's candidates and what its info reports; beside it auto's
+ * successor on a breakdown, the values one method alone takes, and the
+ * methods' own settings numbered over the rows. The handle finds a
+ * method's ops here, auto its candidates and successors, takes.c what
+ * each method reads, and the CLI, Python and the benchmark
+ * (corepcg_method_at, _reports, corepcg_auto_candidate) the names, the
+ * method lists and what to print. How the benchmark draws and compares
+ * methods is its own (bench/bench_policy.c). */
 #include "method.h"
 
 #define ITERATES (CPG_TAKES(COREPCG_OPTION_TOL) | CPG_TAKES(COREPCG_OPTION_MAX_ITER) | \
@@ -24,70 +25,43 @@ extern const cpg_method_ops cpg_corepcg_ops;
 extern const cpg_method_ops cpg_icpcg_ops;
 extern const cpg_method_ops cpg_auto_ops;
 
-/* From the baseline to the newest; auto last (the benchmark's order).
- * Beside what runs, each row says how tools show the method: its colour,
- * marker and line width in a chart, and what its info reports beside its
- * iterations (corepcg_method_color, _marker, _line_width, _reports). */
+/* From the baseline to the newest; auto last (the order tools list them
+ * in). Beside what runs, each row says what its info reports beside its
+ * iterations (corepcg_method_reports). */
 const cpg_method_entry cpg_methods[] = {
     {.method = COREPCG_METHOD_MPCG_BW, .name = "mpcg-bw", .ops = &cpg_mpcg_bw_ops,
-     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .color = "#9467bd", .marker = "triangle-down", .line_width = 2},
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND)},
     {.method = COREPCG_METHOD_MPCG, .name = "mpcg", .ops = &cpg_mpcg_ops,
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .auto_rank = 3, .auto_fallback = 1, .color = "#ff7f0e", .marker = "diamond",
-     .line_width = 2},
+     .auto_rank = 3, .auto_fallback = 1},
     {.method = COREPCG_METHOD_UPCG, .name = "upcg", .ops = &cpg_upcg_ops,
-     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND),
-     .color = "#2ca02c", .marker = "triangle", .line_width = 2},
+     .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND)},
     {.method = COREPCG_METHOD_DIRECT, .name = "direct", .ops = &cpg_direct_ops,
-     .options = CHOLMOD_ORDERING, .auto_rank = 4, .color = "#1f77b4", .marker = "square",
-     .line_width = 2, .reports = COREPCG_REPORT_CHOLMOD},
+     .options = CHOLMOD_ORDERING, .auto_rank = 4, .reports = COREPCG_REPORT_CHOLMOD},
     {.method = COREPCG_METHOD_COREPCG, .name = "corepcg", .ops = &cpg_corepcg_ops,
      .options = ITERATES | CHOLMOD_ORDERING,
-     .auto_rank = 2, .color = "#d62728", .marker = "circle",
-     .line_width = 3, /* the paper's method, drawn over the others */
-     .reports = COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_CORE},
+     .auto_rank = 2, .reports = COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_CORE},
     {.method = COREPCG_METHOD_ICPCG, .name = "icpcg", .ops = &cpg_icpcg_ops,
      .options = ITERATES,
-     .auto_rank = 1, .color = "#17becf", .marker = "circle",
-     .line_width = 2, .reports = COREPCG_REPORT_INCOMPLETE},
+     .auto_rank = 1, .reports = COREPCG_REPORT_INCOMPLETE},
     /* auto reads what its candidates read (corepcg_method_takes); its
      * info reports what the one it ran reports */
-    {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops,
-     .color = "#000000", .marker = "ring", .line_width = 2},
+    {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops},
 };
 
-/* What the benchmark's report compares, a against b: the iterations of
- * the corrected MPCG against the original and of upcg against the
- * corrected (Ascher & Boxerman's tables), then the newer methods' times
- * against the older ones' (Ye et al.'s Table 2). */
-static const struct {
-    corepcg_method a, b;
-    corepcg_compare what;
-} comparisons[] = {
-    {COREPCG_METHOD_MPCG, COREPCG_METHOD_MPCG_BW, COREPCG_COMPARE_ITERATIONS},
-    {COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_ITERATION_GAP},
-    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_DIRECT, COREPCG_COMPARE_TIME},
-    {COREPCG_METHOD_COREPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_TIME},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_MPCG, COREPCG_COMPARE_TIME},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_COREPCG, COREPCG_COMPARE_TIME},
-};
+/* The rows: one per corepcg_method constant, and any method added since,
+ * whose row gives it the next value (the header need not name it). */
+#define ROWS ((int)(sizeof cpg_methods / sizeof cpg_methods[0]))
+_Static_assert(ROWS >= COREPCG_METHOD_COUNT, "a row for every corepcg_method");
 
-/* The benchmark's warm-up before it forks (corepcg_warmup_method): no
- * CHOLMOD; upcg on a grid, as the grid figures were measured; icpcg on a
- * mesh, where upcg takes thousands of iterations a step on a stiff
- * subdivided garment, and upcg should its factor break down. */
-static const corepcg_method warmups[2][2] = {
-    {COREPCG_METHOD_UPCG, COREPCG_METHOD_UPCG},
-    {COREPCG_METHOD_ICPCG, COREPCG_METHOD_UPCG},
-};
-
-_Static_assert(sizeof cpg_methods / sizeof cpg_methods[0] == COREPCG_METHOD_COUNT,
-               "one row per corepcg_method");
+int cpg_method_rows(void)
+{
+    return ROWS;
+}
 
 const cpg_method_entry *cpg_method_entry_of(corepcg_method m)
 {
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < ROWS; k++)
         if (cpg_methods[k].method == m)
             return &cpg_methods[k];
     return NULL;
@@ -105,7 +79,7 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback)
     *fallback = -1;
     for (int rank = 1; count < max; rank++) {
         const cpg_method_entry *e = NULL;
-        for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+        for (int k = 0; k < ROWS; k++)
             if (cpg_methods[k].auto_rank == rank)
                 e = &cpg_methods[k];
         if (!e)
@@ -158,40 +132,23 @@ int corepcg_option_value_method(int option, int value, const char **why)
     return -1;
 }
 
-int cpg_method_check_values(const corepcg_settings *s, char *msg)
-{
-    for (int k = 0; k < corepcg_option_count(); k++) {
-        if (corepcg_option_describe(k)->type != COREPCG_VALUE_CHOICE)
-            continue; /* the rules are on named values */
-        const char *why;
-        int value = (int)corepcg_option_get(s, k);
-        int only = corepcg_option_value_method(k, value, &why);
-        if (only >= 0 && only != (int)s->method)
-            return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: %s %s is for %s (%s)",
-                            corepcg_option_describe(k)->name,
-                            corepcg_option_value_name(k, value),
-                            corepcg_method_name(only), why);
-    }
-    return COREPCG_OK;
-}
-
 int corepcg_method_at(int k)
 {
-    return k >= 0 && k < COREPCG_METHOD_COUNT ? (int)cpg_methods[k].method : -1;
+    return k >= 0 && k < ROWS ? (int)cpg_methods[k].method : -1;
 }
 
 int corepcg_auto_candidate(int k)
 {
-    corepcg_method c[COREPCG_METHOD_COUNT];
+    corepcg_method c[ROWS];
     int fallback;
-    int count = cpg_auto_candidates(c, COREPCG_METHOD_COUNT, &fallback);
+    int count = cpg_auto_candidates(c, ROWS, &fallback);
     return k >= 0 && k < count ? (int)c[k] : -1;
 }
 
 int cpg_own_option_declared(void)
 {
     int total = 0;
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < ROWS; k++)
         total += cpg_methods[k].ops->own_count;
     return total;
 }
@@ -206,7 +163,7 @@ const cpg_own_option *cpg_own_option_at(int k, corepcg_method *owner)
 {
     if (k >= cpg_own_option_total())
         return NULL;
-    for (int r = 0; r < COREPCG_METHOD_COUNT && k >= 0; r++) {
+    for (int r = 0; r < ROWS && k >= 0; r++) {
         const cpg_method_ops *ops = cpg_methods[r].ops;
         if (k < ops->own_count) {
             if (owner)
@@ -226,70 +183,13 @@ int cpg_own_option_number(const cpg_own_option *o)
     return -1;
 }
 
-/* 1 when method m reads option: a shared one its row lists, or one of its
- * own. */
-static int reads(const cpg_method_entry *e, int option)
-{
-    if (option < COREPCG_OPTION_COUNT)
-        return (e->options & CPG_TAKES(option)) != 0;
-    corepcg_method owner;
-    return cpg_own_option_at(option - COREPCG_OPTION_COUNT, &owner) && owner == e->method;
-}
-
-int corepcg_method_takes(int method, int option)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    if (!e || option < 0 || option >= corepcg_option_count())
-        return 0;
-    if (reads(e, option))
-        return 1;
-    if (method != COREPCG_METHOD_AUTO)
-        return 0;
-    for (int k = 0; corepcg_auto_candidate(k) >= 0; k++)
-        if (corepcg_method_takes(corepcg_auto_candidate(k), option))
-            return 1;
-    return 0;
-}
-
-const char *corepcg_method_color(int method)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    return e ? e->color : NULL;
-}
-
-const char *corepcg_method_marker(int method)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    return e ? e->marker : NULL;
-}
-
-int corepcg_method_line_width(int method)
-{
-    const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
-    return e ? e->line_width : 0;
-}
-
 int corepcg_method_reports(int method)
 {
     const cpg_method_entry *e = cpg_method_entry_of((corepcg_method)method);
     return e ? (int)e->reports : 0;
 }
 
-int corepcg_comparison(int k, int *a, int *b)
-{
-    if (k < 0 || k >= (int)(sizeof comparisons / sizeof comparisons[0]))
-        return -1;
-    *a = (int)comparisons[k].a;
-    *b = (int)comparisons[k].b;
-    return (int)comparisons[k].what;
-}
 
-int corepcg_warmup_method(int mesh, int attempt)
-{
-    if ((mesh != 0 && mesh != 1) || (attempt != 0 && attempt != 1))
-        return -1;
-    return (int)warmups[mesh][attempt];
-}
 
 const char *corepcg_method_name(int method)
 {
@@ -301,7 +201,7 @@ int corepcg_method_from_name(const char *name)
 {
     if (!name)
         return -1;
-    for (int k = 0; k < COREPCG_METHOD_COUNT; k++)
+    for (int k = 0; k < ROWS; k++)
         if (cpg_name_is(name, cpg_methods[k].name))
             return (int)cpg_methods[k].method;
     return -1;

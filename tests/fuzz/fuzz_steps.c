@@ -28,6 +28,7 @@
  *     answer holds the constraints to 1e-10 of its size;
  *   - every method but auto computes on the kept handle exactly what it
  *     computes on the fresh one (status, iterations, x to 1e-12). */
+#include "setup_for.h"
 #include "fuzz_check.h"
 #include "testsys_steps.h"
 
@@ -149,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         corepcg_info up, info, finfo;
         int rc;
         if (step == 0) {
-            rc = corepcg_setup(kept, &t.sys, &set);
+            rc = setup_for(kept, &t.sys, &set);
             FUZZ_REQUIRE(rc == COREPCG_OK, "step 0: setup %d: %s", rc,
                          corepcg_message(kept));
         } else {
@@ -171,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_answer(&t, &info, x, rres_max, "kept");
 
         FUZZ_REQUIRE(corepcg_create(&fresh) == COREPCG_OK, "create");
-        int frc = corepcg_setup(fresh, &t.sys, &set);
+        int frc = setup_for(fresh, &t.sys, &set);
         FUZZ_REQUIRE(frc == COREPCG_OK, "step %d: fresh setup %d: %s", step,
                      frc, corepcg_message(fresh));
         frc = corepcg_solve(fresh, t.b, x0, xf, &finfo);
