@@ -9,7 +9,6 @@
 #define COREPCG_METHOD_H
 
 #include "kernels.h"
-#include "factor.h"
 
 /* What every operation is handed. */
 typedef struct cpg_ctx {
