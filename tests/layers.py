@@ -33,7 +33,10 @@ LAYERS = [
     ["src/system"],    # the system as the library keeps it: A, U, A~
     ["src/io", "src/kernels", "src/order"],  # bundle files; the
                        # iterations' block kernels; node orderings
-    ["src/factor"],    # CHOLMOD's and the incomplete factorisations
+    ["src/factor", "src/backend/cpu"],  # CHOLMOD's and the incomplete
+                       # factorisations; the CPU's vector operations
+                       # (kernels/vec.h), beside which another back end
+                       # is a folder of its own
     ["src/methods"],   # the methods, their registry and auto
     ["src/handle"],    # the public entries that drive them
     ["src"],           # internal.h: every header at once, for the tests

@@ -64,7 +64,7 @@ static int run2(const double *m, const double *b, int two, int residual,
                 int max_iter, double *x, int *iterations, char *msg)
 {
     cpg_pcg_work w;
-    CHECK_INT(cpg_pcg_work_alloc(&w, 2), COREPCG_OK);
+    CHECK_INT(cpg_pcg_work_alloc(&w, 2, &cpg_vec_cpu), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = 2, .matvec = matvec, .precond = counted_precond,
         .precond_ctx = (void *)m, .precond2 = two ? precond2 : NULL,
@@ -82,7 +82,7 @@ static int run(const double *m, const double *b, int use_filter, int max_iter,
                double *x, int *iterations, char *msg)
 {
     cpg_pcg_work w;
-    CHECK_INT(cpg_pcg_work_alloc(&w, 2), COREPCG_OK);
+    CHECK_INT(cpg_pcg_work_alloc(&w, 2, &cpg_vec_cpu), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = 2, .matvec = matvec, .precond = precond, .precond_ctx = (void *)m,
         .filter = use_filter ? filter : NULL, .b = b, .bdelta = b,
