@@ -401,32 +401,16 @@ done:
     return rc;
 }
 
-/* The caller's arguments, for from_any_format. */
-typedef struct any_format {
+/* cpg_bmat_from_system's arguments, for a call on a common of its own. */
+typedef struct from_system_args {
     const corepcg_system *sys;
     cpg_bmat *out;
-} any_format;
+} from_system_args;
 
-/* A in any format but lower CSC, through CHOLMOD's sparse utilities:
- * validated, both triangles, sorted, into blocks. */
-static int from_any_format(cholmod_common *cm, void *arg, char *msg)
+static int from_system_on(cholmod_common *cm, void *arg, char *msg)
 {
-    const any_format *a = arg;
-    const corepcg_system *sys = a->sys;
-    int n = 3 * sys->num_nodes;
-    cholmod_sparse *A = NULL, *F = NULL;
-    int rc = scalar_from_system(sys, n, cm, &A, msg);
-    if (rc == COREPCG_OK)
-        rc = check_diagonal_given(sys, n, msg);
-    if (rc == COREPCG_OK)
-        rc = full_storage(A, cm, &F, msg);
-    cholmod_free_sparse(&A, cm);
-    if (rc == COREPCG_OK && !cholmod_sort(F, cm))
-        rc = cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot sort");
-    if (rc == COREPCG_OK)
-        rc = compress_blocks(F, sys->num_nodes, a->out, msg);
-    cholmod_free_sparse(&F, cm);
-    return rc;
+    const from_system_args *a = arg;
+    return cpg_bmat_from_system(a->sys, cm, a->out, msg);
 }
 
 int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
@@ -449,10 +433,23 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
             rc = check_diagonal_given(sys, n, msg);
         return rc ? rc : blocks_from_lower_csc(sys, sys->num_nodes, out, msg);
     }
-    any_format a = {sys, out};
-    /* without the caller's common, one for this import alone */
-    return cm ? from_any_format(cm, &a, msg)
-              : cpg_cholmod_call(from_any_format, &a, "A: ", msg);
+    if (!cm) { /* without the caller's common, one for this import alone */
+        from_system_args a = {sys, out};
+        return cpg_cholmod_call(from_system_on, &a, "A: ", msg);
+    }
+    cholmod_sparse *A = NULL, *F = NULL;
+    int rc = scalar_from_system(sys, n, cm, &A, msg);
+    if (rc == COREPCG_OK)
+        rc = check_diagonal_given(sys, n, msg);
+    if (rc == COREPCG_OK)
+        rc = full_storage(A, cm, &F, msg);
+    cholmod_free_sparse(&A, cm);
+    if (rc == COREPCG_OK && !cholmod_sort(F, cm))
+        rc = cpg_fail(msg, cpg_cholmod_code(cm), "A: cannot sort");
+    if (rc == COREPCG_OK)
+        rc = compress_blocks(F, sys->num_nodes, out, msg);
+    cholmod_free_sparse(&F, cm);
+    return rc;
 }
 
 int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b)
