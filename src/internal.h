@@ -13,5 +13,6 @@
 #include "kernels.h"
 #include "order.h"
 #include "factor.h"
+#include "vec_cpu.h"
 
 #endif /* COREPCG_INTERNAL_H */

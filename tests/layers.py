@@ -12,8 +12,10 @@ fails when an include
   - runs sideways: it names a header of another folder of its own layer
     (folders of one layer stay independent of each other);
   - names a header that is not there, or one that two folders hold;
-and when headers include each other in a circle. Each finding is printed
-as file:line. With the order strict and siblings independent, no two
+when headers include each other in a circle, and when a file outside
+CHOLMOD_USERS reaches CHOLMOD's header (directly or through the headers
+it includes): CHOLMOD is the factorisations' back end, not every layer's
+(docs/design.md, "Back ends"). Each finding is printed as file:line. With the order strict and siblings independent, no two
 folders can depend on each other.
 """
 
@@ -31,11 +33,29 @@ LAYERS = [
     ["src/system"],    # the system as the library keeps it: A, U, A~
     ["src/io", "src/kernels", "src/order"],  # bundle files; the
                        # iterations' block kernels; node orderings
-    ["src/factor"],    # CHOLMOD's and the incomplete factorisations
+    ["src/factor", "src/backend/cpu"],  # CHOLMOD's and the incomplete
+                       # factorisations; the CPU's vector operations
+                       # (kernels/vec.h), beside which another back end
+                       # is a folder of its own
     ["src/methods"],   # the methods, their registry and auto
     ["src/handle"],    # the public entries that drive them
     ["src"],           # internal.h: every header at once, for the tests
 ]
+# The files that may reach <suitesparse/cholmod.h>, directly or through
+# a header; a folder ends in "/". Any other file including it fails.
+CHOLMOD_USERS = (
+    "src/base/cholmod_quiet.h", "src/base/cholmod.c",  # the quiet common
+    "src/factor/",                                     # the factorisations
+    "src/methods/method_corepcg.c",                    # the methods that
+    "src/methods/method_direct.c",                     # factorise with it
+    # CHOLMOD's sparse utilities (A in any format, Matrix Market files),
+    # not its factorisations: the import and the bundle files on the CPU
+    "src/system/bmat.c", "src/system/symmetry.c",
+    "src/io/bundle_A.c", "src/io/bundle_read.c", "src/io/bundle_write.c",
+    "src/io/mm_write.c",
+    "src/internal.h",                                  # the tests' all
+)
+CHOLMOD_HEADER = re.compile(r'^\s*#\s*include\s+<(suitesparse/)?cholmod\.h>')
 # Written into the build tree by meson, found there by the build.
 GENERATED = {"corepcg_version.h"}
 
@@ -61,6 +81,40 @@ def includes(root, path):
             m = INCLUDE.match(line)
             if m:
                 yield number, m.group(1)
+
+
+def reaches_cholmod(root, files, resolved):
+    """The files whose includes reach CHOLMOD's header, with the path of
+    includes that gets there (file, header, ..., the one that includes
+    it)."""
+    direct = set()
+    for path in files:
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            if any(CHOLMOD_HEADER.match(line) for line in f):
+                direct.add(path)
+    via = {}
+
+    def visit(path, seen):
+        if path in via:
+            return via[path]
+        via[path] = None  # a circle reaches nothing new
+        if path in direct:
+            via[path] = [path]
+            return via[path]
+        for target in resolved.get(path, ()):
+            if target not in seen:
+                chain = visit(target, seen | {target})
+                if chain:
+                    via[path] = [path] + chain
+                    break
+        return via[path]
+
+    return {p: c for p in files if (c := visit(p, {p}))}
+
+
+def cholmod_allowed(path):
+    return any(path.startswith(u) if u.endswith("/") else path == u
+               for u in CHOLMOD_USERS)
 
 
 def resolve(name, including, headers):
@@ -120,6 +174,7 @@ def main():
                         "(LAYERS is out of date)")
 
     graph = {}
+    resolved = {}  # every file's resolved quoted includes
     count = 0
     for path in files:
         folder = os.path.dirname(path)
@@ -136,6 +191,7 @@ def main():
             if not target:
                 problems.append(f"{where} {why}")
                 continue
+            resolved.setdefault(path, []).append(target)
             if path.endswith(".h"):
                 graph.setdefault(path, []).append(target)
             to = os.path.dirname(target)
@@ -152,6 +208,11 @@ def main():
     if circle:
         problems.append("headers include each other in a circle: "
                         + " -> ".join(circle))
+    for path, chain in sorted(reaches_cholmod(root, files, resolved).items()):
+        if not cholmod_allowed(path):
+            problems.append(f"{path}: reaches CHOLMOD's header ("
+                            + " -> ".join(chain + ["cholmod.h"])
+                            + "); only CHOLMOD_USERS may (tests/layers.py)")
     if count == 0:
         problems.append(f"{root}: no includes found (wrong SOURCE_ROOT?)")
 

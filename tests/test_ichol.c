@@ -228,7 +228,7 @@ static int pcg_iterations(tsys *t, cpg_ichol *ic, double tol, double *relres)
         x[k] = 0;
     }
     cpg_pcg_work w;
-    CHECK_INT(cpg_pcg_work_alloc(&w, r), COREPCG_OK);
+    CHECK_INT(cpg_pcg_work_alloc(&w, r, &cpg_vec_cpu), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = r, .matvec = matvec, .matvec_ctx = &t->rm,
         .precond = ichol_apply, .precond_ctx = ic, .b = b, .bdelta = b,
@@ -1006,7 +1006,7 @@ static void test_defaults(void)
         x[k] = 0;
     }
     cpg_pcg_work w;
-    CHECK_INT(cpg_pcg_work_alloc(&w, r), COREPCG_OK);
+    CHECK_INT(cpg_pcg_work_alloc(&w, r, &cpg_vec_cpu), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = r, .matvec = lower_apply, .matvec_ctx = &ic.lower,
         .precond = ichol_apply, .precond_ctx = &ic, .b = b, .bdelta = b,

@@ -9,6 +9,7 @@
  * split of a file gives the same numbers, and an error is reported with
  * its line wherever the chunks begin. */
 #include "bundle_io.h"
+#include "cholmod_quiet.h"
 #include "decimal.h"
 #include "fixture.h"
 #include "test.h"

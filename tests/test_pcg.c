@@ -10,7 +10,9 @@
  * same iterates as two calls, is called once, and its failure stops the
  * loop before the first iteration. The residual rule, which measures
  * against |b|, applies M^-1 to b not at all: one application fewer, the
- * same iterates. */
+ * same iterates. The CPU's vector operations (backend/cpu/vec_cpu.c) sum
+ * from the first entry to the last, one term at a time: the order the
+ * answers' bits depend on (docs/design.md, "Back ends"). */
 #include "internal.h"
 #include "test.h"
 
@@ -64,7 +66,7 @@ static int run2(const double *m, const double *b, int two, int residual,
                 int max_iter, double *x, int *iterations, char *msg)
 {
     cpg_pcg_work w;
-    CHECK_INT(cpg_pcg_work_alloc(&w, 2), COREPCG_OK);
+    CHECK_INT(cpg_pcg_work_alloc(&w, 2, &cpg_vec_cpu), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = 2, .matvec = matvec, .precond = counted_precond,
         .precond_ctx = (void *)m, .precond2 = two ? precond2 : NULL,
@@ -82,7 +84,7 @@ static int run(const double *m, const double *b, int use_filter, int max_iter,
                double *x, int *iterations, char *msg)
 {
     cpg_pcg_work w;
-    CHECK_INT(cpg_pcg_work_alloc(&w, 2), COREPCG_OK);
+    CHECK_INT(cpg_pcg_work_alloc(&w, 2, &cpg_vec_cpu), COREPCG_OK);
     cpg_pcg_problem pb = {
         .n = 2, .matvec = matvec, .precond = precond, .precond_ctx = (void *)m,
         .filter = use_filter ? filter : NULL, .b = b, .bdelta = b,
@@ -94,8 +96,30 @@ static int run(const double *m, const double *b, int use_filter, int max_iter,
     return rc;
 }
 
+/* 1 + 1e16 - 1e16 + 1 is 1 summed in order; pairwise, or in two lanes of
+ * a vector register, 0. */
+static void check_cpu_vec_order(void)
+{
+    const cpg_vec_ops *v = &cpg_vec_cpu;
+    const double a[4] = {1, 1e16, -1e16, 1}, ones[4] = {1, 1, 1, 1};
+    CHECK(v->dot(4, a, ones) == 1, "dot sums in another order: %g",
+          v->dot(4, a, ones));
+    double rr = 0, rs = v->dot_norm(4, a, ones, &rr);
+    CHECK(rs == v->dot(4, a, ones) && rr == v->dot(4, a, a),
+          "dot_norm differs from two dots: %g %g", rs, rr);
+    /* cg_update and xpay: x += 2 p, r -= 2 q; y = x + 3 y */
+    double x[2] = {1, 2}, r[2] = {5, 6};
+    const double p[2] = {1, -1}, q[2] = {0.5, 1};
+    v->cg_update(2, 2, p, q, x, r);
+    CHECK(x[0] == 3 && x[1] == 0 && r[0] == 4 && r[1] == 4,
+          "cg_update: x (%g, %g) r (%g, %g)", x[0], x[1], r[0], r[1]);
+    v->xpay(2, p, 3, x);
+    CHECK(x[0] == 10 && x[1] == -1, "xpay: (%g, %g)", x[0], x[1]);
+}
+
 int main(void)
 {
+    check_cpu_vec_order();
     char msg[COREPCG_MSG_SIZE];
     int it = -1;
     const double identity[2] = {1, 1}, b[2] = {1, 2};

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * base.h -- what every layer of the library uses, so it is the lowest:
- * messages, names read in any case, the clock (util/monotonic.c), large
- * buffers and a quiet CHOLMOD common (base/: error.c, names.c,
- * buffers.c, cholmod.c). The settings are the methods' (methods/options.c,
- * settings.c): a method describes its own. Not installed.
+ * messages, names read in any case, the clock (util/monotonic.c) and large
+ * buffers (base/: error.c, names.c, buffers.c). Not CHOLMOD: only its
+ * users include it (cholmod_quiet.h). The settings are the methods'
+ * (methods/options.c, settings.c): a method describes its own. Not
+ * installed.
  * Naming: cpg_ prefix, hidden visibility (the library is built with
  * gnu_symbol_visibility=hidden, so only COREPCG_EXPORT escapes).
  */
@@ -15,25 +16,10 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <suitesparse/cholmod.h>
 
 #include "message.h" /* cpg_fail */
 #include "monotonic.h" /* cpg_now */
 #include "name_is.h" /* cpg_name_is, cpg_name_index */
-
-/* A CHOLMOD common that never prints; the caller owns it. */
-int cpg_cholmod_start(cholmod_common *cm);
-/* work(cm, arg, msg) on a common started for this call alone and
- * finished after it, for the public entries that need CHOLMOD for one
- * call: work's code, or the start's failure with msg "<who>cannot start
- * CHOLMOD" (who: "" or "name: "). */
-int cpg_cholmod_call(int (*work)(cholmod_common *cm, void *arg, char *msg),
-                     void *arg, const char *who, char *msg);
-
-/* Maps a CHOLMOD status after a call to a corepcg code (OK when fine). */
-int cpg_cholmod_code(const cholmod_common *cm);
-/* A CHOLMOD status in words, for messages ("not positive definite"). */
-const char *cpg_cholmod_status_text(int status);
 
 /* Asks for transparent huge pages on the 2 MiB-aligned interior of a
  * buffer that nothing has touched yet (a fresh allocation): its first

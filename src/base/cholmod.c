@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cholmod.c -- a CHOLMOD common that never prints, and CHOLMOD's status as
  * a corepcg code and in words. */
-#include "base.h"
+#include "cholmod_quiet.h"
 
 int cpg_cholmod_start(cholmod_common *cm)
 {

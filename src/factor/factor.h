@@ -8,6 +8,7 @@
 #ifndef COREPCG_FACTOR_H
 #define COREPCG_FACTOR_H
 
+#include "cholmod_quiet.h" /* the factorisations' back end */
 #include "system.h"
 
 /* ------------------------------------------------ CHOLMOD factorisation */

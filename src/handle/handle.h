@@ -7,10 +7,9 @@
 
 #include "method.h"
 
+/* No CHOLMOD common: an import that needs CHOLMOD starts its own for the
+ * call (system.h), and the methods that factorise own theirs. */
 struct corepcg_solver {
-    cholmod_common cm;       /* the import's (A's assembly); the methods
-                                that factorise own their commons */
-    int cm_started;
     char msg[COREPCG_MSG_SIZE];
     corepcg_settings set;
     const cpg_method_ops *ops;

@@ -20,12 +20,6 @@ int corepcg_create(corepcg_solver **out)
     corepcg_solver *h = calloc(1, sizeof *h);
     if (!h)
         return COREPCG_ERR_NO_MEMORY;
-    int rc = cpg_cholmod_start(&h->cm);
-    if (rc != COREPCG_OK) {
-        free(h);
-        return rc;
-    }
-    h->cm_started = 1;
     corepcg_settings_default(&h->set);
     h->ops = cpg_method_ops_of(h->set.method);
     *out = h;
@@ -56,8 +50,6 @@ void corepcg_free(corepcg_solver **hp)
         return;
     corepcg_solver *h = *hp;
     clear_system(h);
-    if (h->cm_started)
-        cholmod_finish(&h->cm);
     free(h);
     *hp = NULL;
 }
@@ -154,7 +146,7 @@ int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
     h->set = s;
     h->ops = cpg_method_ops_of(s.method);
     cpg_sys im;
-    rc = cpg_sys_import_next(sys, NULL, NULL, &h->cm, &im, h->msg);
+    rc = cpg_sys_import_next(sys, NULL, NULL, &im, h->msg);
     if (rc != COREPCG_OK)
         return rc;
     return full_setup(h, &im, t0, cpg_now() - t0);
@@ -183,8 +175,7 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                                          "update before setup"), info);
     double t0 = cpg_now();
     cpg_sys im;
-    int rc = cpg_sys_import_next(sys, &h->sys, &h->spare_A, &h->cm, &im,
-                                 h->msg);
+    int rc = cpg_sys_import_next(sys, &h->sys, &h->spare_A, &im, h->msg);
     if (rc != COREPCG_OK)
         return report_update(h, rc, info); /* the current system stays usable */
     double t_import = cpg_now() - t0;

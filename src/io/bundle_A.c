@@ -5,6 +5,7 @@
  * keeps, symmetry when both triangles are stored, a positive diagonal,
  * and the stored form, the sorted lower triangle. */
 #include "bundle_io.h"
+#include "cholmod_quiet.h"
 #include "system.h" /* cpg_symmetry_check */
 
 #include <stdio.h>

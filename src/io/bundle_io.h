@@ -13,6 +13,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* CHOLMOD's common and sparse matrix, opaque here: only the files that
+ * call CHOLMOD (bundle_A.c, bundle_read.c, bundle_write.c, mm_write.c)
+ * include it (cholmod_quiet.h). */
+struct cholmod_common_struct;
+struct cholmod_sparse_struct;
+
 /* CHOLMOD writes |v| >= 1e308 as 1e308 and reads that back as Inf, so a
  * bundle holds only values below it. */
 #define CPG_MM_HUGE 1e308
@@ -107,8 +113,8 @@ int cpg_mm_write_dense(FILE *f, const char *path, const double *x, int n,
  * NULL) as a `symmetric` coordinate file, as cholmod_write_sparse writes
  * it: `pattern` when every value is 1, `integer` when every one is an
  * int. Write errors show as ERR_IO (and in f's error flag). */
-int cpg_mm_write_lower(FILE *f, const char *path, const cholmod_sparse *L,
-                       char *msg);
+int cpg_mm_write_lower(FILE *f, const char *path,
+                       const struct cholmod_sparse_struct *L, char *msg);
 
 /* ------------------------------------------------ constraints_read.c */
 
@@ -121,7 +127,8 @@ int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
 /* ------------------------------------------------------- bundle_A.c */
 
 /* A failed CHOLMOD call on `what`, as a corepcg code and message. */
-int cpg_cholmod_failure(const char *what, cholmod_common *cm, char *msg);
+int cpg_cholmod_failure(const char *what, struct cholmod_common_struct *cm,
+                        char *msg);
 
 /* A as a bundle stores it, shared by the reader and the writer: values
  * that survive a Matrix Market round trip (cpg_mm_storable), symmetric to
@@ -130,14 +137,16 @@ int cpg_cholmod_failure(const char *what, cholmod_common *cm, char *msg);
  * positive (as in any SPD matrix). out is the sorted, packed lower
  * triangle (stype -1) of A. base 1 prints Matrix Market indices, 0 the
  * library's. */
-int cpg_bundle_A_lower(cholmod_sparse *A, const char *name, int base,
-                       cholmod_common *cm, cholmod_sparse **out, char *msg);
+int cpg_bundle_A_lower(struct cholmod_sparse_struct *A, const char *name,
+                       int base, struct cholmod_common_struct *cm,
+                       struct cholmod_sparse_struct **out, char *msg);
 
 /* The reader's A from a `symmetric` A.mtx, already the sorted, packed
  * lower triangle with duplicates summed (stype -1): the checks
  * cpg_bundle_A_lower makes, with the messages it gave when CHOLMOD's
  * reader returned the upper triangle (1-based indices). */
-int cpg_bundle_A_check_read(cholmod_sparse *L, const char *name,
-                            cholmod_common *cm, char *msg);
+int cpg_bundle_A_check_read(struct cholmod_sparse_struct *L,
+                            const char *name,
+                            struct cholmod_common_struct *cm, char *msg);
 
 #endif /* COREPCG_BUNDLE_IO_H */

@@ -8,6 +8,7 @@
  * stored `general`, a positive diagonal -- is bundle_A.c's.
  * constraints.txt is read by constraints_read.c. */
 #include "bundle_io.h"
+#include "cholmod_quiet.h"
 
 #include "atomic_file.h"
 

@@ -10,6 +10,7 @@
  * all are complete do they replace the old ones, all or nothing
  * (atomic_file.c). */
 #include "bundle_io.h"
+#include "cholmod_quiet.h"
 #include "system.h" /* cpg_sys_import */
 
 #include "atomic_file.h"

@@ -12,6 +12,7 @@
  * [1e-39, 1e17), where the table's powers are not exact, take CHOLMOD's
  * own loop. Output goes through one buffer, not a printf per field. */
 #include "bundle_io.h"
+#include "cholmod_quiet.h"
 #include "decimal.h"
 
 #include <limits.h>

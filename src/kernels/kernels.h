@@ -8,6 +8,7 @@
 #define COREPCG_KERNELS_H
 
 #include "system.h"
+#include "vec.h"
 
 /* ------------------------------------------------------------ products */
 
@@ -133,11 +134,15 @@ typedef struct cpg_pcg_problem {
     void *monitor_user;
 } cpg_pcg_problem;
 
+/* The loop's vectors, and the back end that holds them and runs every
+ * vector operation and reduction of the loop (vec.h): the loop itself
+ * touches no entry. */
 typedef struct cpg_pcg_work {
     double *r, *c, *q, *s;   /* 4 vectors of length n, one block at r */
+    const cpg_vec_ops *vec;
 } cpg_pcg_work;
 
-int cpg_pcg_work_alloc(cpg_pcg_work *w, int n);
+int cpg_pcg_work_alloc(cpg_pcg_work *w, int n, const cpg_vec_ops *vec);
 void cpg_pcg_work_free(cpg_pcg_work *w);
 
 /* x holds the initial guess on entry and the answer on exit. Returns OK,

@@ -12,19 +12,21 @@
  *    original MPCG hands in its own delta0.
  * A monitor, when given, is shown after each iteration the value the rule
  * compares with tol (|r| / |bd| or sqrt(delta / delta0)) and may stop the
- * loop there (STOPPED); without one the loop pays a NULL test. */
+ * loop there (STOPPED); without one the loop pays a NULL test.
+ * Every vector operation and reduction is the back end's (w->vec,
+ * vec.h); x, b and bdelta are vectors of that back end too. */
 #include "kernels.h"
 
 #include <float.h>
 #include <math.h>
-#include <stdlib.h>
 
-/* The four vectors in one block: large enough for huge pages from about
- * 22k nodes on, so that the first solve does not fault on each 4 KiB. */
-int cpg_pcg_work_alloc(cpg_pcg_work *w, int n)
+/* The four vectors in one block (on the CPU large enough for huge pages
+ * from about 22k nodes on). */
+int cpg_pcg_work_alloc(cpg_pcg_work *w, int n, const cpg_vec_ops *vec)
 {
     size_t len = (size_t)(n > 0 ? n : 1);
-    w->r = cpg_malloc_huge(4 * len, sizeof(double));
+    w->vec = vec;
+    w->r = vec->alloc(4 * len);
     if (!w->r)
         return COREPCG_ERR_NO_MEMORY;
     w->c = w->r + len;
@@ -35,30 +37,9 @@ int cpg_pcg_work_alloc(cpg_pcg_work *w, int n)
 
 void cpg_pcg_work_free(cpg_pcg_work *w)
 {
-    free(w->r);
+    if (w->r)
+        w->vec->free(w->r);
     w->r = w->c = w->q = w->s = NULL;
-}
-
-static double dot(int n, const double *a, const double *b)
-{
-    double s = 0;
-    for (int k = 0; k < n; k++)
-        s += a[k] * b[k];
-    return s;
-}
-
-/* r^T s, and r^T r into *rr: one pass over r, each sum in dot's order
- * (the same bits as two calls). */
-static double dot_and_norm(int n, const double *r, const double *s,
-                           double *rr)
-{
-    double rs = 0, sq = 0;
-    for (int k = 0; k < n; k++) {
-        rs += r[k] * s[k];
-        sq += r[k] * r[k];
-    }
-    *rr = sq;
-    return rs;
 }
 
 /* How often the true residual may send the loop on after the recurrence's
@@ -68,28 +49,29 @@ static double dot_and_norm(int n, const double *r, const double *s,
 
 /* r = S(b - A x) afresh for x as it will be handed out (q is scratch);
  * returns r^T r. */
-static double true_residual(const cpg_pcg_problem *pb, double *x,
-                            double *r, double *q)
+static double true_residual(const cpg_pcg_problem *pb,
+                            const cpg_vec_ops *vec, double *x, double *r,
+                            double *q)
 {
     if (pb->finish)
         pb->finish(pb->finish_ctx, x);
     pb->matvec(pb->matvec_ctx, x, q);
-    for (int k = 0; k < pb->n; k++)
-        r[k] = pb->b[k] - q[k];
+    vec->sub(pb->n, pb->b, q, r);
     if (pb->filter)
         pb->filter(pb->filter_ctx, r);
-    return dot(pb->n, r, r);
+    return vec->dot(pb->n, r, r);
 }
 
 /* c = M^-1 r filtered (s scratch); returns delta = r^T c, or a failure's
  * code through *rc. */
-static double precondition(const cpg_pcg_problem *pb, const double *r,
+static double precondition(const cpg_pcg_problem *pb,
+                           const cpg_vec_ops *vec, const double *r,
                            double *c, int *rc)
 {
     *rc = pb->precond(pb->precond_ctx, r, c);
     if (pb->filter)
         pb->filter(pb->filter_ctx, c);
-    return dot(pb->n, r, c);
+    return vec->dot(pb->n, r, c);
 }
 
 /* The start from x: r = S(b - A x), c = M^-1 r filtered and
@@ -102,10 +84,10 @@ static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
                      char *msg)
 {
     const int n = pb->n;
+    const cpg_vec_ops *vec = w->vec;
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     pb->matvec(pb->matvec_ctx, x, q);
-    for (int k = 0; k < n; k++)
-        r[k] = pb->b[k] - q[k];
+    vec->sub(n, pb->b, q, r);
     if (pb->filter)
         pb->filter(pb->filter_ctx, r);
     int rc = COREPCG_OK;
@@ -123,10 +105,10 @@ static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
         return cpg_fail(msg, rc, "the preconditioner failed: %s",
                         corepcg_strerror(rc));
     if (bd)
-        *delta0 = dot(n, bd, s);
+        *delta0 = vec->dot(n, bd, s);
     if (pb->filter)
         pb->filter(pb->filter_ctx, c);
-    *delta = dot(n, r, c);
+    *delta = vec->dot(n, r, c);
     if (!isfinite(*delta0) || !isfinite(*delta))
         return cpg_fail(msg, COREPCG_ERR_NAN,
                         "NaN or Inf before the first iteration");
@@ -143,12 +125,13 @@ static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
  * for an exactly zero residual, reached only by underflow: measure against
  * the initial residual instead (the solver answers a zero reduced
  * right-hand side exactly before getting here). */
-static int pcg_target(const cpg_pcg_problem *pb, double rr, double delta0,
-                      double delta, double *target, double *reference,
-                      char *msg)
+static int pcg_target(const cpg_pcg_problem *pb, const cpg_vec_ops *vec,
+                      double rr, double delta0, double delta, double *target,
+                      double *reference, char *msg)
 {
     if (pb->stop_residual) {
-        double ref = pb->bdelta ? dot(pb->n, pb->bdelta, pb->bdelta) : rr;
+        double ref = pb->bdelta ? vec->dot(pb->n, pb->bdelta, pb->bdelta)
+                                : rr;
         if (!isfinite(rr) || !isfinite(ref))
             return cpg_fail(msg, COREPCG_ERR_NAN, "NaN or Inf before the "
                             "first iteration (|r|^2 overflows)");
@@ -167,6 +150,7 @@ static int pcg_step(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
                     double *delta, double *rr, int *it, char *msg)
 {
     const int n = pb->n;
+    const cpg_vec_ops *vec = w->vec;
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     /* c is in range(S), so c^T A c = c^T S A c: q need not be filtered
      * for alpha. r is filtered after its update instead, so that the
@@ -175,7 +159,7 @@ static int pcg_step(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
      * where it would outweigh the true residual later and make the
      * iteration diverge (seen with a guess 1e8 times the answer). */
     pb->matvec(pb->matvec_ctx, c, q);
-    double cq = dot(n, c, q);
+    double cq = vec->dot(n, c, q);
     if (!isfinite(cq))
         return cpg_fail(msg, COREPCG_ERR_NAN,
                         "NaN or Inf in p^T A p at iteration %d", *it + 1);
@@ -184,17 +168,14 @@ static int pcg_step(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
                         "p^T A p = %.3g <= 0 at iteration %d: the "
                         "matrix is not positive definite", cq, *it + 1);
     double alpha = *delta / cq;
-    for (int k = 0; k < n; k++) {
-        x[k] += alpha * c[k];
-        r[k] -= alpha * q[k];
-    }
+    vec->cg_update(n, alpha, c, q, x, r);
     if (pb->filter)
         pb->filter(pb->filter_ctx, r);
     int rc = pb->precond(pb->precond_ctx, r, s);
     if (rc != COREPCG_OK)
         return cpg_fail(msg, rc, "the preconditioner failed at iteration "
                         "%d: %s", *it + 1, corepcg_strerror(rc));
-    *delta = dot_and_norm(n, r, s, rr);
+    *delta = vec->dot_norm(n, r, s, rr);
     (*it)++;
     if (!isfinite(*delta))
         return cpg_fail(msg, COREPCG_ERR_NAN,
@@ -216,8 +197,8 @@ static int pcg_end(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
 {
     double floor = 64 * DBL_EPSILON, rr;
     if (pb->stop_residual && !verified &&
-        (rr = true_residual(pb, x, w->r, w->q)) > target &&
-        rr > floor * floor * dot(pb->n, pb->b, pb->b)) {
+        (rr = true_residual(pb, w->vec, x, w->r, w->q)) > target &&
+        rr > floor * floor * w->vec->dot(pb->n, pb->b, pb->b)) {
         cpg_fail(msg, COREPCG_NOT_CONVERGED, "the true residual stays above "
                  "tol after %d iterations (the recurrence drifted: a guess far "
                  "from the answer?)", it);
@@ -245,14 +226,15 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             int *iterations, char *msg)
 {
     const int n = pb->n;
+    const cpg_vec_ops *vec = w->vec;
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     *iterations = 0;
     double delta0 = 0, delta = 0, target = 0, reference = 0;
     int rc = pcg_start(pb, w, x, &delta0, &delta, msg);
     if (rc != COREPCG_OK)
         return rc;
-    double rr = dot(n, r, r);
-    rc = pcg_target(pb, rr, delta0, delta, &target, &reference, msg);
+    double rr = vec->dot(n, r, r);
+    rc = pcg_target(pb, vec, rr, delta0, delta, &target, &reference, msg);
     if (rc != COREPCG_OK)
         return rc;
     int checks = 0, verified = 1; /* rr is the true residual's */
@@ -273,9 +255,9 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         int restart = 0;
         if (pb->stop_residual && rr <= target && checks < TRUE_RESIDUAL_CHECKS) {
             checks++;
-            rr = true_residual(pb, x, r, q);
+            rr = true_residual(pb, vec, x, r, q);
             if (rr > target) { /* drifted: go on from the true residual */
-                delta = precondition(pb, r, c, &rc);
+                delta = precondition(pb, vec, r, c, &rc);
                 if (rc != COREPCG_OK) {
                     *iterations = it;
                     return cpg_fail(msg, rc, "the preconditioner failed at "
@@ -297,8 +279,7 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         if (restart)
             continue;
         double beta = delta / delta_old;
-        for (int k = 0; k < n; k++)
-            c[k] = s[k] + beta * c[k];
+        vec->xpay(n, s, beta, c);
         if (pb->filter)
             pb->filter(pb->filter_ctx, c);
     }

@@ -4,6 +4,7 @@
  * S (b - A (I - S) z), the loop from x0 = S y + (I - S) z, and the answer
  * put back on the constraints. */
 #include "method.h"
+#include "vec_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +12,11 @@
 int cpg_fwork_alloc(cpg_fwork *w, int n, int iterate, char *msg)
 {
     memset(w, 0, sizeof *w);
+    w->vec = &cpg_vec_cpu; /* the one back end so far */
     w->bd = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     int ok = w->bd != NULL;
     if (ok && iterate)
-        ok = cpg_pcg_work_alloc(&w->pcg, n) == COREPCG_OK;
+        ok = cpg_pcg_work_alloc(&w->pcg, n, w->vec) == COREPCG_OK;
     if (!ok) {
         cpg_fwork_free(w);
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
@@ -34,12 +36,11 @@ int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x)
     int n = 3 * s->A.nb;
     double *bd = w->bd;
     cpg_bmat_mult_prescribed(&s->A, s->w, bd);
-    for (int k = 0; k < n; k++)
-        bd[k] = b[k] - bd[k];
+    w->vec->sub(n, b, bd, bd);
     cpg_filter(&s->u, bd);
     if (!cpg_all_zero(bd, n))
         return 0;
-    memcpy(x, s->w, (size_t)n * sizeof(double));
+    w->vec->copy(n, s->w, x);
     return 1;
 }
 
@@ -100,8 +101,10 @@ int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
 {
     const cpg_sys *s = ctx->sys;
     int n = 3 * s->A.nb;
-    for (int k = 0; k < n; k++)
-        x[k] = y ? y[k] : 0;
+    if (y)
+        w->vec->copy(n, y, x);
+    else
+        w->vec->fill(n, 0, x);
     cpg_fwork_finish(s, x); /* x0 = S y + (I - S) z */
     return cpg_fwork_run(w, ctx, precond, precond2, precond_ctx, b, w->bd, 0,
                          x, iterations);

@@ -9,7 +9,6 @@
 #define COREPCG_METHOD_H
 
 #include "kernels.h"
-#include "factor.h"
 
 /* What every operation is handed. */
 typedef struct cpg_ctx {
@@ -161,6 +160,7 @@ int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,
 typedef struct cpg_fwork {
     double *bd;        /* n: b^ = S (b - A (I - S) z) */
     cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
+    const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_fwork;
 
 int cpg_fwork_alloc(cpg_fwork *w, int n, int iterate, char *msg);
@@ -202,6 +202,7 @@ typedef struct cpg_rwork {
     double *bt, *xt;   /* r */
     double *tmp;       /* n */
     cpg_pcg_work pcg;  /* r, when allocated with iterate = 1 */
+    const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_rwork;
 
 /* For systems of n unknowns of which at most r are free. */

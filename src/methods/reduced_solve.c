@@ -3,6 +3,7 @@
  * time (Ye, Webber & Wang eq. 9): b~ = U^T (b - A (I - S) z), PCG on A~
  * from x~0 = U^T y, and x = U x~ + (I - S) z. */
 #include "method.h"
+#include "vec_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,13 @@ int cpg_rwork_alloc(cpg_rwork *w, int n, int r, int iterate, char *msg)
 {
     size_t rl = (size_t)(r > 0 ? r : 1);
     memset(w, 0, sizeof *w);
+    w->vec = &cpg_vec_cpu; /* the one back end so far */
     w->bt = malloc(rl * sizeof(double));
     w->xt = malloc(rl * sizeof(double));
     w->tmp = malloc((size_t)n * sizeof(double));
     int ok = w->bt && w->xt && w->tmp;
     if (ok && iterate)
-        ok = cpg_pcg_work_alloc(&w->pcg, r) == COREPCG_OK;
+        ok = cpg_pcg_work_alloc(&w->pcg, r, w->vec) == COREPCG_OK;
     if (!ok) {
         cpg_rwork_free(w);
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
@@ -37,13 +39,12 @@ int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b)
 {
     int n = 3 * s->A.nb, r = s->u.r;
     cpg_bmat_mult_prescribed(&s->A, s->w, w->tmp);
-    for (int k = 0; k < n; k++)
-        w->tmp[k] = b[k] - w->tmp[k];
+    w->vec->sub(n, b, w->tmp, w->tmp);
     cpg_restrict(&s->u, w->tmp, w->bt);
     if (r > 0 && !cpg_all_zero(w->bt, r))
         return 0;
     /* nothing free, or b~ = 0: x~ = 0 exactly, x is the prescribed part */
-    memset(w->xt, 0, (size_t)(r > 0 ? r : 1) * sizeof(double));
+    w->vec->fill(r > 0 ? r : 1, 0, w->xt);
     return 1;
 }
 
@@ -71,7 +72,7 @@ static void start(cpg_rwork *w, const cpg_sys *s, const double *y)
     if (y)
         cpg_restrict(&s->u, y, w->xt);
     else
-        memset(w->xt, 0, (size_t)s->u.r * sizeof(double));
+        w->vec->fill(s->u.r, 0, w->xt);
 }
 
 int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,

@@ -2,6 +2,7 @@
 /* bmat.c -- the system matrix as 3x3 node blocks: import from the caller's
  * arrays (CSC or triplets, one triangle or both), block products and
  * pattern comparison. */
+#include "cholmod_quiet.h"
 #include "system.h"
 
 #include <limits.h>
@@ -400,6 +401,18 @@ done:
     return rc;
 }
 
+/* cpg_bmat_from_system's arguments, for a call on a common of its own. */
+typedef struct from_system_args {
+    const corepcg_system *sys;
+    cpg_bmat *out;
+} from_system_args;
+
+static int from_system_on(cholmod_common *cm, void *arg, char *msg)
+{
+    const from_system_args *a = arg;
+    return cpg_bmat_from_system(a->sys, cm, a->out, msg);
+}
+
 int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
                          cpg_bmat *out, char *msg)
 {
@@ -419,6 +432,10 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
         if (rc == COREPCG_OK)
             rc = check_diagonal_given(sys, n, msg);
         return rc ? rc : blocks_from_lower_csc(sys, sys->num_nodes, out, msg);
+    }
+    if (!cm) { /* without the caller's common, one for this import alone */
+        from_system_args a = {sys, out};
+        return cpg_cholmod_call(from_system_on, &a, "A: ", msg);
     }
     cholmod_sparse *A = NULL, *F = NULL;
     int rc = scalar_from_system(sys, n, cm, &A, msg);

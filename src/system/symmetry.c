@@ -2,6 +2,7 @@
 /* symmetry.c -- the one rule for a matrix given with both triangles: it is
  * symmetric when |a_ij - a_ji| <= 1e-12 max|A| for every pair, and a
  * refusal names the pair that breaks the rule most. */
+#include "cholmod_quiet.h"
 #include "system.h"
 
 #include <math.h>

@@ -91,8 +91,8 @@ static int import_rest(const corepcg_system *in, cpg_sys *out, char *msg)
     return rc;
 }
 
-int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
-                   char *msg)
+int cpg_sys_import(const corepcg_system *in, struct cholmod_common_struct *cm,
+                   cpg_sys *out, char *msg)
 {
     memset(out, 0, sizeof *out);
     if (!in)
@@ -105,8 +105,7 @@ int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
 }
 
 int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
-                        cpg_bmat *spare, cholmod_common *cm, cpg_sys *out,
-                        char *msg)
+                        cpg_bmat *spare, cpg_sys *out, char *msg)
 {
     memset(out, 0, sizeof *out);
     if (in && prev && prev->map &&
@@ -118,7 +117,7 @@ int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
         }
         return rc;
     }
-    int rc = cpg_sys_import(in, cm, out, msg);
+    int rc = cpg_sys_import(in, NULL, out, msg);
     /* the map only saves the next import's work: without memory for it
      * the next update imports in full */
     if (rc == COREPCG_OK && prev)

@@ -25,10 +25,20 @@ typedef struct cpg_bmat {
 
 void cpg_bmat_free(cpg_bmat *m);
 
+/* CHOLMOD's common and sparse matrix, opaque here: A in any format but
+ * lower CSC is converted with CHOLMOD's sparse utilities (bmat.c,
+ * symmetry.c), and only the files that call CHOLMOD include it
+ * (cholmod_quiet.h). */
+struct cholmod_common_struct;
+struct cholmod_sparse_struct;
+
 /* Validates sys->A (sizes, indices, triangle, finiteness, symmetry for
- * BOTH) and converts it to a block matrix with both triangles. */
-int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
-                         cpg_bmat *out, char *msg);
+ * BOTH) and converts it to a block matrix with both triangles. cm: a
+ * started common, or NULL: a format that needs CHOLMOD starts one for
+ * the call (lower CSC needs none). */
+int cpg_bmat_from_system(const corepcg_system *sys,
+                         struct cholmod_common_struct *cm, cpg_bmat *out,
+                         char *msg);
 
 /* COREPCG_OK when A (stored with both triangles) is symmetric to
  * round-off, |a_ij - a_ji| <= 1e-12 max|A|; else ERR_NOT_SYMMETRIC with
@@ -36,9 +46,9 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
  * pair (indices + base). O(nnz): one transpose and one difference; when
  * A is symmetric and transpose is not NULL, *transpose is that A^T (the
  * caller frees it), so a caller who needs it does not transpose again. */
-int cpg_symmetry_check(cholmod_sparse *A, const char *what, int base,
-                       cholmod_common *cm, cholmod_sparse **transpose,
-                       char *msg);
+int cpg_symmetry_check(struct cholmod_sparse_struct *A, const char *what,
+                       int base, struct cholmod_common_struct *cm,
+                       struct cholmod_sparse_struct **transpose, char *msg);
 
 /* 1 when the two matrices have the same block pattern. */
 int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b);
@@ -103,11 +113,11 @@ typedef struct cpg_sys {
                             the first update builds it) */
 } cpg_sys;
 
-/* Validates and copies in: A (cpg_bmat_from_system), the constraint
- * records (cpg_ublocks_build), the stretch pairs (cpg_stretch_check), z
- * (finite). On failure *out is empty. */
-int cpg_sys_import(const corepcg_system *in, cholmod_common *cm, cpg_sys *out,
-                   char *msg);
+/* Validates and copies in: A (cpg_bmat_from_system, cm as there), the
+ * constraint records (cpg_ublocks_build), the stretch pairs
+ * (cpg_stretch_check), z (finite). On failure *out is empty. */
+int cpg_sys_import(const corepcg_system *in, struct cholmod_common_struct *cm,
+                   cpg_sys *out, char *msg);
 void cpg_sys_free(cpg_sys *s);
 
 /* The import of a simulator's next step: as cpg_sys_import. With a prev
@@ -118,10 +128,10 @@ void cpg_sys_free(cpg_sys *s);
  * never uses it, and building it costs about as much as the import, so
  * the first update imports in full and builds it. spare (may be NULL)
  * holds an earlier A of the same pattern whose arrays are then reused
- * (and spare emptied). */
+ * (and spare emptied). A full import that needs CHOLMOD starts a common
+ * for the call (cpg_bmat_from_system with cm NULL). */
 int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
-                        cpg_bmat *spare, cholmod_common *cm, cpg_sys *out,
-                        char *msg);
+                        cpg_bmat *spare, cpg_sys *out, char *msg);
 
 /* import_map.c: the map (none for BOTH, whose symmetry each import must
  * check), and A's values through it into out (0 when the pattern or the
