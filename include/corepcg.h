@@ -479,14 +479,16 @@ typedef struct corepcg_info_item {
                                   (corepcg_info_value_name), SWITCH (bool)  */
     const char *unit;          /* "" for none                              */
     const char *help;          /* one line: what it measures               */
-    int method;                /* the method that reports it               */
 } corepcg_info_item;
 
 /* corepcg_info_describe(k): item k, NULL for any other number.
+ * corepcg_info_method(k): the method that reports item k (the table of
+ * methods' row that declares it), -1 for any other number.
  * corepcg_info_value_name(k, value): a CHOICE item's value by name, NULL
  * for a value out of range or an item that is no CHOICE. */
 COREPCG_EXPORT int corepcg_info_count(void);
 COREPCG_EXPORT const corepcg_info_item *corepcg_info_describe(int k);
+COREPCG_EXPORT int corepcg_info_method(int k);
 COREPCG_EXPORT const char *corepcg_info_value_name(int k, int value);
 
 /* --------------------------------------------------------------- solver */

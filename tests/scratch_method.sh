@@ -36,8 +36,8 @@ static double scratch_unknowns(const void *state, const corepcg_info *rec)
 }
 
 static const cpg_report_item scratch_report[] = {
-    {{"scratch_unknowns", COREPCG_VALUE_INT, "unknowns", "what it solved for",
-      (int)COREPCG_METHOD_COUNT}, scratch_unknowns, NULL},
+    {{"scratch_unknowns", COREPCG_VALUE_INT, "unknowns", "what it solved for"},
+     scratch_unknowns, NULL},
 };
 
 ITEM

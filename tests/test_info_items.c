@@ -48,7 +48,7 @@ static void test_described(void)
         for (int j = 0; j < ops->report_count; j++, k++) {
             const corepcg_info_item *d = corepcg_info_describe(k);
             CHECK(d == &ops->report[j].info, "item %d", k);
-            CHECK(d && d->method == (int)cpg_methods[r].method && d->name && d->help &&
+            CHECK(d && corepcg_info_method(k) == (int)cpg_methods[r].method && d->name && d->help &&
                       d->unit && ops->report[j].value,
                   "item %d (%s) of %s", k, d ? d->name : "?", cpg_methods[r].name);
             double v;
@@ -60,7 +60,8 @@ static void test_described(void)
         }
     }
     CHECK_INT(k, count);
-    CHECK(corepcg_info_describe(count) == NULL && corepcg_info_describe(-1) == NULL,
+    CHECK(corepcg_info_describe(count) == NULL && corepcg_info_describe(-1) == NULL &&
+              corepcg_info_method(count) == -1 && corepcg_info_method(-1) == -1,
           "past the last");
     for (int j = 0; j < count; j++)
         if (strcmp(corepcg_info_describe(j)->name, "ordering") == 0) {
@@ -81,9 +82,9 @@ static int compare(const corepcg_solver *h, const corepcg_info *in, const char *
         const corepcg_info_item *d = corepcg_info_describe(k);
         double got = -1, want = 0;
         int rc = corepcg_info_get(h, k, &got);
-        if (d->method != (int)in->method_used) {
+        if (corepcg_info_method(k) != (int)in->method_used) {
             CHECK(rc == COREPCG_ERR_STATE && got == 0, "%s: %s of %s given (%d)", what, d->name,
-                  corepcg_method_name(d->method), rc);
+                  corepcg_method_name(corepcg_info_method(k)), rc);
             continue;
         }
         legacy(in, d->name, &want);

@@ -74,7 +74,7 @@ void solve_report_json(FILE *out, const solve_report *r, const char *name)
         fprintf(out, word ? "\"%s\"" : "null", word);
     else if (type == COREPCG_VALUE_SWITCH)
         fputs(v != 0 ? "true" : "false", out);
-    else if (type == COREPCG_VALUE_CHOICE && k < 0)
+    else if (type == COREPCG_VALUE_CHOICE && (k < 0 || !corepcg_info_value_name(k, (int)v)))
         fputs("null", out);
     else if (type == COREPCG_VALUE_CHOICE)
         fprintf(out, "\"%s\"", corepcg_info_value_name(k, (int)v));

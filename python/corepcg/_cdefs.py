@@ -126,7 +126,6 @@ class InfoItem(ctypes.Structure):
         ("type", c_int),
         ("unit", c_char_p),
         ("help", c_char_p),
-        ("method", c_int),
     ]
 
 
@@ -190,6 +189,7 @@ PROTOTYPES = (
     ("corepcg_settings_for_method", None, (POINTER(Settings),)),
     ("corepcg_info_count", c_int, ()),
     ("corepcg_info_describe", POINTER(InfoItem), (c_int,)),
+    ("corepcg_info_method", c_int, (c_int,)),
     ("corepcg_info_value_name", c_char_p, (c_int, c_int)),
     ("corepcg_create", c_int, (POINTER(POINTER(Handle)),)),
     ("corepcg_setup", c_int,

@@ -6,7 +6,8 @@
 
 int corepcg_info_get(const corepcg_solver *h, int k, double *value)
 {
-    const cpg_report_item *it = cpg_report_item_at(k);
+    corepcg_method owner;
+    const cpg_report_item *it = cpg_report_item_at(k, &owner);
     if (!h || !value || !it) {
         if (value)
             *value = 0;
@@ -14,7 +15,7 @@ int corepcg_info_get(const corepcg_solver *h, int k, double *value)
     }
     *value = 0;
     const corepcg_info *rec = &h->last_info;
-    if (!h->ready || it->info.method != (int)rec->method_used)
+    if (!h->ready || owner != rec->method_used)
         return COREPCG_ERR_STATE;
     /* auto keeps the method it ran in a state of its own */
     const void *state = h->ops->ran_state ? h->ops->ran_state(h->state, rec->method_used)

@@ -46,23 +46,24 @@ typedef struct cpg_report_item {
 } cpg_report_item;
 
 /* The items of a CHOLMOD factorisation (report.c), which direct and
- * corepcg both report: CPG_CHOLMOD_ITEMS(method) in their item lists. */
+ * corepcg both report: CPG_CHOLMOD_ITEMS in their item lists. An item
+ * names no method: the row whose ops declare it is its method. */
 double cpg_report_nnz_factor(const void *state, const corepcg_info *rec);
 double cpg_report_ordering(const void *state, const corepcg_info *rec);
 double cpg_report_supernodal(const void *state, const corepcg_info *rec);
 double cpg_report_factor_flops(const void *state, const corepcg_info *rec);
-#define CPG_NNZ_FACTOR_ITEM(m, what) \
-    {{"nnz_factor", COREPCG_VALUE_INT, "", "stored entries of " what, (m)}, \
+#define CPG_NNZ_FACTOR_ITEM(what) \
+    {{"nnz_factor", COREPCG_VALUE_INT, "", "stored entries of " what}, \
      cpg_report_nnz_factor, NULL}
-#define CPG_CHOLMOD_ITEMS(m)                                                        \
-    CPG_NNZ_FACTOR_ITEM(m, "the factor L"),                                         \
-    {{"ordering", COREPCG_VALUE_CHOICE, "", "the ordering CHOLMOD used", (m)},     \
-     cpg_report_ordering, corepcg_ordering_name},                                  \
-    {{"factor_supernodal", COREPCG_VALUE_SWITCH, "",                               \
-      "1: a supernodal LL^T, 0: a simplicial LDL^T", (m)},                          \
-     cpg_report_supernodal, NULL},                                                 \
-    {{"factor_flops", COREPCG_VALUE_REAL, "flop",                                  \
-      "CHOLMOD's flop count of the numeric factorisation", (m)},                   \
+#define CPG_CHOLMOD_ITEMS                                                     \
+    CPG_NNZ_FACTOR_ITEM("the factor L"),                                      \
+    {{"ordering", COREPCG_VALUE_CHOICE, "", "the ordering CHOLMOD used"},     \
+     cpg_report_ordering, corepcg_ordering_name},                             \
+    {{"factor_supernodal", COREPCG_VALUE_SWITCH, "",                          \
+      "1: a supernodal LL^T, 0: a simplicial LDL^T"},                          \
+     cpg_report_supernodal, NULL},                                            \
+    {{"factor_flops", COREPCG_VALUE_REAL, "flop",                             \
+      "CHOLMOD's flop count of the numeric factorisation"},                   \
      cpg_report_factor_flops, NULL}
 
 typedef struct cpg_method_ops {
@@ -170,10 +171,11 @@ const cpg_own_option *cpg_own_option_at(int k, corepcg_method *owner);
 int cpg_own_option_number(const cpg_own_option *o);
 
 /* The report items, numbered 0 .. cpg_report_total() - 1 over the rows
- * in the table's order (corepcg_info_describe): the k-th, NULL past the
- * last (report.c). */
+ * in the table's order (corepcg_info_describe): the k-th with the method
+ * whose row declares it (owner may be NULL), NULL past the last
+ * (report.c). */
 int cpg_report_total(void);
-const cpg_report_item *cpg_report_item_at(int k);
+const cpg_report_item *cpg_report_item_at(int k, corepcg_method *owner);
 
 /* What s holds for a method's own setting o. */
 double cpg_own_value(const corepcg_settings *s, const cpg_own_option *o);

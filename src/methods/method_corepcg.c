@@ -269,22 +269,20 @@ static double report_fell_back(const void *state, const corepcg_info *rec)
     return rec->fell_back;
 }
 
-#define M COREPCG_METHOD_COREPCG
 static const cpg_report_item report[] = {
-    CPG_CHOLMOD_ITEMS(M),
+    CPG_CHOLMOD_ITEMS,
     {{"nnz_core", COREPCG_VALUE_INT, "",
-      "stored entries of the projected core S C S + D (I - S) (lower triangle)", M},
+      "stored entries of the projected core S C S + D (I - S) (lower triangle)"},
      report_nnz_core, NULL},
-    {{"core_blocks", COREPCG_VALUE_INT, "", "off-diagonal node blocks kept in the core", M},
+    {{"core_blocks", COREPCG_VALUE_INT, "", "off-diagonal node blocks kept in the core"},
      report_core_blocks, NULL},
     {{"core_compensated", COREPCG_VALUE_SWITCH, "",
-      "1: the plain core was not SPD and the compensated one was factorised", M},
+      "1: the plain core was not SPD and the compensated one was factorised"},
      report_core_compensated, NULL},
     {{"fell_back", COREPCG_VALUE_SWITCH, "",
-      "1: the core was not SPD and upcg's block preconditioner solved", M},
+      "1: the core was not SPD and upcg's block preconditioner solved"},
      report_fell_back, NULL},
 };
-#undef M
 
 const cpg_method_ops cpg_corepcg_ops = {
     .state_size = sizeof(core_state),

@@ -99,7 +99,7 @@ static void direct_factor_size(const void *state, double *flops, double *nnz)
 }
 
 /* What it reports: its factorisation (report.c). */
-static const cpg_report_item report[] = {CPG_CHOLMOD_ITEMS(COREPCG_METHOD_DIRECT)};
+static const cpg_report_item report[] = {CPG_CHOLMOD_ITEMS};
 
 const cpg_method_ops cpg_direct_ops = {
     .state_size = sizeof(direct_state),

@@ -194,22 +194,20 @@ static double report_ic_compensation(const void *state, const corepcg_info *rec)
     return rec->ic_compensation;
 }
 
-#define M COREPCG_METHOD_ICPCG
 static const cpg_report_item report[] = {
-    CPG_NNZ_FACTOR_ITEM(M, "the incomplete factor"),
-    {{"ic_fill", COREPCG_VALUE_INT, "", "the fill level of its factor", M},
+    CPG_NNZ_FACTOR_ITEM("the incomplete factor"),
+    {{"ic_fill", COREPCG_VALUE_INT, "", "the fill level of its factor"},
      report_ic_fill, NULL},
     {{"ic_shift", COREPCG_VALUE_REAL, "",
-      "alpha of the Manteuffel shift A~ + alpha diag(A~) it needed (0: none)", M},
+      "alpha of the Manteuffel shift A~ + alpha diag(A~) it needed (0: none)"},
      report_ic_shift, NULL},
     {{"ic_retries", COREPCG_VALUE_INT, "",
-      "factorisations that broke down before the one kept", M},
+      "factorisations that broke down before the one kept"},
      report_ic_retries, NULL},
     {{"ic_compensation", COREPCG_VALUE_REAL, "",
-      "tr R / tr A~ of the dropped fill R moved onto its pivots (0: none)", M},
+      "tr R / tr A~ of the dropped fill R moved onto its pivots (0: none)"},
      report_ic_compensation, NULL},
 };
-#undef M
 
 const cpg_method_ops cpg_icpcg_ops = {
     .state_size = sizeof(icpcg_state),

@@ -16,12 +16,15 @@ int cpg_report_total(void)
     return total;
 }
 
-const cpg_report_item *cpg_report_item_at(int k)
+const cpg_report_item *cpg_report_item_at(int k, corepcg_method *owner)
 {
     for (int r = 0; r < cpg_method_rows() && k >= 0; r++) {
         const cpg_method_ops *ops = cpg_methods[r].ops;
-        if (k < ops->report_count)
+        if (k < ops->report_count) {
+            if (owner)
+                *owner = cpg_methods[r].method;
             return &ops->report[k];
+        }
         k -= ops->report_count;
     }
     return NULL;
@@ -34,13 +37,19 @@ int corepcg_info_count(void)
 
 const corepcg_info_item *corepcg_info_describe(int k)
 {
-    const cpg_report_item *it = cpg_report_item_at(k);
+    const cpg_report_item *it = cpg_report_item_at(k, NULL);
     return it ? &it->info : NULL;
+}
+
+int corepcg_info_method(int k)
+{
+    corepcg_method m;
+    return cpg_report_item_at(k, &m) ? (int)m : -1;
 }
 
 const char *corepcg_info_value_name(int k, int value)
 {
-    const cpg_report_item *it = cpg_report_item_at(k);
+    const cpg_report_item *it = cpg_report_item_at(k, NULL);
     if (!it || it->info.type != COREPCG_VALUE_CHOICE || !it->value_name || value < 0)
         return NULL;
     const char *name = it->value_name(value);
