@@ -419,6 +419,10 @@ typedef struct corepcg_system {
 
 /* ----------------------------------------------------------------- info */
 
+/* The fields one method alone fills (fell_back, nnz_core, nnz_factor,
+ * core_blocks, core_compensated, ordering, factor_supernodal, ic_*,
+ * factor_flops) are kept for compatibility: each is also a report item
+ * (corepcg_info_describe, _get), the way a method reports anything new. */
 typedef struct corepcg_info {
     int status;                /* the code the call returned                */
     corepcg_method method;     /* the method asked for (settings.method)    */
@@ -462,6 +466,30 @@ typedef struct corepcg_info {
     double time_solve_s;       /* whole of this solve call                  */
     double time_total_s;       /* setup/update + solve                      */
 } corepcg_info;
+
+/* What a method reports beside the fields above, described once beside
+ * its operations, as its own settings are: numbered 0 ..
+ * corepcg_info_count() - 1 over the table of methods (a name may recur:
+ * nnz_factor is corepcg's, direct's and icpcg's). auto declares none: a
+ * solve by auto reports the items of the method it ran. */
+typedef struct corepcg_info_item {
+    const char *name;          /* the key ("ic_shift"; a kept corepcg_info
+                                  field's name where there is one)         */
+    int type;                  /* corepcg_value_type: REAL, INT, CHOICE
+                                  (corepcg_info_value_name), SWITCH (bool)  */
+    const char *unit;          /* "" for none                              */
+    const char *help;          /* one line: what it measures               */
+} corepcg_info_item;
+
+/* corepcg_info_describe(k): item k, NULL for any other number.
+ * corepcg_info_method(k): the method that reports item k (the table of
+ * methods' row that declares it), -1 for any other number.
+ * corepcg_info_value_name(k, value): a CHOICE item's value by name, NULL
+ * for a value out of range or an item that is no CHOICE. */
+COREPCG_EXPORT int corepcg_info_count(void);
+COREPCG_EXPORT const corepcg_info_item *corepcg_info_describe(int k);
+COREPCG_EXPORT int corepcg_info_method(int k);
+COREPCG_EXPORT const char *corepcg_info_value_name(int k, int value);
 
 /* --------------------------------------------------------------- solver */
 
@@ -531,6 +559,13 @@ COREPCG_EXPORT int corepcg_set_monitor(corepcg_solver *h,
 
 /* The detail of the last failure on this handle ("" if none). */
 COREPCG_EXPORT const char *corepcg_message(const corepcg_solver *h);
+
+/* *value = item k of the last solve on h (after a setup or an update
+ * not yet solved, of that setup's record). Returns OK; ERR_ARGUMENT (h
+ * or value NULL, k no item); ERR_STATE (*value = 0: nothing set up, or
+ * the method that ran -- auto's choice -- does not report item k). */
+COREPCG_EXPORT int corepcg_info_get(const corepcg_solver *h, int k,
+                                    double *value);
 
 /* Frees the handle and sets *h to NULL; safe on NULL and on *h == NULL,
  * so a second call does nothing. */

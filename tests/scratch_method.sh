@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A new method is its file, its registry row, its meson line and its test
 # (docs/design.md, "Adding a method"): in a copy of the tree, add a method
-# "scratch" by those three edits alone (its file: upcg's, renamed), build
-# only the library and the tool, and check that `corepcg solve --method
-# scratch` runs and lists it, and that Python's `import corepcg` has it
-# (Method.SCRATCH) and solves with it.
+# "scratch" by those three edits alone (its file: upcg's, renamed, with a
+# report item of its own beside its ops), build only the library and the
+# tool, and check that `corepcg solve --method scratch` runs, lists it and
+# prints its item, and that Python's `import corepcg` has it
+# (Method.SCRATCH), solves with it and reports its item.
 # Usage: scratch_method.sh SOURCE_ROOT PYTHON3
 set -euo pipefail
 root=$(cd "$1" && pwd)
@@ -26,6 +27,25 @@ fi
 m=$copy/src/methods
 sed 's/cpg_upcg_ops/cpg_scratch_ops/; s/^\/\* method_upcg\.c/\/* method_scratch.c/' \
     "$m/method_upcg.c" > "$m/method_scratch.c"
+#    and a report item of its own, described beside its ops
+cat > "$copy/item.c" <<'ITEM'
+static double scratch_unknowns(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return rec->r;
+}
+
+static const cpg_report_item scratch_report[] = {
+    {{"scratch_unknowns", COREPCG_VALUE_INT, "unknowns", "what it solved for"},
+     scratch_unknowns, NULL},
+};
+
+ITEM
+awk -v item="$copy/item.c" '/^const cpg_method_ops cpg_scratch_ops = [{]/ {
+        while ((getline line < item) > 0) print line
+        print; print "    .report = scratch_report,"; print "    .report_count = 1,"; next
+    } { print }' "$m/method_scratch.c" > "$copy/scratch.c" && mv "$copy/scratch.c" "$m/method_scratch.c"
+rm "$copy/item.c"
 # 2. its registry row (before auto's, auto last), valued after the
 #    header's constants, and the extern of its ops
 sed -i 's/^extern const cpg_method_ops cpg_auto_ops;/&\nextern const cpg_method_ops cpg_scratch_ops;/' \
@@ -49,6 +69,11 @@ out=$("$cli" solve "$root/data/tiny" --method scratch --json) ||
     fail "corepcg solve --method scratch failed"
 grep -q '"method": "scratch"' <<<"$out" || fail "solve did not run scratch: $out"
 grep -q '"converged": true' <<<"$out" || fail "scratch did not converge: $out"
+grep -q '"scratch_unknowns": 6' <<<"$out" || fail "solve --json lacks scratch's item: $out"
+out=$("$cli" solve "$root/data/tiny" --method scratch) || fail "the summary of scratch failed"
+grep -qx 'scratch_unknowns  6 unknowns' <<<"$out" || fail "the summary lacks scratch's item: $out"
+out=$("$cli" solve "$root/data/tiny" --method upcg --json) || fail "upcg failed"
+grep -q '"scratch_unknowns": 0' <<<"$out" || fail "another method's JSON lacks the item at 0: $out"
 "$cli" solve --help | grep -qw scratch || fail "solve --help does not list scratch"
 "$cli" solve "$root/data/tiny" --method scratch --ordering amd >/dev/null 2>&1 &&
     fail "scratch took --ordering, which its row does not list"
@@ -64,6 +89,7 @@ d = corepcg.read_bundle(sys.argv[1])
 x, info = corepcg.solve(d["A"], d["b"], constraints=d["constraints"],
                         z=d["z"], method="scratch", precond="block")
 assert info["method"] == "scratch" and info["converged"], info
+assert info["scratch_unknowns"] == 6, info
 try:
     corepcg.Solver(d["A"], method="scratch", ordering="amd")
     raise SystemExit("scratch took ordering")

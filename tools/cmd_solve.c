@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cli_settings.h"
 #include "monotonic.h"
+#include "solve_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,12 +74,6 @@ static void warm_runs_text(const warm_steps *warm, int json, char *buf,
     }
 }
 
-/* 1 when method m's info holds what report (corepcg_report) names. */
-static int reports(corepcg_method m, corepcg_report report)
-{
-    return (corepcg_method_reports(m) & report) != 0;
-}
-
 /* --monitor's line, on stderr: stdout holds the summary or the one JSON
  * object. */
 static int print_iteration(int iteration, double residual, void *user)
@@ -139,35 +134,35 @@ static int parse(int argc, char **argv, struct solve_options *o)
     return cli_outputs_ready("solve", &o->out, 1, NULL, 0) ? -2 : 0;
 }
 
+/* The report items the JSON object places where it held them before
+ * they were described (its other items follow nnz_reduced). */
+static const char *const json_placed[] = {"fell_back", "factor_flops", NULL};
+
 /* One object with every key, whatever the method: those that do not apply
- * to the method that ran are 0 (counts) or null (names). */
+ * to the method that ran are 0 (counts) or null (names). The method's
+ * items come from their descriptions (solve_report.c). */
 static void print_json(const struct solve_options *o, const corepcg_info *in,
-                       double read_s, const warm_steps *warm)
+                       const solve_report *rep, double read_s,
+                       const warm_steps *warm)
 {
-    corepcg_method used = in->method_used;
-    int factored = reports(used, COREPCG_REPORT_CHOLMOD);
-    int core = reports(used, COREPCG_REPORT_CORE);
-    int ic = reports(used, COREPCG_REPORT_INCOMPLETE);
-    char ordering[32] = "null", factor[16] = "null", reason[32] = "null";
+    char reason[32] = "null";
     char runs[256];
     warm_runs_text(warm, 1, runs, sizeof runs);
-    if (factored) {
-        snprintf(ordering, sizeof ordering, "\"%s\"", corepcg_ordering_name(in->ordering));
-        snprintf(factor, sizeof factor, "\"%s\"", in->factor_supernodal ? "ll" : "ldl");
-    }
     if (in->method == COREPCG_METHOD_AUTO)
         snprintf(reason, sizeof reason, "\"%s\"",
                  corepcg_auto_reason_name(in->auto_reason));
     printf("{\"method\": \"%s\", \"method_used\": \"%s\", \"auto_reason\": %s, "
            "\"status\": \"%s\", \"n\": %d, \"r\": %d, "
-           "\"iterations\": %d, \"converged\": %s, \"fell_back\": %s, "
-           "\"rel_residual\": %.17g, \"constraint_error\": %.17g, "
-           "\"tol\": %.17g, \"nnz_reduced\": %ld, \"nnz_factor\": %ld, "
-           "\"ordering\": %s, \"factor\": %s, \"nnz_core\": %ld, "
-           "\"core_blocks\": %ld, \"core_compensated\": %s, "
-           "\"ic_fill\": %d, \"ic_shift\": %.17g, "
-           "\"ic_retries\": %d, \"ic_compensation\": %.17g, "
-           "\"analysis_reused\": %s, "
+           "\"iterations\": %d, \"converged\": %s, \"fell_back\": ",
+           corepcg_method_name(in->method), corepcg_method_name(in->method_used),
+           reason, corepcg_strerror(in->status), in->n, in->r, in->iterations,
+           in->converged ? "true" : "false");
+    solve_report_json(stdout, rep, "fell_back");
+    printf(", \"rel_residual\": %.17g, \"constraint_error\": %.17g, "
+           "\"tol\": %.17g, \"nnz_reduced\": %ld", in->rel_residual,
+           in->constraint_error, o->settings.set.tol, in->nnz_reduced);
+    solve_report_json_rest(stdout, rep, json_placed);
+    printf(", \"analysis_reused\": %s, "
            "\"time_read_s\": %.6g, "
            "\"time_reduce_s\": %.6g, \"time_analyze_s\": %.6g, "
            "\"time_factor_s\": %.6g, \"factor_flops\": %.6g, "
@@ -176,63 +171,68 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            "\"time_total_s\": %.6g, \"repeat\": %d, "
            "\"time_warm_median_s\": %.6g, \"time_warm_min_s\": %.6g, "
            "\"warm_methods\": {%s}}\n",
-           corepcg_method_name(in->method), corepcg_method_name(used), reason,
-           corepcg_strerror(in->status),
-           in->n, in->r, in->iterations, in->converged ? "true" : "false",
-           in->fell_back ? "true" : "false", in->rel_residual,
-           in->constraint_error, o->settings.set.tol, in->nnz_reduced,
-           factored || ic ? in->nnz_factor : 0, ordering, factor,
-           core ? in->nnz_core : 0, core ? in->core_blocks : 0,
-           core && in->core_compensated ? "true" : "false",
-           ic ? in->ic_fill : 0, ic ? in->ic_shift : 0, ic ? in->ic_retries : 0,
-           ic ? in->ic_compensation : 0,
            in->analysis_reused ? "true" : "false", read_s, in->time_reduce_s,
            in->time_analyze_s, in->time_factor_s,
-           factored ? in->factor_flops : 0, in->time_iterate_s,
+           solve_report_value(rep, "factor_flops"), in->time_iterate_s,
            in->time_setup_s, in->time_solve_s, in->time_total_s, warm->count,
            warm->count ? warm->median_s : 0, warm->count ? warm->min_s : 0,
            runs);
 }
 
-static void print_summary(const corepcg_info *in, double read_s,
-                          const warm_steps *warm)
+/* The report items the summary's own lines say (or leave out:
+ * core_blocks); any other the method reports gets a line of its own. */
+static const char *const summary_shown[] = {
+    "ordering", "factor_supernodal", "nnz_factor", "factor_flops", "nnz_core",
+    "core_blocks", "core_compensated", "fell_back", "ic_fill", "ic_shift",
+    "ic_retries", "ic_compensation", NULL};
+
+static void print_summary(const corepcg_info *in, const solve_report *rep,
+                          double read_s, const warm_steps *warm)
 {
-    corepcg_method used = in->method_used;
-    printf("method            %s", corepcg_method_name(used));
+    /* a CHOLMOD factorisation, an incomplete one */
+    int factored = solve_report_find(rep, "ordering") >= 0;
+    int incomplete = solve_report_find(rep, "ic_fill") >= 0;
+    printf("method            %s", corepcg_method_name(in->method_used));
     if (in->method == COREPCG_METHOD_AUTO)
         printf(" (auto: %s)", corepcg_auto_reason_name(in->auto_reason));
-    if (reports(used, COREPCG_REPORT_CHOLMOD))
-        printf(" (ordering %s, factor %s)", corepcg_ordering_name(in->ordering),
-               in->factor_supernodal ? "supernodal LL^T" : "simplicial LDL^T");
-    if (reports(used, COREPCG_REPORT_INCOMPLETE)) {
-        printf(" (IC(%d)", in->ic_fill);
-        if (in->ic_compensation > 0)
-            printf(", dropped fill compensated (tr R / tr A~ %.3g)",
-                   in->ic_compensation);
-        if (in->ic_shift > 0)
-            printf(", shift %g", in->ic_shift);
-        if (in->ic_retries > 0)
-            printf(" after %d breakdown%s", in->ic_retries,
-                   in->ic_retries > 1 ? "s" : "");
+    if (factored)
+        printf(" (ordering %s, factor %s)",
+               corepcg_ordering_name((int)solve_report_value(rep, "ordering")),
+               solve_report_value(rep, "factor_supernodal") != 0 ? "supernodal LL^T"
+                                                                 : "simplicial LDL^T");
+    if (incomplete) {
+        double compensation = solve_report_value(rep, "ic_compensation");
+        double shift = solve_report_value(rep, "ic_shift");
+        int retries = (int)solve_report_value(rep, "ic_retries");
+        printf(" (IC(%d)", (int)solve_report_value(rep, "ic_fill"));
+        if (compensation > 0)
+            printf(", dropped fill compensated (tr R / tr A~ %.3g)", compensation);
+        if (shift > 0)
+            printf(", shift %g", shift);
+        if (retries > 0)
+            printf(" after %d breakdown%s", retries, retries > 1 ? "s" : "");
         printf(")");
     }
     printf("\nunknowns          n = %d, reduced r = %d\n", in->n, in->r);
     printf("iterations        %d (%s)\n", in->iterations,
            in->converged ? "converged" : "NOT CONVERGED");
-    if (in->fell_back)
+    if (solve_report_value(rep, "fell_back") != 0)
         printf("note              core not positive definite: fell back to block-preconditioned upcg\n");
-    else if (in->core_compensated && reports(used, COREPCG_REPORT_CORE))
+    else if (solve_report_value(rep, "core_compensated") != 0)
         printf("note              core compensated: the blocks it leaves out moved onto its diagonal\n");
     printf("rel_residual      %.3e\n", in->rel_residual);
     printf("constraint_error  %.3e\n", in->constraint_error);
-    if (reports(used, COREPCG_REPORT_CHOLMOD))
+    double flops = solve_report_value(rep, "factor_flops");
+    if (factored)
         printf("nnz               A~ %ld, core %ld, L %ld; factorisation %.3g "
-               "flops (%.2f GFlop/s)\n", in->nnz_reduced, in->nnz_core,
-               in->nnz_factor, in->factor_flops,
-               in->time_factor_s > 0 ? 1e-9 * in->factor_flops / in->time_factor_s : 0);
-    else if (reports(used, COREPCG_REPORT_INCOMPLETE))
-        printf("nnz               A~ %ld, incomplete factor %ld\n",
-               in->nnz_reduced, in->nnz_factor);
+               "flops (%.2f GFlop/s)\n", in->nnz_reduced,
+               (long)solve_report_value(rep, "nnz_core"),
+               (long)solve_report_value(rep, "nnz_factor"), flops,
+               in->time_factor_s > 0 ? 1e-9 * flops / in->time_factor_s : 0);
+    else if (incomplete)
+        printf("nnz               A~ %ld, incomplete factor %ld\n", in->nnz_reduced,
+               (long)solve_report_value(rep, "nnz_factor"));
+    solve_report_summary_rest(stdout, rep, summary_shown);
     printf("seconds           read %.4f; setup %.4f (reduce %.4f, analyse %.4f, "
            "factor %.4f), solve %.4f (iterate %.4f), total %.4f\n", read_s,
            in->time_setup_s, in->time_reduce_s, in->time_analyze_s,
@@ -309,6 +309,7 @@ int cmd_solve(int argc, char **argv)
     corepcg_solver *h = NULL;
     corepcg_info info;
     memset(&info, 0, sizeof info);
+    solve_report rep = {0};
     if (!x || (rc = corepcg_create(&h)) != COREPCG_OK) {
         rc = x ? rc : COREPCG_ERR_NO_MEMORY;
         cli_fail(rc, "%s", corepcg_strerror(rc));
@@ -322,6 +323,12 @@ int cmd_solve(int argc, char **argv)
     rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
     if (rc < 0) {
         library_error(o.bundle, rc, corepcg_message(h));
+        goto done;
+    }
+    /* what this solve's method reports, before the warm steps solve again */
+    if (solve_report_take(&rep, h) != 0) {
+        rc = COREPCG_ERR_NO_MEMORY;
+        cli_fail(rc, "%s", corepcg_strerror(rc));
         goto done;
     }
     /* the warm steps run unwatched: their times are the loop's own */
@@ -341,14 +348,15 @@ int cmd_solve(int argc, char **argv)
         goto done;
     }
     if (o.json)
-        print_json(&o, &info, read_s, &warm);
+        print_json(&o, &info, &rep, read_s, &warm);
     else
-        print_summary(&info, read_s, &warm);
+        print_summary(&info, &rep, read_s, &warm);
     if (rc == COREPCG_NOT_CONVERGED)
         cli_error("%s: not converged in %d iterations (relative residual %.3e)%s",
                   o.bundle, info.iterations, info.rel_residual,
                   o.out ? "; the answer is written but flagged" : "");
 done:
+    solve_report_free(&rep);
     corepcg_free(&h);
     corepcg_bundle_free(&bundle);
     free(x);

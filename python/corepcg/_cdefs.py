@@ -119,6 +119,16 @@ class Info(ctypes.Structure):
     ]
 
 
+class InfoItem(ctypes.Structure):
+    _c_name_ = "corepcg_info_item"
+    _fields_ = [
+        ("name", c_char_p),
+        ("type", c_int),
+        ("unit", c_char_p),
+        ("help", c_char_p),
+    ]
+
+
 class Bundle(ctypes.Structure):
     _c_name_ = "corepcg_bundle"
     _fields_ = [
@@ -139,7 +149,8 @@ class Handle(ctypes.Structure):
     _fields_ = []
 
 
-STRUCTURES = (Settings, OptionInfo, Constraint, System, Info, Bundle)
+STRUCTURES = (Settings, OptionInfo, Constraint, System, Info, InfoItem,
+              Bundle)
 
 # Each function of the header: (name, result type, argument types). The
 # layout test compares these with the prototypes in the header.
@@ -176,6 +187,10 @@ PROTOTYPES = (
     ("corepcg_settings_refusal", c_int,
      (POINTER(Settings), POINTER(c_ubyte), POINTER(c_int), c_char_p)),
     ("corepcg_settings_for_method", None, (POINTER(Settings),)),
+    ("corepcg_info_count", c_int, ()),
+    ("corepcg_info_describe", POINTER(InfoItem), (c_int,)),
+    ("corepcg_info_method", c_int, (c_int,)),
+    ("corepcg_info_value_name", c_char_p, (c_int, c_int)),
     ("corepcg_create", c_int, (POINTER(POINTER(Handle)),)),
     ("corepcg_setup", c_int,
      (POINTER(Handle), POINTER(System), POINTER(Settings))),
@@ -185,6 +200,7 @@ PROTOTYPES = (
      (POINTER(Handle), POINTER(c_double), POINTER(c_double),
       POINTER(c_double), POINTER(Info))),
     ("corepcg_set_monitor", c_int, (POINTER(Handle), Monitor, c_void_p)),
+    ("corepcg_info_get", c_int, (POINTER(Handle), c_int, POINTER(c_double))),
     ("corepcg_message", c_char_p, (POINTER(Handle),)),
     ("corepcg_free", None, (POINTER(POINTER(Handle)),)),
     ("corepcg_check", c_int,

@@ -11,23 +11,49 @@ from ._library import lib, text
 from ._messages import python_message
 from ._monitor import Watch
 from ._system import CSystem, shaped_like, vector, writable_vector
-from .enums import AutoReason, Method, Ordering
+from .enums import AutoReason, Method, ValueType
 from . import errors
 from .settings import make_settings, settings_dict
 
 _KEEP = object()  # update(): keep the previous step's value
 
-# corepcg_info fields given as a label or as bool rather than an int.
+# corepcg_info fields given as a label or as bool rather than an int
+# (the methods' report items: as their descriptions say).
 _INFO_CHOICES = {"method": Method, "method_used": Method,
-                 "auto_reason": AutoReason, "ordering": Ordering}
-_INFO_FLAGS = ("converged", "fell_back", "core_compensated",
-               "factor_supernodal",
-               "analysis_reused")
+                 "auto_reason": AutoReason}
+_INFO_FLAGS = ("converged", "analysis_reused")
 
 
-def info_dict(info):
+def _report_items():
+    """[(k, name, type)] of every report item the library describes
+    (corepcg_info_describe): a name may recur, one item per method."""
+    items = []
+    for k in range(lib.corepcg_info_count()):
+        d = lib.corepcg_info_describe(k).contents
+        items.append((k, d.name.decode(), d.type))
+    return items
+
+
+_ITEMS = _report_items()
+
+
+def _item_value(k, kind, v):
+    """A report item's value as its type says: an int, a float, a bool,
+    or a CHOICE's label."""
+    if kind == ValueType.SWITCH:
+        return bool(v)
+    if kind == ValueType.CHOICE:
+        name = lib.corepcg_info_value_name(k, int(v))
+        return text(name) if name is not None else None
+    return float(v) if kind == ValueType.REAL else int(v)
+
+
+def info_dict(info, handle=None):
     """corepcg_info as a dict with every field: status as a Status, the
-    enumerations by their labels ("corepcg"), flags as bool."""
+    enumerations by their labels ("corepcg"), flags as bool; then every
+    report item of the library's descriptions by name, from handle
+    (corepcg_info_get) when the method that ran reports it, else from
+    the kept field of its name (0 when there is none)."""
     out = {}
     for name, _ in Info._fields_:
         v = getattr(info, name)
@@ -38,6 +64,15 @@ def info_dict(info):
         elif name in _INFO_FLAGS:
             v = bool(v)
         out[name] = v
+    items, value = {}, c_double()
+    for k, name, kind in _ITEMS:
+        if name not in items and handle is not None and \
+                lib.corepcg_info_get(handle, k, byref(value)) == 0:
+            items[name] = _item_value(k, kind, value.value)
+    for k, name, kind in _ITEMS:
+        if name not in items:
+            items[name] = _item_value(k, kind, getattr(info, name, 0))
+    out.update(items)  # a kept field keeps its place; a new item comes last
     return out
 
 
@@ -130,7 +165,7 @@ class Solver:
         rc = lib.corepcg_update(h, system.ref(), byref(info))
         errors.check(rc, python_message(rc, self.message))
         self._keep(system)
-        return info_dict(info)
+        return info_dict(info, h)
 
     def _check_kept_fit(self, A, keep_constraints, keep_z, keep_stretch):
         """A of another size than the system set up, with values kept from
@@ -194,7 +229,7 @@ class Solver:
         if watch is not None and watch.error is not None:
             raise watch.error
         errors.check(rc, self._solve_message(rc, info), stacklevel)
-        result = info_dict(info)
+        result = info_dict(info, h)
         if history:
             result["residuals"] = watch.residuals()
         # x in the shape b came in (out: as the caller made it)

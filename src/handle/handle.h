@@ -21,6 +21,8 @@ struct corepcg_solver {
     double *x;               /* n: the answer before it is handed out */
     double *check_work;      /* 2n: the measures of the answer */
     corepcg_info setup_info; /* what the last setup/update measured */
+    corepcg_info last_info;  /* the last solve's record (or, until one,
+                                setup_info): corepcg_info_get reads it */
 };
 
 #endif

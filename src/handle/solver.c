@@ -41,6 +41,7 @@ static void clear_system(corepcg_solver *h)
     free(h->check_work);
     h->x = h->check_work = NULL;
     memset(&h->setup_info, 0, sizeof h->setup_info);
+    memset(&h->last_info, 0, sizeof h->last_info);
     h->ready = 0;
 }
 
@@ -95,6 +96,7 @@ static void record_end(corepcg_solver *h, double t0, double t_import)
 {
     h->setup_info.time_reduce_s += t_import;
     h->setup_info.time_setup_s = cpg_now() - t0;
+    h->last_info = h->setup_info;
 }
 
 /* Everything for a new pattern, with the imported system moved into the
@@ -239,6 +241,7 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
     cpg_ctx ctx = context(h);
     ctx.rec = &run;
     rc = h->ops->solve(h->state, &ctx, b, x0, h->x, &iterations);
+    h->last_info = run; /* what the method that ran reports */
     double t_iterate = cpg_now() - t0;
 
     double cerr = NAN, rres = NAN;

@@ -34,10 +34,43 @@ typedef struct cpg_own_option {
     const char *(*value_name)(int value); /* CHOICE: corepcg_*_name */
 } cpg_own_option;
 
+/* What a method reports (corepcg_info_describe), described in its file
+ * beside its ops, and where the value comes from: value reads the record
+ * of the solve (rec) or the method's state, which holds what the last
+ * setup/update made for that solve. */
+typedef struct cpg_report_item {
+    corepcg_info_item info;
+    double (*value)(const void *state, const corepcg_info *rec);
+    const char *(*value_name)(int value); /* CHOICE: corepcg_*_name */
+} cpg_report_item;
+
+/* The items of a CHOLMOD factorisation (report.c), which direct and
+ * corepcg both report: CPG_CHOLMOD_ITEMS in their item lists. An item
+ * names no method: the row whose ops declare it is its method. */
+double cpg_report_nnz_factor(const void *state, const corepcg_info *rec);
+double cpg_report_ordering(const void *state, const corepcg_info *rec);
+double cpg_report_supernodal(const void *state, const corepcg_info *rec);
+double cpg_report_factor_flops(const void *state, const corepcg_info *rec);
+#define CPG_NNZ_FACTOR_ITEM(what) \
+    {{"nnz_factor", COREPCG_VALUE_INT, "", "stored entries of " what}, \
+     cpg_report_nnz_factor, NULL}
+#define CPG_CHOLMOD_ITEMS                                                     \
+    CPG_NNZ_FACTOR_ITEM("the factor L"),                                      \
+    {{"ordering", COREPCG_VALUE_CHOICE, "", "the ordering CHOLMOD used"},     \
+     cpg_report_ordering, corepcg_ordering_name},                             \
+    {{"factor_supernodal", COREPCG_VALUE_SWITCH, "",                          \
+      "1: a supernodal LL^T, 0: a simplicial LDL^T"},                          \
+     cpg_report_supernodal, NULL},                                            \
+    {{"factor_flops", COREPCG_VALUE_REAL, "flop",                             \
+      "CHOLMOD's flop count of the numeric factorisation"},                   \
+     cpg_report_factor_flops, NULL}
+
 typedef struct cpg_method_ops {
     size_t state_size;
     const cpg_own_option *own;   /* its own settings, own_count of them */
     int own_count;
+    const cpg_report_item *report; /* what it reports, report_count items */
+    int report_count;
     /* Pattern-dependent work for ctx->sys: structures, symbolic analysis,
      * buffers. Sets rec->time_reduce_s and rec->time_analyze_s. May leave
      * values computed, in which case factorise need not redo them. */
@@ -76,6 +109,9 @@ typedef struct cpg_method_ops {
      * with this analysis, from which auto expects its step's cost before
      * it ever runs (method_auto.c). */
     void (*factor_size)(const void *state, double *flops, double *nnz);
+    /* Optional, for a method that runs others (auto): the state of the
+     * one of method m it ran, whose report items are read from it. */
+    const void *(*ran_state)(const void *state, corepcg_method m);
 } cpg_method_ops;
 
 /* factorise_until_breakdown's status when it stopped at the breakdown. */
@@ -132,6 +168,13 @@ int cpg_own_option_declared(void);
 int cpg_own_option_total(void);
 const cpg_own_option *cpg_own_option_at(int k, corepcg_method *owner);
 int cpg_own_option_number(const cpg_own_option *o);
+
+/* The report items, numbered 0 .. cpg_report_total() - 1 over the rows
+ * in the table's order (corepcg_info_describe): the k-th with the method
+ * whose row declares it (owner may be NULL), NULL past the last
+ * (report.c). */
+int cpg_report_total(void);
+const cpg_report_item *cpg_report_item_at(int k, corepcg_method *owner);
 
 /* What s holds for a method's own setting o. */
 double cpg_own_value(const corepcg_settings *s, const cpg_own_option *o);

@@ -526,7 +526,18 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
     }
 }
 
+/* The state of the candidate of method m (its report items read it). */
+static const void *auto_ran_state(const void *state, corepcg_method m)
+{
+    const auto_state *st = state;
+    for (int k = 0; k < st->count; k++)
+        if (st->cand[k] == m)
+            return st->sub[k];
+    return NULL;
+}
+
 const cpg_method_ops cpg_auto_ops = {
+    .ran_state = auto_ran_state,
     .state_size = sizeof(auto_state),
     .analyse = auto_analyse,
     .same_pattern = auto_same_pattern,

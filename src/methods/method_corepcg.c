@@ -243,10 +243,53 @@ static int core_possible(const cpg_ctx *ctx, const cpg_sys *s)
     return s->num_stretch > 0 || core(ctx->set) != COREPCG_CORE_STRETCH;
 }
 
+/* What it reports beside its factorisation's numbers (report.c): the
+ * core's, and whether it fell back; read from the solve's record. */
+static double report_nnz_core(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return (double)rec->nnz_core;
+}
+
+static double report_core_blocks(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return (double)rec->core_blocks;
+}
+
+static double report_core_compensated(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return rec->core_compensated;
+}
+
+static double report_fell_back(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return rec->fell_back;
+}
+
+static const cpg_report_item report[] = {
+    CPG_CHOLMOD_ITEMS,
+    {{"nnz_core", COREPCG_VALUE_INT, "",
+      "stored entries of the projected core S C S + D (I - S) (lower triangle)"},
+     report_nnz_core, NULL},
+    {{"core_blocks", COREPCG_VALUE_INT, "", "off-diagonal node blocks kept in the core"},
+     report_core_blocks, NULL},
+    {{"core_compensated", COREPCG_VALUE_SWITCH, "",
+      "1: the plain core was not SPD and the compensated one was factorised"},
+     report_core_compensated, NULL},
+    {{"fell_back", COREPCG_VALUE_SWITCH, "",
+      "1: the core was not SPD and upcg's block preconditioner solved"},
+     report_fell_back, NULL},
+};
+
 const cpg_method_ops cpg_corepcg_ops = {
     .state_size = sizeof(core_state),
     .own = own,
     .own_count = OWN_COUNT,
+    .report = report,
+    .report_count = (int)(sizeof report / sizeof report[0]),
     .analyse = core_analyse,
     .same_pattern = core_same_pattern,
     .factorise = core_factorise,

@@ -98,8 +98,13 @@ static void direct_factor_size(const void *state, double *flops, double *nnz)
     *nnz = (double)cpg_factor_nnz(&st->full.fac);
 }
 
+/* What it reports: its factorisation (report.c). */
+static const cpg_report_item report[] = {CPG_CHOLMOD_ITEMS};
+
 const cpg_method_ops cpg_direct_ops = {
     .state_size = sizeof(direct_state),
+    .report = report,
+    .report_count = (int)(sizeof report / sizeof report[0]),
     .analyse = direct_analyse,
     .same_pattern = direct_same_pattern,
     .factorise = direct_factorise,

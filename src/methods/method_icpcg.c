@@ -169,10 +169,52 @@ static int icpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
     return rc;
 }
 
+/* What it reports: its incomplete factor, read from the solve's record. */
+static double report_ic_fill(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return rec->ic_fill;
+}
+
+static double report_ic_shift(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return rec->ic_shift;
+}
+
+static double report_ic_retries(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return rec->ic_retries;
+}
+
+static double report_ic_compensation(const void *state, const corepcg_info *rec)
+{
+    (void)state;
+    return rec->ic_compensation;
+}
+
+static const cpg_report_item report[] = {
+    CPG_NNZ_FACTOR_ITEM("the incomplete factor"),
+    {{"ic_fill", COREPCG_VALUE_INT, "", "the fill level of its factor"},
+     report_ic_fill, NULL},
+    {{"ic_shift", COREPCG_VALUE_REAL, "",
+      "alpha of the Manteuffel shift A~ + alpha diag(A~) it needed (0: none)"},
+     report_ic_shift, NULL},
+    {{"ic_retries", COREPCG_VALUE_INT, "",
+      "factorisations that broke down before the one kept"},
+     report_ic_retries, NULL},
+    {{"ic_compensation", COREPCG_VALUE_REAL, "",
+      "tr R / tr A~ of the dropped fill R moved onto its pivots (0: none)"},
+     report_ic_compensation, NULL},
+};
+
 const cpg_method_ops cpg_icpcg_ops = {
     .state_size = sizeof(icpcg_state),
     .own = own,
     .own_count = OWN_COUNT,
+    .report = report,
+    .report_count = (int)(sizeof report / sizeof report[0]),
     .analyse = icpcg_analyse,
     .same_pattern = icpcg_same_pattern,
     .factorise = icpcg_factorise,
