@@ -303,6 +303,26 @@ double cloth_mesh_triangle_area(const cloth_mesh *mesh, int t, double *longest2)
 /* Bounding box of the vertices. */
 void cloth_mesh_bounds(const cloth_mesh *mesh, double lo[3], double hi[3]);
 
+/* Where a mesh passes through itself (self_intersect.c): an edge crossing
+ * a triangle that shares no vertex with it (borders included; an edge in
+ * the triangle's plane does not cross it). Found through Embree's tree of
+ * the mesh, each hit confirmed in double. */
+typedef struct cloth_self_intersection {
+    long pairs;          /* distinct triangle pairs that cross (an edge's
+                            triangle with the triangle it crosses)        */
+    long crossings;      /* (edge, triangle) crossings                    */
+    int capped;          /* 1: more pairs than were stored: at least pairs */
+    int triangle[2];     /* an example (-1 for none): triangle[0] holds the
+                            edge that crosses triangle[1]                 */
+    int edge[2];         /* that edge's vertices                          */
+    double point[3];     /* where it crosses                              */
+} cloth_self_intersection;
+
+/* OK (out->pairs 0 when the mesh does not cross itself), ERR_NO_MEMORY, or
+ * ERR_FORMAT as cloth_mesh_edges; msg says which. */
+int cloth_mesh_self_intersections(const cloth_mesh *mesh, cloth_self_intersection *out,
+                                  char *msg);
+
 /* --------------------------------------------------------- parameters */
 
 #define CLOTH_MIN_SIZE 3

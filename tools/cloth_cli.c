@@ -204,12 +204,16 @@ int cloth_cli_load(struct cloth_cli *o)
         if (note[0])
             snprintf(o->skipped, sizeof o->skipped, "%.200s: %s", file_name(o->mesh_path), note);
         int rc = cloth_mesh_subdivide(&read, o->subdivide, &o->mesh, msg);
-        cloth_mesh_free(&read);
         if (rc != COREPCG_OK) {
+            cloth_mesh_free(&read);
             cli_error("%s: %s", o->command, msg);
             return -1;
         }
         cloth_place_mesh(&o->place, &o->mesh);
+        rc = cloth_cli_self_check(o->command, o->mesh_path, &read, o->subdivide, &o->mesh);
+        cloth_mesh_free(&read);
+        if (rc)
+            return -1;
         cloth_params_default_mesh(&o->par, scene, &o->mesh);
     }
     if (cloth_place_load(o->command, &o->place, o->up))
@@ -250,6 +254,42 @@ int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mes
     }
     cloth_mesh_orient(mesh, CLOTH_UP_Z, (cloth_up)up);
     return 0;
+}
+
+/* Triangle t of a mesh subdivided `levels` times, as its line in the
+ * file read: each round makes triangle t the four 4 t .. 4 t + 3. */
+static void file_triangle(const cloth_mesh *read, int levels, int t, char *buf, size_t len)
+{
+    int original = t >> (2 * levels);
+    if (read->triangle_line)
+        snprintf(buf, len, "line %d", read->triangle_line[original]);
+    else
+        snprintf(buf, len, "triangle %d", original + 1);
+}
+
+int cloth_cli_self_check(const char *command, const char *path, const cloth_mesh *read,
+                         int levels, const cloth_mesh *mesh)
+{
+    char msg[COREPCG_MSG_SIZE];
+    cloth_self_intersection si;
+    if (cloth_mesh_self_intersections(mesh, &si, msg) != COREPCG_OK) {
+        cli_error("%s: %s: %s", command, path, msg);
+        return -1;
+    }
+    if (si.pairs == 0)
+        return 0;
+    char one[64], other[64];
+    file_triangle(read, levels, si.triangle[0], one, sizeof one);
+    file_triangle(read, levels, si.triangle[1], other, sizeof other);
+    cli_error("%s: %s: the garment passes through itself: %s%ld pair%s of triangles "
+              "cross (%ld edge crossing%s), e.g. an edge of the triangle at %s passes "
+              "through the triangle at %s at (%.4g, %.4g, %.4g) m in the scene; the "
+              "simulation would start with the cloth through itself: fix the mesh in the "
+              "tool that made it",
+              command, path, si.capped ? "at least " : "", si.pairs, si.pairs == 1 ? "" : "s",
+              si.crossings, si.crossings == 1 ? "" : "s", one, other, si.point[0],
+              si.point[1], si.point[2]);
+    return -1;
 }
 
 void cloth_cli_refused(const char *command, const cloth_params *par, int up, const char *msg)

@@ -80,6 +80,13 @@ int cloth_cli_load(struct cloth_cli *o);
 int cloth_cli_read_mesh(const char *command, const char *path, int up, cloth_mesh *mesh,
                         char *skipped_note, size_t len);
 
+/* Refuses a garment that passes through itself at the start: `mesh` is
+ * `read` (the file at path, its lines kept) after `levels` rounds of
+ * subdivision and the moves. 0, or -1 after printing how many triangle
+ * pairs cross, one of them (the file's lines) and what to do. */
+int cloth_cli_self_check(const char *command, const char *path, const cloth_mesh *read,
+                         int levels, const cloth_mesh *mesh);
+
 /* Prints "COMMAND: MSG" for a simulation par refused, and for a mesh
  * read with `up` the --up under which it would start. */
 void cloth_cli_refused(const char *command, const cloth_params *par, int up,

@@ -545,6 +545,25 @@ static int load_dressed(bench_options *o, cloth_mesh meshes[2])
     return 0;
 }
 
+/* The garment at its finest --subdivide level crossing itself is refused:
+ * subdivision keeps the surface, and the finest level's triangles share
+ * the fewest vertices, so it finds what any coarser level would. */
+static int self_check(const bench_options *o, const cloth_mesh *mesh)
+{
+    int finest = 0;
+    for (int a = 0; a < o->num_levels; a++)
+        finest = o->levels[a] > finest ? o->levels[a] : finest;
+    cloth_mesh fine;
+    char msg[COREPCG_MSG_SIZE];
+    if (cloth_mesh_subdivide(mesh, finest, &fine, msg) != COREPCG_OK) {
+        cli_error("bench: %s", msg);
+        return -1;
+    }
+    int rc = cloth_cli_self_check("bench", o->mesh_path, mesh, finest, &fine);
+    cloth_mesh_free(&fine);
+    return rc;
+}
+
 /* The mesh for the mesh scenes, if any is run: --mesh, else tshirt.obj
  * where it is installed or in the source tree. 0, or -1 (reported). */
 static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_mesh *mesh,
@@ -571,6 +590,10 @@ static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_me
     }
     if (o->num_levels == 0 && scaling_levels(o, msg)) {
         cli_error("bench: %s", msg);
+        cloth_mesh_free(mesh);
+        return -1;
+    }
+    if (self_check(o, mesh)) {
         cloth_mesh_free(mesh);
         return -1;
     }
