@@ -15,8 +15,9 @@ static const char usage_text[] =
     "usage: corepcg bench [options]\n"
     "  --scene LIST     of ballhit, drape, pinned, rail, free (on each grid\n"
     "                   size), hang, garment, dressed (on the mesh) (default\n"
-    "                   ballhit,drape,pinned,garment: the fastest method\n"
-    "                   changes with the scene; --quick, --scaling: ballhit)\n"
+    "                   ballhit,drape,pinned,garment,dressed: the fastest\n"
+    "                   method changes with the scene; --quick, --scaling:\n"
+    "                   ballhit)\n"
     "  --mesh FILE.obj  the mesh of hang and garment (default\n"
     "                   data/meshes/tshirt.obj, a T-shirt of 3560 vertices)\n"
     "  --subdivide LIST the mesh's midpoint-subdivision levels, each run like a\n"
@@ -349,8 +350,9 @@ static void set_defaults(bench_options *o, const bench_given *g)
         o->steps = o->quick ? 2 : o->scaling ? 1 : 5;
     if (!g->scenes) {
         static const int all[] = {CLOTH_SCENE_BALLHIT, CLOTH_SCENE_DRAPE,
-                                  CLOTH_SCENE_PINNED, CLOTH_SCENE_GARMENT};
-        o->num_scenes = o->quick || o->scaling ? 1 : 4;
+                                  CLOTH_SCENE_PINNED, CLOTH_SCENE_GARMENT,
+                                  CLOTH_SCENE_DRESSED};
+        o->num_scenes = o->quick || o->scaling ? 1 : 5;
         memcpy(o->scenes, all, sizeof(int) * (size_t)o->num_scenes);
     }
 }
