@@ -7,14 +7,10 @@
  *     S A x = S b,      (I - S) x = (I - S) z,      S = blockdiag(S_i),
  *
  * by reducing them to an unconstrained SPD system U^T A U and solving that
- * with corePCG (PCG preconditioned by a CHOLMOD factorisation of the
- * stretch-only "matrix core"), or with one of the baselines (MPCG in
- * Baraff & Witkin's and Ascher & Boxerman's forms, PCG on the reduced
- * system, a direct CHOLMOD solve).
+ * with corePCG or a baseline (docs/design.md, "The methods").
  *
  * Conventions
- *   - Every public symbol starts with corepcg_, every macro and enum value
- *     with COREPCG_.
+ *   - Public symbols start with corepcg_, macros and enum values COREPCG_.
  *   - Indices are 0-based `int`. A system of N nodes has n = 3N unknowns;
  *     unknown 3i+c is coordinate c of node i.
  *   - Functions that can fail return an int status: 0 is OK, negative is an
@@ -54,8 +50,7 @@ enum corepcg_status {
     /* warnings: x is usable */
     COREPCG_NOT_CONVERGED = 1,    /* iteration limit reached, tol not met  */
     COREPCG_FELL_BACK = 2,        /* core not SPD; solved by block PCG     */
-    COREPCG_STOPPED = 3,          /* the monitor asked to stop; x is the
-                                     iterate it stopped at              */
+    COREPCG_STOPPED = 3,          /* monitor said stop; x is that iterate */
     /* errors: no usable x */
     COREPCG_ERR_ARGUMENT = -1,    /* NULL pointer or invalid setting       */
     COREPCG_ERR_NO_MEMORY = -2,   /* an allocation failed                  */
@@ -73,8 +68,7 @@ enum corepcg_status {
     COREPCG_ERR_STATE = -14,      /* call out of order (solve before setup) */
     COREPCG_ERR_CHOLMOD = -15,    /* CHOLMOD failed for another reason     */
     COREPCG_ERR_TOO_LARGE = -16,  /* sizes overflow the index type         */
-    COREPCG_ERR_IC_BREAKDOWN = -17 /* incomplete Cholesky not positive
-                                     definite even with a diagonal shift  */
+    COREPCG_ERR_IC_BREAKDOWN = -17 /* IC not SPD even with a diagonal shift */
 };
 
 /* The version of the library the program runs with (COREPCG_VERSION is
@@ -93,8 +87,7 @@ typedef enum corepcg_method {
     COREPCG_METHOD_MPCG,        /* Ascher & Boxerman's corrected MPCG on A  */
     COREPCG_METHOD_MPCG_BW,     /* Baraff & Witkin's original MPCG on A     */
     COREPCG_METHOD_ICPCG,       /* PCG on A~, incomplete Cholesky precond   */
-    COREPCG_METHOD_AUTO,        /* per step the fastest of its candidates,
-                                   as measured on earlier steps            */
+    COREPCG_METHOD_AUTO,        /* per step the fastest candidate measured */
     COREPCG_METHOD_COUNT
 } corepcg_method;
 
@@ -104,27 +97,23 @@ typedef enum corepcg_auto_reason {
     COREPCG_AUTO_FIRST,         /* nothing measured yet: the first choice   */
     COREPCG_AUTO_FASTEST,       /* the fastest measured on earlier steps    */
     COREPCG_AUTO_PROBE,         /* a candidate never timed, tried once      */
-    COREPCG_AUTO_RECHECK,       /* a slower candidate, timed again in case
-                                   the system changed                      */
+    COREPCG_AUTO_RECHECK,       /* a slower candidate, timed again          */
     COREPCG_AUTO_FALLBACK,      /* the chosen one failed; this one ran      */
-    COREPCG_AUTO_BREAKDOWN,     /* the first choice broke down (auto's
-                                   breakdown rule): its successor ran      */
+    COREPCG_AUTO_BREAKDOWN,     /* first choice broke down; successor ran   */
     COREPCG_AUTO_REASON_COUNT
 } corepcg_auto_reason;
 
 typedef enum corepcg_precond {
     COREPCG_PRECOND_DIAG = 0,   /* Jacobi (upcg: of A~; mpcg: of A)          */
     COREPCG_PRECOND_BLOCK,      /* per-node diagonal block (ndof^2 or 3x3)   */
-    COREPCG_PRECOND_PROJECTED,  /* upcg only: (U_i^T P_i^-1 U_i)^-1, P=diag(A)
-                                   -- what MPCG applies in effect          */
+    COREPCG_PRECOND_PROJECTED,  /* upcg only: (U_i^T P_i^-1 U_i)^-1, P=diag A */
     COREPCG_PRECOND_COUNT
 } corepcg_precond;
 
 /* When an iterative method stops (settings.stop). */
 typedef enum corepcg_stop {
-    COREPCG_STOP_RESIDUAL = 0,  /* |S(b - A x)| <= tol |S(b - A(I-S)z)|: the
-                                   true filtered residual, the same measure
-                                   for every method (default)              */
+    COREPCG_STOP_RESIDUAL = 0,  /* |S(b - A x)| <= tol |S(b - A(I-S)z)|, the
+                                   same measure for every method (default) */
     COREPCG_STOP_PRECONDITIONED, /* r^T M^-1 r <= tol^2 delta0, the papers'
                                    rule: what tol means depends on M        */
     COREPCG_STOP_COUNT
@@ -184,17 +173,14 @@ typedef enum corepcg_option {
     COREPCG_OPTION_COUNT             /* the first method's own option        */
 } corepcg_option;
 
-/* The library's one table of methods, for tools that offer every method
- * (a CLI's option checks, a benchmark's list) without a copy of it.
- *   corepcg_method_at(k): the k-th method of the table, k = 0, 1, ...
- *     (a row per constant above, then any added since, valued from
- *     COREPCG_METHOD_COUNT on); -1 past the last.
+/* The library's one table of methods, for tools that offer every method.
+ *   corepcg_method_at(k): its k-th method, k = 0, 1, ... (the constants
+ *     above, then any added since, from COREPCG_METHOD_COUNT on); -1 past
+ *     the last.
  *   corepcg_method_takes(method, option): 1 when the method reads that
- *     setting (auto: when one of its candidates does), 0 when it ignores
- *     it or either argument is out of range.
- *   corepcg_auto_candidate(k): auto's k-th candidate (k = 0, 1, ...), in
- *     the order it tries them when nothing is measured yet; -1 past the
- *     last. */
+ *     setting (auto: when a candidate does); 0 when not or out of range.
+ *   corepcg_auto_candidate(k): auto's k-th candidate, in the order it
+ *     tries them when nothing is measured yet; -1 past the last. */
 COREPCG_EXPORT int corepcg_method_at(int k);
 COREPCG_EXPORT int corepcg_method_takes(int method, int option);
 COREPCG_EXPORT int corepcg_auto_candidate(int k);
@@ -222,25 +208,15 @@ COREPCG_EXPORT int corepcg_method_reports(int method);
 #define COREPCG_DEFAULT_MAX_ITER 10000
 #define COREPCG_DEFAULT_CORE_THRESHOLD 1e-2
 
-/* A monitor (settings.monitor, corepcg_set_monitor), called by the
- * iterative methods once after each iteration, iteration = 1, 2, ... (never
- * for iteration 0), so that a solve of k iterations calls it k times.
- * residual is what the stopping rule compares with tol, which stops the
- * solve once residual <= tol:
- *   stop RESIDUAL        |r| / |S(b - A(I-S)z)|, r the filtered residual
- *                        the iteration carries, S(b - A x) afresh where
- *                        it met tol (at most 3 times a solve): at the last
- *                        iteration of a converged solve info.rel_residual;
- *   stop PRECONDITIONED  sqrt(r^T M^-1 r / delta0).
- * Returning non-zero stops the solve after this iteration with the warning
- * COREPCG_STOPPED: x is written, holds the constraints and is that
- * iteration's answer (info.iterations = iteration, info.rel_residual its
- * true residual). direct never calls it, nor does a solve of 0 iterations
- * (b~ = 0, or x0 already meets tol); auto for every iteration it runs, the
- * numbering starting again at 1 when its fallback solves again (docs/
- * design.md, "auto"). It runs on the
- * thread that called corepcg_solve and must not call the library on the
- * handle that calls it. */
+/* A monitor (settings.monitor, corepcg_set_monitor): called by the
+ * iterative methods after each iteration, iteration = 1, 2, ... (k calls
+ * for k iterations; none from direct or a solve of 0 iterations; auto's
+ * fallback numbers again from 1). residual is what the stopping rule
+ * compares with tol (RESIDUAL: |r| / |S(b - A(I-S)z)|; PRECONDITIONED:
+ * sqrt(r^T M^-1 r / delta0)). Non-zero stops the solve after this
+ * iteration with COREPCG_STOPPED: x is written, holds the constraints and
+ * is this iteration's answer. Runs on the thread of corepcg_solve; must
+ * not call the library on this handle. (docs/design.md, "Stopping") */
 typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
 
 /* Room for the methods' own settings (settings.method_options). */
@@ -258,9 +234,8 @@ typedef struct corepcg_settings {
     corepcg_factor factor;     /* default AUTO                               */
     corepcg_stop stop;         /* stopping rule; default RESIDUAL            */
     double method_options[COREPCG_METHOD_OPTION_SLOTS];
-                               /* the settings one method alone reads, set
-                                  and read by name with corepcg_option_set
-                                  and _get (their layout is the library's) */
+                               /* a method's own settings, by name with
+                                  corepcg_option_set, _get (layout private) */
     corepcg_monitor monitor;   /* iterative methods: called after each
                                   iteration (corepcg_monitor); default NULL */
     void *monitor_user;        /* handed to monitor as user              */
@@ -283,39 +258,31 @@ typedef enum corepcg_value_type {
  * corepcg_option_describe instead of keeping a copy. The methods that
  * take it: corepcg_method_takes. */
 typedef struct corepcg_option_info {
-    const char *name;          /* its name: the field of corepcg_settings
-                                  or a method's own, Python's keyword
-                                  ("core_threshold")                       */
+    const char *name;          /* corepcg_settings' field or a method's
+                                  own; Python's keyword ("core_threshold") */
     const char *flag;          /* the CLI's option ("--core-threshold")   */
     int type;                  /* corepcg_value_type                        */
     double min, max;           /* the values tools accept; the library
                                   refuses those past a bound it has        */
     double default_value;      /* what corepcg_settings_default sets       */
-    const char *family;        /* the option it is read with (tol for
-                                  max_iter: the same methods take both),
-                                  whose refusal names both, by name; NULL:
-                                  itself                                   */
+    const char *family;        /* the option it is read with, by name
+                                  (max_iter: tol); NULL: itself            */
     const char *needs;         /* read only while the option of this name
                                   has needs_value (core_threshold: core
-                                  auto), so given otherwise it is refused;
-                                  NULL: always read                        */
+                                  auto), else refused; NULL: always read   */
     int needs_value;
     const char *help;          /* one line: what it does                   */
 } corepcg_option_info;
 
-/* Every setting but the method and the monitor is an option, numbered 0
- * .. corepcg_option_count() - 1: first the corepcg_option values, then
- * each method's own in the table of methods' order.
- *   corepcg_option_describe(option): its description, NULL for any other
- *     number;
- *   corepcg_option_from_name(name): the number of the option of that name
- *     ("ic_fill", in any case), -1 for none. */
+/* Options are numbered 0 .. corepcg_option_count() - 1: the corepcg_option
+ * values, then each method's own in the table of methods' order.
+ *   corepcg_option_describe(option): NULL for any other number;
+ *   corepcg_option_from_name(name): any case ("ic_fill"), -1 for none. */
 COREPCG_EXPORT int corepcg_option_count(void);
 COREPCG_EXPORT int corepcg_option_from_name(const char *name);
 COREPCG_EXPORT const corepcg_option_info *corepcg_option_describe(int option);
-/* A CHOICE option's value by name: the name of value, NULL for a value
- * out of range or an option that is no CHOICE; the value of name, -1 for
- * an unknown one. */
+/* A CHOICE option's value's name (NULL: out of range, or no CHOICE) and
+ * a name's value (-1: unknown). */
 COREPCG_EXPORT const char *corepcg_option_value_name(int option, int value);
 COREPCG_EXPORT int corepcg_option_value_from_name(int option, const char *name);
 /* The method that alone takes this value of a CHOICE option (precond
@@ -342,30 +309,22 @@ COREPCG_EXPORT int corepcg_settings_refusal(const corepcg_settings *s,
 /* Every option s's method would not read put back to its default, for
  * one set of settings kept for several methods: setup then refuses none. */
 COREPCG_EXPORT void corepcg_settings_for_method(corepcg_settings *s);
-/* A setting of s by option number, the way to set a method's own:
- *   corepcg_settings s;
- *   corepcg_settings_default(&s);
- *   corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 1);
- * corepcg_option_set stores value (no range check, which setup makes)
- * and returns OK, or ERR_ARGUMENT, leaving s as it was, for a NULL s, an
- * unknown option or, for an option that is not REAL, a value that is not
- * a whole number an int holds (NaN included); corepcg_option_get returns
- * it as a double (NaN for a NULL s or an unknown option). */
+/* A setting of s by option number, the way to set a method's own, e.g.
+ * corepcg_option_set(&s, corepcg_option_from_name("ic_fill"), 1).
+ * _set stores value (setup checks the range) and returns OK, or
+ * ERR_ARGUMENT with s unchanged for a NULL s, an unknown option or, for a
+ * non-REAL option, a value no int holds exactly (NaN included); _get
+ * returns it as a double (NaN for a NULL s or an unknown option). */
 COREPCG_EXPORT int corepcg_option_set(corepcg_settings *s, int option, double value);
 COREPCG_EXPORT double corepcg_option_get(const corepcg_settings *s, int option);
 
 /* --------------------------------------------------------------- system */
 
-/* How A is handed over. In either format
- *   - entries may come in any order: a CSC column's rows need not be
- *     sorted;
- *   - an entry given twice or more (the same row and column) counts as the
- *     sum of its values, as a simulator's assembly adds up contributions;
- *   - explicit zeros are allowed and belong to the pattern;
- *   - every diagonal entry a_kk must be given, even a fixed node's (an
- *     explicit zero counts): one left out is ERR_FORMAT naming its row and
- *     node;
- *   - only entries of the declared triangle (corepcg_triangle) may appear. */
+/* How A is handed over. Either format: entries in any order (CSC rows
+ * unsorted too); an entry given twice or more is the sum of its values;
+ * explicit zeros belong to the pattern; every diagonal a_kk must be given,
+ * even a fixed node's (else ERR_FORMAT); entries of the declared triangle
+ * only (docs/design.md, "The import"). */
 typedef enum corepcg_format {
     COREPCG_CSC = 0,           /* A_colptr (n+1), A_rowidx, A_values         */
     COREPCG_TRIPLET            /* A_nnz entries of A_rowidx, A_colidx, A_values */
@@ -377,15 +336,11 @@ typedef enum corepcg_triangle {
     COREPCG_BOTH               /* the whole matrix, symmetric to round-off   */
 } corepcg_triangle;
 
-/* One constrained node. ndof = free directions left: 2 = slides in the
- * plane with normal p; 1 = slides on the line orthogonal to p and q;
- * 0 = fixed (p, q ignored); 3 = free, as if not listed (p, q ignored: a
- * simulator's per-particle array of records may go in as it is;
- * constraints.txt lists constrained nodes only, and the bundle writer
- * leaves such records out). A node is listed at most once. p and q need
- * not be unit (they are normalised); for ndof 1, q must be orthogonal to
- * p (|p.q| <= 1e-6 after normalising) and is then made exactly
- * orthogonal. */
+/* One constrained node, listed at most once. ndof = free directions left:
+ * 2 = in the plane with normal p; 1 = on the line orthogonal to p and q;
+ * 0 = fixed; 3 = free, as if not listed (docs/format.md, "4. constraints.txt").
+ * p, q (ignored for 0 and 3) need not be unit; for ndof 1, |p.q| <= 1e-6
+ * after normalising, and q is then made exactly orthogonal. */
 typedef struct corepcg_constraint {
     int node;
     int ndof;
@@ -408,13 +363,9 @@ typedef struct corepcg_system {
     const double *z;           /* n prescribed values, or NULL for zero     */
     int num_stretch;           /* stretch springs (the matrix core)         */
     const int *stretch_pairs;  /* 2*num_stretch node indices: i0 j0 i1 j1..
-                                  A set of node pairs: the order of the
-                                  pairs and within a pair does not matter,
-                                  a pair given twice counts once. A pair
-                                  whose nodes A does not couple (no entry
-                                  in block (i, j)) is accepted and adds
-                                  nothing to the core: the core keeps A's
-                                  blocks of the pairs, and A has none. */
+                                  a set (order, repeats do not matter); a
+                                  pair A does not couple adds nothing
+                                  (docs/design.md, "The import")          */
 } corepcg_system;
 
 /* ----------------------------------------------------------------- info */
@@ -426,15 +377,13 @@ typedef struct corepcg_system {
 typedef struct corepcg_info {
     int status;                /* the code the call returned                */
     corepcg_method method;     /* the method asked for (settings.method)    */
-    corepcg_method method_used; /* the method that ran: method, or for
-                                   auto the one it chose                    */
+    corepcg_method method_used; /* the method that ran (auto: its choice) */
     corepcg_auto_reason auto_reason; /* auto: why method_used; else NONE    */
     int n;                     /* unknowns of the full system (3N)          */
     int r;                     /* unknowns of the reduced system            */
     int iterations;            /* 0 for direct                              */
     int converged;             /* 1 when the stopping rule was met          */
-    int fell_back;             /* 1 when corepcg fell back to upcg's block
-                                  preconditioner (core not SPD)            */
+    int fell_back;             /* 1: corepcg used upcg's block precond  */
     double rel_residual;       /* |S(b - A x)| / |S(b - A(I-S)z)|           */
     double constraint_error;   /* max |(I - S)(x - z)|                      */
     long nnz_reduced;          /* stored entries of A~ (one triangle)       */
@@ -446,8 +395,7 @@ typedef struct corepcg_info {
                                   and the compensated one was factorised  */
     corepcg_ordering ordering; /* ordering CHOLMOD actually used            */
     int factor_supernodal;     /* 1 when the factor is supernodal LL^T      */
-    int analysis_reused;       /* 1 when the last setup/update reused the
-                                  symbolic analysis                         */
+    int analysis_reused;       /* 1: last setup/update reused the analysis */
     int ic_fill;               /* icpcg: the fill level of its factor       */
     double ic_shift;           /* icpcg: alpha of the Manteuffel shift
                                   A~ + alpha diag(A~) it needed (0: none)  */
@@ -457,10 +405,8 @@ typedef struct corepcg_info {
                                   moved onto its pivots (0: none)          */
     double time_reduce_s;      /* build U, A~ (and core) at setup/update    */
     double time_analyze_s;     /* CHOLMOD analyse (0 when reused)           */
-    double time_factor_s;      /* numeric factorisation (CHOLMOD's, or the
-                                  incomplete one of icpcg)                 */
-    double factor_flops;       /* CHOLMOD-backed methods: CHOLMOD's flop
-                                  count of the numeric factorisation       */
+    double time_factor_s;      /* numeric factorisation (CHOLMOD or icpcg) */
+    double factor_flops;       /* CHOLMOD's flop count of the factorisation */
     double time_setup_s;       /* whole of the last setup or update         */
     double time_iterate_s;     /* PCG loop (or the direct solve)            */
     double time_solve_s;       /* whole of this solve call                  */
@@ -496,7 +442,7 @@ COREPCG_EXPORT const char *corepcg_info_value_name(int k, int value);
 typedef struct corepcg_solver corepcg_solver; /* opaque */
 
 /* An empty handle into *out (NULL on failure).
- * Returns OK, ERR_ARGUMENT (out is NULL), ERR_NO_MEMORY, ERR_CHOLMOD. */
+ * Returns OK, ERR_ARGUMENT (out is NULL), ERR_NO_MEMORY. */
 COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
 
 /* Builds everything for this system: U blocks, A~, the core and its
@@ -517,16 +463,10 @@ COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
 COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
                                  const corepcg_settings *settings);
 
-/* The next step's system. When what the method analysed is unchanged,
- * only the numbers are recomputed and the symbolic analysis is reused
- * (info.analysis_reused = 1); otherwise it is a full setup. Each method
- * decides what its analysis depends on, compared entry by entry, never by
- * counts (docs/design.md, "Each method owns its state": corepcg's is the
- * core's blocks, so contacts and constraints may change freely; auto's
- * candidates keep their own analyses).
- * Patterns are compared by content, never by pointer: whatever is kept
- * (the analysis, A's import map, built by the first update) is reused
- * only for the very pattern it was made for.
+/* The next step's system. When what the method analysed is unchanged
+ * (compared by content, never by pointer or count), only the numbers are
+ * recomputed and the analysis is reused (info.analysis_reused = 1); else
+ * it is a full setup (docs/design.md, "Each method owns its state").
  * info (may be NULL) gets status, analysis_reused and the setup times.
  * Returns setup's codes, and ERR_STATE before a successful setup. If the
  * new system cannot be read (a code from the checks above), the previous
@@ -549,9 +489,8 @@ COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
                                  const double *x0, double *x,
                                  corepcg_info *info);
 
-/* Replaces the monitor of the settings in force (monitor may be NULL:
- * none) for the solves that follow, without a new setup: a monitor that
- * belongs to one solve (a per-call callback, a log of one step).
+/* Replaces the monitor in force (NULL: none) for the solves that follow,
+ * without a new setup (a per-call callback, a log of one step).
  * corepcg_update keeps it; the next corepcg_setup puts back its settings'
  * own. Returns OK, or ERR_ARGUMENT (h is NULL). */
 COREPCG_EXPORT int corepcg_set_monitor(corepcg_solver *h,
@@ -583,10 +522,9 @@ COREPCG_EXPORT int corepcg_check(const corepcg_system *sys, const double *b,
                                  const double *x, double *constraint_error,
                                  double *rel_residual, char *msg);
 
-/* out (3 num_nodes) = S v: the filter of the constraints (per node
- * S_i = U_i U_i^T, docs/format.md section 5), the very S the solvers use,
- * for a simulator that filters vectors of its own (Baraff & Witkin's
- * filter()). out may be v. The records are checked as by corepcg_setup.
+/* out (3 num_nodes) = S v, the constraints' filter (S_i = U_i U_i^T,
+ * docs/format.md section 5) the solvers use; out may be v. The records
+ * are checked as by corepcg_setup.
  * Returns OK; ERR_ARGUMENT (v or out NULL, num_nodes < 1, a negative
  * count or NULL records with a positive count); ERR_TOO_LARGE (3 num_nodes
  * overflows int); ERR_NOT_FINITE (v); ERR_CONSTRAINT (a bad record);
@@ -621,9 +559,8 @@ COREPCG_EXPORT void corepcg_bundle_free(corepcg_bundle **bundle);
 
 /* Writes a bundle into DIR (created if missing): A.mtx (symmetric, lower),
  * b.mtx, and z.mtx, constraints.txt, stretch.mtx, x0.mtx when the system
- * has them (x0 may be NULL), and removes optional files it does not
- * write. All or nothing: every file is written and synced under a
- * temporary name first, and a failure puts back what had changed.
+ * has them (x0 may be NULL); removes optional files it does not write.
+ * All or nothing (docs/format.md, "9.4 All or nothing").
  * Returns OK, setup's codes for a bad system (it runs the same checks),
  * ERR_NOT_FINITE (|v| >= 1e308 too, which Matrix Market cannot carry),
  * ERR_NOT_SPD (a diagonal entry <= 0 or missing), ERR_NO_MEMORY, ERR_IO. */
