@@ -133,7 +133,9 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
             /* one step measured is provisional (below): re-checked once
              * soon, unless even a first step's excess could not explain
              * the gap */
-            if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s)
+            if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_CLOSE * best_s)
+                need = fmin(need, 0.5 * m->explore * best_s);
+            else if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s)
                 need = fmin(need, CPG_AUTO_URGENT_RATIO * best_s);
         }
         double ratio = need > 0 ? c->credit_s / need : 0;

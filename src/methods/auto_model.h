@@ -38,6 +38,12 @@
  * this many times the best's step is re-checked soon, since its time may
  * be that excess alone; one slower still is left to the usual credit. */
 #define CPG_AUTO_FIRST_STEP_EXCESS 4.0
+/* ... and one timed within this many times the best's step is re-checked
+ * at the next step: the re-check costs at most one step's worth of excess
+ * once, and a process that times a handful of steps (`solve --repeat`)
+ * then measures the faster method's own steps (docs/benchmark.md, "auto
+ * and direct"). */
+#define CPG_AUTO_FIRST_STEP_CLOSE 2.0
 /* A candidate whose step was expected from another's measurement
  * (cpg_auto_expect) is probed at the next step when it is expected within
  * this many times the best's step: the expectation takes the measured
