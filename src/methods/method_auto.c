@@ -13,6 +13,7 @@
 #include "auto_model.h"
 #include "method.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,13 @@ static void expect_complete_factors(auto_state *st, const cpg_ctx *ctx)
         const cpg_auto_candidate *c = &st->model.c[k];
         const cpg_method_ops *ops = ops_of(st, k);
         if (c->measured || !c->usable || !ops->factor_size)
+            continue;
+        /* a complete factor has at least the core's flops: when even
+         * those at the measured rate cannot come within reach of the
+         * best, its analysis is not worth making (not yet) */
+        double least = fmax(st->seen[from].step_s - st->seen[from].solve_s, 0);
+        if (!(st->seen[k].flops > 0) &&
+            least > CPG_AUTO_EXPECT_PROBE * st->model.c[best].cost_s)
             continue;
         if (!(st->seen[k].flops > 0)) {
             corepcg_info kept = *ctx->rec;
