@@ -6,9 +6,8 @@
  * pseudo-normal (obstacle_normals.c). Embree's tree is in single
  * precision, so each query reaches a little further than asked and the
  * exact distances decide. */
-#include "cloth.h"
+#include "embree_mesh.h"
 
-#include <embree3/rtcore.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,30 +61,12 @@ static int build_tree(cloth_mesh_obstacle *ob, char *msg)
                      (int)rtcGetDeviceError(NULL));
         return COREPCG_ERR_NO_MEMORY;
     }
-    ob->scene = rtcNewScene(ob->device);
-    RTCGeometry geom = rtcNewGeometry(ob->device, RTC_GEOMETRY_TYPE_TRIANGLE);
-    float *v = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                       3 * sizeof(float), (size_t)m->num_vertices);
-    unsigned *t = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                          3 * sizeof(unsigned), (size_t)m->num_triangles);
-    if (v && t) {
-        for (size_t k = 0; k < 3 * (size_t)m->num_vertices; k++)
-            v[k] = (float)m->x[k];
-        for (size_t k = 0; k < 3 * (size_t)m->num_triangles; k++)
-            t[k] = (unsigned)m->triangles[k];
-        rtcCommitGeometry(geom);
-        rtcAttachGeometry(ob->scene, geom);
-    }
-    rtcReleaseGeometry(geom);
-    if (v && t)
-        rtcCommitScene(ob->scene);
-    enum RTCError err = rtcGetDeviceError(ob->device);
-    if (v && t && err == RTC_ERROR_NONE)
+    ob->scene = cloth_embree_scene(ob->device, m, NULL);
+    if (ob->scene)
         return COREPCG_OK;
     if (msg)
-        snprintf(msg, COREPCG_MSG_SIZE, "obstacle of %d triangles: Embree's tree: %s",
-                 m->num_triangles, err == RTC_ERROR_OUT_OF_MEMORY ? "out of memory"
-                                                                  : "failed");
+        snprintf(msg, COREPCG_MSG_SIZE, "obstacle of %d triangles: Embree could not "
+                 "build its tree (out of memory)", m->num_triangles);
     return COREPCG_ERR_NO_MEMORY;
 }
 

@@ -6,9 +6,8 @@
  * ends) and records every other one, rejecting it so that the ray goes
  * on to the next. Embree works in single precision, so each hit is
  * confirmed in double on the triangle before it counts. */
-#include "cloth.h"
+#include "embree_mesh.h"
 
-#include <embree3/rtcore.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -118,41 +117,6 @@ static int by_key(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* Embree's tree of the mesh's triangles, with the filter. */
-static RTCScene build_scene(RTCDevice device, const cloth_mesh *m)
-{
-    RTCScene scene = rtcNewScene(device);
-    RTCGeometry geom = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
-    if (!scene || !geom) {
-        if (geom)
-            rtcReleaseGeometry(geom);
-        if (scene)
-            rtcReleaseScene(scene);
-        return NULL;
-    }
-    float *v = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                       3 * sizeof(float), (size_t)m->num_vertices);
-    unsigned *t = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                          3 * sizeof(unsigned), (size_t)m->num_triangles);
-    if (v && t) {
-        for (size_t k = 0; k < 3 * (size_t)m->num_vertices; k++)
-            v[k] = (float)m->x[k];
-        for (size_t k = 0; k < 3 * (size_t)m->num_triangles; k++)
-            t[k] = (unsigned)m->triangles[k];
-        rtcSetGeometryIntersectFilterFunction(geom, record_hit);
-        rtcCommitGeometry(geom);
-        rtcAttachGeometry(scene, geom);
-    }
-    rtcReleaseGeometry(geom);
-    if (v && t)
-        rtcCommitScene(scene);
-    if (!v || !t || rtcGetDeviceError(device) != RTC_ERROR_NONE) {
-        rtcReleaseScene(scene);
-        return NULL;
-    }
-    return scene;
-}
-
 /* The crossing pairs' keys (lower triangle << 32 | higher), grown as
  * found. */
 typedef struct pair_keys {
@@ -253,7 +217,7 @@ int cloth_mesh_self_intersections(const cloth_mesh *m, cloth_self_intersection *
     /* each edge's one or two triangles, for the pairs it makes */
     int *edge_tri = malloc(2 * (size_t)num_edges * sizeof *edge_tri);
     RTCDevice device = edge_tri ? rtcNewDevice(NULL) : NULL;
-    RTCScene scene = device ? build_scene(device, m) : NULL;
+    RTCScene scene = device ? cloth_embree_scene(device, m, record_hit) : NULL;
     if (!scene) {
         if (device)
             rtcReleaseDevice(device);

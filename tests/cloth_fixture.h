@@ -56,4 +56,19 @@ static inline int fixture_run_cli(const char *args, char *out, size_t size)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* m as an OBJ file at path (v and f lines, 1-based). */
+static inline void fixture_write_mesh(const char *path, const cloth_mesh *m)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "%s opened", path);
+    if (!f)
+        return;
+    for (int i = 0; i < m->num_vertices; i++)
+        fprintf(f, "v %.17g %.17g %.17g\n", m->x[3 * i], m->x[3 * i + 1], m->x[3 * i + 2]);
+    for (int t = 0; t < m->num_triangles; t++)
+        fprintf(f, "f %d %d %d\n", m->triangles[3 * t] + 1, m->triangles[3 * t + 1] + 1,
+                m->triangles[3 * t + 2] + 1);
+    fclose(f);
+}
+
 #endif /* COREPCG_CLOTH_FIXTURE_H */

@@ -92,20 +92,6 @@ static void quad(const double o[3], const double u[3], const double w[3], cloth_
     m->num_triangles = 2;
 }
 
-static void write_mesh(const char *path, const cloth_mesh *m)
-{
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "%s opened", path);
-    if (!f)
-        return;
-    for (int i = 0; i < m->num_vertices; i++)
-        fprintf(f, "v %.17g %.17g %.17g\n", m->x[3 * i], m->x[3 * i + 1], m->x[3 * i + 2]);
-    for (int t = 0; t < m->num_triangles; t++)
-        fprintf(f, "f %d %d %d\n", m->triangles[3 * t] + 1, m->triangles[3 * t + 1] + 1,
-                m->triangles[3 * t + 2] + 1);
-    fclose(f);
-}
-
 static void write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -370,7 +356,7 @@ static void test_start_inside(void)
     for (int i = 0; i < shirt.num_vertices; i++)
         shirt.x[3 * i + 2] -= 0.3; /* down onto the hips */
     snprintf(path, sizeof path, "%s/low.obj", tmpdir);
-    write_mesh(path, &shirt);
+    fixture_write_mesh(path, &shirt);
     cloth_mesh_free(&shirt);
     snprintf(args, sizeof args, "simulate garment --mesh %s --steps 2", path);
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
@@ -413,7 +399,7 @@ static void test_start_inside(void)
     cloth_mesh ball;
     if (icosphere(2, 0.25, c, &ball) == COREPCG_OK) { /* faces sag 3 mm at most */
         snprintf(path, sizeof path, "%s/ball.obj", tmpdir);
-        write_mesh(path, &ball);
+        fixture_write_mesh(path, &ball);
         cloth_mesh_free(&ball);
         snprintf(args, sizeof args, "simulate free --size 11 --steps 2 --obstacle %s", path);
         CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);

@@ -24,20 +24,6 @@ static void make_mesh(const double *x, int nv, const int *tri, int nt, cloth_mes
     m->num_triangles = nt;
 }
 
-static void write_mesh(const char *path, const cloth_mesh *m)
-{
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "%s opened", path);
-    if (!f)
-        return;
-    for (int i = 0; i < m->num_vertices; i++)
-        fprintf(f, "v %.17g %.17g %.17g\n", m->x[3 * i], m->x[3 * i + 1], m->x[3 * i + 2]);
-    for (int t = 0; t < m->num_triangles; t++)
-        fprintf(f, "f %d %d %d\n", m->triangles[3 * t] + 1, m->triangles[3 * t + 1] + 1,
-                m->triangles[3 * t + 2] + 1);
-    fclose(f);
-}
-
 /* Triangle 2 (file lines 8) stands through triangle 1 (line 7): two of its
  * edges cross it, one pair of triangles. */
 static void pierced(cloth_mesh *m)
@@ -143,7 +129,7 @@ static void test_cli(void)
     cloth_mesh m;
     pierced(&m);
     snprintf(path, sizeof path, "%s/pierced.obj", tmpdir);
-    write_mesh(path, &m);
+    fixture_write_mesh(path, &m);
     cloth_mesh_free(&m);
     const char *want = "the garment passes through itself: 1 pair of triangles cross "
                        "(2 edge crossings), e.g. an edge of the triangle at line 8 passes "
@@ -178,7 +164,7 @@ static void test_cli(void)
 
     folded(&m);
     snprintf(folded_path, sizeof folded_path, "%s/folded.obj", tmpdir);
-    write_mesh(folded_path, &m);
+    fixture_write_mesh(folded_path, &m);
     cloth_mesh_free(&m);
     snprintf(args, sizeof args, "simulate free --mesh %s --steps 1", folded_path);
     CHECK(fixture_run_cli(args, out, sizeof out) == 0, "%s: %s", args, out);

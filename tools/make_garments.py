@@ -28,22 +28,11 @@ import sys
 import gmsh
 import numpy as np
 
+from body_proxy import BODY  # tools/, the script's own folder
+
 CLEARANCE = 0.01    # m: every vertex at least this far outside the body
 DEPTH = 0.22        # m: D, the depth far from the seams
 DEPTH_LENGTH = 0.12 # m: L, how fast the depth grows away from a seam
-
-# The body proxy: (radius, end, end) in m. The same numbers as
-# body_parts[] in cloth/obstacle.c (test_mesh checks that every garment
-# clears the simulator's proxy).
-BODY = [
-    (0.10, (0, 0, 1.62), (0, 0, 1.62)),          # head
-    (0.15, (0, 0, 1.05), (0, 0, 1.30)),          # torso
-    (0.05, (0.12, 0, 1.36), (0.70, 0, 1.36)),    # right arm
-    (0.05, (-0.12, 0, 1.36), (-0.70, 0, 1.36)),  # left arm
-    (0.17, (0, 0, 0.92), (0, 0, 0.92)),          # hips
-    (0.07, (0.09, 0, 0.08), (0.09, 0, 0.80)),    # right leg
-    (0.07, (-0.09, 0, 0.08), (-0.09, 0, 0.80)),  # left leg
-]
 
 
 def mirror(right):
