@@ -13,23 +13,12 @@
  *   g2 = -n1^ / h1,   g3 = -n2^ / h2,
  *   g0 = -(1 - s2) g2 - (1 - s3) g3,   g1 = -s2 g2 - s3 g3.              */
 #include "cloth.h"
+#include "vec3.h"
 
 #include <math.h>
 #include <string.h>
 
 #define TWO_PI 6.283185307179586476925286766559
-
-static void cross(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
 /* The edge e = x1 - x0 and the two triangles' normals (|n| = twice the
  * area). */
@@ -41,20 +30,20 @@ static void hinge_normals(const double x[12], double e[3], double n1[3], double 
         to2[c] = x[6 + c] - x[c];
         to3[c] = x[9 + c] - x[c];
     }
-    cross(e, to2, n1);
-    cross(to3, e, n2);
+    cloth_cross3(e, to2, n1);
+    cloth_cross3(to3, e, n2);
 }
 
 double cloth_hinge_angle(const double x[12], double grad[12])
 {
     double e[3], n1[3], n2[3], m[3];
     hinge_normals(x, e, n1, n2);
-    double e2 = dot(e, e), le = sqrt(e2);
-    cross(n1, n2, m);
-    double theta = le > 0.0 ? atan2(dot(m, e) / le, dot(n1, n2)) : 0.0;
+    double e2 = cloth_dot3(e, e), le = sqrt(e2);
+    cloth_cross3(n1, n2, m);
+    double theta = le > 0.0 ? atan2(cloth_dot3(m, e) / le, cloth_dot3(n1, n2)) : 0.0;
     if (!grad)
         return theta;
-    double a1 = dot(n1, n1), a2 = dot(n2, n2);
+    double a1 = cloth_dot3(n1, n1), a2 = cloth_dot3(n2, n2);
     /* a collapsed triangle (relative to the edge, as cloth_mesh_check
      * measures a sliver) has no normal: no direction to bend along */
     if (!(a1 > 1e-24 * e2 * e2) || !(a2 > 1e-24 * e2 * e2)) {
@@ -83,12 +72,12 @@ int cloth_hinge_rest(const double X[12], cloth_hinge *e)
 {
     double edge[3], n1[3], n2[3];
     hinge_normals(X, edge, n1, n2);
-    double twice_areas = sqrt(dot(n1, n1)) + sqrt(dot(n2, n2));
-    if (!(sqrt(dot(n1, n1)) > 0.0) || !(sqrt(dot(n2, n2)) > 0.0) || !isfinite(twice_areas))
+    double twice_areas = sqrt(cloth_dot3(n1, n1)) + sqrt(cloth_dot3(n2, n2));
+    if (!(sqrt(cloth_dot3(n1, n1)) > 0.0) || !(sqrt(cloth_dot3(n2, n2)) > 0.0) || !isfinite(twice_areas))
         return -1;
     e->rest_angle = cloth_hinge_angle(X, NULL);
     /* |e|^2 / (3 (A1 + A2)), the areas half the normals' lengths */
-    e->weight = 2.0 * dot(edge, edge) / (3.0 * twice_areas);
+    e->weight = 2.0 * cloth_dot3(edge, edge) / (3.0 * twice_areas);
     return 0;
 }
 

@@ -7,6 +7,7 @@
  * on to the next. Embree works in single precision, so each hit is
  * confirmed in double on the triangle before it counts. */
 #include "embree_mesh.h"
+#include "vec3.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -30,18 +31,6 @@ typedef struct edge_ray {
     double point[3];       /* where the edge passes through it             */
 } edge_ray;
 
-static void cross(const double u[3], const double w[3], double out[3])
-{
-    out[0] = u[1] * w[2] - u[2] * w[1];
-    out[1] = u[2] * w[0] - u[0] * w[2];
-    out[2] = u[0] * w[1] - u[1] * w[0];
-}
-
-static double dot(const double u[3], const double w[3])
-{
-    return u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
-}
-
 /* Segment p->q against triangle t, in double: 1 and the point when its
  * ends lie on either side of the triangle's plane, each farther from it
  * than rounding (a segment in the plane -- as a subdivided triangle's
@@ -60,11 +49,11 @@ static int segment_crosses(const cloth_mesh *m, const double *p, const double *q
         sq[i] = q[i] - c[0][i];
         scale = fmax(scale, fmax(fabs(p[i]), fabs(c[0][i])));
     }
-    cross(e1, e2, n);
-    double norm = sqrt(dot(n, n));
+    cloth_cross3(e1, e2, n);
+    double norm = sqrt(cloth_dot3(n, n));
     if (!(norm > 0.0))
         return 0;
-    double dp = dot(n, sp) / norm, dq = dot(n, sq) / norm, tol = 1e-12 * scale;
+    double dp = cloth_dot3(n, sp) / norm, dq = cloth_dot3(n, sq) / norm, tol = 1e-12 * scale;
     if (!((dp < -tol && dq > tol) || (dp > tol && dq < -tol)))
         return 0;
     double s = dp / (dp - dq);
@@ -77,8 +66,8 @@ static int segment_crosses(const cloth_mesh *m, const double *p, const double *q
             side[i] = b[i] - a[i];
             to[i] = point[i] - a[i];
         }
-        cross(side, to, w);
-        if (dot(n, w) < 0.0)
+        cloth_cross3(side, to, w);
+        if (cloth_dot3(n, w) < 0.0)
             return 0;
     }
     return 1;

@@ -6,11 +6,7 @@
  * point on an edge's line outside the triangle lands on a corner, never
  * past it. */
 #include "cloth.h"
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+#include "vec3.h"
 
 static void sub3(const double a[3], const double b[3], double d[3])
 {
@@ -32,14 +28,14 @@ int cloth_triangle_closest(const double a[3], const double b[3], const double c[
     sub3(b, a, ab);
     sub3(c, a, ac);
     sub3(x, a, ax);
-    double d1 = dot3(ab, ax), d2 = dot3(ac, ax);
+    double d1 = cloth_dot3(ab, ax), d2 = cloth_dot3(ac, ax);
     if (d1 <= 0.0 && d2 <= 0.0) {
         for (int k = 0; k < 3; k++)
             q[k] = a[k];
         return CLOTH_FEATURE_CORNER;
     }
     sub3(x, b, bx);
-    double d3 = dot3(ab, bx), d4 = dot3(ac, bx);
+    double d3 = cloth_dot3(ab, bx), d4 = cloth_dot3(ac, bx);
     if (d3 >= 0.0 && d4 <= d3) {
         for (int k = 0; k < 3; k++)
             q[k] = b[k];
@@ -51,7 +47,7 @@ int cloth_triangle_closest(const double a[3], const double b[3], const double c[
         return CLOTH_FEATURE_SIDE;
     }
     sub3(x, c, cx);
-    double d5 = dot3(ab, cx), d6 = dot3(ac, cx);
+    double d5 = cloth_dot3(ab, cx), d6 = cloth_dot3(ac, cx);
     if (d6 >= 0.0 && d5 <= d6) {
         for (int k = 0; k < 3; k++)
             q[k] = c[k];
