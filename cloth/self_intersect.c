@@ -231,7 +231,7 @@ int cloth_mesh_self_intersections(const cloth_mesh *m, cloth_self_intersection *
     rtcReleaseScene(scene);
     rtcReleaseDevice(device);
     /* a pair crossing along a segment is found from both of its ends */
-    if (rc == COREPCG_OK)
+    if (rc == COREPCG_OK && pk.stored > 0) /* none found: no array at all */
         qsort(pk.key, (size_t)pk.stored, sizeof *pk.key, by_key);
     for (long k = 0; rc == COREPCG_OK && k < pk.stored; k++)
         out->pairs += k == 0 || pk.key[k] != pk.key[k - 1];
