@@ -79,8 +79,10 @@ int cli_settings_check(const cli_settings *c, const char *command)
 {
     /* the library decides (corepcg_settings_refusal, the rule setup
      * applies too); the CLI says it in its own words, by flag */
-    int k;
+    int k = 0; /* set only with a refusal */
     int refusal = corepcg_settings_refusal(&c->set, c->gave, &k, NULL);
+    if (refusal == COREPCG_REFUSAL_NONE)
+        return 0;
     const corepcg_option_info *d = corepcg_option_describe(k);
     if (refusal == COREPCG_REFUSAL_METHOD) {
         char flags[64];
