@@ -52,7 +52,7 @@ typedef struct scaling_record {
     double warm_s, warm_iterations, warm_factor_s, warm_rel_residual,
         warm_constraint_error;
     long peak_kb, sim_kb;      /* ru_maxrss; resident size before setup  */
-    int ran[COREPCG_METHOD_COUNT]; /* warm steps each method ran (auto's) */
+    int ran[TOOL_MAX_METHODS]; /* warm steps each method ran (auto's) */
     char error[256];
 } scaling_record;
 
@@ -126,7 +126,7 @@ static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
         }
         its[k] = info.iterations;
         factor[k] = info.time_factor_s;
-        if (info.method_used >= 0 && info.method_used < COREPCG_METHOD_COUNT)
+        if (info.method_used >= 0 && info.method_used < TOOL_MAX_METHODS)
             rec->ran[info.method_used]++;
         rec->warm_rel_residual = fmax(rec->warm_rel_residual, info.rel_residual);
         rec->warm_constraint_error = fmax(rec->warm_constraint_error, info.constraint_error);
@@ -359,11 +359,11 @@ static void ran_text(const scaling_record *r, const char *sep, char *buf, size_t
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (int k = 0; r->method == COREPCG_METHOD_AUTO && k < COREPCG_METHOD_COUNT &&
-                    len < size; k++)
-        if (r->ran[k] > 0)
+    for (int k = 0, m; r->method == COREPCG_METHOD_AUTO && (m = corepcg_method_at(k)) >= 0 &&
+                       m < TOOL_MAX_METHODS && len < size; k++)
+        if (r->ran[m] > 0)
             len += (size_t)snprintf(buf + len, size - len, "%s%s x%d", len ? sep : "",
-                                    corepcg_method_name(k), r->ran[k]);
+                                    corepcg_method_name(m), r->ran[m]);
 }
 
 /* The method's name; auto's with what it ran: "auto (corepcg x3, direct

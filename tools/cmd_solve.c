@@ -54,7 +54,7 @@ typedef struct warm_steps {
     int count;
     double median_s, min_s;   /* wall clock around update + solve */
     int iterations;           /* of the last */
-    int runs[COREPCG_METHOD_COUNT]; /* steps each method ran (auto's choice) */
+    int runs[TOOL_MAX_METHODS]; /* steps each method ran (auto's choice) */
 } warm_steps;
 
 /* The methods the warm steps ran, in the registry's order: "icpcg x2,
@@ -64,9 +64,9 @@ static void warm_runs_text(const warm_steps *warm, int json, char *buf,
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (int k = 0; k < COREPCG_METHOD_COUNT && len < size; k++) {
+    for (int k = 0; corepcg_method_at(k) >= 0 && len < size; k++) {
         int m = corepcg_method_at(k);
-        if (m >= 0 && warm->runs[m] > 0)
+        if (m < TOOL_MAX_METHODS && warm->runs[m] > 0)
             len += (size_t)snprintf(buf + len, size - len,
                                     json ? "%s\"%s\": %d" : "%s%s x%d",
                                     len ? ", " : "", corepcg_method_name(m),
@@ -268,7 +268,7 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
             rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
         seconds[k] = cpg_now() - t;
         warm->iterations = info.iterations;
-        if (rc >= 0 && info.method_used >= 0 && info.method_used < COREPCG_METHOD_COUNT)
+        if (rc >= 0 && info.method_used >= 0 && info.method_used < TOOL_MAX_METHODS)
             warm->runs[info.method_used]++;
     }
     if (rc >= 0) {
