@@ -661,6 +661,19 @@ static void check_scaling_models(void)
     CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj (fem, bending 0.0001) | 600 | 1242 | direct |");
     CHECK_STR_CONTAINS(table, "| tshirt_coarse.obj | 600 | 1242 | auto (");
     free(table);
+    /* --bending reaches the FEM cloth: a stiffer hinge costs corePCG more
+     * iterations (docs/benchmark.md, "The FEM limit": 2 at the default
+     * 1e-5 N m, 6-7 at 1e-2 on the coarse T-shirt, tol 1e-5) */
+    double its[2];
+    static const char *const bend[2] = {"", "--bending 1e-2"};
+    for (int b = 0; b < 2; b++) {
+        snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0 "
+                 "--model fem --k 600 --tol 1e-5 --methods corepcg %s --csv \"%s\"", mesh,
+                 bend[b], csv);
+        its[b] = read_scaling(args, csv, rows, 1) == 1 ? rows[0].v[S_WARM_ITS] : -1;
+    }
+    CHECK(its[0] > 0 && its[1] >= its[0] + 3, "corePCG's warm iterations: %g at the default "
+          "bending, %g at 1e-2 N m", its[0], its[1]);
     /* --bending is the FEM model's */
     snprintf(args, sizeof args, "--scaling --scene garment --mesh \"%s\" --subdivide 0 "
              "--model springs --bending 1e-4", mesh);
