@@ -66,7 +66,7 @@ typedef struct bench_options {
                                           the scene's default            */
     int up;                            /* --up: the mesh file's up axis
                                           (cloth_up), -1 not given (z)   */
-    int models[CLOTH_MODEL_COUNT];     /* --model: the mesh scenes'
+    int models[BENCH_MAX_LIST];        /* --model: the mesh scenes'
                                           cloth_force_models            */
     int num_models;
     double bending;                    /* --bending: the FEM scenes'

@@ -78,8 +78,8 @@ int bench_sim_create(const bench_options *o, int scene, int model, int a, double
         cloth_params_default_mesh(&par, (cloth_scene)scene, &fine);
         if (o->self_contact >= 0)
             par.self_contact = o->self_contact;
-        par.model = (cloth_force_model)model;
-        if (o->bending >= 0 && model == CLOTH_MODEL_FEM)
+        par.model = model;
+        if (o->bending >= 0 && cloth_force_model_takes(model, CLOTH_PARAM_BENDING))
             par.bending = o->bending;
     } else {
         cloth_params_default(&par, (cloth_scene)scene, o->sizes[a]);
@@ -95,11 +95,13 @@ int bench_sim_create(const bench_options *o, int scene, int model, int a, double
 void bench_case_label(const bench_options *o, int scene, int model, int a, char *buf,
                       size_t len)
 {
-    char fem[48] = "";
-    if (model == CLOTH_MODEL_FEM && o->bending >= 0)
-        snprintf(fem, sizeof fem, " (fem, bending %g)", o->bending);
-    else if (model == CLOTH_MODEL_FEM)
-        snprintf(fem, sizeof fem, " (fem)");
+    char fem[48] = ""; /* the default model unlabelled, another by name */
+    if (model != CLOTH_MODEL_SPRINGS && o->bending >= 0 &&
+        cloth_force_model_takes(model, CLOTH_PARAM_BENDING))
+        snprintf(fem, sizeof fem, " (%s, bending %g)", cloth_force_model_name(model),
+                 o->bending);
+    else if (model != CLOTH_MODEL_SPRINGS)
+        snprintf(fem, sizeof fem, " (%s)", cloth_force_model_name(model));
     const char *name = scene == CLOTH_SCENE_DRESSED ? "top.obj on body.obj"
                      : o->mesh_name ? o->mesh_name : "mesh";
     if (!bench_is_mesh_scene(scene))

@@ -95,8 +95,11 @@ static void print_group_heading(FILE *out, const bench_results *res, int first,
                                 const char *level)
 {
     const bench_case *cs = &res->cases[first];
-    fprintf(out, "%s %s%s, tol %g\n\n", level, cloth_scene_name(cs->id.scene),
-            cs->id.model == CLOTH_MODEL_FEM ? " (fem)" : "", cs->id.tol);
+    /* the default model unlabelled, another by name */
+    int named = cs->id.model != CLOTH_MODEL_SPRINGS;
+    fprintf(out, "%s %s%s%s%s, tol %g\n\n", level, cloth_scene_name(cs->id.scene),
+            named ? " (" : "", named ? cloth_force_model_name(cs->id.model) : "",
+            named ? ")" : "", cs->id.tol);
 }
 
 /* The shape of Ye et al.'s Table 2, with the fastest method and the

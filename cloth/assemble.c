@@ -9,10 +9,11 @@
  * b and -B to the off-diagonal block, and h (f_a - h Kx (v_a - v_b)) to
  * b_a (the opposite to b_b).
  *
- * The FEM model evaluates only this step's contact springs here (its
- * fixed springs lay out the pattern; fem_assemble.c adds the elements),
- * and its Rayleigh alpha scales the masses: (1 + h alpha) M in A, and
- * -h alpha M v in b.
+ * What a step's system holds is the force model's (its row's
+ * add_system): the spring model (spring_model.c) adds the masses, gravity
+ * and every spring through the two shared parts here; the FEM model
+ * (fem_assemble.c) its Rayleigh-scaled masses, this step's contact
+ * springs only, and its elements.
  *
  * cloth_system lends what is assembled to the solver, so solve.c needs
  * nothing from sim.c. */
@@ -35,27 +36,27 @@ static void add_diagonal(const cloth_model *g, double *values, int i,
     }
 }
 
-static void assemble_matrix(cloth_sim *sim)
+void cloth_add_inertia(cloth_sim *sim)
+{
+    const cloth_model *g = &sim->model;
+    const double h = sim->h;
+    for (int i = 0; i < g->N; i++) {
+        for (int c = 0; c < 3; c++) {
+            sim->values[g->colptr[3 * i + c]] = g->mass[i];
+            sim->b[3 * i + c] = 0.0;
+        }
+        sim->b[3 * i + 2] = -h * g->mass[i] * sim->par.gravity;
+    }
+}
+
+void cloth_add_springs(cloth_sim *sim, int first)
 {
     const cloth_model *g = &sim->model;
     const double h = sim->h;
     const double k_of[CLOTH_SPRING_KINDS] = {sim->par.k_stretch, sim->par.k_shear,
                                              sim->par.k_bend, sim->par.k_contact};
     double *values = sim->values, *b = sim->b;
-    const int fem = sim->par.model == CLOTH_MODEL_FEM;
-    const double alpha = sim->par.mass_damping;
-
-    memset(values, 0, (size_t)g->nnz * sizeof *values);
-    for (int i = 0; i < g->N; i++) {
-        for (int c = 0; c < 3; c++) {
-            values[g->colptr[3 * i + c]] = fem ? (1.0 + h * alpha) * g->mass[i] : g->mass[i];
-            b[3 * i + c] = fem ? -h * alpha * g->mass[i] * sim->v[3 * i + c] : 0.0;
-        }
-        double fall = -h * g->mass[i] * sim->par.gravity;
-        b[3 * i + 2] = fem ? b[3 * i + 2] + fall : fall;
-    }
-
-    for (int s = fem ? g->num_fixed : 0; s < g->num_springs; s++) {
+    for (int s = first; s < g->num_springs; s++) {
         const cloth_spring *sp = &g->springs[s];
         const double k = k_of[sp->kind], kd = sim->par.damping * k;
         const double *xa = &sim->x[3 * sp->a], *xb = &sim->x[3 * sp->b];
@@ -78,8 +79,19 @@ static void assemble_matrix(cloth_sim *sim)
             b[3 * sp->b + row] -= impulse;
         }
     }
-    if (fem)
-        cloth_fem_assemble(sim);
+}
+
+/* The force model's row fills A's values and b (its order of sums is its
+ * own: a model that reorders them changes the answers' last bits). */
+static void assemble_matrix(cloth_sim *sim)
+{
+    memset(sim->values, 0, (size_t)sim->model.nnz * sizeof *sim->values);
+    cloth_force_model_describe(sim->par.model)->add_system(sim);
+}
+
+double cloth_force_energy(const cloth_sim *sim)
+{
+    return cloth_force_model_describe(sim->par.model)->energy(sim);
 }
 
 int cloth_assemble(cloth_sim *sim, char *msg)

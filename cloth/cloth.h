@@ -149,18 +149,6 @@ const cloth_scene_row *cloth_scene_describe(int scene);
 #define CLOTH_ON_MESH 2
 const char *cloth_scene_list(int where, char *buf, size_t len);
 
-/* The forces between the nodes: springs (grid or mesh) or FEM (a mesh). */
-typedef enum cloth_force_model {
-    CLOTH_MODEL_SPRINGS = 0,
-    CLOTH_MODEL_FEM,
-    CLOTH_MODEL_COUNT
-} cloth_force_model;
-
-/* "springs", "fem"; from_name reads them in any case, -1 for an unknown
- * name. */
-const char *cloth_force_model_name(int model);
-int cloth_force_model_from_name(const char *name);
-
 /* ------------------------------------------------------- triangle mesh */
 
 #define CLOTH_MAX_SUBDIVIDE 6   /* 4^6 = 4096 triangles per original one */
@@ -359,7 +347,7 @@ typedef struct cloth_params {
     double side;        /* grid: m; > 0                                    */
     double mass;        /* grid: kg per node; > 0                          */
     double density;     /* mesh: kg/m^2; > 0                               */
-    cloth_force_model model; /* springs, or fem (a mesh only)            */
+    int model;          /* cloth_force_model: the row of its forces        */
     double k_stretch, k_shear, k_bend; /* N/m; >= 0 (k_shear: grid only;
                            fem: k_stretch is the 2D Young's modulus, the
                            other two unused)                               */
@@ -398,6 +386,109 @@ void cloth_params_default_mesh(cloth_params *p, cloth_scene scene,
 /* OK, or ERR_ARGUMENT naming the first field out of range (a scene that
  * does not run on the given source included). */
 int cloth_params_check(const cloth_params *p, char *msg);
+
+/* ---------------------------------------------- described parameters */
+
+/* The force models' parameters, each described once (params.c): the
+ * defaults, the one range check and its message, and gen's, simulate's
+ * and bench's options and --help come from the descriptions. A force
+ * model's row says which it reads (cloth_force_model_takes). */
+typedef enum cloth_param {
+    CLOTH_PARAM_POISSON = 0,  /* --help lists the options in this order */
+    CLOTH_PARAM_BENDING,
+    CLOTH_PARAM_MASS_DAMPING,
+    CLOTH_PARAM_K_STRETCH,
+    CLOTH_PARAM_K_SHEAR,
+    CLOTH_PARAM_K_BEND,
+    CLOTH_PARAM_DAMPING,
+    CLOTH_PARAM_COUNT
+} cloth_param;
+
+/* The largest stiffness or damping an option takes. */
+#define CLOTH_PARAM_MAX 1e12
+
+typedef struct cloth_param_info {
+    const char *name;      /* cloth_params' field ("poisson")                */
+    const char *flag;      /* gen's and simulate's option ("--poisson"), or
+                              NULL: set in cloth_params only               */
+    const char *value;     /* the option's value in --help ("NU")            */
+    double min, max;       /* the range; an infinite end is always open      */
+    int min_open, max_open; /* 1: that end excluded                          */
+    double default_value;
+    const char *unit;      /* "N m"; "" for none                             */
+    const char *help;      /* what it is ("Poisson ratio")                   */
+    const char *note;      /* said after the default in --help, or NULL      */
+} cloth_param_info;
+
+/* The description, or NULL for a number out of range. */
+const cloth_param_info *cloth_param_describe(int param);
+
+/* The parameter's field in p. */
+double cloth_param_get(const cloth_params *p, int param);
+void cloth_param_set(cloth_params *p, int param, double value);
+
+/* Its range as messages and --help say it: "[0, 1e+12]", "[0, inf)",
+ * "(-1, 0.5), both ends excluded". Returns buf. */
+const char *cloth_param_range(int param, char *buf, size_t len);
+
+/* The one range check: OK, or ERR_ARGUMENT with msg "--poisson 0.7: must
+ * be in (-1, 0.5), both ends excluded" (the flag, or the name when it has
+ * none; text: the value as the user wrote it, or NULL to print value).
+ * NaN and infinities are out of every range. */
+int cloth_param_check(int param, double value, const char *text, char *msg);
+
+/* -------------------------------------------------------- force models */
+
+struct cloth_sim;
+
+/* A force model is a row (force_model.c lists them; each row's ops sit in
+ * the model's own files): what it is called, what it reads, and how it
+ * adds its forces to a step's system. The generic code (sim.c,
+ * assemble.c) calls through the row only. */
+typedef struct cloth_force_model_ops {
+    const char *name;        /* --model's value: "springs"                  */
+    const char *description; /* one line for --help                         */
+    int needs_mesh;          /* 1: runs on a triangle mesh, not the grid    */
+    unsigned params;         /* CLOTH_PARAM_BIT of each parameter it reads   */
+    /* After the model (nodes, masses, springs, pattern) is built from mesh
+     * (NULL for the grid): the model's own state in sim->force. May be
+     * NULL (no state). OK, or an error with msg. */
+    int (*build)(struct cloth_sim *sim, const cloth_mesh *mesh, char *msg);
+    /* A step's A (values zeroed before) and b: masses, gravity, its
+     * forces and this step's contact springs (cloth_add_inertia and
+     * cloth_add_springs are the shared parts). */
+    void (*add_system)(struct cloth_sim *sim);
+    /* Its potential energy at the current positions, J. */
+    double (*energy)(const struct cloth_sim *sim);
+    /* Frees sim->force. May be NULL (no state). */
+    void (*free)(struct cloth_sim *sim);
+    /* What gen and simulate add to their summary line: ", fem (nu 0.3,
+     * bending 1e-05 N m)", or "" for nothing. */
+    void (*summary)(const cloth_params *par, char *buf, size_t len);
+} cloth_force_model_ops;
+
+#define CLOTH_PARAM_BIT(param) (1u << (param))
+
+/* The built-in rows' numbers; a row added to the table is numbered after
+ * them (cloth_force_model_count). */
+typedef enum cloth_force_model {
+    CLOTH_MODEL_SPRINGS = 0,
+    CLOTH_MODEL_FEM
+} cloth_force_model;
+
+/* The rows, numbered 0 .. count - 1; describe gives NULL for any other
+ * number. name: "unknown" out of range; from_name reads any case, -1 for
+ * an unknown name. */
+int cloth_force_model_count(void);
+const cloth_force_model_ops *cloth_force_model_describe(int model);
+const char *cloth_force_model_name(int model);
+int cloth_force_model_from_name(const char *name);
+
+/* 1 when the model reads param, else 0. */
+int cloth_force_model_takes(int model, int param);
+
+/* The models' names, sep between them ("springs, fem"). Returns buf. */
+const char *cloth_force_model_list(const char *sep, char *buf, size_t len);
 
 /* ------------------------------------------------------------- springs */
 
@@ -690,7 +781,8 @@ int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3]
 typedef struct cloth_sim {
     cloth_params par;      /* par.mesh is NULL after create (not kept)     */
     cloth_model model;
-    cloth_fem fem;         /* fem: the elements; empty for springs         */
+    void *force;           /* the force model's state (its row's build), or
+                              NULL                                         */
     int num_obstacles;
     cloth_obstacle obstacles[CLOTH_MAX_OBSTACLES];
     int num_mesh_obstacles; /* par's obstacle meshes, built at create     */
@@ -796,11 +888,26 @@ int cloth_step(cloth_sim *sim, const corepcg_settings *settings, char *msg);
 /* 0.5 sum m_i |v_i|^2. */
 double cloth_kinetic_energy(const cloth_sim *sim);
 
-/* fem: the elements' energy at the current positions (0 for springs). */
+/* The force model's potential energy at the current positions (its
+ * row's energy), J. */
+double cloth_force_energy(const cloth_sim *sim);
+
+/* The parts of a step's system the force models share (assemble.c): the
+ * masses on A's diagonal and gravity in b (b's other entries zeroed), and
+ * the springs springs[first .. num_springs) (the fixed ones from 0, this
+ * step's contact springs from num_fixed). */
+void cloth_add_inertia(cloth_sim *sim);
+void cloth_add_springs(cloth_sim *sim, int first);
+
+/* fem: the elements of a simulation built with --model fem, else NULL. */
+const cloth_fem *cloth_sim_fem(const cloth_sim *sim);
+
+/* fem: the elements' energy at the current positions. */
 double cloth_fem_energy(const cloth_sim *sim);
 
-/* fem: the part of cloth_assemble that adds the elements' stiffness and
- * forces to A's values and b (after the masses and gravity). */
+/* fem: its row's add_system: (1 + h alpha) M and Rayleigh's -h alpha M v
+ * with gravity, this step's contact springs, then the elements' stiffness
+ * and forces. */
 void cloth_fem_assemble(cloth_sim *sim);
 
 /* ---------------------------------------------------------- output */

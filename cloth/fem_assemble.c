@@ -6,8 +6,9 @@
  *
  *     A += (h beta + h^2) K,     b += -h g - h (beta + h) K v_e,
  *
- * (the b = h (f - h K v) of backward Euler with f = -g - beta K v_e); the
- * masses, gravity and alpha are assemble.c's. */
+ * (the b = h (f - h K v) of backward Euler with f = -g - beta K v_e),
+ * after the masses scaled by alpha, -h alpha M v and gravity, and this
+ * step's contact springs (assemble.c's shared loop). */
 #include "cloth.h"
 
 /* Where an element's blocks land and how they are scaled. */
@@ -53,15 +54,33 @@ static void add_element(const element_sink *to, int count, const int *v, const i
         }
 }
 
-void cloth_fem_assemble(cloth_sim *sim)
+/* (1 + h alpha) M on A's diagonal; b = -h alpha M v plus gravity: the
+ * masses with Rayleigh's alpha term folded in. */
+static void add_rayleigh_inertia(cloth_sim *sim)
 {
+    const cloth_model *g = &sim->model;
+    const double h = sim->h, alpha = sim->par.mass_damping;
+    for (int i = 0; i < g->N; i++) {
+        for (int c = 0; c < 3; c++) {
+            sim->values[g->colptr[3 * i + c]] = (1.0 + h * alpha) * g->mass[i];
+            sim->b[3 * i + c] = -h * alpha * g->mass[i] * sim->v[3 * i + c];
+        }
+        double fall = -h * g->mass[i] * sim->par.gravity;
+        sim->b[3 * i + 2] = sim->b[3 * i + 2] + fall;
+    }
+}
+
+/* The membranes' and hinges' blocks. */
+static void add_elements(cloth_sim *sim)
+{
+    const cloth_fem *fem = sim->force;
     const double h = sim->h, beta = sim->par.damping;
     const element_sink to = {&sim->model, sim->values, sim->b, h * beta + h * h, h,
                              h * (beta + h)};
     double mu, lambda;
     cloth_fem_lame(sim->par.k_stretch, sim->par.poisson, &mu, &lambda);
-    for (int t = 0; t < sim->fem.num_membranes; t++) {
-        const cloth_membrane *m = &sim->fem.membranes[t];
+    for (int t = 0; t < fem->num_membranes; t++) {
+        const cloth_membrane *m = &fem->membranes[t];
         double x[9], v[9], grad[9], K[81];
         cloth_fem_gather(sim->x, m->v, 3, x);
         cloth_fem_gather(sim->v, m->v, 3, v);
@@ -71,8 +90,8 @@ void cloth_fem_assemble(cloth_sim *sim)
             cloth_psd_project_element(K, 3);
         add_element(&to, 3, m->v, m->pair, grad, K, v);
     }
-    for (int e = 0; e < sim->fem.num_hinges; e++) {
-        const cloth_hinge *hg = &sim->fem.hinges[e];
+    for (int e = 0; e < fem->num_hinges; e++) {
+        const cloth_hinge *hg = &fem->hinges[e];
         double x[12], v[12], grad[12], K[144];
         cloth_fem_gather(sim->x, hg->v, 4, x);
         cloth_fem_gather(sim->v, hg->v, 4, v);
@@ -81,19 +100,29 @@ void cloth_fem_assemble(cloth_sim *sim)
     }
 }
 
+void cloth_fem_assemble(cloth_sim *sim)
+{
+    add_rayleigh_inertia(sim);
+    /* the fixed springs only lay out the pattern: the elements are the
+     * forces; this step's contact springs push as in the spring model */
+    cloth_add_springs(sim, sim->model.num_fixed);
+    add_elements(sim);
+}
+
 double cloth_fem_energy(const cloth_sim *sim)
 {
+    const cloth_fem *fem = sim->force;
     double mu, lambda, sum = 0.0;
     cloth_fem_lame(sim->par.k_stretch, sim->par.poisson, &mu, &lambda);
-    for (int t = 0; t < sim->fem.num_membranes; t++) {
+    for (int t = 0; t < fem->num_membranes; t++) {
         double x[9];
-        cloth_fem_gather(sim->x, sim->fem.membranes[t].v, 3, x);
-        sum += cloth_membrane_eval(&sim->fem.membranes[t], mu, lambda, x, NULL, NULL);
+        cloth_fem_gather(sim->x, fem->membranes[t].v, 3, x);
+        sum += cloth_membrane_eval(&fem->membranes[t], mu, lambda, x, NULL, NULL);
     }
-    for (int e = 0; e < sim->fem.num_hinges; e++) {
+    for (int e = 0; e < fem->num_hinges; e++) {
         double x[12];
-        cloth_fem_gather(sim->x, sim->fem.hinges[e].v, 4, x);
-        sum += cloth_hinge_eval(&sim->fem.hinges[e], sim->par.bending, x, NULL, NULL);
+        cloth_fem_gather(sim->x, fem->hinges[e].v, 4, x);
+        sum += cloth_hinge_eval(&fem->hinges[e], sim->par.bending, x, NULL, NULL);
     }
     return sum;
 }

@@ -12,8 +12,10 @@ void cloth_sim_free(cloth_sim **sim)
     if (!sim || !*sim)
         return;
     cloth_sim *s = *sim;
+    const cloth_force_model_ops *row = cloth_force_model_describe(s->par.model);
+    if (row && row->free && s->force)
+        row->free(s);
     cloth_model_free(&s->model);
-    cloth_fem_free(&s->fem);
     free(s->x);
     free(s->v);
     free(s->x_rest);
@@ -76,8 +78,9 @@ int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg)
     s->h = par->dt;
     rc = par->mesh ? cloth_mesh_build(par->mesh, par->density, &s->model, msg)
                    : cloth_grid_build(par->size, par->side, par->mass, &s->model, msg);
-    if (rc == COREPCG_OK && par->model == CLOTH_MODEL_FEM) {
-        rc = cloth_fem_build(par->mesh, &s->model, &s->fem, msg);
+    const cloth_force_model_ops *row = cloth_force_model_describe(par->model);
+    if (rc == COREPCG_OK && row->build) {
+        rc = row->build(s, par->mesh, msg);
         if (rc != COREPCG_OK)
             cloth_model_free(&s->model);
     }

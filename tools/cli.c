@@ -30,9 +30,7 @@ int cli_outputs_ready(const char *command, const char *const *files,
     return 0;
 }
 
-/* text as a finite number into *out (-0 made 0: echoed with %g it would
- * print as "-0"): 0, or -1 when it is not one. */
-static int finite_number(const char *text, double *out)
+int cli_finite_number(const char *text, double *out)
 {
     char *end = NULL;
     errno = 0;
@@ -46,21 +44,8 @@ static int finite_number(const char *text, double *out)
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out)
 {
     double v = NAN;
-    if (finite_number(text, &v) || v < lo || v > hi) {
+    if (cli_finite_number(text, &v) || v < lo || v > hi) {
         cli_error("%s needs a number in [%g, %g], got '%s'", opt, lo, hi, text ? text : "");
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-int cli_parse_double_open(const char *opt, const char *text, double lo, double hi,
-                          double *out)
-{
-    double v = NAN;
-    if (finite_number(text, &v) || !(v > lo && v < hi)) {
-        cli_error("%s needs a number in (%g, %g), both ends excluded, got '%s'", opt, lo, hi,
-                  text ? text : "");
         return -1;
     }
     *out = v;
@@ -114,6 +99,29 @@ int cli_parse_method(const char *opt, const char *text, int newest_first, int *o
     char names[256];
     cli_method_names(names, sizeof names, newest_first, ", ", 0);
     return cli_parse_choice(opt, text, corepcg_method_from_name, names, out);
+}
+
+void cli_usage_entry(FILE *out, int column, const char *flag, const char *value,
+                     const char *text)
+{
+    enum { WIDTH = 79 };
+    int col = fprintf(out, "  %s %s", flag, value);
+    if (col >= column) {
+        fputc('\n', out);
+        col = 0;
+    }
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, " ");
+        if (col >= column && col + 1 + (int)len > WIDTH) {
+            fputc('\n', out);
+            col = 0;
+        }
+        col += fprintf(out, "%*s%.*s", col < column ? column - col : 1, "", (int)len, p);
+        p += len;
+        p += *p == ' ';
+    }
+    fputc('\n', out);
 }
 
 void cli_usage(FILE *out, const char *text)

@@ -21,10 +21,16 @@ int cli_outputs_ready(const char *command, const char *const *files,
                       int nfiles, const char *const *dirs, int ndirs);
 
 /* Option values: print a usage error and return -1 on a bad value. */
+/* text as a finite number into *out (-0 made 0: echoed with %g it would
+ * print as "-0"): 0, or -1 when it is not one (*out untouched). */
+int cli_finite_number(const char *text, double *out);
+
+/* One --help entry: "  FLAG VALUE" padded to `column` (the text on the
+ * next line when they reach it), then text wrapped at 79 columns. */
+void cli_usage_entry(FILE *out, int column, const char *flag, const char *value,
+                     const char *text);
+
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out);
-/* the same in the open interval (lo, hi) */
-int cli_parse_double_open(const char *opt, const char *text, double lo, double hi,
-                          double *out);
 int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out);
 /* value of a name table (corepcg_*_from_name); prints the choices on error */
 int cli_parse_choice(const char *opt, const char *text, int (*from_name)(const char *),

@@ -177,30 +177,8 @@ int cli_settings_arg(cli_settings *c, const char *a, const char *v)
     return CLI_ARG_UNKNOWN;
 }
 
-/* One usage entry: "  FLAG VALUE" padded to the text's column (the text
- * on the next line when they reach it), then the text wrapped at 79
- * columns. */
-static void entry(FILE *out, const char *flag, const char *value, const char *text)
-{
-    enum { COLUMN = 22, WIDTH = 79 };
-    int col = fprintf(out, "  %s %s", flag, value);
-    if (col >= COLUMN) {
-        fputc('\n', out);
-        col = 0;
-    }
-    const char *p = text;
-    while (*p) {
-        size_t len = strcspn(p, " ");
-        if (col >= COLUMN && col + 1 + (int)len > WIDTH) {
-            fputc('\n', out);
-            col = 0;
-        }
-        col += fprintf(out, "%*s%.*s", col < COLUMN ? COLUMN - col : 1, "", (int)len, p);
-        p += len;
-        p += *p == ' ';
-    }
-    fputc('\n', out);
-}
+/* The text's column in solve's and bench's option entries. */
+#define SETTINGS_COLUMN 22
 
 /* Its default as the CLI spells it ("1e-05", "diag", "off"). */
 static void default_text(int option, char *out, size_t size)
@@ -230,7 +208,7 @@ void cli_settings_usage(FILE *out)
              "the method (default %s); auto: per step the fastest of %s, as the "
              "handle measured them",
              corepcg_method_name(defaults.method), candidates);
-    entry(out, "--method", methods, text);
+    cli_usage_entry(out, SETTINGS_COLUMN, "--method", methods, text);
     for (int k = 0; k < corepcg_option_count(); k++) {
         const corepcg_option_info *d = corepcg_option_describe(k);
         char value[128], def[64], list[256], need[160] = "";
@@ -259,6 +237,6 @@ void cli_settings_usage(FILE *out)
         }
         snprintf(text, sizeof text, "%s (%sdefault %s; for %s%s%s)", d->help, range, def, list,
                  need, alone);
-        entry(out, d->flag, value, text);
+        cli_usage_entry(out, SETTINGS_COLUMN, d->flag, value, text);
     }
 }

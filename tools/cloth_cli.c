@@ -4,7 +4,9 @@
 #include "cloth_cli.h"
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int needs_value(const char *opt, const char *value, const char *what)
@@ -13,6 +15,57 @@ static int needs_value(const char *opt, const char *value, const char *what)
         return 0;
     cli_error("%s needs %s", opt, what);
     return -1;
+}
+
+/* "fem": the models that read param, sep between them. */
+static void takers(int param, const char *sep, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int m = 0; m < cloth_force_model_count() && used < len; m++)
+        if (cloth_force_model_takes(m, param))
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? sep : "",
+                                     cloth_force_model_name(m));
+}
+
+/* A force model's option given for a model that does not read it is
+ * refused, the first given named: 0, or -1 (said). */
+static int refuse_unread_param(const struct cloth_cli *o)
+{
+    int first = -1;
+    for (int k = 0; k < CLOTH_PARAM_COUNT; k++)
+        if (o->param_given[k] && !cloth_force_model_takes(o->model, k) &&
+            (first < 0 || o->param_given[k] < o->param_given[first]))
+            first = k;
+    if (first < 0)
+        return 0;
+    char models[128];
+    takers(first, " or ", models, sizeof models);
+    cli_error("%s: %s applies to --model %s only", o->command,
+              cloth_param_describe(first)->flag, models);
+    return -1;
+}
+
+/* A force model's option (--poisson, ...) by its description: its value
+ * through the library's one range check. */
+static int param_option(struct cloth_cli *o, const char *a, const char *v)
+{
+    for (int k = 0; k < CLOTH_PARAM_COUNT; k++) {
+        const cloth_param_info *d = cloth_param_describe(k);
+        if (!d->flag || strcmp(a, d->flag) != 0)
+            continue;
+        double value = NAN; /* not a number: out of every range */
+        char msg[COREPCG_MSG_SIZE];
+        cli_finite_number(v, &value);
+        if (cloth_param_check(k, value, v ? v : "(nothing)", msg) != COREPCG_OK) {
+            cli_error("%s", msg);
+            return CLI_ARG_ERROR;
+        }
+        o->param[k] = value;
+        o->param_given[k] = ++o->params_given;
+        return CLI_ARG_WITH_VALUE;
+    }
+    return CLI_ARG_UNKNOWN;
 }
 
 /* The scene against the grid or mesh options: its index, or -1 (said). */
@@ -25,7 +78,7 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
     cloth_scene_list(CLOTH_ON_MESH, on_mesh, sizeof on_mesh);
     if (!scene) {
         cli_error("%s: no SCENE given (%s)", command, all);
-        cli_usage(stderr, usage);
+        cloth_cli_usage(stderr, usage);
         return -1;
     }
     int s = cloth_scene_from_name(scene);
@@ -46,14 +99,13 @@ static int check_scene(const struct cloth_cli *o, const char *scene, int size,
         cli_error("%s: --translate and --scale move a mesh (--mesh FILE.obj)", command);
         return -1;
     }
-    if (o->model == CLOTH_MODEL_FEM && !o->mesh_path) {
-        cli_error("%s: --model fem runs on a triangle mesh: give --mesh FILE.obj", command);
+    if (cloth_force_model_describe(o->model)->needs_mesh && !o->mesh_path) {
+        cli_error("%s: --model %s runs on a triangle mesh: give --mesh FILE.obj", command,
+                  cloth_force_model_name(o->model));
         return -1;
     }
-    if (o->fem_option && o->model != CLOTH_MODEL_FEM) {
-        cli_error("%s: %s applies to --model fem only", command, o->fem_option);
+    if (refuse_unread_param(o) < 0)
         return -1;
-    }
     if (!o->mesh_path && (have_subdivide || o->have_density)) {
         cli_error("%s: --subdivide and --density need --mesh FILE.obj", command);
         return -1;
@@ -97,6 +149,9 @@ static int cloth_option(const char *a, const char *v, void *ctx)
     int placed = cloth_place_option(&o->place, a, v); /* --obstacle, --translate, --scale */
     if (placed != CLI_ARG_UNKNOWN)
         return placed;
+    int param = param_option(o, a, v);
+    if (param != CLI_ARG_UNKNOWN)
+        return param;
     if (strcmp(a, "--size") == 0) {
         rc = cli_parse_int(a, v, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, &p->size);
     } else if (strcmp(a, "--mesh") == 0) {
@@ -109,24 +164,9 @@ static int cloth_option(const char *a, const char *v, void *ctx)
         rc = cli_parse_int(a, v, 0, CLOTH_MAX_SUBDIVIDE, &o->subdivide);
         p->have_subdivide = 1;
     } else if (strcmp(a, "--model") == 0) {
-        rc = cli_parse_choice(a, v, cloth_force_model_from_name, "springs, fem",
-                              &o->model);
-    } else if (strcmp(a, "--poisson") == 0) {
-        /* an isotropic solid's range: both ends excluded */
-        rc = cli_parse_double_open(a, v, -1.0, 0.5, &o->poisson);
-        o->have_poisson = 1;
-        o->fem_option = o->fem_option ? o->fem_option : a;
-    } else if (strcmp(a, "--bending") == 0) {
-        rc = cli_parse_double(a, v, 0.0, 1e12, &o->bending);
-        o->have_bending = 1;
-        o->fem_option = o->fem_option ? o->fem_option : a;
-    } else if (strcmp(a, "--mass-damping") == 0) {
-        rc = cli_parse_double(a, v, 0.0, 1e12, &o->mass_damping);
-        o->have_mass_damping = 1;
-        o->fem_option = o->fem_option ? o->fem_option : a;
-    } else if (strcmp(a, "--k-stretch") == 0) {
-        rc = cli_parse_double(a, v, 0.0, 1e12, &o->k_stretch);
-        o->have_k = 1;
+        char names[128];
+        rc = cli_parse_choice(a, v, cloth_force_model_from_name,
+                              cloth_force_model_list(", ", names, sizeof names), &o->model);
     } else if (strcmp(a, "--dt") == 0) {
         rc = cli_parse_double(a, v, 1e-9, 1.0, &o->dt);
         o->have_dt = 1;
@@ -174,7 +214,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     struct cloth_parse p = {o, takes_out, takes_files, NULL, 0, 0};
     int rc = cli_parse_args(argc, argv, command, cloth_option, &p);
     if (rc == 1)
-        cli_usage(stdout, usage);
+        cloth_cli_usage(stdout, usage);
     if (rc)
         return rc;
     int s = check_scene(o, p.scene, p.size, p.have_subdivide, takes_out, usage);
@@ -219,21 +259,16 @@ int cloth_cli_load(struct cloth_cli *o)
     if (cloth_place_load(o->command, &o->place, o->up))
         return -1;
     cloth_place_params(&o->place, &o->par);
-    if (o->have_k)
-        o->par.k_stretch = o->k_stretch;
     if (o->have_dt)
         o->par.dt = o->dt;
     if (o->have_density)
         o->par.density = o->density;
     if (o->have_self_contact)
         o->par.self_contact = o->self_contact;
-    o->par.model = (cloth_force_model)o->model;
-    if (o->have_poisson)
-        o->par.poisson = o->poisson;
-    if (o->have_bending)
-        o->par.bending = o->bending;
-    if (o->have_mass_damping)
-        o->par.mass_damping = o->mass_damping;
+    o->par.model = o->model;
+    for (int k = 0; k < CLOTH_PARAM_COUNT; k++)
+        if (o->param_given[k])
+            cloth_param_set(&o->par, k, o->param[k]);
     return 0;
 }
 
@@ -329,10 +364,8 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
                  : o->subdivide == 2 ? "twice" : "");
     if (o->subdivide > 2)
         snprintf(rounds, sizeof rounds, ", subdivided %d times", o->subdivide);
-    char model[96] = "";
-    if (o->par.model == CLOTH_MODEL_FEM)
-        snprintf(model, sizeof model, ", fem (nu %g, bending %g N m)", o->par.poisson,
-                 o->par.bending);
+    char model[96];
+    cloth_force_model_describe(o->par.model)->summary(&o->par, model, sizeof model);
     snprintf(buf, len, "%s on %s%s (%d vertices%s%s)%s", name, file_name(o->mesh_path),
              rounds, nodes,
              o->up != CLOTH_UP_Z ? ", up " : "", o->up != CLOTH_UP_Z ? cloth_up_name(o->up) : "",
@@ -343,4 +376,95 @@ void cloth_cli_free(struct cloth_cli *o)
 {
     cloth_mesh_free(&o->mesh);
     cloth_place_free(&o->place);
+}
+
+/* The column of gen's and simulate's option texts. */
+#define CLOTH_CLI_COLUMN 19
+
+/* "1e-5" for 1e-05: the defaults as the help has always written them. */
+static void number_text(double value, char *buf, size_t len)
+{
+    snprintf(buf, len, "%g", value);
+    char *e = strchr(buf, 'e');
+    if (!e)
+        return;
+    char *digits = e + 1 + (e[1] == '-' || e[1] == '+');
+    char *first = digits;
+    while (*first == '0' && first[1])
+        first++;
+    memmove(digits, first, strlen(first) + 1);
+    if (e[1] == '+')
+        memmove(e + 1, e + 2, strlen(e + 2) + 1);
+}
+
+/* The entry of one force model's option. */
+static void param_usage(FILE *out, int param)
+{
+    const cloth_param_info *d = cloth_param_describe(param);
+    char who[128] = "", range[96] = "", value[32], text[512];
+    int all = 1;
+    for (int m = 0; m < cloth_force_model_count(); m++)
+        all &= cloth_force_model_takes(m, param);
+    if (!all) {
+        takers(param, "/", who, sizeof who);
+        strcat(who, ": ");
+    }
+    /* the range said where it is more than "not negative" */
+    if (d->min != 0.0 || d->max != CLOTH_PARAM_MAX || d->min_open || d->max_open) {
+        char r[80];
+        snprintf(range, sizeof range, ", in %s", cloth_param_range(param, r, sizeof r));
+    }
+    number_text(d->default_value, value, sizeof value);
+    snprintf(text, sizeof text, "%s%s%s%s%s (default %s%s%s)", who, d->help,
+             d->unit[0] ? " in " : "", d->unit, range, value, d->note ? "; " : "",
+             d->note ? d->note : "");
+    cli_usage_entry(out, CLOTH_CLI_COLUMN, d->flag, d->value, text);
+}
+
+/* --model's entry and each force model's option. */
+static void models_usage(FILE *out)
+{
+    char text[1024] = "the mesh's forces: ";
+    for (int m = 0; m < cloth_force_model_count(); m++) {
+        const cloth_force_model_ops *row = cloth_force_model_describe(m);
+        size_t used = strlen(text);
+        snprintf(text + used, sizeof text - used, "%s%s (%s%s)", m ? " | " : "", row->name,
+                 m == CLOTH_MODEL_SPRINGS ? "default: " : "", row->description);
+    }
+    cli_usage_entry(out, CLOTH_CLI_COLUMN, "--model", "M", text);
+    for (int k = 0; k < CLOTH_PARAM_COUNT; k++)
+        if (cloth_param_describe(k)->flag)
+            param_usage(out, k);
+}
+
+/* Prints text[0 .. len) through cli_usage (its @METHODS@ filled in). */
+static void usage_part(FILE *out, const char *text, size_t len)
+{
+    char *part = malloc(len + 1);
+    if (!part)
+        return;
+    memcpy(part, text, len);
+    part[len] = '\0';
+    cli_usage(out, part);
+    free(part);
+}
+
+void cloth_cli_usage(FILE *out, const char *usage)
+{
+    static const char marker[] = "@cloth:";
+    const char *p = usage, *at;
+    while ((at = strstr(p, marker))) {
+        usage_part(out, p, (size_t)(at - p));
+        const char *name = at + sizeof marker - 1, *end = strchr(name, '@');
+        size_t len = end ? (size_t)(end - name) : strlen(name);
+        if (len == 6 && strncmp(name, "models", 6) == 0)
+            models_usage(out);
+        for (int k = 0; k < CLOTH_PARAM_COUNT; k++)
+            if (strlen(cloth_param_describe(k)->name) == len &&
+                strncmp(name, cloth_param_describe(k)->name, len) == 0)
+                param_usage(out, k);
+        p = end ? end + 1 : name + len;
+        p += *p == '\n'; /* the entry ends its own line */
+    }
+    cli_usage(out, p);
 }

@@ -9,6 +9,8 @@
 #include "cloth_place.h"
 #include "corepcg.h"
 
+#include <stdio.h>
+
 /* The --help lines of the mesh options gen and simulate share (--up:
  * bench too). */
 #define CLOTH_CLI_MESH_USAGE                                                        \
@@ -34,20 +36,20 @@ struct cloth_cli {
     cloth_mesh mesh;      /* read by cloth_cli_load, turned z-up          */
     char skipped[768];    /* "sheet.obj: skipped 3 'vt' lines", or ""     */
     /* options given, applied over the source's defaults */
-    int have_dt, have_k, have_density, have_self_contact, have_up;
-    double dt, k_stretch, density;
+    int have_dt, have_density, have_self_contact, have_up;
+    double dt, density;
     int self_contact;
-    int model;            /* --model: cloth_force_model                   */
-    const char *fem_option; /* the first FEM-only option given, or NULL   */
-    double poisson, bending, mass_damping; /* --poisson, --bending,
-                                              --mass-damping, when given */
-    int have_poisson, have_bending, have_mass_damping;
+    int model;            /* --model: a row of cloth_force_model          */
+    double param[CLOTH_PARAM_COUNT]; /* the force models' options given   */
+    int param_given[CLOTH_PARAM_COUNT]; /* 0, or its place among them (1:
+                                           the first given)              */
+    int params_given;
     struct cloth_place place; /* --obstacle, --translate, --scale         */
 };
 
 /* Parses argv[1..]: SCENE, --size or --mesh (with --subdivide, --up), --model
- * (with --poisson, --bending, --mass-damping for fem), --k-stretch,
- * --dt, --density, --self-contact, --steps, --method, --tol, and whichever
+ * and the force models' options (cloth_param_describe: --k-stretch, and
+ * for fem --poisson, --bending, --mass-damping), --dt, --density, --self-contact, --steps, --method, --tol, and whichever
  * of --out / --obj / --csv the command takes (the flags say which).
  * Returns 0, 1 after --help (usage printed), or -1 after a usage error
  * (message printed). */
@@ -60,18 +62,11 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
  * after printing the error (the file, the line and what is wrong). */
 int cloth_cli_load(struct cloth_cli *o);
 
-/* The usage lines of --model and its options, which every mesh command
- * prints. */
-#define CLOTH_CLI_MODEL_USAGE \
-    "  --model M        the mesh's forces: springs (default: stretch springs on\n" \
-    "                   the edges, bending springs across them) | fem\n" \
-    "                   (StVK membranes on the triangles, --k-stretch their 2D\n" \
-    "                   Young's modulus in N/m; discrete-shell hinges on the\n" \
-    "                   interior edges; Rayleigh damping)\n" \
-    "  --poisson NU     fem: Poisson ratio, in (-1, 0.5), both ends excluded\n" \
-    "                   (default 0.3)\n" \
-    "  --bending KB     fem: bending stiffness in N m (default 1e-5)\n" \
-    "  --mass-damping A fem: Rayleigh alpha in 1/s (default 0; beta is 1e-3 s)\n"
+/* Prints usage as cli_usage does, with "@cloth:models@" replaced by the
+ * entries of --model and of the force models' options (--poisson, ...),
+ * and "@cloth:NAME@" by the entry of the parameter NAME alone ("bending"),
+ * from the library's descriptions. */
+void cloth_cli_usage(FILE *out, const char *usage);
 
 /* Reads the OBJ file at path and turns it z-up from `up` (cloth_up); the
  * statements skipped are said on stderr and, when skipped_note is not
@@ -96,8 +91,8 @@ void cloth_cli_refused(const char *command, const cloth_params *par, int up,
  * scene refused for its start is told which --up would start it. */
 int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim);
 
-/* "ballhit 41x41" or "garment on tshirt.obj (3021 vertices)", and with
- * --model fem ", fem (nu 0.3, bending 1e-05 N m)". */
+/* "ballhit 41x41" or "garment on tshirt.obj (3021 vertices)", and what
+ * the force model's row adds (fem: ", fem (nu 0.3, bending 1e-05 N m)"). */
 void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len);
 
 void cloth_cli_free(struct cloth_cli *o);

@@ -6,6 +6,7 @@
 #include "cloth.h"
 #include "cloth_cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,8 @@ static const char usage_text[] =
     "                   springs,fem; fem: StVK membranes, discrete-shell\n"
     "                   hinges, k their 2D Young's modulus; its tables and\n"
     "                   cases are labelled \"(fem)\"; the grids stay springs)\n"
-    "  --bending KB     fem: bending stiffness in N m (default 1e-5; 1e-4 is a\n"
-    "                   denim); the cases are labelled \"(fem, bending KB)\"\n"
+    "@cloth:bending@\n"
+    "                   (its cases are labelled \"(fem, bending KB)\")\n"
     "  --self-contact on|off\n"
     "                   repulsion springs in the mesh scenes (default: on in\n"
     "                   garment, off in hang)\n"
@@ -179,7 +180,9 @@ static void default_methods(bench_options *o)
 static int one_model(const char *opt, const char *item, void *out, int k)
 {
     int model;
-    if (cli_parse_choice(opt, item, cloth_force_model_from_name, "springs, fem", &model))
+    char names[128];
+    if (cli_parse_choice(opt, item, cloth_force_model_from_name,
+                         cloth_force_model_list(", ", names, sizeof names), &model))
         return -1;
     return one_unique(opt, item, out, k, model);
 }
@@ -200,14 +203,16 @@ static int mesh_options_unused(const bench_options *o)
     int mesh_scenes = 0;
     for (int e = 0; e < o->num_scenes; e++)
         mesh_scenes += bench_is_mesh_scene(o->scenes[e]);
-    int fem = 0;
+    char mesh_only[64] = ""; /* "--model fem": a model that needs a mesh */
     for (int m = 0; m < o->num_models; m++)
-        fem |= o->models[m] == CLOTH_MODEL_FEM;
+        if (cloth_force_model_describe(o->models[m])->needs_mesh)
+            snprintf(mesh_only, sizeof mesh_only, "--model %s",
+                     cloth_force_model_name(o->models[m]));
     const char *given = o->mesh_path ? "--mesh"
                       : o->num_levels ? "--subdivide"
                       : o->up >= 0 && !o->num_obstacle_meshes ? "--up"
                       : o->self_contact >= 0 ? "--self-contact"
-                      : fem ? "--model fem"
+                      : mesh_only[0] ? mesh_only
                       : o->bending >= 0 ? "--bending" : NULL;
     if (!given || mesh_scenes)
         return 0;
@@ -268,9 +273,16 @@ static int bench_option(const char *a, const char *v, void *ctx)
         o->max_unknowns = n;
         g->max_unknowns = 1;
     } else if (strcmp(a, "--model") == 0) {
-        rc = parse_list(a, v, CLOTH_MODEL_COUNT, one_model, o->models, &o->num_models);
+        rc = parse_list(a, v, BENCH_MAX_LIST, one_model, o->models,
+                        &o->num_models);
     } else if (strcmp(a, "--bending") == 0) {
-        rc = cli_parse_double(a, v, 0.0, 1e12, &o->bending);
+        char msg[COREPCG_MSG_SIZE];
+        double value = NAN; /* not a number: out of every range */
+        cli_finite_number(v, &value);
+        rc = cloth_param_check(CLOTH_PARAM_BENDING, value, v ? v : "(nothing)", msg);
+        if (rc != COREPCG_OK)
+            cli_error("%s", msg);
+        o->bending = value;
     } else if (strcmp(a, "--self-contact") == 0) {
         rc = cli_parse_choice(a, v, cli_on_off, "on, off", &o->self_contact);
     } else if (strcmp(a, "--up") == 0) {
@@ -418,7 +430,7 @@ static int parse(int argc, char **argv, bench_options *o, struct cloth_place *pl
     struct bench_parse into = {o, &given, place};
     int rc = cli_parse_args(argc, argv, "bench", bench_option, &into);
     if (rc == 1)
-        cli_usage(stdout, usage_text);
+        cloth_cli_usage(stdout, usage_text);
     if (rc)
         return rc;
     o->num_obstacle_meshes = place->num_obstacles; /* read by cmd_bench */
@@ -445,10 +457,10 @@ static int parse(int argc, char **argv, bench_options *o, struct cloth_place *pl
         cli_error("bench: --scaling takes one scene and one tol (its models in a row)");
         return -1;
     }
-    int fem = 0;
+    int bends = 0;
     for (int m = 0; m < o->num_models; m++)
-        fem |= o->models[m] == CLOTH_MODEL_FEM;
-    if (o->bending >= 0 && !fem) {
+        bends |= cloth_force_model_takes(o->models[m], CLOTH_PARAM_BENDING);
+    if (o->bending >= 0 && !bends) {
         cli_error("bench: --bending is the FEM model's: add --model fem (or springs,fem)");
         return -1;
     }

@@ -25,11 +25,9 @@ static const char usage_text[] =
     CLOTH_PLACE_USAGE
     "  --subdivide K    midpoint-subdivide the mesh K times (0..6)\n"
     "  --density D      the mesh's mass per area in kg/m^2 (default 0.15)\n"
-    CLOTH_CLI_MODEL_USAGE
+    "@cloth:models@\n"
     "  --self-contact on|off  repulsion springs between close vertices that\n"
     "                   are not neighbours (default: on in garment, else off)\n"
-    "  --k-stretch k    stretch stiffness in N/m (default 600); fem: the\n"
-    "                   membrane's 2D Young's modulus\n"
     "  --dt s           time step (default 6.67/5.55/3.67 ms for 41/81/161;\n"
     "                   a mesh of N vertices: as a grid of sqrt(N) a side)\n"
     "  --steps s        steps to take (default 100)\n"
