@@ -17,7 +17,8 @@
  *
  * cloth_system lends what is assembled to the solver, so solve.c needs
  * nothing from sim.c. */
-#include "cloth.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 #include "monotonic.h"
 
 #include <stdio.h>

@@ -2,7 +2,9 @@
 /* contact.c -- the scene's constraints each step: pinned and rail nodes,
  * contacts with the obstacles (detected afresh every step), the values z
  * they prescribe, and keeping nodes out of the obstacles. */
-#include "cloth.h"
+#include "cloth_scene.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #ifndef COREPCG_EMBREE_MESH_H
 #define COREPCG_EMBREE_MESH_H
 
-#include "cloth.h"
+#include "cloth_mesh.h"
 
 #include <embree3/rtcore.h>
 

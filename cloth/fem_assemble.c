@@ -9,7 +9,8 @@
  * (the b = h (f - h K v) of backward Euler with f = -g - beta K v_e),
  * after the masses scaled by alpha, -h alpha M v and gravity, and this
  * step's contact springs (assemble.c's shared loop). */
-#include "cloth.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 /* Where an element's blocks land and how they are scaled. */
 typedef struct element_sink {

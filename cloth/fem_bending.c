@@ -12,7 +12,7 @@
  *
  *   g2 = -n1^ / h1,   g3 = -n2^ / h2,
  *   g0 = -(1 - s2) g2 - (1 - s3) g3,   g1 = -s2 g2 - s3 g3.              */
-#include "cloth.h"
+#include "cloth_model.h"
 #include "vec3.h"
 
 #include <math.h>

@@ -11,7 +11,7 @@
  *
  *   K_vw = A0 [(d_v^T S d_w) I + mu f_w f_v^T + mu (d_v . d_w) F F^T
  *              + lambda f_v f_w^T].                                      */
-#include "cloth.h"
+#include "cloth_model.h"
 
 #include <math.h>
 

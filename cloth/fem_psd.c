@@ -9,7 +9,7 @@
  * busy in CHOLMOD's factorisations too) are woken for every call and cost
  * far more than the arithmetic, once per compressed triangle per step.
  * Jacobi is as accurate (test_fem checks it against LAPACK). */
-#include "cloth.h"
+#include "cloth_model.h"
 
 #include <math.h>
 #include <string.h>

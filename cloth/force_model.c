@@ -2,7 +2,7 @@
 /* force_model.c -- the table of force models: one row each, its ops in
  * the model's own files (docs/design.md, "Adding a force model"). The
  * rows' order numbers them: springs first, the default. */
-#include "cloth.h"
+#include "cloth_model.h"
 
 #include "name_is.h"
 

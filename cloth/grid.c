@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* grid.c -- the Provot grid as a cloth model: its springs (stretch, shear,
  * bend), equal masses and quads; model.c lays out A's pattern. */
-#include "cloth.h"
+#include "cloth_model.h"
 
 #include <math.h>
 #include <stdio.h>

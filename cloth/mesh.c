@@ -4,7 +4,7 @@
  * edges with the vertices opposite them, bounds, copy and free. Messages
  * number vertices from 1, as OBJ does, and name the file's line when the
  * mesh came from one. */
-#include "cloth.h"
+#include "cloth_mesh.h"
 #include "message.h"
 
 #include <math.h>

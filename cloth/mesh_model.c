@@ -2,7 +2,8 @@
 /* mesh_model.c -- a triangle mesh as a cloth model: stretch springs on
  * its edges, a bending spring across each interior edge, masses lumped
  * from the triangles' areas; pattern laid out by model.c. */
-#include "cloth.h"
+#include "cloth_mesh.h"
+#include "cloth_model.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,6 +6,7 @@
  * pseudo-normal (obstacle_normals.c). Embree's tree is in single
  * precision, so each query reaches a little further than asked and the
  * exact distances decide. */
+#include "cloth_scene.h"
 #include "embree_mesh.h"
 
 #include <math.h>

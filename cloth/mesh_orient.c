@@ -2,7 +2,7 @@
 /* mesh_orient.c -- a mesh whose file takes another axis as up, turned
  * into the simulator's frame (z up) on read, so that every scene, the
  * gravity and the obstacles stay as they are. */
-#include "cloth.h"
+#include "cloth_mesh.h"
 
 #include "name_is.h"
 

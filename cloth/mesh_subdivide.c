@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mesh_subdivide.c -- midpoint subdivision: every triangle into four, each
  * edge's midpoint a new vertex numbered after the old ones, once. */
-#include "cloth.h"
+#include "cloth_mesh.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * out a grid, a mesh and a mesh with this step's self-contact springs:
  * node a's column holds its diagonal block's lower part, then three rows
  * per neighbour b > a in ascending order. */
-#include "cloth.h"
+#include "cloth_model.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * modellers and simulators write many a cloth has no use for (texture
  * coordinates, normals, groups, materials, lines, velocities). Every
  * refusal names the file and the line. */
-#include "cloth.h"
+#include "cloth_mesh.h"
 
 #include <errno.h>
 #include <limits.h>

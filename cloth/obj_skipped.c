@@ -2,7 +2,7 @@
 /* obj_skipped.c -- the tally of the OBJ statements the reader skips that
  * lose information (by keyword, in the order they first appear) and the
  * note that says it. */
-#include "cloth.h"
+#include "cloth_mesh.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,10 @@
 /* obj_write.c -- Wavefront OBJ snapshots of the cloth and its obstacles,
  * for looking at a simulation (any OBJ viewer, e.g. Blender or MeshLab).
  * Written atomically (atomic_file.h): a viewer never sees half a frame. */
-#include "cloth.h"
+#include "cloth_mesh.h"
+#include "cloth_scene.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 #include "atomic_file.h"
 

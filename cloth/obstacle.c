@@ -2,7 +2,7 @@
 /* obstacle.c -- spheres and capsules: where they are at a time, the
  * distance from a point to their surface and the normal there, and the
  * garment scene's body proxy built from them. */
-#include "cloth.h"
+#include "cloth_scene.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * and corners: pseudo-normals, so that a node's contact normal does not
  * jump where its closest point crosses an edge, and the sign of
  * (x - q) . n says inside or outside wherever q lies. */
-#include "cloth.h"
+#include "cloth_mesh.h"
+#include "cloth_scene.h"
 
 #include <math.h>
 #include <stdio.h>

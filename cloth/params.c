@@ -2,7 +2,9 @@
 /* params.c -- the parameters: the force models' described once (their
  * range, default, unit and help), the one range check, the defaults of
  * the rest and the whole set's validation. */
-#include "cloth.h"
+#include "cloth_mesh.h"
+#include "cloth_scene.h"
+#include "cloth_model.h"
 
 #include "name_is.h"
 

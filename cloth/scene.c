@@ -38,7 +38,10 @@
  * Which layout, hold and obstacle a scene has is its row in
  * scene_table.c; this file places them.
  */
-#include "cloth.h"
+#include "cloth_mesh.h"
+#include "cloth_scene.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 #include <math.h>
 #include <string.h>

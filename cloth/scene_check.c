@@ -3,7 +3,9 @@
  * refused rather than run: a mesh lying flat in its file's up plane is
  * held whole by hang's top band, and would step without moving; a cloth
  * starting inside an obstacle would be thrown out through itself. */
-#include "cloth.h"
+#include "cloth_scene.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * it, its obstacle, its self-contact default. scene.c, scene_check.c and
  * params.c read the rows instead of naming scenes, so that a scene added
  * to cloth_scene is described here once. */
-#include "cloth.h"
+#include "cloth_scene.h"
 
 #include "name_is.h"
 

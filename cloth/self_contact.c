@@ -7,7 +7,8 @@
  * thickness at the start (vertices of one neighbourhood, not two layers
  * of cloth meeting). The springs are found afresh every step; when the
  * set changes, so does A's pattern. */
-#include "cloth.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,9 @@
 /* sim.c -- the simulation state: its creation (model, arrays, the scene's
  * start from scene.c), the step loop (assemble, solve, advance) and what
  * it reports. */
-#include "cloth.h"
+#include "cloth_scene.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * outside simulator would call it: setup at the first step, update (which
  * keeps the symbolic analysis while the reduced pattern holds) after, and
  * the previous step's answer as the guess. */
-#include "cloth.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 #include "monotonic.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spring.c -- one damped linear spring: force and Jacobian blocks. */
-#include "cloth.h"
+#include "cloth_model.h"
 
 #include <math.h>
 

@@ -2,7 +2,8 @@
 /* spring_model.c -- the mass-spring force model's row: the model's
  * springs (stretch, shear and bend on a grid; stretch and bend on a mesh)
  * are its forces, with kd = damping k. It needs no state of its own. */
-#include "cloth.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,9 @@
  * under which it would start. It tries each axis by creating the
  * simulator, so it sits above sim.c, which refuses through
  * scene_check.c. */
-#include "cloth.h"
+#include "cloth_mesh.h"
+#include "cloth_model.h"
+#include "cloth_sim.h"
 
 int cloth_scene_suggest_up(const cloth_params *par, cloth_up current)
 {

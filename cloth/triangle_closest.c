@@ -5,7 +5,7 @@
  * are told apart by the signs of barycentric-like dot products, so a
  * point on an edge's line outside the triangle lands on a corner, never
  * past it. */
-#include "cloth.h"
+#include "cloth_scene.h"
 #include "vec3.h"
 
 static void sub3(const double a[3], const double b[3], double d[3])
