@@ -15,7 +15,9 @@ fails when an include
 when headers include each other in a circle, and when a file outside
 CHOLMOD_USERS reaches CHOLMOD's header (directly or through the headers
 it includes): CHOLMOD is the factorisations' back end, not every layer's
-(docs/design.md, "Back ends"). Each finding is printed as file:line. With the order strict and siblings independent, no two
+(docs/design.md, "Back ends"); and when a header of cloth/ includes
+one of a higher room (CLOTH_ROOMS) or a file of cloth/ the umbrella
+cloth.h. Each finding is printed as file:line. With the order strict and siblings independent, no two
 folders can depend on each other.
 """
 
@@ -56,6 +58,19 @@ CHOLMOD_USERS = (
     "src/internal.h",                                  # the tests' all
 )
 CHOLMOD_HEADER = re.compile(r'^\s*#\s*include\s+<(suitesparse/)?cholmod\.h>')
+# cloth/'s headers are rooms, lowest first (cloth/cloth.h, "layer as"):
+# a cloth header includes only those of its own room or below, and no
+# file of cloth/ includes the umbrella cloth.h (it is the tools', the
+# benchmark's and the tests'). A new header of cloth/ goes here, or the
+# check fails.
+CLOTH_ROOMS = [
+    ["cloth_mesh.h", "embree_mesh.h", "vec3.h"],  # meshes, their trees
+    ["cloth_scene.h"],   # scenes, holds, obstacles, mesh obstacles
+    ["cloth_model.h"],   # parameters, springs, the model, FEM elements,
+                         # the force models' rows
+    ["cloth_sim.h"],     # the simulation, its step and output
+]
+CLOTH_UMBRELLA = "cloth.h"
 # Written into the build tree by meson, found there by the build.
 GENERATED = {"corepcg_version.h"}
 
@@ -159,6 +174,29 @@ def header_circle(graph):
     return None
 
 
+def cloth_rooms(root):
+    """(includes seen, problems) of cloth/'s headers against CLOTH_ROOMS."""
+    rank = {h: k for k, room in enumerate(CLOTH_ROOMS) for h in room}
+    folder = os.path.join(root, "cloth")
+    problems, count = [], 0
+    names = sorted(n for n in os.listdir(folder) if n.endswith((".c", ".h")))
+    for name in names:
+        if name.endswith(".h") and name != CLOTH_UMBRELLA and name not in rank:
+            problems.append(f"cloth/{name}: a header in no room "
+                            "(add it to CLOTH_ROOMS in tests/layers.py)")
+    for name in names:
+        for number, target in includes(root, os.path.join("cloth", name)):
+            count += 1
+            where = f'cloth/{name}:{number}: #include "{target}"'
+            if target == CLOTH_UMBRELLA and name != CLOTH_UMBRELLA:
+                problems.append(f"{where}: cloth/ includes the headers it "
+                                "uses, not the umbrella")
+            elif name in rank and target in rank and rank[target] > rank[name]:
+                problems.append(f"{where} runs upward, from room "
+                                f"{rank[name]} to {rank[target]}")
+    return count, problems
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: layers.py SOURCE_ROOT")
@@ -204,6 +242,10 @@ def main():
                 problems.append(f"{where} runs sideways, between the "
                                 f"independent {folder} and {to} ({target})")
 
+    cloth_count, cloth_problems = cloth_rooms(root)
+    count += cloth_count
+    problems += cloth_problems
+
     circle = header_circle(graph)
     if circle:
         problems.append("headers include each other in a circle: "
@@ -219,6 +261,8 @@ def main():
     order = " < ".join(" | ".join(os.path.basename(f) or f for f in layer)
                        for layer in LAYERS)
     print(f"layers, lowest first: {order}")
+    print("cloth/'s rooms, lowest first: "
+          + " < ".join(" | ".join(room) for room in CLOTH_ROOMS))
     for p in problems:
         print(p)
     print(f"{count} includes in {len(files)} files, "
