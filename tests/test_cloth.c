@@ -965,12 +965,30 @@ static void timed(const char *name, void (*test)(void))
     printf("%-24s %.2f s\n", name, cpg_now() - start);
 }
 
+/* The spring model's energy (its row's): 0 at rest, and for the 3 x 3
+ * grid of side 1 stretched by 1 + e about the origin, sum k (e L)^2 / 2:
+ * 12 stretch springs of 0.5 m, 8 shear of 0.5 sqrt 2, 6 bend of 1 m. */
+static void test_spring_energy(void)
+{
+    cloth_sim *s = fixture_cloth(CLOTH_SCENE_FREE, 3, 600.0);
+    if (!s)
+        return;
+    CHECK_NEAR(cloth_force_energy(s), 0.0, 1e-24);
+    const double e = 0.01;
+    for (int k = 0; k < s->model.n; k++)
+        s->x[k] *= 1.0 + e;
+    double want = 0.5 * e * e * (600.0 * 12 * 0.25 + 0.3 * 8 * 0.5 + 0.05 * 6 * 1.0);
+    CHECK_NEAR(cloth_force_energy(s), want, 1e-12 * want);
+    cloth_sim_free(&s);
+}
+
 int main(void)
 {
     timed("params", test_params);
     timed("scene_table", test_scene_table);
     timed("grid", test_grid);
     timed("spring_jacobian", test_spring_jacobian);
+    timed("spring_energy", test_spring_energy);
     timed("assembly_fd", test_assembly_fd);
     timed("spd", test_spd);
     timed("free_fall", test_free_fall);

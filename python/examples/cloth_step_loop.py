@@ -4,7 +4,7 @@
 a ball and drapes over it: a NumPy mass-spring simulator with implicit
 Euler, solved by corepcg at every step.
 
-Model (as cloth/cloth.h): on the square, springs to the 4 neighbours
+Model (as cloth/cloth_model.h): on the square, springs to the 4 neighbours
 (stretch, the matrix core), the 4 diagonals (shear) and the nodes two
 apart (bend); on a mesh (--mesh FILE.obj: its v and f lines, polygons
 fanned into triangles, vertices in the file's order), a stretch spring on
