@@ -99,8 +99,10 @@ int cloth_param_check(int param, double value, const char *text, char *msg)
     if (msg) {
         char range[96], shown[32];
         snprintf(shown, sizeof shown, "%g", value);
-        snprintf(msg, COREPCG_MSG_SIZE, "%s %s: must be in %s", d->flag ? d->flag : d->name,
-                 text ? text : shown, cloth_param_range(param, range, sizeof range));
+        /* the CLI's wording for every numeric option (tools/cli.c) */
+        snprintf(msg, COREPCG_MSG_SIZE, "%s needs a number in %s, got '%s'",
+                 d->flag ? d->flag : d->name, cloth_param_range(param, range, sizeof range),
+                 text ? text : shown);
     }
     return COREPCG_ERR_ARGUMENT;
 }
