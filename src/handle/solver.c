@@ -5,6 +5,7 @@
  * in methods/, found through their table (methods/registry.c). */
 #include "handle.h"
 #include "check.h"
+#include "vec_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ int corepcg_create(corepcg_solver **out)
         return COREPCG_ERR_NO_MEMORY;
     corepcg_settings_default(&h->set);
     h->ops = cpg_method_ops_of(h->set.method);
+    h->vec = &cpg_vec_cpu; /* the one back end the library ships */
     *out = h;
     return COREPCG_OK;
 }
@@ -55,6 +57,14 @@ void corepcg_free(corepcg_solver **hp)
     *hp = NULL;
 }
 
+#ifdef COREPCG_TEST_BUILD
+void cpg_solver_use_vec(corepcg_solver *h, const cpg_vec_ops *vec)
+{
+    clear_system(h); /* its work was allocated on the old back end */
+    h->vec = vec;
+}
+#endif
+
 int corepcg_set_monitor(corepcg_solver *h, corepcg_monitor monitor,
                         void *user)
 {
@@ -74,7 +84,7 @@ static cpg_ctx context(corepcg_solver *h)
 {
     cpg_ctx ctx = {.sys = &h->sys, .set = &h->set, .msg = h->msg,
                    .rec = &h->setup_info, .monitor = h->set.monitor,
-                   .monitor_user = h->set.monitor_user};
+                   .monitor_user = h->set.monitor_user, .vec = h->vec};
     return ctx;
 }
 

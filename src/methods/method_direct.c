@@ -36,7 +36,7 @@ static int direct_analyse(void *state, const cpg_ctx *ctx)
     if (rc != COREPCG_OK)
         return rc;
     st->cm_started = 1;
-    rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 0, ctx->msg);
+    rc = cpg_fwork_alloc(&st->work, ctx->vec, 3 * s->A.nb, 0, ctx->msg);
     if (rc != COREPCG_OK)
         return rc;
     double t = cpg_now();
