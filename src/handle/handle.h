@@ -13,9 +13,9 @@ struct corepcg_solver {
     char msg[COREPCG_MSG_SIZE];
     corepcg_settings set;
     const cpg_method_ops *ops;
-    const cpg_vec_ops *vec;  /* the back end of the methods' vector work:
-                                the CPU's (corepcg_create), the one place
-                                that chooses it */
+    const cpg_vec_ops *vec;  /* NULL: the methods' vector work on the
+                                CPU (cpg_backend); another only through
+                                the tests' hook */
     void *state;             /* the method's: ops->state_size bytes */
     int ready;               /* a system is set up */
     cpg_sys sys;             /* the system set up (the methods borrow it) */

@@ -5,7 +5,6 @@
  * in methods/, found through their table (methods/registry.c). */
 #include "handle.h"
 #include "check.h"
-#include "vec_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +22,6 @@ int corepcg_create(corepcg_solver **out)
         return COREPCG_ERR_NO_MEMORY;
     corepcg_settings_default(&h->set);
     h->ops = cpg_method_ops_of(h->set.method);
-    h->vec = &cpg_vec_cpu; /* the one back end the library ships */
     *out = h;
     return COREPCG_OK;
 }

@@ -10,10 +10,10 @@
 
 #include <string.h>
 
-int cpg_fwork_alloc(cpg_fwork *w, const cpg_vec_ops *vec, int n, int iterate,
-                    char *msg)
+int cpg_fwork_alloc(cpg_fwork *w, const cpg_ctx *ctx, int n, int iterate)
 {
     size_t len = (size_t)(n > 0 ? n : 1);
+    const cpg_vec_ops *vec = cpg_backend(ctx);
     memset(w, 0, sizeof *w);
     w->vec = vec;
     w->b = vec->alloc(len);
@@ -24,7 +24,7 @@ int cpg_fwork_alloc(cpg_fwork *w, const cpg_vec_ops *vec, int n, int iterate,
         ok = cpg_pcg_work_alloc(&w->pcg, n, vec) == COREPCG_OK;
     if (!ok) {
         cpg_fwork_free(w);
-        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     }
     return COREPCG_OK;
 }

@@ -23,11 +23,15 @@ typedef struct cpg_ctx {
                                     at analysis, and corepcg_set_monitor
                                     changes it between solves            */
     void *monitor_user;
-    const cpg_vec_ops *vec;      /* the back end the methods' solve-time
-                                    vectors live on (vec.h): the handle's,
-                                    handed to cpg_fwork_alloc and
-                                    cpg_rwork_alloc */
+    const cpg_vec_ops *vec;      /* NULL, or the back end the methods'
+                                    solve-time vectors go on instead of
+                                    the CPU (cpg_backend) */
 } cpg_ctx;
+
+/* The back end of the methods' solve-time vectors for ctx (backend.c):
+ * the one place that chooses it; cpg_fwork_alloc and cpg_rwork_alloc ask
+ * it, and the PCG work and the loops around it follow. */
+const cpg_vec_ops *cpg_backend(const cpg_ctx *ctx);
 
 /* A setting one method alone reads (corepcg_settings.method_options),
  * described in the method's file beside its ops: the CLI, Python and the
@@ -205,17 +209,20 @@ int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,
  * preconditioner is S Bp^-1 S, projected.h): b, b^ and the iterate, and
  * the PCG work on n unknowns, all vectors of one back end (vec). The
  * caller's b comes in at cpg_fwork_rhs, a guess at cpg_fwork_pcg, and
- * the answer goes out at the end of cpg_fwork_run: the only crossings. */
+ * the answer goes out at the end of cpg_fwork_run (direct's after its
+ * factor's solve, Baraff & Witkin's start in its own file), each through
+ * the back end's to_device or from_device. */
 typedef struct cpg_fwork {
     double *b;         /* n: the caller's b, copied in */
     double *bd;        /* n: b^ = S (b - A (I - S) z) */
-    double *x;         /* n: the iterate, copied out as the answer */
+    double *x;         /* n: the answer as it is computed (PCG's
+                          iterate), then copied out */
     cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
     const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_fwork;
 
-int cpg_fwork_alloc(cpg_fwork *w, const cpg_vec_ops *vec, int n, int iterate,
-                    char *msg);
+/* On cpg_backend(ctx), failures in ctx->msg. */
+int cpg_fwork_alloc(cpg_fwork *w, const cpg_ctx *ctx, int n, int iterate);
 void cpg_fwork_free(cpg_fwork *w);
 
 /* w->b = b (the caller's, copied in) and w->bd = b^. Returns 1 when
@@ -264,10 +271,11 @@ typedef struct cpg_rwork {
     const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_rwork;
 
-/* For systems of n unknowns of which at most r are free, on vec; G > 0:
- * PCG in a padded order of G positions (cpg_rwork_pcg_padded, 3 G <= r). */
-int cpg_rwork_alloc(cpg_rwork *w, const cpg_vec_ops *vec, int n, int r,
-                    int iterate, int G, char *msg);
+/* For systems of n unknowns of which at most r are free, on
+ * cpg_backend(ctx), failures in ctx->msg; G > 0: PCG in a padded order of
+ * G positions as well (cpg_rwork_pcg_padded, 3 G <= r). */
+int cpg_rwork_alloc(cpg_rwork *w, const cpg_ctx *ctx, int n, int r,
+                    int iterate, int G);
 void cpg_rwork_free(cpg_rwork *w);
 
 /* w->b = b (the caller's, copied in) and w->bt = U^T (b - A (I - S) z).

@@ -105,7 +105,7 @@ static int core_analyse(void *state, const cpg_ctx *ctx)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     rc = mark_core(ctx, s, keep, &st->core_blocks, ctx->msg);
     if (rc == COREPCG_OK)
-        rc = cpg_fwork_alloc(&st->work, ctx->vec, 3 * s->A.nb, 1, ctx->msg);
+        rc = cpg_fwork_alloc(&st->work, ctx, 3 * s->A.nb, 1);
     ctx->rec->time_reduce_s = cpg_now() - t;
     t = cpg_now();
     if (rc == COREPCG_OK)

@@ -80,8 +80,8 @@ static int icpcg_analyse(void *state, const cpg_ctx *ctx)
     /* solve buffers for the largest r this pattern can have, so that an
      * ndof change needs no new ones, and b~ and x~ in the factor's padded
      * order (G holds while the analysis does) */
-    return cpg_rwork_alloc(&st->work, ctx->vec, 3 * s->A.nb, 3 * s->A.nb, 1,
-                           st->ic.G > 0 ? st->ic.G : 1, ctx->msg);
+    return cpg_rwork_alloc(&st->work, ctx, 3 * s->A.nb, 3 * s->A.nb, 1,
+                           st->ic.G > 0 ? st->ic.G : 1);
 }
 
 /* The analysis holds while A's block pattern and the set of free nodes

@@ -23,8 +23,7 @@ static void mpcg_clear(void *state)
 static int mpcg_analyse(void *state, const cpg_ctx *ctx)
 {
     mpcg_state *st = state;
-    return cpg_fwork_alloc(&st->work, ctx->vec, 3 * ctx->sys->A.nb, 1,
-                           ctx->msg);
+    return cpg_fwork_alloc(&st->work, ctx, 3 * ctx->sys->A.nb, 1);
 }
 
 /* What the analysis made -- vectors of n -- holds while N does: the

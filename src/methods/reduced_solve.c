@@ -8,10 +8,11 @@
 
 #include <string.h>
 
-int cpg_rwork_alloc(cpg_rwork *w, const cpg_vec_ops *vec, int n, int r,
-                    int iterate, int G, char *msg)
+int cpg_rwork_alloc(cpg_rwork *w, const cpg_ctx *ctx, int n, int r,
+                    int iterate, int G)
 {
     size_t rl = (size_t)(r > 0 ? r : 1), nl = (size_t)(n > 0 ? n : 1);
+    const cpg_vec_ops *vec = cpg_backend(ctx);
     memset(w, 0, sizeof *w);
     w->vec = vec;
     w->b = vec->alloc(nl);
@@ -28,7 +29,7 @@ int cpg_rwork_alloc(cpg_rwork *w, const cpg_vec_ops *vec, int n, int r,
         ok = cpg_pcg_work_alloc(&w->pcg, r, vec) == COREPCG_OK;
     if (!ok) {
         cpg_rwork_free(w);
-        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     }
     return COREPCG_OK;
 }
