@@ -107,23 +107,27 @@ static void chk_free(double *v)
     foreign("free", "v", v, 0); /* never ours: leave it alone */
 }
 
-static void chk_to_device(int n, const double *host, double *dev)
+/* A crossing: dev a block's, host the caller's (no block's). */
+static void crossing(const char *op, int n, const double *host,
+                     const double *dev)
 {
     chk.ops++;
-    chk.ins++;
-    VEC("to_device", dev, n);
+    VEC(op, dev, n);
     if (n > 0 && in_block(host, 1))
-        foreign("to_device", "host (a block)", host, n);
+        foreign(op, "host (a block)", host, n);
+}
+
+static void chk_to_device(int n, const double *host, double *dev)
+{
+    chk.ins++;
+    crossing("to_device", n, host, dev);
     cpg_vec_cpu.to_device(n, host, dev);
 }
 
 static void chk_from_device(int n, const double *dev, double *host)
 {
-    chk.ops++;
     chk.outs++;
-    VEC("from_device", dev, n);
-    if (n > 0 && in_block(host, 1))
-        foreign("from_device", "host (a block)", host, n);
+    crossing("from_device", n, host, dev);
     cpg_vec_cpu.from_device(n, dev, host);
 }
 
