@@ -232,21 +232,26 @@ static void test_checker_fails(void)
     (void)vec_check.dot(4, host, host);
     CHECK_INT(chk.foreign, 2);
     chk_reset();
-    double *v = vec_check.alloc(4);
-    CHECK(v != NULL, "alloc failed");
+    double *v = vec_check.alloc(4), *w = vec_check.alloc(4);
+    CHECK(v && w, "alloc failed");
+    if (!v || !w)
+        return;
     vec_check.fill(4, 0, v);
     vec_check.to_device(4, host, v);
     vec_check.from_device(4, v, host);
     (void)vec_check.dot(3, v + 1, v);
     CHECK_INT(chk.foreign, 0);
-    (void)vec_check.dot(4, v + 1, v); /* one entry past the block */
-    CHECK_INT(chk.foreign, 1);
-    vec_check.to_device(4, v, v);     /* a block as the caller's side */
-    vec_check.from_device(4, v, v);
+    /* one entry past the block (asked of the check alone: the CPU's dot
+     * would read past it) */
+    CHECK(!in_block(v + 1, 4) && in_block(v + 1, 3),
+          "in_block does not see the block's end");
+    vec_check.to_device(4, w, v);   /* a block as the caller's side */
+    vec_check.from_device(4, v, w);
+    CHECK_INT(chk.foreign, 2);
+    vec_check.free(host);           /* never allocated: left alone */
     CHECK_INT(chk.foreign, 3);
-    vec_check.free(host);             /* never allocated: left alone */
-    CHECK_INT(chk.foreign, 4);
     vec_check.free(v);
+    vec_check.free(w);
     CHECK_INT(chk.blocks, 0);
     chk_reset();
 }
