@@ -17,12 +17,12 @@
 /* Every vector is n doubles from the table's own alloc ("device" memory:
  * on the CPU the host's). The caller's arrays -- b, a guess, the answer --
  * are host memory: they cross only through to_device and from_device, at
- * the edge of the methods' solve-time work (full_solve.c,
- * reduced_solve.c), where a back end with memory of its own copies them.
- * A reduction's
- * order of summation is the back end's; the CPU's sums k = 0, 1, ..., n-1
- * one term at a time, so that its answers are the same bits on every run
- * (the loop's round-off, and so the iteration counts, depend on it). */
+ * the edge of the methods' solve-time work (full_solve.c, reduced_solve.c;
+ * mpcg-bw's start, direct's answer), where a back end with memory of its
+ * own copies them. A reduction's order of summation is the back end's;
+ * the CPU's sums k = 0, 1, ..., n-1 one term at a time, so that its
+ * answers are the same bits on every run (the loop's round-off, and so
+ * the iteration counts, depend on it). */
 typedef struct cpg_vec_ops {
     const char *name;
     /* n doubles (at least one), uninitialised; NULL when out of memory */
