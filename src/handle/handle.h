@@ -13,6 +13,9 @@ struct corepcg_solver {
     char msg[COREPCG_MSG_SIZE];
     corepcg_settings set;
     const cpg_method_ops *ops;
+    const cpg_vec_ops *vec;  /* NULL: the methods' vector work on the
+                                CPU (cpg_backend); another only through
+                                the tests' hook */
     void *state;             /* the method's: ops->state_size bytes */
     int ready;               /* a system is set up */
     cpg_sys sys;             /* the system set up (the methods borrow it) */
@@ -24,5 +27,11 @@ struct corepcg_solver {
     corepcg_info last_info;  /* the last solve's record (or, until one,
                                 setup_info): corepcg_info_get reads it */
 };
+
+#ifdef COREPCG_TEST_BUILD
+/* The tests' hook (not in the shipped library): the methods' vector work
+ * on vec from the next setup on; drops what the handle had set up. */
+void cpg_solver_use_vec(corepcg_solver *h, const cpg_vec_ops *vec);
+#endif
 
 #endif

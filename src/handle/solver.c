@@ -55,6 +55,14 @@ void corepcg_free(corepcg_solver **hp)
     *hp = NULL;
 }
 
+#ifdef COREPCG_TEST_BUILD
+void cpg_solver_use_vec(corepcg_solver *h, const cpg_vec_ops *vec)
+{
+    clear_system(h); /* its work was allocated on the old back end */
+    h->vec = vec;
+}
+#endif
+
 int corepcg_set_monitor(corepcg_solver *h, corepcg_monitor monitor,
                         void *user)
 {
@@ -74,7 +82,7 @@ static cpg_ctx context(corepcg_solver *h)
 {
     cpg_ctx ctx = {.sys = &h->sys, .set = &h->set, .msg = h->msg,
                    .rec = &h->setup_info, .monitor = h->set.monitor,
-                   .monitor_user = h->set.monitor_user};
+                   .monitor_user = h->set.monitor_user, .vec = h->vec};
     return ctx;
 }
 

@@ -2,32 +2,41 @@
 /* full_solve.c -- what the methods on the full system with the filter S
  * share at solve time (Ascher & Boxerman's corrected MPCG): b^ =
  * S (b - A (I - S) z), the loop from x0 = S y + (I - S) z, and the answer
- * put back on the constraints. */
+ * put back on the constraints. Every vector is the back end's (w->vec):
+ * the caller's b and guess come in, and the answer goes out, through its
+ * to_device and from_device (Baraff & Witkin's start, method_mpcg.c,
+ * brings in its own b and z the same way). */
 #include "method.h"
-#include "vec_cpu.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-int cpg_fwork_alloc(cpg_fwork *w, int n, int iterate, char *msg)
+int cpg_fwork_alloc(cpg_fwork *w, const cpg_ctx *ctx, int n, int iterate)
 {
+    size_t len = (size_t)(n > 0 ? n : 1);
+    const cpg_vec_ops *vec = cpg_backend(ctx);
     memset(w, 0, sizeof *w);
-    w->vec = &cpg_vec_cpu; /* the one back end so far */
-    w->bd = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-    int ok = w->bd != NULL;
+    w->vec = vec;
+    w->b = vec->alloc(len);
+    w->bd = vec->alloc(len);
+    w->x = vec->alloc(len);
+    int ok = w->b && w->bd && w->x;
     if (ok && iterate)
-        ok = cpg_pcg_work_alloc(&w->pcg, n, w->vec) == COREPCG_OK;
+        ok = cpg_pcg_work_alloc(&w->pcg, n, vec) == COREPCG_OK;
     if (!ok) {
         cpg_fwork_free(w);
-        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     }
     return COREPCG_OK;
 }
 
 void cpg_fwork_free(cpg_fwork *w)
 {
-    free(w->bd);
-    cpg_pcg_work_free(&w->pcg);
+    if (w->vec) { /* else never allocated */
+        w->vec->free(w->b);
+        w->vec->free(w->bd);
+        w->vec->free(w->x);
+        cpg_pcg_work_free(&w->pcg);
+    }
     memset(w, 0, sizeof *w);
 }
 
@@ -35,12 +44,15 @@ int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x)
 {
     int n = 3 * s->A.nb;
     double *bd = w->bd;
+    w->vec->to_device(n, b, w->b);
     cpg_bmat_mult_prescribed(&s->A, s->w, bd);
-    w->vec->sub(n, b, bd, bd);
+    w->vec->sub(n, w->b, bd, bd);
     cpg_filter(&s->u, bd);
-    if (!cpg_all_zero(bd, n))
+    if (!w->vec->all_zero(n, bd))
         return 0;
-    w->vec->copy(n, s->w, x);
+    /* the answer is z's constrained part, both the caller's memory */
+    if (n > 0)
+        memcpy(x, s->w, (size_t)n * sizeof(double));
     return 1;
 }
 
@@ -69,8 +81,8 @@ static void apply_finish(void *s, double *x)
 
 int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
-                  const double *b, const double *bdelta, double delta0,
-                  double *x, int *iterations)
+                  const double *bdelta, double delta0, double *x,
+                  int *iterations)
 {
     const cpg_sys *s = ctx->sys;
     cpg_pcg_problem pb = {
@@ -78,34 +90,35 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         .precond = precond, .precond_ctx = precond_ctx, .precond2 = precond2,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
         .finish = apply_finish, .finish_ctx = (void *)s,
-        .b = b, .bdelta = bdelta, .delta0 = delta0, .tol = ctx->set->tol,
+        .b = w->b, .bdelta = bdelta, .delta0 = delta0, .tol = ctx->set->tol,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
         .monitor = ctx->monitor, .monitor_user = ctx->monitor_user,
     };
-    int rc = cpg_pcg(&pb, &w->pcg, x, iterations, ctx->msg);
+    int rc = cpg_pcg(&pb, &w->pcg, w->x, iterations, ctx->msg);
     /* Each filtered update leaves round-off along the constrained
      * directions, relative to the size of that update (or of the guess),
      * not of the answer: a large x0 or large intermediate steps would show
      * in the constraint error. Projecting once more puts the answer back
      * on the constraints to round-off of its own size. */
-    if (rc >= 0)
-        cpg_fwork_finish(s, x);
+    if (rc >= 0) {
+        cpg_fwork_finish(s, w->x);
+        w->vec->from_device(pb.n, w->x, x);
+    }
     return rc;
 }
 
 int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
-                  const double *b, const double *y, double *x,
-                  int *iterations)
+                  const double *y, double *x, int *iterations)
 {
     const cpg_sys *s = ctx->sys;
     int n = 3 * s->A.nb;
     if (y)
-        w->vec->copy(n, y, x);
+        w->vec->to_device(n, y, w->x);
     else
-        w->vec->fill(n, 0, x);
-    cpg_fwork_finish(s, x); /* x0 = S y + (I - S) z */
-    return cpg_fwork_run(w, ctx, precond, precond2, precond_ctx, b, w->bd, 0,
-                         x, iterations);
+        w->vec->fill(n, 0, w->x);
+    cpg_fwork_finish(s, w->x); /* x0 = S y + (I - S) z */
+    return cpg_fwork_run(w, ctx, precond, precond2, precond_ctx, w->bd, 0, x,
+                         iterations);
 }

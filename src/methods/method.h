@@ -23,7 +23,15 @@ typedef struct cpg_ctx {
                                     at analysis, and corepcg_set_monitor
                                     changes it between solves            */
     void *monitor_user;
+    const cpg_vec_ops *vec;      /* NULL, or the back end the methods'
+                                    solve-time vectors go on instead of
+                                    the CPU (cpg_backend) */
 } cpg_ctx;
+
+/* The back end of the methods' solve-time vectors for ctx (backend.c):
+ * the one place that chooses it; cpg_fwork_alloc and cpg_rwork_alloc ask
+ * it, and the PCG work and the loops around it follow. */
+const cpg_vec_ops *cpg_backend(const cpg_ctx *ctx);
 
 /* A setting one method alone reads (corepcg_settings.method_options),
  * described in the method's file beside its ops: the CLI, Python and the
@@ -198,90 +206,108 @@ int cpg_same_reduced_pattern(void *state, const cpg_ctx *ctx,
 
 /* What a method that solves the full system with the filter S needs at
  * solve time (Ascher & Boxerman's corrected MPCG, and the methods whose
- * preconditioner is S Bp^-1 S, projected.h): b^, and the PCG work on n
- * unknowns. */
+ * preconditioner is S Bp^-1 S, projected.h): b, b^ and the iterate, and
+ * the PCG work on n unknowns, all vectors of one back end (vec). The
+ * caller's b comes in at cpg_fwork_rhs, a guess at cpg_fwork_pcg, and
+ * the answer goes out at the end of cpg_fwork_run (direct's after its
+ * factor's solve, Baraff & Witkin's start in its own file), each through
+ * the back end's to_device or from_device. */
 typedef struct cpg_fwork {
+    double *b;         /* n: the caller's b, copied in */
     double *bd;        /* n: b^ = S (b - A (I - S) z) */
+    double *x;         /* n: the answer as it is computed (PCG's
+                          iterate), then copied out */
     cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
     const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_fwork;
 
-int cpg_fwork_alloc(cpg_fwork *w, int n, int iterate, char *msg);
+/* On cpg_backend(ctx), failures in ctx->msg. */
+int cpg_fwork_alloc(cpg_fwork *w, const cpg_ctx *ctx, int n, int iterate);
 void cpg_fwork_free(cpg_fwork *w);
 
-/* w->bd = b^. Returns 1 when b^ = 0, having set x = (I - S) z: the free
- * part of the answer is exactly zero (PCG would chase it to underflow). */
+/* w->b = b (the caller's, copied in) and w->bd = b^. Returns 1 when
+ * b^ = 0, having set x (the caller's) = (I - S) z: the free part of the
+ * answer is exactly zero (PCG would chase it to underflow). */
 int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x);
 
 /* After cpg_fwork_rhs returned 0: the PCG loop with the filter from
- * x0 = S y + (I - S) z (y NULL: zero), ctx's stopping rule, tol and
- * max_iter (the papers' rule with delta0 = b^T M^-1 b^), and the given
- * preconditioner (precond2, if not NULL, makes the papers' rule's first
- * two applications one); then x = S x + (I - S) z, so that the answer
- * meets the constraints to its own round-off. */
+ * x0 = S y + (I - S) z (y, the caller's, NULL: zero), ctx's stopping
+ * rule, tol and max_iter (the papers' rule with delta0 = b^T M^-1 b^), and
+ * the given preconditioner (precond2, if not NULL, makes the papers'
+ * rule's first two applications one); then x = S x + (I - S) z, so that
+ * the answer meets the constraints to its own round-off, copied out into
+ * x (the caller's) unless the loop failed. */
 int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
-                  const double *b, const double *y, double *x,
-                  int *iterations);
+                  const double *y, double *x, int *iterations);
 
-/* The PCG loop with the filter from the start x holds; under the papers'
- * rule delta0 from bdelta (b^) or, when bdelta is NULL, the delta0 given;
- * then x = S x + (I - S) z. cpg_fwork_pcg's loop, and Baraff & Witkin's
- * with its own start and delta0. */
+/* The PCG loop with the filter on w->b from the start w->x holds; under
+ * the papers' rule delta0 from bdelta (w->bd) or, when bdelta is NULL, the
+ * delta0 given; then x = S x + (I - S) z, copied out into x (the
+ * caller's) unless the loop failed. cpg_fwork_pcg's loop, and Baraff &
+ * Witkin's with its own start and delta0. */
 int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
-                  const double *b, const double *bdelta, double delta0,
-                  double *x, int *iterations);
+                  const double *bdelta, double delta0, double *x,
+                  int *iterations);
 
 /* x = S x + (I - S) z. */
 void cpg_fwork_finish(const cpg_sys *s, double *x);
 
 /* ------------------------------------------------ solving on A~ */
 
-/* What a method that solves the reduced system needs at solve time: the
- * reduced right-hand side and answer, a full-length scratch vector, and
- * (for the iterative methods) the PCG work on r unknowns. */
+/* What a method that solves the reduced system needs at solve time: b,
+ * the reduced right-hand side and answer, a full-length scratch vector,
+ * (for the iterative methods) the PCG work on r unknowns, and b~ and x~
+ * in a factor's padded node order when PCG runs there; all vectors of
+ * one back end (vec). The caller's b comes in at cpg_rwork_rhs, a guess
+ * at the start of PCG, and the answer goes out at cpg_rwork_prolong. */
 typedef struct cpg_rwork {
+    double *b;         /* n: the caller's b, copied in */
     double *bt, *xt;   /* r */
     double *tmp;       /* n */
+    double *pb, *px;   /* 3 G each when allocated with G > 0, else NULL */
     cpg_pcg_work pcg;  /* r, when allocated with iterate = 1 */
     const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_rwork;
 
-/* For systems of n unknowns of which at most r are free. */
-int cpg_rwork_alloc(cpg_rwork *w, int n, int r, int iterate, char *msg);
+/* For systems of n unknowns of which at most r are free, on
+ * cpg_backend(ctx), failures in ctx->msg; G > 0: PCG in a padded order of
+ * G positions as well (cpg_rwork_pcg_padded, 3 G <= r). */
+int cpg_rwork_alloc(cpg_rwork *w, const cpg_ctx *ctx, int n, int r,
+                    int iterate, int G);
 void cpg_rwork_free(cpg_rwork *w);
 
-/* w->bt = U^T (b - A (I - S) z). Returns 1 when the reduced answer is
- * trivially zero (no free unknowns, or b~ = 0), having set w->xt = 0. */
+/* w->b = b (the caller's, copied in) and w->bt = U^T (b - A (I - S) z).
+ * Returns 1 when the reduced answer is trivially zero (no free unknowns,
+ * or b~ = 0), having set w->xt = 0. */
 int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b);
 
-/* PCG on A~ (Ye et al.'s uPCG) from x~0 = U^T y (y NULL: zero) into w->xt,
- * with the given product (out = A~ in: cpg_rmat_apply, or a kept copy of
- * A~) and preconditioner, and ctx's tol and max_iter. */
+/* PCG on A~ (Ye et al.'s uPCG) from x~0 = U^T y (y, the caller's, NULL:
+ * zero) into w->xt, with the given product (out = A~ in: cpg_rmat_apply,
+ * or a kept copy of A~) and preconditioner, and ctx's tol and max_iter. */
 int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
                   void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
                   const double *y, int *iterations);
 
 /* A factor's padded node order (cpg_pad: G positions, position k the
- * free node at reduced offset off[k] with dim[k] directions) and the
- * right-hand side and answer in it (3 G each). */
+ * free node at reduced offset off[k] with dim[k] directions). */
 typedef struct cpg_padded {
     int G;
     const int *off;
     const unsigned char *dim;
-    double *b, *x;
 } cpg_padded;
 
-/* cpg_rwork_pcg with PCG in pad's order: b~ and x~0 go there, the product
- * and preconditioner work there (no gather or scatter in each iteration),
- * and x~ comes back into w->xt. The pcg work must hold 3 G. */
+/* cpg_rwork_pcg with PCG in pad's order: b~ and x~0 go there (w->pb,
+ * w->px, allocated for pad->G), the product and preconditioner work there
+ * (no gather or scatter in each iteration), and x~ comes back into w->xt.
+ * The pcg work must hold 3 G. */
 int cpg_rwork_pcg_padded(cpg_rwork *w, const cpg_ctx *ctx,
                          const cpg_padded *pad, cpg_apply_fn matvec,
                          void *matvec_ctx, cpg_precond_fn precond,
                          void *precond_ctx, const double *y, int *iterations);
 
-/* x = U w->xt + (I - S) z. */
+/* x (the caller's) = U w->xt + (I - S) z, copied out. */
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x);
 
 /* Stored entries of A~'s lower triangle (U keeps A's block pattern). */

@@ -105,7 +105,7 @@ static int core_analyse(void *state, const cpg_ctx *ctx)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     rc = mark_core(ctx, s, keep, &st->core_blocks, ctx->msg);
     if (rc == COREPCG_OK)
-        rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 1, ctx->msg);
+        rc = cpg_fwork_alloc(&st->work, ctx, 3 * s->A.nb, 1);
     ctx->rec->time_reduce_s = cpg_now() - t;
     t = cpg_now();
     if (rc == COREPCG_OK)
@@ -229,11 +229,11 @@ static int core_solve(void *state, const cpg_ctx *ctx, const double *b,
         return st->fell_back ? COREPCG_FELL_BACK : COREPCG_OK;
     if (st->fell_back) {
         int rc = cpg_fwork_pcg(&st->work, ctx, cpg_precond_apply, NULL,
-                               &st->pc, b, y, x, iterations);
+                               &st->pc, y, x, iterations);
         return rc == COREPCG_OK ? COREPCG_FELL_BACK : rc;
     }
-    return cpg_fwork_pcg(&st->work, ctx, core_precond, core_precond2, st, b,
-                         y, x, iterations);
+    return cpg_fwork_pcg(&st->work, ctx, core_precond, core_precond2, st, y,
+                         x, iterations);
 }
 
 /* The core STRETCH needs the stretch pairs (AUTO picks its blocks by

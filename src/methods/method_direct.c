@@ -36,7 +36,7 @@ static int direct_analyse(void *state, const cpg_ctx *ctx)
     if (rc != COREPCG_OK)
         return rc;
     st->cm_started = 1;
-    rc = cpg_fwork_alloc(&st->work, 3 * s->A.nb, 0, ctx->msg);
+    rc = cpg_fwork_alloc(&st->work, ctx, 3 * s->A.nb, 0);
     if (rc != COREPCG_OK)
         return rc;
     double t = cpg_now();
@@ -83,11 +83,14 @@ static int direct_solve(void *state, const cpg_ctx *ctx, const double *b,
     *iterations = 0;
     if (cpg_fwork_rhs(&st->work, ctx->sys, b, x))
         return COREPCG_OK;
-    int rc = cpg_factor_solve(&st->full.fac, st->work.bd, x, &st->cm);
+    /* CHOLMOD's solve runs on the host: so do the CPU's vectors */
+    cpg_fwork *w = &st->work;
+    int rc = cpg_factor_solve(&st->full.fac, w->bd, w->x, &st->cm);
     if (rc != COREPCG_OK)
         return cpg_fail(ctx->msg, rc, "CHOLMOD solve failed: %s",
                         corepcg_strerror(rc));
-    cpg_fwork_finish(ctx->sys, x);
+    cpg_fwork_finish(ctx->sys, w->x);
+    w->vec->from_device(3 * ctx->sys->A.nb, w->x, x);
     return COREPCG_OK;
 }
 

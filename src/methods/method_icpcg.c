@@ -19,16 +19,15 @@
 #include "ichol.h"
 #include "method.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 typedef struct icpcg_state {
     cpg_rmat Ar;         /* A~ by node blocks */
     int values_fresh;    /* Ar holds ctx->sys's values */
     cpg_ichol ic;
-    cpg_rwork work;      /* sized for r = 3N, the most any ndof gives */
-    double *padded;      /* b~ and x~ in the factor's padded order, 3G
-                            each: PCG runs there (cpg_rwork_pcg_padded) */
+    cpg_rwork work;      /* sized for r = 3N, the most any ndof gives,
+                            and b~ and x~ in the factor's padded order:
+                            PCG runs there (cpg_rwork_pcg_padded) */
 } icpcg_state;
 
 static void icpcg_clear(void *state)
@@ -37,7 +36,6 @@ static void icpcg_clear(void *state)
     cpg_rmat_free(&st->Ar);
     cpg_ichol_free(&st->ic);
     cpg_rwork_free(&st->work);
-    free(st->padded);
     memset(st, 0, sizeof *st);
 }
 
@@ -79,14 +77,11 @@ static int icpcg_analyse(void *state, const cpg_ctx *ctx)
     if (rc != COREPCG_OK)
         return rc;
     ctx->rec->time_analyze_s = cpg_now() - t;
-    /* b~ and x~ in the factor's padded order (G holds while the analysis
-     * does), and solve buffers for the largest r this pattern can have,
-     * so that an ndof change needs no new ones */
-    st->padded = cpg_malloc_huge(6 * (size_t)(st->ic.G > 0 ? st->ic.G : 1),
-                                 sizeof(double));
-    if (!st->padded)
-        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    return cpg_rwork_alloc(&st->work, 3 * s->A.nb, 3 * s->A.nb, 1, ctx->msg);
+    /* solve buffers for the largest r this pattern can have, so that an
+     * ndof change needs no new ones, and b~ and x~ in the factor's padded
+     * order (G holds while the analysis does) */
+    return cpg_rwork_alloc(&st->work, ctx, 3 * s->A.nb, 3 * s->A.nb, 1,
+                           st->ic.G > 0 ? st->ic.G : 1);
 }
 
 /* The analysis holds while A's block pattern and the set of free nodes
@@ -157,8 +152,7 @@ static int icpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
     *iterations = 0;
     if (!cpg_rwork_rhs(&st->work, ctx->sys, b)) {
         /* in the factor's order, which the product and sweeps use */
-        cpg_padded pad = {st->ic.G, st->ic.off, st->ic.dim, st->padded,
-                          st->padded + 3L * st->ic.G};
+        cpg_padded pad = {st->ic.G, st->ic.off, st->ic.dim};
         rc = cpg_rwork_pcg_padded(&st->work, ctx, &pad,
                                   cpg_lower_apply_padded, &st->ic.lower,
                                   cpg_ichol_apply_padded, &st->ic, y,

@@ -5,7 +5,6 @@
  * tables over one state. Diagonal or 3x3 block preconditioner of A. */
 #include "method.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 typedef struct mpcg_state {
@@ -24,7 +23,7 @@ static void mpcg_clear(void *state)
 static int mpcg_analyse(void *state, const cpg_ctx *ctx)
 {
     mpcg_state *st = state;
-    return cpg_fwork_alloc(&st->work, 3 * ctx->sys->A.nb, 1, ctx->msg);
+    return cpg_fwork_alloc(&st->work, ctx, 3 * ctx->sys->A.nb, 1);
 }
 
 /* What the analysis made -- vectors of n -- holds while N does: the
@@ -72,15 +71,17 @@ static int bw_solve(void *state, const cpg_ctx *ctx, const double *b,
 {
     (void)y; /* the published form always starts from z */
     mpcg_state *st = state;
+    cpg_fwork *w = &st->work;
     const cpg_sys *s = ctx->sys;
-    size_t n = 3 * (size_t)s->A.nb;
-    double *sb = st->work.bd;
+    int n = 3 * s->A.nb;
+    double *sb = w->bd;
     *iterations = 0;
-    memcpy(x, s->w, n * sizeof(double));
-    memcpy(sb, b, n * sizeof(double));
+    w->vec->to_device(n, s->w, w->x);
+    w->vec->to_device(n, b, w->b);
+    w->vec->copy(n, w->b, sb);
     cpg_filter(&s->u, sb);
-    return cpg_fwork_run(&st->work, ctx, cpg_precond_apply, NULL, &st->pc, b,
-                         NULL, forward_dot(&s->A, ctx->set->precond, sb), x,
+    return cpg_fwork_run(w, ctx, cpg_precond_apply, NULL, &st->pc, NULL,
+                         forward_dot(&s->A, ctx->set->precond, sb), x,
                          iterations);
 }
 
@@ -93,8 +94,8 @@ static int mpcg_solve(void *state, const cpg_ctx *ctx, const double *b,
     *iterations = 0;
     if (cpg_fwork_rhs(&st->work, ctx->sys, b, x))
         return COREPCG_OK;
-    return cpg_fwork_pcg(&st->work, ctx, cpg_precond_apply, NULL, &st->pc, b,
-                         y, x, iterations);
+    return cpg_fwork_pcg(&st->work, ctx, cpg_precond_apply, NULL, &st->pc, y,
+                         x, iterations);
 }
 
 /* Ascher & Boxerman's corrected MPCG. */

@@ -30,7 +30,8 @@ static int upcg_analyse(void *state, const cpg_ctx *ctx)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     st->values_fresh = 1;
     ctx->rec->time_reduce_s = cpg_now() - t;
-    return cpg_rwork_alloc(&st->work, 3 * ctx->sys->A.nb, ctx->sys->u.r, 1, ctx->msg);
+    return cpg_rwork_alloc(&st->work, ctx, 3 * ctx->sys->A.nb, ctx->sys->u.r,
+                           1, 0);
 }
 
 static int upcg_factorise(void *state, const cpg_ctx *ctx)

@@ -1,47 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* reduced_solve.c -- what the methods on the reduced system share at solve
  * time (Ye, Webber & Wang eq. 9): b~ = U^T (b - A (I - S) z), PCG on A~
- * from x~0 = U^T y, and x = U x~ + (I - S) z. */
+ * from x~0 = U^T y, and x = U x~ + (I - S) z. Every vector is the back
+ * end's (w->vec): the caller's b and guess come in, and the answer goes
+ * out, through its to_device and from_device, here and nowhere else. */
 #include "method.h"
-#include "vec_cpu.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-int cpg_rwork_alloc(cpg_rwork *w, int n, int r, int iterate, char *msg)
+int cpg_rwork_alloc(cpg_rwork *w, const cpg_ctx *ctx, int n, int r,
+                    int iterate, int G)
 {
-    size_t rl = (size_t)(r > 0 ? r : 1);
+    size_t rl = (size_t)(r > 0 ? r : 1), nl = (size_t)(n > 0 ? n : 1);
+    const cpg_vec_ops *vec = cpg_backend(ctx);
     memset(w, 0, sizeof *w);
-    w->vec = &cpg_vec_cpu; /* the one back end so far */
-    w->bt = malloc(rl * sizeof(double));
-    w->xt = malloc(rl * sizeof(double));
-    w->tmp = malloc((size_t)n * sizeof(double));
-    int ok = w->bt && w->xt && w->tmp;
+    w->vec = vec;
+    w->b = vec->alloc(nl);
+    w->bt = vec->alloc(rl);
+    w->xt = vec->alloc(rl);
+    w->tmp = vec->alloc(nl);
+    int ok = w->b && w->bt && w->xt && w->tmp;
+    if (ok && G > 0) {
+        w->pb = vec->alloc(3 * (size_t)G);
+        w->px = vec->alloc(3 * (size_t)G);
+        ok = w->pb && w->px;
+    }
     if (ok && iterate)
-        ok = cpg_pcg_work_alloc(&w->pcg, r, w->vec) == COREPCG_OK;
+        ok = cpg_pcg_work_alloc(&w->pcg, r, vec) == COREPCG_OK;
     if (!ok) {
         cpg_rwork_free(w);
-        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     }
     return COREPCG_OK;
 }
 
 void cpg_rwork_free(cpg_rwork *w)
 {
-    free(w->bt);
-    free(w->xt);
-    free(w->tmp);
-    cpg_pcg_work_free(&w->pcg);
+    if (w->vec) { /* else never allocated */
+        w->vec->free(w->b);
+        w->vec->free(w->bt);
+        w->vec->free(w->xt);
+        w->vec->free(w->tmp);
+        w->vec->free(w->pb);
+        w->vec->free(w->px);
+        cpg_pcg_work_free(&w->pcg);
+    }
     memset(w, 0, sizeof *w);
 }
 
 int cpg_rwork_rhs(cpg_rwork *w, const cpg_sys *s, const double *b)
 {
     int n = 3 * s->A.nb, r = s->u.r;
+    w->vec->to_device(n, b, w->b);
     cpg_bmat_mult_prescribed(&s->A, s->w, w->tmp);
-    w->vec->sub(n, b, w->tmp, w->tmp);
+    w->vec->sub(n, w->b, w->tmp, w->tmp);
     cpg_restrict(&s->u, w->tmp, w->bt);
-    if (r > 0 && !cpg_all_zero(w->bt, r))
+    if (r > 0 && !w->vec->all_zero(r, w->bt))
         return 0;
     /* nothing free, or b~ = 0: x~ = 0 exactly, x is the prescribed part */
     w->vec->fill(r > 0 ? r : 1, 0, w->xt);
@@ -66,13 +80,16 @@ static int run_pcg(cpg_rwork *w, const cpg_ctx *ctx, int n, const double *b,
     return cpg_pcg(&pb, &w->pcg, x, iterations, ctx->msg);
 }
 
-/* x~0 = U^T y (y NULL: zero) into w->xt. */
+/* x~0 = U^T y (y, the caller's, NULL: zero) into w->xt; y comes in
+ * through w->tmp. */
 static void start(cpg_rwork *w, const cpg_sys *s, const double *y)
 {
-    if (y)
-        cpg_restrict(&s->u, y, w->xt);
-    else
+    if (y) {
+        w->vec->to_device(3 * s->A.nb, y, w->tmp);
+        cpg_restrict(&s->u, w->tmp, w->xt);
+    } else {
         w->vec->fill(s->u.r, 0, w->xt);
+    }
 }
 
 int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
@@ -90,17 +107,19 @@ int cpg_rwork_pcg_padded(cpg_rwork *w, const cpg_ctx *ctx,
                          void *precond_ctx, const double *y, int *iterations)
 {
     start(w, ctx->sys, y);
-    cpg_pad(pad->G, pad->off, pad->dim, w->bt, pad->b);
-    cpg_pad(pad->G, pad->off, pad->dim, w->xt, pad->x);
-    int rc = run_pcg(w, ctx, 3 * pad->G, pad->b, pad->x, matvec, matvec_ctx,
+    cpg_pad(pad->G, pad->off, pad->dim, w->bt, w->pb);
+    cpg_pad(pad->G, pad->off, pad->dim, w->xt, w->px);
+    int rc = run_pcg(w, ctx, 3 * pad->G, w->pb, w->px, matvec, matvec_ctx,
                      precond, precond_ctx, iterations);
-    cpg_unpad(pad->G, pad->off, pad->dim, pad->x, w->xt);
+    cpg_unpad(pad->G, pad->off, pad->dim, w->px, w->xt);
     return rc;
 }
 
+/* U x~ + (I - S) z on the back end (tmp), then out. */
 void cpg_rwork_prolong(const cpg_rwork *w, const cpg_sys *s, double *x)
 {
-    cpg_prolong(&s->u, w->xt, s->w, x);
+    cpg_prolong(&s->u, w->xt, s->w, w->tmp);
+    w->vec->from_device(3 * s->A.nb, w->tmp, x);
 }
 
 long cpg_reduced_nnz(const cpg_sys *s)

@@ -5,7 +5,8 @@
  * -ffast-math). The fused operations stay fused: one pass over memory. */
 #include "vec_cpu.h"
 
-#include "base.h" /* cpg_malloc_huge */
+#include "base.h"    /* cpg_malloc_huge */
+#include "kernels.h" /* cpg_all_zero */
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,11 @@ static double *cpu_alloc(size_t n)
 static void cpu_free(double *v)
 {
     free(v);
+}
+
+static int cpu_all_zero(int n, const double *v)
+{
+    return cpg_all_zero(v, n);
 }
 
 static double cpu_dot(int n, const double *a, const double *b)
@@ -85,6 +91,10 @@ const cpg_vec_ops cpg_vec_cpu = {
     .name = "cpu",
     .alloc = cpu_alloc,
     .free = cpu_free,
+    /* the device is the host: crossing the boundary is a copy */
+    .to_device = cpu_copy,
+    .from_device = cpu_copy,
+    .all_zero = cpu_all_zero,
     .dot = cpu_dot,
     .dot_norm = cpu_dot_norm,
     .copy = cpu_copy,
