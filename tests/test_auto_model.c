@@ -335,8 +335,47 @@ static void test_expected_direct(void)
     CHECK_INT(why, COREPCG_AUTO_PROBE);
 }
 
+/* A simulation's start (the FEM T-shirt at 14k, docs/benchmark.md, "auto
+ * over whole simulations"): icpcg's first step, from rest with a zero
+ * guess, took 298 iterations (0.30 s), corePCG's probe at the next 0.12 s,
+ * and icpcg's later steps 0.035 s. Both first times are provisional, so
+ * icpcg is re-checked at once, not after ~10 corePCG steps; then corePCG,
+ * timed once, against a best timed on two steps; then icpcg runs. */
+static void test_early_recheck(void)
+{
+    cpg_auto_model m;
+    corepcg_auto_reason why;
+    cpg_auto_model_init(&m, 4);
+    CHECK_INT(cpg_auto_choose(&m, &why), IC);
+    cpg_auto_measured(&m, IC, 0.30, 298);
+    cpg_auto_probe_next(&m, CORE);
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_PROBE);
+    cpg_auto_measured(&m, CORE, 0.12, 1);
+    /* 2.5x corePCG's step: beyond CPG_AUTO_FIRST_STEP_CLOSE, within the
+     * first-step excess, and corePCG's time is a first step too */
+    CHECK_INT(cpg_auto_choose(&m, &why), IC);
+    CHECK_INT(why, COREPCG_AUTO_RECHECK);
+    cpg_auto_measured(&m, IC, 0.035, 3);
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_RECHECK);
+    cpg_auto_measured(&m, CORE, 0.12, 1);
+    for (int step = 0; step < 10; step++) {
+        CHECK_INT(cpg_auto_choose(&m, &why), IC);
+        CHECK_INT(why, COREPCG_AUTO_FASTEST);
+        cpg_auto_measured(&m, IC, 0.035, 3);
+    }
+    /* later (the best timed on more than CPG_AUTO_EARLY_STEPS steps) a
+     * first time 2.5x the best waits for its credit: direct, expected
+     * never, probed once at 2.5x, is not re-checked at the next step */
+    cpg_auto_measured(&m, DIRECT, 2.5 * 0.035, 0);
+    CHECK_INT(cpg_auto_choose(&m, &why), IC);
+    CHECK_INT(why, COREPCG_AUTO_FASTEST);
+}
+
 int main(void)
 {
+    test_early_recheck();
     test_expected_direct();
     test_first_and_probe();
     test_scenes();

@@ -15,7 +15,9 @@
  * found within about (cost ratio - 1) / fraction steps. A candidate timed
  * on one step only, within CPG_AUTO_FIRST_STEP_EXCESS of the best, is
  * re-checked once within about 10 steps (its first step is rarely a
- * typical one).
+ * typical one), at the next step when it is within
+ * CPG_AUTO_FIRST_STEP_CLOSE or the best has itself been timed on only
+ * CPG_AUTO_EARLY_STEPS steps.
  * Pure arithmetic, no clock: tests feed it fixed measurements. */
 #include "auto_model.h"
 
@@ -133,7 +135,10 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
             /* one step measured is provisional (below): re-checked once
              * soon, unless even a first step's excess could not explain
              * the gap */
-            if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_CLOSE * best_s)
+            int early = m->c[best].measured <= CPG_AUTO_EARLY_STEPS;
+            if (c->measured == 1 &&
+                c->cost_s <= (early ? CPG_AUTO_FIRST_STEP_EXCESS : CPG_AUTO_FIRST_STEP_CLOSE) *
+                                 best_s)
                 need = fmin(need, 0.5 * m->explore * best_s);
             else if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s)
                 need = fmin(need, CPG_AUTO_URGENT_RATIO * best_s);

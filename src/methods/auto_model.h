@@ -38,6 +38,12 @@
  * this many times the best's step is re-checked soon, since its time may
  * be that excess alone; one slower still is left to the usual credit. */
 #define CPG_AUTO_FIRST_STEP_EXCESS 4.0
+/* ... at the next step, too, while the best itself has been timed on at
+ * most this many steps: early in a run both times may be first steps (a
+ * simulation's start from rest, with a zero guess, took icpcg 298
+ * iterations and its next steps 1-10: docs/benchmark.md, "auto over whole
+ * simulations"), and waiting ~10 steps ran the slower method for them. */
+#define CPG_AUTO_EARLY_STEPS 2
 /* ... and one timed within this many times the best's step is re-checked
  * at the next step: the re-check costs at most one step's worth of excess
  * once, and a process that times a handful of steps (`solve --repeat`)
