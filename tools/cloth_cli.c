@@ -459,6 +459,10 @@ void cloth_cli_usage(FILE *out, const char *usage)
         size_t len = end ? (size_t)(end - name) : strlen(name);
         if (len == 6 && strncmp(name, "models", 6) == 0)
             models_usage(out);
+        if (len == 11 && strncmp(name, "model_names", 11) == 0) { /* inline */
+            char names[128];
+            fputs(cloth_force_model_list(", ", names, sizeof names), out);
+        }
         for (int k = 0; k < CLOTH_PARAM_COUNT; k++)
             if (strlen(cloth_param_describe(k)->name) == len &&
                 strncmp(name, cloth_param_describe(k)->name, len) == 0)

@@ -64,8 +64,9 @@ int cloth_cli_load(struct cloth_cli *o);
 
 /* Prints usage as cli_usage does, with "@cloth:models@" replaced by the
  * entries of --model and of the force models' options (--poisson, ...),
- * and "@cloth:NAME@" by the entry of the parameter NAME alone ("bending"),
- * from the library's descriptions. */
+ * "@cloth:NAME@" by the entry of the parameter NAME alone ("bending"),
+ * and "@cloth:model_names@", within a line, by the models' names
+ * ("springs, fem"), from the library's descriptions. */
 void cloth_cli_usage(FILE *out, const char *usage);
 
 /* Reads the OBJ file at path and turns it z-up from `up` (cloth_up); the

@@ -29,7 +29,7 @@ static const char usage_text[] =
     "                   0..3, 672,978)\n"
     CLOTH_CLI_UP_USAGE
     "  --obstacle FILE.obj, --translate X Y Z, --scale S  as in simulate\n"
-    "  --model LIST     of springs, fem: the mesh scenes' forces, each mesh\n"
+    "  --model LIST     of @cloth:model_names@: the mesh scenes' forces, each mesh\n"
     "                   scene run once per model, a table each (default\n"
     "                   springs,fem; fem: StVK membranes, discrete-shell\n"
     "                   hinges, k their 2D Young's modulus; its tables and\n"
