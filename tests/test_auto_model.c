@@ -366,8 +366,8 @@ static void test_early_recheck(void)
         cpg_auto_measured(&m, IC, 0.035, 3);
     }
     /* later (the best timed on more than CPG_AUTO_EARLY_STEPS steps) a
-     * first time 2.5x the best waits for its credit: direct, expected
-     * never, probed once at 2.5x, is not re-checked at the next step */
+     * first time 2.5x the best waits for its credit: direct, timed once
+     * at 2.5x icpcg's step, is not re-checked at the next step */
     cpg_auto_measured(&m, DIRECT, 2.5 * 0.035, 0);
     CHECK_INT(cpg_auto_choose(&m, &why), IC);
     CHECK_INT(why, COREPCG_AUTO_FASTEST);
