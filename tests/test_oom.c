@@ -160,37 +160,40 @@ typedef struct config {
     corepcg_core core;
     int fallback;
     int core_indefinite; /* the system whose core is not SPD */
+    int triplets;        /* that system as triplets: the copied import map */
 } config;
 
 static const config configs[] = {
-    {"corepcg", COREPCG_METHOD_COREPCG, 0, COREPCG_FACTOR_AUTO, 0, 0, 0, 0},
+    {"corepcg", COREPCG_METHOD_COREPCG, 0, COREPCG_FACTOR_AUTO, 0, 0, 0, 0, 0},
     {"corepcg ldl amd", COREPCG_METHOD_COREPCG, 0, COREPCG_FACTOR_LDL,
-     COREPCG_ORDERING_AMD, 0, 0, 0},
+     COREPCG_ORDERING_AMD, 0, 0, 0, 0},
     {"corepcg ll metis", COREPCG_METHOD_COREPCG, 0, COREPCG_FACTOR_LL,
-     COREPCG_ORDERING_METIS, 0, 0, 0},
+     COREPCG_ORDERING_METIS, 0, 0, 0, 0},
     {"corepcg core auto", COREPCG_METHOD_COREPCG, 0, COREPCG_FACTOR_AUTO, 0,
-     COREPCG_CORE_AUTO, 0, 0},
+     COREPCG_CORE_AUTO, 0, 0, 0},
     {"corepcg fallback", COREPCG_METHOD_COREPCG, 0, COREPCG_FACTOR_AUTO, 0, 0,
-     1, 1},
-    {"direct", COREPCG_METHOD_DIRECT, 0, COREPCG_FACTOR_AUTO, 0, 0, 0, 0},
+     1, 1, 0},
+    {"direct", COREPCG_METHOD_DIRECT, 0, COREPCG_FACTOR_AUTO, 0, 0, 0, 0, 0},
     {"direct ldl nesdis", COREPCG_METHOD_DIRECT, 0, COREPCG_FACTOR_LDL,
-     COREPCG_ORDERING_NESDIS, 0, 0, 0},
-    {"upcg diag", COREPCG_METHOD_UPCG, COREPCG_PRECOND_DIAG, 0, 0, 0, 0, 0},
-    {"upcg block", COREPCG_METHOD_UPCG, COREPCG_PRECOND_BLOCK, 0, 0, 0, 0, 0},
+     COREPCG_ORDERING_NESDIS, 0, 0, 0, 0},
+    {"upcg diag", COREPCG_METHOD_UPCG, COREPCG_PRECOND_DIAG, 0, 0, 0, 0, 0, 0},
+    {"upcg block", COREPCG_METHOD_UPCG, COREPCG_PRECOND_BLOCK, 0, 0, 0, 0, 0, 0},
     {"upcg projected", COREPCG_METHOD_UPCG, COREPCG_PRECOND_PROJECTED, 0, 0, 0,
-     0, 0},
-    {"mpcg", COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG, 0, 0, 0, 0, 0},
-    {"mpcg block", COREPCG_METHOD_MPCG, COREPCG_PRECOND_BLOCK, 0, 0, 0, 0, 0},
-    {"mpcg-bw", COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_DIAG, 0, 0, 0, 0, 0},
+     0, 0, 0},
+    {"mpcg", COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG, 0, 0, 0, 0, 0, 0},
+    {"mpcg block", COREPCG_METHOD_MPCG, COREPCG_PRECOND_BLOCK, 0, 0, 0, 0, 0, 0},
+    {"mpcg-bw", COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_DIAG, 0, 0, 0, 0, 0, 0},
+    {"direct triplets", COREPCG_METHOD_DIRECT, 0, COREPCG_FACTOR_AUTO, 0, 0, 0,
+     1, 1},
 };
 
 static corepcg_bundle *tiny;
 
 /* The core-not-SPD system of test_reliability: blocks (multiples of I_3)
  * [[1, -0.8, 0.6], [-0.8, 1, -0.8], [0.6, -0.8, 1]], stretch 0-1, 1-2. */
-static int ci_colptr[10], ci_rowidx[45], ci_pairs[4] = {0, 1, 1, 2};
+static int ci_colptr[10], ci_rowidx[45], ci_colidx[45], ci_pairs[4] = {0, 1, 1, 2};
 static double ci_values[45], ci_b[9];
-static corepcg_system core_indefinite;
+static corepcg_system core_indefinite, core_indefinite_triplets;
 
 static void make_core_indefinite(void)
 {
@@ -201,6 +204,7 @@ static void make_core_indefinite(void)
         for (int i = j; i < 9; i++)
             if (i % 3 == j % 3) {
                 ci_rowidx[nnz] = i;
+                ci_colidx[nnz] = j;
                 ci_values[nnz++] = a[i / 3][j / 3];
             }
     }
@@ -211,6 +215,18 @@ static void make_core_indefinite(void)
         .num_nodes = 3, .A_format = COREPCG_CSC, .A_triangle = COREPCG_LOWER,
         .A_colptr = ci_colptr, .A_rowidx = ci_rowidx, .A_values = ci_values,
         .num_stretch = 2, .stretch_pairs = ci_pairs};
+    core_indefinite_triplets = core_indefinite;
+    core_indefinite_triplets.A_format = COREPCG_TRIPLET;
+    core_indefinite_triplets.A_colptr = NULL;
+    core_indefinite_triplets.A_colidx = ci_colidx;
+    core_indefinite_triplets.A_nnz = nnz;
+}
+
+static const corepcg_system *system_of(const config *c)
+{
+    if (!c->core_indefinite)
+        return &tiny->system;
+    return c->triplets ? &core_indefinite_triplets : &core_indefinite;
 }
 
 static corepcg_settings settings_of(const config *c)
@@ -227,11 +243,12 @@ static corepcg_settings settings_of(const config *c)
     return s;
 }
 
-/* create, setup, solve, then twice update (same pattern) and solve: the
- * first update builds the import map, the second scatters through it. */
+/* create, setup, solve, then twice update (same pattern) and solve: a
+ * lower CSC A is walked through the map its setup built; triplets get
+ * theirs at the first update and are scattered through it at the second. */
 static int solve_steps(const config *c, corepcg_solver **hp, double *x)
 {
-    const corepcg_system *sys = c->core_indefinite ? &core_indefinite : &tiny->system;
+    const corepcg_system *sys = system_of(c);
     const double *b = c->core_indefinite ? ci_b : tiny->b;
     const double *x0 = c->core_indefinite ? NULL : tiny->x0;
     corepcg_settings s = settings_of(c);
@@ -322,9 +339,7 @@ static void oom_solver(const config *c)
             /* the handle (if create got that far) is still usable */
             if (h) {
                 corepcg_settings s = settings_of(c);
-                const corepcg_system *sys =
-                    c->core_indefinite ? &core_indefinite : &tiny->system;
-                int rc2 = setup_for(h, sys, &s);
+                int rc2 = setup_for(h, system_of(c), &s);
                 if (rc2 >= 0)
                     rc2 = corepcg_solve(h, c->core_indefinite ? ci_b : tiny->b,
                                         c->core_indefinite ? NULL : tiny->x0, x,

@@ -12,7 +12,11 @@
  * blocks bit for bit; a BOTH matrix off symmetry by
  * 1e-9 relative is ERR_NOT_SYMMETRIC (1e-15 is accepted); an entry outside
  * the declared triangle or a malformed colptr is ERR_FORMAT; NaN / Inf are ERR_NOT_FINITE; an
- * index out of range is ERR_DIMENSION. */
+ * index out of range is ERR_DIMENSION; the walked import map (a sorted
+ * lower CSC A) gives an update's A bit for bit as the full import does,
+ * and refuses a block fewer or more, unsorted rows, a duplicate entry, a
+ * NaN and a missing
+ * diagonal entry, also after refusals (its scratch stays clean). */
 #include "internal.h"
 #include "test.h"
 #include "testsys.h"
@@ -483,11 +487,233 @@ static void test_bad_input(void)
     testsys_free(&t);
 }
 
+/* ------------------------------------------------- the walked import map */
+
+/* A lower CSC copy of t's A with entry `drop` (an index into t's arrays,
+ * or -1) left out, and an entry v at (er, ec) added (er < 0: none); rows
+ * stay sorted unless reverse_col >= 0, whose column is reversed. */
+typedef struct csc_variant {
+    int *p, *i;
+    double *x;
+} csc_variant;
+
+static void make_variant(const testsys *t, const int *drop, int ndrop,
+                         int er, int ec, double v, int reverse_col,
+                         csc_variant *c)
+{
+    int n = t->n;
+    c->p = calloc((size_t)n + 1, sizeof(int));
+    c->i = malloc(sizeof(int) * ((size_t)t->nnz + 1));
+    c->x = malloc(sizeof(double) * ((size_t)t->nnz + 1));
+    int q = 0;
+    for (int j = 0; j < n; j++) {
+        int start = q;
+        for (int k = t->colptr[j]; k < t->colptr[j + 1]; k++) {
+            int skip = 0;
+            for (int d = 0; d < ndrop; d++)
+                skip |= drop[d] == k;
+            if (j == ec && er >= 0 && t->rowidx[k] > er &&
+                (q == start || c->i[q - 1] < er)) {
+                c->i[q] = er;
+                c->x[q++] = v;
+            }
+            if (!skip) {
+                c->i[q] = t->rowidx[k];
+                c->x[q++] = t->values[k];
+            }
+        }
+        if (j == ec && er >= 0 && (q == start || c->i[q - 1] < er)) {
+            c->i[q] = er;
+            c->x[q++] = v;
+        }
+        if (j == reverse_col)
+            for (int a = start, b = q - 1; a < b; a++, b--) {
+                int ti = c->i[a];
+                double tx = c->x[a];
+                c->i[a] = c->i[b];
+                c->x[a] = c->x[b];
+                c->i[b] = ti;
+                c->x[b] = tx;
+            }
+        c->p[j + 1] = q;
+    }
+}
+
+static void free_variant(csc_variant *c)
+{
+    free(c->p);
+    free(c->i);
+    free(c->x);
+}
+
+static int bmat_equal(const cpg_bmat *a, const cpg_bmat *b)
+{
+    long blocks = a->p[a->nb];
+    return a->nb == b->nb && cpg_bmat_same_pattern(a, b) &&
+           memcmp(a->x, b->x, 9 * sizeof(double) * (size_t)blocks) == 0;
+}
+
+/* Through the map of prev (t's A) with the variant's arrays: 1 taken
+ * (then out must equal the variant's full import, bit for bit), 0 not. */
+static int walk_variant(const testsys *t, const cpg_import_map *m,
+                        const cpg_bmat *prev, const csc_variant *c,
+                        const char *what)
+{
+    corepcg_system s = t->sys;
+    s.A_colptr = c->p;
+    s.A_rowidx = c->i;
+    s.A_values = c->x;
+    cpg_bmat out, full;
+    int taken = cpg_import_map_values(m, &s, prev, NULL, &out);
+    if (taken) {
+        char msg[COREPCG_MSG_SIZE];
+        int rc = cpg_bmat_from_system(&s, NULL, &full, msg);
+        CHECK(rc == COREPCG_OK, "%s: the full import refuses it: %s", what, msg);
+        if (rc == COREPCG_OK)
+            CHECK(bmat_equal(&out, &full), "%s: the walk's A differs from "
+                  "the full import's", what);
+        cpg_bmat_free(&full);
+        cpg_bmat_free(&out);
+    }
+    return taken;
+}
+
+/* The first entry of an off-diagonal block that has another entry in
+ * the same column (so that leaving it out keeps the block), and its
+ * column. */
+static int entry_sharing_block(const testsys *t, int *k_out, int *j_out)
+{
+    for (int j = 0; j < t->n; j++)
+        for (int k = t->colptr[j]; k + 1 < t->colptr[j + 1]; k++)
+            if (t->rowidx[k] / 3 > j / 3 &&
+                t->rowidx[k] / 3 == t->rowidx[k + 1] / 3) {
+                *k_out = k;
+                *j_out = j;
+                return 1;
+            }
+    return 0;
+}
+
+/* A lower CSC A with sorted rows gets the walked map at setup
+ * (walk_only); an update's values through it equal the full import's bit
+ * for bit whenever it takes them, and it refuses every input whose full
+ * import would give another block pattern or an error. */
+static void test_walked_map(void)
+{
+    testsys t;
+    testsys_opts o;
+    testsys_default_opts(&o, 5, 41);
+    if (testsys_make(&t, &o) != 0) {
+        CHECK(0, "testsys_make failed");
+        return;
+    }
+    char msg[COREPCG_MSG_SIZE];
+    cpg_bmat A;
+    CHECK(cpg_bmat_from_system(&t.sys, NULL, &A, msg) == COREPCG_OK, "%s", msg);
+    cpg_import_map *m = NULL;
+    CHECK(cpg_import_map_build(&t.sys, &A, 1, &m) == COREPCG_OK && m,
+          "no walked map for a sorted lower CSC A");
+    if (!m) {
+        cpg_bmat_free(&A);
+        testsys_free(&t);
+        return;
+    }
+    csc_variant c;
+    /* new values, same pattern */
+    make_variant(&t, NULL, 0, -1, -1, 0, -1, &c);
+    for (int k = 0; k < t.nnz; k++)
+        c.x[k] *= 1.0 + 0.01 * (k % 7);
+    CHECK(walk_variant(&t, m, &A, &c, "new values"), "new values not taken");
+    free_variant(&c);
+    /* one entry fewer, its block kept: the same blocks */
+    int k1 = 0, j1 = 0;
+    CHECK(entry_sharing_block(&t, &k1, &j1), "no block with two entries");
+    make_variant(&t, &k1, 1, -1, -1, 0, -1, &c);
+    CHECK(walk_variant(&t, m, &A, &c, "an entry fewer"), "an entry fewer "
+          "in a block that keeps others: not taken");
+    free_variant(&c);
+    /* every entry of one off-diagonal block left out: another pattern
+     * (twice: a refusal must leave the map's scratch clean) */
+    int drop[9], nd = 0, node_col = j1 / 3, node_row = t.rowidx[k1] / 3;
+    for (int j = 3 * node_col; j < 3 * node_col + 3; j++)
+        for (int k = t.colptr[j]; k < t.colptr[j + 1]; k++)
+            if (t.rowidx[k] / 3 == node_row && nd < 9)
+                drop[nd++] = k;
+    make_variant(&t, drop, nd, -1, -1, 0, -1, &c);
+    for (int rep = 0; rep < 2; rep++)
+        CHECK(!walk_variant(&t, m, &A, &c, "a block fewer"),
+              "a block left out taken (time %d)", rep + 1);
+    free_variant(&c);
+    /* an entry in a block A does not have: node 0 and the last node */
+    CHECK(testsys_block(&t, t.N - 1, 0) == NULL, "corner nodes coupled");
+    make_variant(&t, NULL, 0, t.n - 1, 0, 1e-3, -1, &c);
+    CHECK(!walk_variant(&t, m, &A, &c, "a block more"), "a new block taken");
+    free_variant(&c);
+    /* a column's rows reversed: the full import takes it, the walk not */
+    make_variant(&t, NULL, 0, -1, -1, 0, 3, &c);
+    CHECK(!walk_variant(&t, m, &A, &c, "reversed rows"), "unsorted rows taken");
+    {
+        corepcg_system s = t.sys;
+        s.A_colptr = c.p;
+        s.A_rowidx = c.i;
+        s.A_values = c.x;
+        cpg_import_map *m2 = NULL;
+        CHECK(cpg_import_map_build(&s, &A, 1, &m2) == COREPCG_OK && !m2,
+              "a walked map for unsorted rows");
+        CHECK(cpg_import_map_build(&s, &A, 0, &m2) == COREPCG_OK && m2,
+              "no copied map for unsorted rows");
+        CHECK(walk_variant(&t, m2, &A, &c, "reversed rows, copied map"),
+              "the copied map refuses its own pattern");
+        cpg_import_map_free(&m2);
+    }
+    free_variant(&c);
+    /* entry k1 split into two halves: a duplicate, which the full import
+     * sums; the walk takes strictly increasing rows only */
+    {
+        csc_variant d;
+        d.p = malloc(sizeof(int) * ((size_t)t.n + 1));
+        d.i = malloc(sizeof(int) * ((size_t)t.nnz + 1));
+        d.x = malloc(sizeof(double) * ((size_t)t.nnz + 1));
+        for (int j = 0; j <= t.n; j++)
+            d.p[j] = t.colptr[j] + (j > j1);
+        for (int k = 0, q = 0; k < t.nnz; k++) {
+            d.i[q] = t.rowidx[k];
+            d.x[q++] = k == k1 ? 0.5 * t.values[k] : t.values[k];
+            if (k == k1) {
+                d.i[q] = t.rowidx[k];
+                d.x[q++] = 0.5 * t.values[k];
+            }
+        }
+        CHECK(!walk_variant(&t, m, &A, &d, "a duplicate"), "a duplicate taken");
+        free_variant(&d);
+    }
+    /* a NaN, and a diagonal entry left out */
+    make_variant(&t, NULL, 0, -1, -1, 0, -1, &c);
+    c.x[c.p[4] + 1] = NAN;
+    CHECK(!walk_variant(&t, m, &A, &c, "NaN"), "a NaN taken");
+    free_variant(&c);
+    int diag = t.colptr[5]; /* column 5's first row is its diagonal */
+    CHECK_INT(t.rowidx[diag], 5);
+    make_variant(&t, &diag, 1, -1, -1, 0, -1, &c);
+    CHECK(!walk_variant(&t, m, &A, &c, "no diagonal"), "a missing diagonal "
+          "entry taken");
+    free_variant(&c);
+    /* and the plain system again, after the refusals */
+    make_variant(&t, NULL, 0, -1, -1, 0, -1, &c);
+    CHECK(walk_variant(&t, m, &A, &c, "again"), "the same arrays not taken "
+          "after refusals");
+    free_variant(&c);
+    cpg_import_map_free(&m);
+    cpg_bmat_free(&A);
+    testsys_free(&t);
+}
+
 int main(void)
 {
     test_random_systems();
     test_fixed_nodes();
     test_forms();
     test_bad_input();
+    test_walked_map();
     return test_summary("test_reduce");
 }

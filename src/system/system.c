@@ -119,9 +119,11 @@ int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
     }
     int rc = cpg_sys_import(in, NULL, out, msg);
     /* the map only saves the next import's work: without memory for it
-     * the next update imports in full */
-    if (rc == COREPCG_OK && prev)
-        (void)cpg_import_map_build(in, &out->A, &out->map);
+     * the next update imports in full. A setup makes only the walked
+     * kind, which costs little beside the import, so that the first
+     * update needs none */
+    if (rc == COREPCG_OK)
+        (void)cpg_import_map_build(in, &out->A, prev == NULL, &out->map);
     return rc;
 }
 

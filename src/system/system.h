@@ -109,8 +109,7 @@ typedef struct cpg_sys {
     int num_stretch;
     int *stretch;       /* 2 num_stretch node indices, as given    */
     cpg_import_map *map; /* how the caller's A maps onto A's blocks, for
-                            the next import (NULL after a setup:
-                            the first update builds it) */
+                            the next import (or NULL) */
 } cpg_sys;
 
 /* Validates and copies in: A (cpg_bmat_from_system, cm as there), the
@@ -120,24 +119,26 @@ int cpg_sys_import(const corepcg_system *in, struct cholmod_common_struct *cm,
                    cpg_sys *out, char *msg);
 void cpg_sys_free(cpg_sys *s);
 
-/* The import of a simulator's next step: as cpg_sys_import. With a prev
- * (an update, not a first setup) out gets a map of the caller's pattern;
- * when prev has one and in has the very same pattern arrays with finite
- * values, A's values are only scattered (the rest is imported as always)
- * and prev's map moves to out. A setup builds no map: a one-shot solve
- * never uses it, and building it costs about as much as the import, so
- * the first update imports in full and builds it. spare (may be NULL)
- * holds an earlier A of the same pattern whose arrays are then reused
- * (and spare emptied). A full import that needs CHOLMOD starts a common
- * for the call (cpg_bmat_from_system with cm NULL). */
+/* The import of a simulator's next step: as cpg_sys_import, and out
+ * gets a map of the caller's pattern (import_map.c). When prev has one
+ * that takes in (the same pattern, finite values), A's values are only
+ * scattered (the rest is imported as always) and prev's map moves to out.
+ * A setup (prev NULL) makes only the walked kind of map, for a lower CSC
+ * A, which costs little beside the import; the copied kind, for other
+ * inputs, costs about as much as the import, so a one-shot solve never
+ * builds it and the first update does. spare (may be NULL) holds an
+ * earlier A of the same pattern whose arrays are then reused (and spare
+ * emptied). A full import that needs CHOLMOD starts a common for the
+ * call (cpg_bmat_from_system with cm NULL). */
 int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
                         cpg_bmat *spare, cpg_sys *out, char *msg);
 
 /* import_map.c: the map (none for BOTH, whose symmetry each import must
- * check), and A's values through it into out (0 when the pattern or the
- * values do not allow it: then nothing is allocated). */
+ * check; with walk_only, none unless in can be walked), and A's values
+ * through it into out (0, out empty, when the pattern or the values do
+ * not allow it). */
 int cpg_import_map_build(const corepcg_system *in, const cpg_bmat *A,
-                         cpg_import_map **out);
+                         int walk_only, cpg_import_map **out);
 int cpg_import_map_values(const cpg_import_map *m, const corepcg_system *in,
                           const cpg_bmat *prev, cpg_bmat *spare, cpg_bmat *out);
 void cpg_import_map_free(cpg_import_map **m);
