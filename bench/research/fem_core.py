@@ -11,6 +11,9 @@ U^T A U, from zero, to |r| <= tol |b^| (the library's default rule).
       penalties, so a changed contact set still fits)
   fem_core.py frames TOL BUNDLE              cores in per-node normal frames
   fem_core.py isotropic TOL BUNDLE           a scalar node matrix kron I3
+  fem_core.py deflate TOL BUNDLE             the frames' core plus the exact
+      lowest eigenvectors of (K, C) as a coarse space: the upper bound
+      on any near-null input the simulator could pass
 
 Bundles are `corepcg gen` directories (A.mtx, b.mtx, z.mtx,
 constraints.txt, stretch.mtx). Needs numpy and scipy (Debian:
@@ -78,8 +81,9 @@ def factor(C):
     return lu, lu.L.nnz, (count ** 2).sum()      # entries, flops ~ sum c^2
 
 
-def pcg(K, b, prec, tol, maxit=2000):
-    x = np.zeros_like(b); r = b.copy(); z = prec(r); p = z.copy(); rz = r @ z
+def pcg(K, b, prec, tol, maxit=2000, x0=None):
+    x = np.zeros_like(b) if x0 is None else x0.copy()
+    r = b - K @ x; z = prec(r); p = z.copy(); rz = r @ z
     for it in range(1, maxit + 1):
         q = K @ p; a = rz / (p @ q); x += a * p; r -= a * q
         if np.linalg.norm(r) <= tol * np.linalg.norm(b):
@@ -152,16 +156,24 @@ def kept(Kc, keep, compensate):
     return C
 
 
-def frames(tol, d):
+def framed(d):
+    """U^T A U in per-node normal frames, and per entry of it whether it
+    is a stretch pair (the core's) and whether its row and column are
+    normal directions."""
     A, b, z, cons = load(d); N = A.shape[0] // 3
     pairs = stretch_pairs(d, N)
     n = hinge_normals(A, pairs, N)
     U, node, normal = columns(N, cons, lambda i: frame(n[i]))
     K, bh = reduced(A, b, z, U)
-    _, nnz, flops = factor(K)
-    print(f"{d}: n {K.shape[0]}, direct nnz(L) {nnz / 1e6:.2f}M")
     Kc = K.tocoo()
     st = np.array([(node[r], node[c]) in pairs for r, c in zip(Kc.row, Kc.col)])
+    return K, bh, Kc, st, normal
+
+
+def frames(tol, d):
+    K, bh, Kc, st, normal = framed(d)
+    _, nnz, flops = factor(K)
+    print(f"{d}: n {K.shape[0]}, direct nnz(L) {nnz / 1e6:.2f}M")
     nn = normal[Kc.row] & normal[Kc.col]
     same = normal[Kc.row] == normal[Kc.col]
     for name, keep, comp in [
@@ -185,8 +197,42 @@ def isotropic(tol, d):
     print(f"{d}: tr(A_ij)/3 kron I3: iterations {its}, nnz(L) {nnz / 1e6:.2f}M (N x N)")
 
 
+def deflate(tol, d):
+    """Z, the k lowest eigenvectors of K v = lambda C v (C the frames'
+    compensated core), is the best k-dimensional near-null input there
+    is: no coarse space the simulator knows at assembly can do better.
+    Used (a) additively, C^-1 + Z E^-1 Z^T with E = Z^T K Z, and (b) as
+    A-DEF2 deflation (Tang, Nabben, Vuik, Erlangga 2009): x0 = Q b,
+    preconditioner (I - Q K) C^-1, Q = Z E^-1 Z^T. Eigenpairs by
+    shift-invert Lanczos about 0 with K's factor (the idealised input,
+    not the library's cost); 2048 of them only below n 20000, 512 only
+    below n 100000 (the eigensolve's time, not the method's)."""
+    K, bh, Kc, st, _ = framed(d)
+    C = kept(Kc, st, True)
+    lu, nnz, _ = factor(C)
+    n = K.shape[0]
+    ks = [k for k in (8, 32, 128, 512, 2048) if k <= 128 or (k <= 512 and n < 100000) or n < 20000]
+    print(f"{d}: n {n}, core nnz(L) {nnz / 1e6:.2f}M, plain core: "
+          f"iterations {pcg(K, bh, lu.solve, tol)}", flush=True)
+    luK, _, _ = factor(K)
+    inv = sla.LinearOperator(K.shape, luK.solve, dtype=float)
+    lam, V = sla.eigsh(K, ks[-1], M=C, sigma=0, OPinv=inv, tol=1e-8)
+    order = np.argsort(lam); lam, V = lam[order], V[:, order]
+    print(f"  lambda of C^-1 K: lowest {lam[0]:.3f}, {ks[-1]}th {lam[-1]:.3f}", flush=True)
+    for k in ks:
+        Z = V[:, :k]; KZ = K @ Z; E = np.linalg.inv(Z.T @ KZ)
+        add = pcg(K, bh, lambda r: lu.solve(r) + Z @ (E @ (Z.T @ r)), tol)
+        def adef2(r):
+            s = lu.solve(r)
+            return s - Z @ (E @ (KZ.T @ s))
+        dfl = pcg(K, bh, adef2, tol, x0=Z @ (E @ (Z.T @ bh)))
+        nxt = f"{lam[k]:.3f}" if k < len(lam) else "-"
+        print(f"  k {k}: additive {add}, A-DEF2 {dfl}, lambda_k+1 {nxt}, "
+              f"k n / nnz(L) {k * n / nnz:.2f}", flush=True)
+
+
 if __name__ == '__main__':
-    if len(sys.argv) < 4 or sys.argv[1] not in ('lagged', 'frames', 'isotropic'):
+    if len(sys.argv) < 4 or sys.argv[1] not in ('lagged', 'frames', 'isotropic', 'deflate'):
         sys.exit(__doc__)
     what, tol, dirs = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     if what == 'lagged':
