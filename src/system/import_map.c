@@ -149,7 +149,7 @@ static int every_block_given(const cpg_import_map *m, const corepcg_system *in,
 }
 
 /* Scalar column j = 3 J + c of in beside A's blocks of node column J,
- * its entries added into x unless x is NULL. Returns how many of the
+ * its entries written into x unless x is NULL. Returns how many of the
  * column's blocks it gave an entry, or -1 where a full import would give
  * another pattern or an error: rows not strictly increasing from the
  * diagonal, or one outside A's blocks. A run of rows in one block shares
@@ -169,7 +169,7 @@ static int walk_column(const cpg_import_map *m, const corepcg_system *in,
         const int I = Ai[k] / 3, lim = 3 * I + 3;
         while (t < end && A->i[t] < I)
             t++;
-        if (t == end || A->i[t] != I || Ai[k] <= last)
+        if (t == end || A->i[t] != I)
             return -1;
         blocks++;
         double *xb = x ? x + 9L * t + 3 * c : NULL;
@@ -209,7 +209,7 @@ static int all_finite(const double *v, long count)
 }
 
 /* Walks in's entries (a lower CSC input) beside A's blocks and, when x is
- * not NULL, adds them into x (A's pattern, zeroed). 1 when in has A's
+ * not NULL, writes them into x (A's pattern, zeroed). 1 when in has A's
  * block pattern and a full import would take it unchanged: colptr[0] 0,
  * every value finite, in every column rows strictly increasing from the
  * diagonal, each entry in a block of A, every lower block of A given an
