@@ -129,6 +129,29 @@ static void test_first_and_probe(void)
     CHECK(probes[CORE] == 1 && probes[MPCG] == 0,
           "probes after corePCG was timed: corePCG %d, mpcg %d", probes[CORE], probes[MPCG]);
 
+    /* a first step in trouble that the fallback rescued (224k spring
+     * T-shirt: icpcg stopped at CPG_AUTO_TROUBLE_ITERATIONS after 3 s,
+     * MPCG solved in 53 s): the fallback's time says nothing of corePCG,
+     * which is still probed within 10 steps of icpcg (its steps 7 s, 368
+     * iterations) -- before, MPCG's time ended the urgency and corePCG
+     * waited 320 steps */
+    cpg_auto_model_init(&m, 3);
+    m.fallback = MPCG;
+    cpg_auto_measured(&m, IC, 3.0, CPG_AUTO_TROUBLE_ITERATIONS);
+    cpg_auto_skip(&m, IC);
+    cpg_auto_measured(&m, MPCG, 53.0, 2800);
+    cpg_auto_skip_none(&m);
+    for (step = 1, first_probe = -1; step <= 320 && first_probe < 0; step++) {
+        int k = cpg_auto_choose(&m, &why);
+        if (k == CORE)
+            first_probe = step;
+        else
+            cpg_auto_measured(&m, k, k == IC ? 7.0 : 53.0, k == IC ? 368 : 2800);
+    }
+    CHECK(first_probe >= 1 && first_probe <= 10,
+          "after a rescued first step, corePCG first probed at step %d",
+          first_probe);
+
     /* icpcg set aside on a sign before it was timed (its IC(0) broke down
      * on a triangle mesh: corePCG ran in its place) is probed at the
      * next step; from then on measured times decide */

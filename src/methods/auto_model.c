@@ -28,6 +28,7 @@ void cpg_auto_model_init(cpg_auto_model *m, int count)
 {
     memset(m, 0, sizeof *m);
     m->count = count < CPG_AUTO_MAX ? count : CPG_AUTO_MAX;
+    m->fallback = -1;
     m->explore = CPG_AUTO_EXPLORE;
     for (int k = 0; k < m->count; k++) {
         m->c[k].possible = m->c[k].usable = 1;
@@ -100,11 +101,15 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
     }
     /* the best in trouble while no other usable one has been timed: look
      * for another soon; once one has, the times compare them and the rest
-     * wait for their credit as usual */
-    int timed = 0;
+     * wait for their credit as usual. The fallback's time does not count:
+     * it is timed when it rescues a first step in trouble (224k spring
+     * T-shirt: icpcg past CPG_AUTO_TROUBLE_ITERATIONS, MPCG's 2,800
+     * iterations), which says nothing of the others */
+    int others = 0;
     for (int k = 0; k < m->count; k++)
-        timed += m->c[k].usable && m->c[k].measured > 0;
-    double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS && timed == 1
+        others += k != best && k != m->fallback && m->c[k].usable &&
+                  m->c[k].measured > 0;
+    double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS && others == 0
                        ? CPG_AUTO_URGENT_RATIO : CPG_AUTO_PRIOR_RATIO;
     /* the candidate whose credit covers what running it would cost by the
      * widest margin */

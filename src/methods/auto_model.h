@@ -26,8 +26,9 @@
 #define CPG_AUTO_PRIOR_RATIO 8.0
 /* ... unless the best needs more iterations than this, a sign that its
  * preconditioner suits this system badly, and no other has been timed
- * yet: then the others are tried once their credit covers a quarter of
- * its step (within about 10 steps). It
+ * yet (the fallback aside: its time from a step it rescued says nothing
+ * of the others): then the others are tried once their credit covers a
+ * quarter of its step (within about 10 steps). It
  * lies between icpcg's counts on the grids and on stiff garments at the
  * default tol (docs/benchmark.md, "auto: choosing per step"). */
 #define CPG_AUTO_URGENT_ITERATIONS 40
@@ -78,11 +79,14 @@ typedef struct cpg_auto_candidate {
 
 typedef struct cpg_auto_model {
     int count;         /* candidates, in the prior order */
+    int fallback;      /* the one that solves when another is in trouble
+                          (-1: none; method_auto.c sets it) */
     double explore;
     cpg_auto_candidate c[CPG_AUTO_MAX];
 } cpg_auto_model;
 
-/* count candidates, all possible and usable, none measured. */
+/* count candidates, all possible and usable, none measured, no
+ * fallback. */
 void cpg_auto_model_init(cpg_auto_model *m, int count);
 
 /* k, never measured, was set aside for this step on a sign that another

@@ -118,6 +118,7 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
         drop(st, k);
     st->count = cpg_auto_candidates(st->cand, NCAND, &st->fallback);
     cpg_auto_model_init(&st->model, st->count);
+    st->model.fallback = st->fallback;
     memset(st->seen, 0, sizeof st->seen);
     for (int k = 0; k < st->count; k++) {
         st->set[k] = *ctx->set;
