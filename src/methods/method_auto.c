@@ -67,8 +67,8 @@ static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 
 /* Before any candidate is timed (a single cold solve) nothing else would
  * catch a first choice that suits this system badly, so while the
- * fallback is prepared it solves within a budget of iterations, after
- * which the fallback takes over. A probe, once another candidate has been
+ * fallback is prepared it solves within a budget of iterations (none on a
+ * triangle mesh: auto_analyse), after which the fallback takes over. A probe, once another candidate has been
  * timed, runs to the caller's max_iter: it costs one step, where handing
  * it to the fallback (MPCG, hundreds of iterations on stiff cloth) would
  * cost more. The fallback itself has the caller's max_iter. */
@@ -109,6 +109,14 @@ static int possible(const auto_state *st, const cpg_ctx *ctx, int k,
     return !ops->possible || ops->possible(&c, s);
 }
 
+/* A sign, read from the stretch graph alone, that the system is a triangle
+ * mesh: about 3 stretch pairs a node (every edge of the triangles), where
+ * a quad grid with springs to its 4 neighbours has 2. */
+static int triangulated(const cpg_sys *s)
+{
+    return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
+}
+
 /* Auto's own analysis is only the bookkeeping: each candidate analyses
  * the first time it runs on this pattern. */
 static int auto_analyse(void *state, const cpg_ctx *ctx)
@@ -124,7 +132,12 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
         st->set[k] = *ctx->set;
         st->set[k].method = st->cand[k];
         st->trial[k] = st->set[k];
-        if (st->trial[k].max_iter > CPG_AUTO_TROUBLE_ITERATIONS)
+        /* no budget on a triangle mesh: there the fallback, MPCG, takes
+         * many times icpcg's iterations (2,802 against 368 on the 224k
+         * spring T-shirt at tol 1e-5, 779-1,668 against 150-300 on the
+         * stiff T-shirts: docs/benchmark.md, "auto: choosing per step") */
+        if (st->trial[k].max_iter > CPG_AUTO_TROUBLE_ITERATIONS &&
+            !triangulated(ctx->sys))
             st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
         if (!possible(st, ctx, k, ctx->sys))
             cpg_auto_impossible(&st->model, k);
@@ -157,14 +170,6 @@ static int auto_same_pattern(void *state, const cpg_ctx *ctx,
     if (changed)
         cpg_auto_usable_again(&st->model);
     return 1;
-}
-
-/* A sign, read from the stretch graph alone, that the system is a triangle
- * mesh: about 3 stretch pairs a node (every edge of the triangles), where
- * a quad grid with springs to its 4 neighbours has 2. */
-static int triangulated(const cpg_sys *s)
-{
-    return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
 }
 
 /* The candidate that takes the step when candidate k's factorisation
@@ -417,16 +422,13 @@ static int switch_to_successor(auto_state *st, const cpg_ctx *ctx,
 }
 
 /* At a looser tol (or when corePCG could not be prepared) icpcg runs this
- * step, compensated, with no budget before the fallback (MPCG needs
- * hundreds to thousands of iterations on stiff cloth, many times icpcg's:
- * docs/benchmark.md, "auto: choosing per step"), and corePCG is probed on
- * the next. */
+ * step, compensated (on a triangle mesh, with no budget before the
+ * fallback: auto_analyse), and corePCG is probed on the next. */
 static void keep_icpcg(auto_state *st)
 {
     int core = successor(st, st->chosen);
     if (core >= 0 && st->model.c[core].usable) /* not one that just failed */
         cpg_auto_probe_next(&st->model, core);
-    st->trial[st->chosen].max_iter = st->set[st->chosen].max_iter;
 }
 
 static int auto_factorise(void *state, const cpg_ctx *ctx)
