@@ -110,7 +110,7 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
         others += k != best && k != m->fallback && m->c[k].usable &&
                   m->c[k].measured > 0;
     double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS && others == 0
-                       ? CPG_AUTO_URGENT_RATIO : CPG_AUTO_PRIOR_RATIO;
+                       ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
     /* the candidate whose credit covers what running it would cost by the
      * widest margin */
     double best_s = m->c[best].cost_s;

@@ -27,11 +27,18 @@
 /* ... unless the best needs more iterations than this, a sign that its
  * preconditioner suits this system badly, and no other has been timed
  * yet (the fallback aside: its time from a step it rescued says nothing
- * of the others): then the others are tried once their credit covers a
- * quarter of its step (within about 10 steps). It
- * lies between icpcg's counts on the grids and on stiff garments at the
- * default tol (docs/benchmark.md, "auto: choosing per step"). */
+ * of the others): then the others are expected at URGENT_PROBE of its
+ * step, which one step's credit covers, so they are probed from the next
+ * step on, one a step. Waiting longer only ran the slow method: on the
+ * 224k spring T-shirt at tol 1e-5 icpcg (368 iterations, 6.2 s a step)
+ * ran 10 steps where corePCG takes 3.4 s. ITERATIONS lies between
+ * icpcg's counts on the grids and on stiff garments at the default tol
+ * (docs/benchmark.md, "auto: choosing per step"). */
 #define CPG_AUTO_URGENT_ITERATIONS 40
+#define CPG_AUTO_URGENT_PROBE (0.5 * CPG_AUTO_EXPLORE)
+/* A candidate timed once, within FIRST_STEP_EXCESS of the best, is
+ * re-checked once its credit covers this share of the best's step
+ * (within about 10 steps). */
 #define CPG_AUTO_URGENT_RATIO 0.25
 /* A candidate's first timed step can take several times a later one (a
  * start from rest, a probe in fresh memory: docs/benchmark.md, "auto:
