@@ -97,8 +97,8 @@ static void test_first_and_probe(void)
     CHECK_INT(why, COREPCG_AUTO_FASTEST);
 
     /* a best in trouble (more than 40 iterations, as icpcg on a T-shirt
-     * at the default tol): the others are tried from the next step on; at
-     * 40 iterations (a grid's count) not within 300 */
+     * at the default tol) on its second step: the others are tried from
+     * the next step on; at 40 iterations (a grid's count) not within 300 */
     for (int its = 40; its <= 70; its += 30) {
         cpg_auto_model_init(&m, 3);
         for (step = 1, first_probe = -1; step <= 300 && first_probe < 0; step++) {
@@ -108,7 +108,7 @@ static void test_first_and_probe(void)
             else
                 cpg_auto_measured(&m, IC, 0.05, its);
         }
-        CHECK(its > CPG_AUTO_URGENT_ITERATIONS ? first_probe == 2
+        CHECK(its > CPG_AUTO_URGENT_ITERATIONS ? first_probe == 3
                                                : first_probe == -1,
               "icpcg at %d iterations: first probe at step %d", its,
               first_probe);
@@ -132,8 +132,8 @@ static void test_first_and_probe(void)
     /* a first step in trouble that the fallback rescued (224k spring
      * T-shirt: icpcg stopped at CPG_AUTO_TROUBLE_ITERATIONS after 3 s,
      * MPCG solved in 53 s): the fallback's time says nothing of corePCG,
-     * which is still probed at the next step -- before, MPCG's time ended
-     * the urgency and corePCG waited 320 steps */
+     * which is probed once icpcg's second step is in trouble too --
+     * before, MPCG's time ended the urgency and corePCG waited 320 steps */
     cpg_auto_model_init(&m, 3);
     m.fallback = MPCG;
     cpg_auto_measured(&m, IC, 3.0, CPG_AUTO_TROUBLE_ITERATIONS);
@@ -147,8 +147,23 @@ static void test_first_and_probe(void)
         else
             cpg_auto_measured(&m, k, k == IC ? 7.0 : 53.0, k == IC ? 368 : 2800);
     }
-    CHECK(first_probe == 1,
+    CHECK(first_probe == 2,
           "after a rescued first step, corePCG first probed at step %d",
+          first_probe);
+
+    /* a start from rest: icpcg's first step 200 iterations, the next ones
+     * 5 (free fall) -- one step in trouble is not trouble: nothing is
+     * probed before the prior's wait */
+    cpg_auto_model_init(&m, 3);
+    m.fallback = MPCG;
+    for (step = 0, first_probe = -1; step <= 200 && first_probe < 0; step++) {
+        int k = cpg_auto_choose(&m, &why);
+        if (k != IC)
+            first_probe = step;
+        else
+            cpg_auto_measured(&m, IC, step == 0 ? 0.2 : 0.02, step == 0 ? 200 : 5);
+    }
+    CHECK(first_probe == -1, "after a start from rest, a probe at step %d",
           first_probe);
 
     /* icpcg set aside on a sign before it was timed (its IC(0) broke down

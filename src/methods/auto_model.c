@@ -109,8 +109,12 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
     for (int k = 0; k < m->count; k++)
         others += k != best && k != m->fallback && m->c[k].usable &&
                   m->c[k].measured > 0;
-    double prior = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS && others == 0
-                       ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
+    /* ... in trouble on a step after its first, which in a simulation is
+     * often a start from rest (icpcg 166-298 iterations, then 1-10) */
+    int trouble = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS &&
+                  m->c[best].measured >= 2;
+    double prior = trouble && others == 0 ? CPG_AUTO_URGENT_PROBE
+                                          : CPG_AUTO_PRIOR_RATIO;
     /* the candidate whose credit covers what running it would cost by the
      * widest margin */
     double best_s = m->c[best].cost_s;

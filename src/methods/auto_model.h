@@ -24,8 +24,9 @@
  * (docs/benchmark.md, "auto: choosing per step"): probing them early
  * would only cost time. */
 #define CPG_AUTO_PRIOR_RATIO 8.0
-/* ... unless the best needs more iterations than this, a sign that its
- * preconditioner suits this system badly, and no other has been timed
+/* ... unless the best needs more iterations than this on a step after
+ * its first, a sign that its preconditioner suits this system badly (a
+ * first step may start from rest), and no other has been timed
  * yet (the fallback aside: its time from a step it rescued says nothing
  * of the others): then the others are expected at URGENT_PROBE of its
  * step, which one step's credit covers, so they are probed from the next
