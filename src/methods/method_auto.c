@@ -68,10 +68,11 @@ static cpg_ctx sub_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 /* Before any candidate is timed (a single cold solve) nothing else would
  * catch a first choice that suits this system badly, so while the
  * fallback is prepared it solves within a budget of iterations (none on a
- * triangle mesh: auto_analyse), after which the fallback takes over. A probe, once another candidate has been
- * timed, runs to the caller's max_iter: it costs one step, where handing
- * it to the fallback (MPCG, hundreds of iterations on stiff cloth) would
- * cost more. The fallback itself has the caller's max_iter. */
+ * triangle mesh: auto_analyse), after which the fallback takes over. A
+ * probe, once another candidate has been timed, runs to the caller's
+ * max_iter: it costs one step, where handing it to the fallback (MPCG,
+ * hundreds of iterations on stiff cloth) would cost more. The fallback
+ * itself has the caller's max_iter. */
 static cpg_ctx solve_ctx(auto_state *st, const cpg_ctx *ctx, int k)
 {
     cpg_ctx c = sub_ctx(st, ctx, k);
