@@ -58,7 +58,7 @@ static int reports(int j, int what)
  * forked per-size and per-method processes can hang for good: the parent
  * forks while another of its threads (embree's TBB workers) holds an ASan
  * allocator lock, and the child's first free() of that size waits on it
- * forever (seen in 2 of 20 sanitizer runs of this test, each time in
+ * forever (seen in 4 of 26 sanitizer runs of this test, each time in
  * `--scaling --scene garment`; a run takes 36-78 s in all). A hang twice
  * in a row fails the check as any other exit would. */
 #define RUN_LIMIT_S 150
