@@ -52,13 +52,13 @@ static int reports(int j, int what)
     return (corepcg_method_reports(corepcg_method_from_name(methods[j])) & what) != 0;
 }
 
-/* Runs `corepcg bench ARGS` with stdout and stderr into files; exit status. */
-/* A bench run that hangs is killed after RUN_LIMIT_S and run once more,
+/* Runs `corepcg bench ARGS` with stdout and stderr into files; exit
+ * status. A run that hangs is killed after RUN_LIMIT_S and run once more,
  * saying so on stderr. Under ASan as built by Debian 12's GCC, bench's
- * forked per-size and per-method processes can hang for good: the parent
- * forks while another of its threads (embree's TBB workers) holds an ASan
- * allocator lock, and the child's first free() of that size waits on it
- * forever (seen in 4 of 26 sanitizer runs of this test, each time in
+ * forked per-size and per-method processes can hang for good: the child
+ * waits forever in free() on an ASan allocator lock taken in the parent,
+ * whose only other threads are embree's TBB workers (seen in 6 of 21
+ * sanitizer runs of this test, each time one identified was in
  * `--scaling --scene garment`; a run takes 36-78 s in all). A hang twice
  * in a row fails the check as any other exit would. */
 #define RUN_LIMIT_S 150

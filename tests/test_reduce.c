@@ -13,7 +13,8 @@
  * 1e-9 relative is ERR_NOT_SYMMETRIC (1e-15 is accepted); an entry outside
  * the declared triangle or a malformed colptr is ERR_FORMAT; NaN / Inf are ERR_NOT_FINITE; an
  * index out of range is ERR_DIMENSION; the walked import map (a sorted
- * lower CSC A) gives an update's A bit for bit as the full import does,
+ * lower CSC A) gives an update's A bit for bit as the full import does
+ * (also where only a node's three columns together reach its blocks),
  * and refuses a block fewer or more, unsorted rows, a duplicate entry, a
  * NaN and a missing
  * diagonal entry, also after refusals (its scratch stays clean). */
@@ -632,6 +633,35 @@ static void test_walked_map(void)
     CHECK(walk_variant(&t, m, &A, &c, "an entry fewer"), "an entry fewer "
           "in a block that keeps others: not taken");
     free_variant(&c);
+    /* no scalar column of a node column reaches all its blocks, their
+     * three together do: node column J's first two blocks below the
+     * diagonal, I1 without its entries of column 3 J, I2 without those of
+     * columns 3 J + 1 and 3 J + 2 -- the same blocks */
+    {
+        int J = -1, I1 = -1, I2 = -1;
+        for (int N = 0; N < t.N && J < 0; N++) {
+            I1 = I2 = -1;
+            for (int k = t.colptr[3 * N]; k < t.colptr[3 * N + 1]; k++) {
+                int I = t.rowidx[k] / 3;
+                if (I > N && I1 < 0)
+                    I1 = I;
+                else if (I > I1 && I1 >= 0 && I2 < 0)
+                    I2 = I;
+            }
+            if (I2 >= 0)
+                J = N;
+        }
+        CHECK(J >= 0, "no node column with two blocks below its diagonal");
+        int split[27], ns = 0;
+        for (int c3 = 0; c3 < 3 && J >= 0; c3++)
+            for (int k = t.colptr[3 * J + c3]; k < t.colptr[3 * J + c3 + 1]; k++)
+                if (t.rowidx[k] / 3 == (c3 == 0 ? I1 : I2) && ns < 27)
+                    split[ns++] = k;
+        make_variant(&t, split, ns, -1, -1, 0, -1, &c);
+        CHECK(walk_variant(&t, m, &A, &c, "blocks split over the columns"),
+              "blocks that only the three columns together reach: not taken");
+        free_variant(&c);
+    }
     /* every entry of one off-diagonal block left out: another pattern
      * (twice: a refusal must leave the map's scratch clean) */
     int drop[9], nd = 0, node_col = j1 / 3, node_row = t.rowidx[k1] / 3;

@@ -102,9 +102,11 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
     /* the best in trouble while no other usable one has been timed: look
      * for another soon; once one has, the times compare them and the rest
      * wait for their credit as usual. The fallback's time does not count:
-     * it is timed when it rescues a first step in trouble (224k spring
-     * T-shirt: icpcg past CPG_AUTO_TROUBLE_ITERATIONS, MPCG's 2,800
-     * iterations), which says nothing of the others */
+     * it is timed when it rescues a first choice stopped at its budget
+     * (CPG_AUTO_TROUBLE_ITERATIONS, or max_iter), which says nothing of
+     * the others (the 224k spring T-shirt, before triangle meshes lost
+     * the budget: MPCG's 2,802 iterations ended the urgency, and corePCG
+     * waited ~300 steps) */
     int others = 0;
     for (int k = 0; k < m->count; k++)
         others += k != best && k != m->fallback && m->c[k].usable &&
