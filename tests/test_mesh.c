@@ -907,12 +907,11 @@ static void test_attempts_side_by_side(void)
         int shifted = 0, refused = 0;
         for (int z = 0; z < 4; z++)
             for (int bad = 0; bad < 3; bad++) {
-                /* in A, from whose values the factorisation forms A~'s */
-                long where = bad == 1 ? 9L * rm.src[ic.dsrc[ic.G / 2]]
-                           : bad == 2 ? 9L * rm.src[ic.ms[ic.mp[ic.G / 2]]] : -1;
-                double saved = where >= 0 ? in.A.x[where] : 0;
+                long where = bad == 1 ? 9L * ic.dsrc[ic.G / 2]
+                           : bad == 2 ? 9L * ic.ms[ic.mp[ic.G / 2]] : -1;
+                double saved = where >= 0 ? rm.x[where] : 0;
                 if (where >= 0)
-                    in.A.x[where] = bad == 1 ? -1 : NAN;
+                    rm.x[where] = bad == 1 ? -1 : NAN;
                 ic.opts.pivot_tol = pivot_tols[z];
                 ic.plain_broke = 1;
                 char what[64];
@@ -922,7 +921,7 @@ static void test_attempts_side_by_side(void)
                 shifted += ic.info.factorised && ic.info.shift > 0;
                 refused += !ic.info.factorised;
                 if (where >= 0)
-                    in.A.x[where] = saved;
+                    rm.x[where] = saved;
             }
         /* the paths after the pair ran: shifts, and refusals */
         CHECK(shifted > 0 && refused >= 8, "%d shifted factors, %d refused",

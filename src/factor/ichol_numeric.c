@@ -35,24 +35,6 @@ static void load_block(const double *x, int dI, int dJ, double *P)
             P[3 * c + a] = x[dI * c + a];
 }
 
-/* A~'s block s (dI x dJ, column node J) padded into 3x3 P, formed from
- * A's: A's block itself where both nodes are free in every direction,
- * else U_I^T A_IJ U_J (reduce.c). A~ keeps no values of its own. */
-static void load_reduced(const cpg_rmat *At, int s, int dI, int dJ, int J,
-                         double *P)
-{
-    const int k = At->src[s];
-    const double *B = At->A->x + 9L * k;
-    if (dI == 3 && dJ == 3) {
-        memcpy(P, B, 9 * sizeof(double));
-        return;
-    }
-    const int I = At->A->i[k];
-    double V[9];
-    cpg_reduce_block(B, At->u->U + 9L * I, dI, At->u->U + 9L * J, dJ, V);
-    load_block(V, dI, dJ, P);
-}
-
 /* D (3x3, lower triangle read) -> D^-1 (all 9) by Cholesky. The scalar
  * pivots divided by diag (the unshifted A~ diagonal) must exceed tol for
  * the first d of them. Returns FACTORISED, BREAKDOWN or NOT_FINITE;
@@ -162,16 +144,15 @@ static attempt_outcome numeric(cpg_ichol *ic, cpg_ichol_numbers *v,
 {
     const int G = ic->G;
     const int *lp = ic->lp, *li = ic->li;
-    const double *ax = At->A->x;
-    const int *asrc = At->src;
+    const double *ax = At->x;
     double *lx = v->lx;
     /* values: A~ (+ alpha diag) padded into D and F */
     for (int k = 0; k < G; k++) {
         double *D = v->dinv + 9L * k;
         int d = ic->dim[k];
         if (k + PREFETCH_BLOCKS < G)
-            prefetch_block(ax + 9L * asrc[ic->dsrc[k + PREFETCH_BLOCKS]]);
-        load_reduced(At, ic->dsrc[k], d, d, ic->perm[k], D);
+            prefetch_block(ax + 9L * ic->dsrc[k + PREFETCH_BLOCKS]);
+        load_block(ax + 9L * ic->dsrc[k], d, d, D);
         for (int a = 0; a < 3; a++) {
             if (a >= d)
                 D[4 * a] = 1;
@@ -195,10 +176,9 @@ static attempt_outcome numeric(cpg_ichol *ic, cpg_ichol_numbers *v,
     for (int k = 0; k < G; k++)
         for (int t = ic->mp[k]; t < ic->mp[k + 1]; t++) {
             if (t + PREFETCH_BLOCKS < blocks)
-                prefetch_block(ax + 9L * asrc[ic->ms[t + PREFETCH_BLOCKS]]);
+                prefetch_block(ax + 9L * ic->ms[t + PREFETCH_BLOCKS]);
             double *F = lx + 9L * ic->mq[t];
-            load_reduced(At, ic->ms[t], ic->dim[ic->mi[t]], ic->dim[k],
-                         ic->perm[k], F);
+            load_block(ax + 9L * ic->ms[t], ic->dim[ic->mi[t]], ic->dim[k], F);
             if (load_lower)
                 memcpy(ic->lower.x + 9L * t, F, 9 * sizeof(double));
         }
@@ -385,7 +365,7 @@ static attempt_outcome attempts(cpg_ichol *ic, const cpg_rmat *At,
 
 int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
 {
-    if (!ic || !At || !At->A || !At->u || !At->A->x)
+    if (!ic || !At || !At->A || !At->u || !At->x)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "incomplete Cholesky factorise: NULL argument");
     if (!ic->ap)

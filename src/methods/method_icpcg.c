@@ -66,8 +66,7 @@ static int icpcg_analyse(void *state, const cpg_ctx *ctx)
     icpcg_state *st = state;
     const cpg_sys *s = ctx->sys;
     double t = cpg_now();
-    /* the factorisation reads A~'s blocks from A: no copy of its values */
-    if (cpg_rmat_build_pattern(&st->Ar, &s->A, &s->u) != COREPCG_OK)
+    if (cpg_rmat_build(&st->Ar, &s->A, &s->u) != COREPCG_OK)
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     st->values_fresh = 1;
     ctx->rec->time_reduce_s = cpg_now() - t;
@@ -103,7 +102,7 @@ static int factorise(icpcg_state *st, const cpg_ctx *ctx, int stop_at_breakdown)
     ctx->rec->nnz_reduced = cpg_reduced_nnz(ctx->sys);
     if (!st->values_fresh) {
         double t = cpg_now();
-        cpg_rmat_renumber(&st->Ar); /* this step's ndof */
+        cpg_rmat_renumber(&st->Ar); /* this step's ndof and values */
         ctx->rec->time_reduce_s = cpg_now() - t;
     }
     st->values_fresh = 0;

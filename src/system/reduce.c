@@ -44,8 +44,7 @@ static void number_blocks(cpg_rmat *rm)
     }
 }
 
-static int build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u,
-                 int with_values)
+int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u)
 {
     memset(rm, 0, sizeof *rm);
     rm->A = A;
@@ -62,9 +61,8 @@ static int build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u,
     rm->i = malloc(sizeof(int) * len);
     rm->src = malloc(sizeof(int) * len);
     rm->d = malloc(len);
-    rm->x = with_values ? cpg_malloc_huge(9 * len, sizeof(double)) : NULL;
-    if (!rm->p || !rm->all3 || !rm->i || !rm->src || !rm->d ||
-        (with_values && !rm->x)) {
+    rm->x = cpg_malloc_huge(9 * len, sizeof(double));
+    if (!rm->p || !rm->all3 || !rm->i || !rm->src || !rm->d || !rm->x) {
         cpg_rmat_free(rm);
         return COREPCG_ERR_NO_MEMORY;
     }
@@ -80,17 +78,6 @@ static int build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u,
     number_blocks(rm);
     cpg_rmat_values(rm);
     return COREPCG_OK;
-}
-
-int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u)
-{
-    return build(rm, A, u, 1);
-}
-
-int cpg_rmat_build_pattern(cpg_rmat *rm, const cpg_bmat *A,
-                           const cpg_ublocks *u)
-{
-    return build(rm, A, u, 0);
 }
 
 int cpg_rmat_same_free(const cpg_rmat *rm, const cpg_ublocks *u)
@@ -113,8 +100,6 @@ void cpg_rmat_renumber(cpg_rmat *rm)
 
 void cpg_rmat_values(cpg_rmat *rm)
 {
-    if (!rm->x)
-        return; /* a pattern only */
     const cpg_bmat *A = rm->A;
     const int *ndof = rm->u->ndof;
     for (int J = 0; J < A->nb; J++)

@@ -172,14 +172,7 @@ typedef struct cpg_rmat {
 
 /* Allocates and fills (ERR_NO_MEMORY on failure). */
 int cpg_rmat_build(cpg_rmat *rm, const cpg_bmat *A, const cpg_ublocks *u);
-/* The same without values (x NULL), for a method that reads each block
- * of A~ once a step and can form it from A's then (icpcg's factorisation:
- * ichol_numeric.c): A~'s values would be a second copy of A, whose fresh
- * memory is much of a small system's first step. */
-int cpg_rmat_build_pattern(cpg_rmat *rm, const cpg_bmat *A,
-                           const cpg_ublocks *u);
-/* Recomputes the values after A's values (or U) changed, same pattern
- * (nothing for a pattern only). */
+/* Recomputes the values after A's values (or U) changed, same pattern. */
 void cpg_rmat_values(cpg_rmat *rm);
 /* 1 when u frees the same nodes as rm was built for (ndof 2 <-> 3 and the
  * like keep rm's blocks; a node becoming fixed or free does not). */
