@@ -16,6 +16,7 @@
 #include "tool_errors.h"
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #define BENCH_MAX_LIST 16      /* entries of --sizes and --k             */
 #define BENCH_MAX_STEPS 100    /* --steps                                */
@@ -223,6 +224,15 @@ void bench_print_machine(FILE *out, const bench_env *env);
 /* The 1, 5 and 15 minute load averages as text ("?" when unknown); returns
  * the 1 minute one (0 when unknown). */
 double bench_load_average(char *buf, size_t len);
+
+/* bench_fork.c: bench's child processes (see there why a process that
+ * forks must not have built an Embree tree). fork() after flushing
+ * stdio; -1 with why said in why when it failed. */
+pid_t bench_fork(char *why, size_t len);
+/* work(arg) in a child process: 0 when it returned 0, -1 when it failed,
+ * died or could not start (said on stderr). For work that starts threads
+ * (an Embree tree), so that the caller can still fork after it. */
+int bench_apart(int (*work)(const void *), const void *arg);
 
 /* bench_run.c: runs every case; 0, or a negative status when a scene
  * could not be built (msg says why). */

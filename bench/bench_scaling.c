@@ -285,10 +285,9 @@ static void run_size(const bench_options *o, int e, int a, double k, int fd)
         if (o->progress)
             fprintf(stderr, "\r\033[Kscaling %s: %s", base.label,
                     corepcg_method_name(o->methods[j]));
-        fflush(NULL);
         scaling_record rec = base;
         rec.method = o->methods[j];
-        pid_t pid = fork();
+        pid_t pid = bench_fork(rec.error, sizeof rec.error);
         if (pid == 0) {
             run_method(o, sim, o->methods[j], &rec);
             send_record(fd, &rec);
@@ -296,8 +295,7 @@ static void run_size(const bench_options *o, int e, int a, double k, int fd)
         }
         int wstatus = 0;
         if (pid < 0) {
-            snprintf(rec.error, sizeof rec.error, "fork: %s", strerror(errno));
-            rec.status = COREPCG_ERR_NO_MEMORY;
+            rec.status = COREPCG_ERR_STATE;
             send_record(fd, &rec);
             continue;
         }
@@ -498,8 +496,8 @@ static int run_size_process(const bench_options *o, int e, int a, double k,
                             const int fds[2], scaling_record *recs, int room)
 {
     int count = 0;
-    fflush(NULL);
-    pid_t pid = fork();
+    char why[COREPCG_MSG_SIZE] = "";
+    pid_t pid = bench_fork(why, sizeof why);
     if (pid == 0) {
         close(fds[0]);
         run_size(o, e, a, k, fds[1]);
@@ -525,8 +523,10 @@ static int run_size_process(const bench_options *o, int e, int a, double k,
     if ((pid < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) && count < room) {
         scaling_record *r = &recs[count++];
         record_start(o, e, a, k, r);
-        snprintf(r->error, sizeof r->error, "the size's process %s",
-                 pid < 0 ? "could not start" : "died");
+        if (pid < 0)
+            snprintf(r->error, sizeof r->error, "the size's process: %s", why);
+        else
+            snprintf(r->error, sizeof r->error, "the size's process died");
     }
     return count;
 }

@@ -51,11 +51,13 @@ const cloth_mesh *cloth_mesh_obstacle_mesh(const cloth_mesh_obstacle *ob)
     return &ob->mesh;
 }
 
-/* Embree's tree of the mesh, in single precision. */
+/* Embree's tree of the mesh, in single precision, built on the calling
+ * thread: while the device lives, TBB starts no worker, so a process can
+ * fork with the obstacle built (bench does). A body's tree is built once. */
 static int build_tree(cloth_mesh_obstacle *ob, char *msg)
 {
     const cloth_mesh *m = &ob->mesh;
-    ob->device = rtcNewDevice(NULL);
+    ob->device = rtcNewDevice("threads=1");
     if (!ob->device) {
         if (msg)
             snprintf(msg, COREPCG_MSG_SIZE, "obstacle: Embree device: error %d",

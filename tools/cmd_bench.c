@@ -494,9 +494,11 @@ static int scaling_levels(bench_options *o, char *msg)
 }
 
 /* Each mesh scene starts on the mesh as read: 0, or -1 (said, with the
- * --up that would start it), before any case runs. */
-static int mesh_scenes_start(const bench_options *o)
+ * --up that would start it), before any case runs. In a child process
+ * (bench_apart): a mesh obstacle's Embree tree starts threads. */
+static int mesh_scenes_start(const void *arg)
 {
+    const bench_options *o = arg;
     for (int e = 0; e < o->num_scenes; e++) {
         if (!bench_is_mesh_scene(o->scenes[e]))
             continue;
@@ -559,11 +561,14 @@ static int load_dressed(bench_options *o, cloth_mesh meshes[2])
     return 0;
 }
 
-/* The garment at its finest --subdivide level crossing itself is refused:
+/* The garment at its finest --subdivide level crossing itself is refused
+ * (in a child process, bench_apart, as it builds an Embree tree):
  * subdivision keeps the surface, and the finest level's triangles share
  * the fewest vertices, so it finds what any coarser level would. */
-static int self_check(const bench_options *o, const cloth_mesh *mesh)
+static int self_check(const void *arg)
 {
+    const bench_options *o = arg;
+    const cloth_mesh *mesh = o->mesh;
     int finest = 0;
     for (int a = 0; a < o->num_levels; a++)
         finest = o->levels[a] > finest ? o->levels[a] : finest;
@@ -598,7 +603,7 @@ static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_me
     const char *slash = strrchr(o->mesh_path, '/');
     o->mesh_name = slash ? slash + 1 : o->mesh_path;
     o->mesh = mesh;
-    if (mesh_scenes_start(o)) {
+    if (bench_apart(mesh_scenes_start, o)) {
         cloth_mesh_free(mesh);
         return -1;
     }
@@ -607,7 +612,7 @@ static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_me
         cloth_mesh_free(mesh);
         return -1;
     }
-    if (self_check(o, mesh)) {
+    if (bench_apart(self_check, o)) {
         cloth_mesh_free(mesh);
         return -1;
     }
