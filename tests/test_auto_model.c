@@ -373,6 +373,33 @@ static void test_expected_direct(void)
     CHECK_INT(why, COREPCG_AUTO_PROBE);
 }
 
+/* When direct's expectation may cost its analysis (the 3.5k FEM T-shirt:
+ * icpcg 21 ms a step, corePCG's update 19.6 ms, its analysis 25 ms). */
+static void test_direct_analysis_due(void)
+{
+    cpg_auto_model m;
+    cpg_auto_model_init(&m, 4);
+    /* nothing measured: no best to compare with */
+    CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.001, 0.025), 0);
+    cpg_auto_measured(&m, IC, 0.021, 72);
+    cpg_auto_measured(&m, IC, 0.021, 72);
+    /* the core's update beyond 1.5x the best: never */
+    CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.032, 0.0), 0);
+    /* within half the best: at once, whatever the credit */
+    CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.0105, 0.025), 1);
+    /* between: once direct's credit, 2.5% of each 21 ms step, covers the
+     * 25 ms analysis -- after about 48 steps (2 already run), not at once */
+    int step = 2;
+    while (step < 400 && !cpg_auto_analysis_due(&m, DIRECT, 0.0196, 0.025)) {
+        cpg_auto_measured(&m, IC, 0.021, 72);
+        step++;
+    }
+    CHECK(step >= 47 && step <= 49, "direct's analysis due after %d steps", step);
+    /* a direct that failed on this pattern: never */
+    cpg_auto_unusable(&m, DIRECT);
+    CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.0105, 0.0), 0);
+}
+
 /* A simulation's start (the FEM T-shirt at 14k, docs/benchmark.md, "auto
  * over whole simulations"): icpcg's first step, from rest with a zero
  * guess, took 298 iterations (0.30 s), corePCG's probe at the next 0.12 s,
@@ -415,6 +442,7 @@ int main(void)
 {
     test_early_recheck();
     test_expected_direct();
+    test_direct_analysis_due();
     test_first_and_probe();
     test_scenes();
     test_scene_change();

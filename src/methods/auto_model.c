@@ -65,6 +65,18 @@ void cpg_auto_expect(cpg_auto_model *m, int k, double seconds)
         m->c[k].expected_s = seconds;
 }
 
+int cpg_auto_analysis_due(const cpg_auto_model *m, int k, double least_s,
+                          double analyse_s)
+{
+    int best = cpg_auto_best(m);
+    if (best < 0 || k < 0 || k >= m->count || !m->c[k].usable)
+        return 0;
+    double best_s = m->c[best].cost_s;
+    if (least_s > CPG_AUTO_EXPECT_PROBE * best_s)
+        return 0;
+    return least_s <= CPG_AUTO_EXPECT_AT_ONCE * best_s || m->c[k].credit_s >= analyse_s;
+}
+
 double cpg_auto_expect_factored(double step_s, double factor_s, double flops,
                                 double nnz, double solve_s, int iterations,
                                 double flops_new, double nnz_new)

@@ -66,6 +66,14 @@
  * (1.4x at 56k vertices: docs/benchmark.md, "auto and direct"), so it
  * errs on the slow side, and one probe costs at most one step's excess. */
 #define CPG_AUTO_EXPECT_PROBE 1.5
+/* A complete factorisation's expected step needs its analysis, a one-off
+ * that costs about one of the core's (at 3.5k: 38 ms, four icpcg steps,
+ * for an expectation that never made direct run on the T-shirts;
+ * docs/benchmark.md, "auto and direct"). It is made at once when the core's
+ * update alone is within AT_ONCE of the best's step, so that direct could
+ * save half of each step; otherwise once direct's credit covers it, like
+ * any probe: at most `explore` of the run. */
+#define CPG_AUTO_EXPECT_AT_ONCE 0.5
 /* Before any candidate is timed, the first choice solves within this many
  * iterations while a fallback is ready (a cold single solve has nothing
  * else to catch a preconditioner that suits the system badly). */
@@ -108,6 +116,15 @@ void cpg_auto_probe_next(cpg_auto_model *m, int k);
  * credit covers what it is expected to cost beyond the best's step --
  * instead of after the prior's wait. */
 void cpg_auto_expect(cpg_auto_model *m, int k, double seconds);
+
+/* 1 when k, a complete factorisation never run, is due the analysis
+ * that its expected step needs: least_s is the least its step can take
+ * (another's CHOLMOD update, whose factor it contains), analyse_s what
+ * the analysis is expected to cost (that other one's). Never when least_s
+ * is beyond CPG_AUTO_EXPECT_PROBE of the best's step; at once when within
+ * CPG_AUTO_EXPECT_AT_ONCE of it; else once k's credit covers analyse_s. */
+int cpg_auto_analysis_due(const cpg_auto_model *m, int k, double least_s,
+                          double analyse_s);
 
 /* The measured usable candidate of least cost, or -1. */
 int cpg_auto_best(const cpg_auto_model *m);

@@ -46,6 +46,7 @@ typedef struct auto_state {
         double flops, nnz;      /* of its factorisation (of one analysed
                                    only, when it has not run yet)        */
         double factor_s;        /* its last factorisation's time         */
+        double analyse_s;       /* its analysis's time, once analysed    */
         double solve_s, step_s; /* its last timed step's solve and whole */
     } seen[NCAND];
     double step_s;                /* this step's update time so far       */
@@ -224,7 +225,7 @@ static int analyse(auto_state *st, const cpg_ctx *ctx, int k, double *analyse_s)
     }
     st->analysed[k] = 1;
     ctx->rec->analysis_reused = 0;
-    *analyse_s = cpg_now() - t;
+    *analyse_s = st->seen[k].analyse_s = cpg_now() - t;
     return COREPCG_OK;
 }
 
@@ -282,12 +283,12 @@ static void expect_complete_factors(auto_state *st, const cpg_ctx *ctx)
         const cpg_method_ops *ops = ops_of(st, k);
         if (c->measured || !c->usable || !ops->factor_size)
             continue;
-        /* a complete factor has at least the core's flops: when even
-         * those at the measured rate cannot come within reach of the
-         * best, its analysis is not worth making (not yet) */
+        /* a complete factor has at least the core's flops: its analysis
+         * is made when even those at the measured rate come within reach
+         * of the best, as a probe would be (cpg_auto_analysis_due) */
         double least = fmax(st->seen[from].step_s - st->seen[from].solve_s, 0);
         if (!(st->seen[k].flops > 0) &&
-            least > CPG_AUTO_EXPECT_PROBE * st->model.c[best].cost_s)
+            !cpg_auto_analysis_due(&st->model, k, least, st->seen[from].analyse_s))
             continue;
         if (!(st->seen[k].flops > 0)) {
             corepcg_info kept = *ctx->rec;
