@@ -998,6 +998,114 @@ static void test_core_asymmetric_block_compensated(void)
     corepcg_free(&h);
 }
 
+/* m I + k L (x) I3 on a g x g grid cut into triangles (L: the graph
+ * Laplacian of its edges right, up and one diagonal a square; k = 1), lower
+ * CSC into the arrays given (n + 1, and 4 n room each); an M-matrix,
+ * so IC(0) cannot break down on it. *pairs gets every edge as a stretch
+ * pair, or with diagonals 0 only those of the quad grid; returns their
+ * count. */
+static int triangle_grid(int g, double m, int diagonals, int *colptr, int *rowidx,
+                         double *values, int *pairs)
+{
+    int N = g * g, p = 0, np = 0;
+    for (int a = 0; a < N; a++) {
+        int i = a / g, j = a % g;
+        /* the neighbours above a, ascending: right, up, up-right */
+        int up[3], nu = 0, degree = 0;
+        if (j + 1 < g)
+            up[nu++] = a + 1;
+        if (i + 1 < g)
+            up[nu++] = a + g;
+        if (i + 1 < g && j + 1 < g)
+            up[nu++] = a + g + 1;
+        degree = nu + (j > 0) + (i > 0) + (i > 0 && j > 0);
+        for (int d = 0; d < 3; d++) {
+            colptr[3 * a + d] = p;
+            rowidx[p] = 3 * a + d;
+            values[p++] = m + degree;
+            for (int t = 0; t < nu; t++) {
+                rowidx[p] = 3 * up[t] + d;
+                values[p++] = -1.0;
+            }
+        }
+        for (int t = 0; t < nu; t++)
+            if (diagonals || up[t] != a + g + 1) {
+                pairs[2 * np] = a;
+                pairs[2 * np + 1] = up[t];
+                np++;
+            }
+    }
+    colptr[3 * N] = p;
+    return np;
+}
+
+/* On a triangle mesh auto's first choice has no iteration budget (the
+ * fallback, MPCG, takes many times icpcg's iterations there); on a quad
+ * grid it has 150 (CPG_AUTO_TROUBLE_ITERATIONS). The same matrix, 120 x
+ * 120 nodes at tol 1e-11, where icpcg needs 184 iterations: with the
+ * triangles' three edges a node as stretch pairs auto's icpcg runs to the
+ * answer; with a quad grid's two it stops at the budget and MPCG solves. */
+static void test_auto_budget_on_triangles(void)
+{
+    const int g = 120, N = g * g, n = 3 * N;
+    int *colptr = malloc(sizeof(int) * (size_t)(n + 1));
+    int *rowidx = malloc(sizeof(int) * (size_t)(4 * n));
+    double *values = malloc(sizeof(double) * (size_t)(4 * n));
+    int *pairs = malloc(sizeof(int) * (size_t)(6 * N));
+    double *b = malloc(sizeof(double) * (size_t)n), *x = malloc(sizeof(double) * (size_t)n);
+    if (!colptr || !rowidx || !values || !pairs || !b || !x) {
+        CHECK(0, "out of memory");
+        goto out;
+    }
+    for (int k = 0; k < n; k++)
+        b[k] = (k % 7) - 3 + 0.5 * (k % 3);
+    for (int diagonals = 1; diagonals >= 0; diagonals--) {
+        corepcg_system sys = {0};
+        sys.num_nodes = N;
+        sys.A_colptr = colptr;
+        sys.A_rowidx = rowidx;
+        sys.A_values = values;
+        sys.num_stretch = triangle_grid(g, 1e-4, diagonals, colptr, rowidx, values, pairs);
+        sys.stretch_pairs = pairs;
+        corepcg_settings s;
+        settings_for(&s, COREPCG_METHOD_AUTO, 1e-11);
+        corepcg_solver *h = NULL;
+        corepcg_info info;
+        memset(&info, 0, sizeof info);
+        int rc = corepcg_create(&h);
+        if (rc == COREPCG_OK)
+            rc = setup_for(h, &sys, &s);
+        if (rc == COREPCG_OK)
+            rc = corepcg_solve(h, b, NULL, x, &info);
+        double cerr = 1, res = 1;
+        char msg[COREPCG_MSG_SIZE] = "";
+        CHECK_INT(corepcg_check(&sys, b, x, &cerr, &res, msg), COREPCG_OK);
+        CHECK(rc == COREPCG_OK && res <= 1e-11, "%s: rc %d, residual %g: %s",
+              diagonals ? "triangles" : "quads", rc, res, h ? corepcg_message(h) : "");
+        CHECK_INT(info.ic_retries, 0);
+        if (diagonals)
+            CHECK(info.method_used == COREPCG_METHOD_ICPCG &&
+                      info.auto_reason == COREPCG_AUTO_FIRST && info.iterations > 150,
+                  "triangles: auto ran %s (%s), %d iterations",
+                  corepcg_method_name(info.method_used),
+                  corepcg_auto_reason_name(info.auto_reason), info.iterations);
+        else
+            CHECK(info.method_used == COREPCG_METHOD_MPCG &&
+                      info.auto_reason == COREPCG_AUTO_FALLBACK,
+                  "quads: auto ran %s (%s), %d iterations",
+                  corepcg_method_name(info.method_used),
+                  corepcg_auto_reason_name(info.auto_reason), info.iterations);
+        corepcg_free(&h);
+    }
+out:
+    free(colptr);
+    free(rowidx);
+    free(values);
+    free(pairs);
+    free(b);
+    free(x);
+}
+
 /* auto on a "triangle mesh" whose plain core cannot be factorised:
  * Kershaw's 4-cycle K (x) I3 (SPD; IC(0) breaks down on it) with stretch
  * pairs on three of its edges, whose plain core [3 -2; -2 3 -2; ...] has
@@ -1290,6 +1398,7 @@ int main(void)
     test_core_compensated();
     test_core_asymmetric_block_compensated();
     test_auto_core_compensated_after_breakdown();
+    test_auto_budget_on_triangles();
     test_info_status_on_failure();
     test_free_part_of_z_ignored();
     return test_summary("test_api");
