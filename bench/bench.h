@@ -229,10 +229,13 @@ double bench_load_average(char *buf, size_t len);
  * forks must not have built an Embree tree). fork() after flushing
  * stdio; -1 with why said in why when it failed. */
 pid_t bench_fork(char *why, size_t len);
-/* work(arg) in a child process: 0 when it returned 0, -1 when it failed,
- * died or could not start (said on stderr). For work that starts threads
- * (an Embree tree), so that the caller can still fork after it. */
-int bench_apart(int (*work)(const void *), const void *arg);
+/* Waits for child pid (through EINTR): 0, or -1 when it cannot. */
+int bench_wait(pid_t pid, int *wstatus);
+/* work(arg) in a child process: 0 when it returned 0, -1 when it failed
+ * (work says why), died or could not start (said on stderr, naming
+ * what). For work that starts threads (an Embree tree), so that the
+ * caller can still fork after it. */
+int bench_apart(int (*work)(const void *), const void *arg, const char *what);
 
 /* bench_run.c: runs every case; 0, or a negative status when a scene
  * could not be built (msg says why). */

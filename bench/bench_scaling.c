@@ -295,15 +295,16 @@ static void run_size(const bench_options *o, int e, int a, double k, int fd)
         }
         int wstatus = 0;
         if (pid < 0) {
-            rec.status = COREPCG_ERR_STATE;
+            rec.status = COREPCG_ERR_NO_MEMORY;
             send_record(fd, &rec);
             continue;
         }
-        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-            ;
-        if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+        int waited = bench_wait(pid, &wstatus);
+        if (waited < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
             /* it died before reporting: say how */
-            if (WIFSIGNALED(wstatus))
+            if (waited < 0)
+                snprintf(rec.error, sizeof rec.error, "waitpid: %s", strerror(errno));
+            else if (WIFSIGNALED(wstatus))
                 snprintf(rec.error, sizeof rec.error, "killed by signal %d (%s)%s",
                          WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
                          WTERMSIG(wstatus) == SIGKILL ? ": out of memory?" : "");
@@ -503,10 +504,7 @@ static int run_size_process(const bench_options *o, int e, int a, double k,
         run_size(o, e, a, k, fds[1]);
         _exit(0);
     }
-    int wstatus = 0;
-    if (pid > 0)
-        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-            ;
+    int wstatus = 0, waited = pid > 0 ? bench_wait(pid, &wstatus) : -1;
     /* the pipe holds this size's records: read them now so that a large
      * run never fills it */
     for (;;) {
@@ -520,7 +518,7 @@ static int run_size_process(const bench_options *o, int e, int a, double k,
             break;
         count++;
     }
-    if ((pid < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) && count < room) {
+    if ((waited < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) && count < room) {
         scaling_record *r = &recs[count++];
         record_start(o, e, a, k, r);
         if (pid < 0)

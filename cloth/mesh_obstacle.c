@@ -52,8 +52,9 @@ const cloth_mesh *cloth_mesh_obstacle_mesh(const cloth_mesh_obstacle *ob)
 }
 
 /* Embree's tree of the mesh, in single precision, built on the calling
- * thread: while the device lives, TBB starts no worker, so a process can
- * fork with the obstacle built (bench does). A body's tree is built once. */
+ * thread: while the device lives TBB starts no worker, so a process can
+ * fork with the obstacle built (bench does; its release starts one, so
+ * bench frees it after the last fork). A body's tree is built once. */
 static int build_tree(cloth_mesh_obstacle *ob, char *msg)
 {
     const cloth_mesh *m = &ob->mesh;

@@ -1052,7 +1052,7 @@ static void test_auto_budget_on_triangles(void)
     int *rowidx = malloc(sizeof(int) * (size_t)(4 * n));
     double *values = malloc(sizeof(double) * (size_t)(4 * n));
     int *pairs = malloc(sizeof(int) * (size_t)(6 * N));
-    double *b = malloc(sizeof(double) * (size_t)n), *x = malloc(sizeof(double) * (size_t)n);
+    double *b = malloc(sizeof(double) * (size_t)n), *x = calloc((size_t)n, sizeof(double));
     if (!colptr || !rowidx || !values || !pairs || !b || !x) {
         CHECK(0, "out of memory");
         goto out;

@@ -382,19 +382,38 @@ static void test_direct_analysis_due(void)
     /* nothing measured: no best to compare with */
     CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.001, 0.025), 0);
     cpg_auto_measured(&m, IC, 0.021, 72);
+    cpg_auto_measured(&m, CORE, 0.0245, 4);
+    cpg_auto_measured(&m, CORE, 0.0245, 4);
     cpg_auto_measured(&m, IC, 0.021, 72);
     /* the core's update beyond 1.5x the best: never */
     CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.032, 0.0), 0);
     /* within half the best: at once, whatever the credit */
     CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.0105, 0.025), 1);
-    /* between: once direct's credit, 2.5% of each 21 ms step, covers the
-     * 25 ms analysis -- after about 48 steps (2 already run), not at once */
-    int step = 2;
+    /* between: once direct's credit, 2.5% of each step (21 ms), covers
+     * the 25 ms analysis -- after about 48 steps (4 already run), not at
+     * once */
+    int step = 4;
     while (step < 400 && !cpg_auto_analysis_due(&m, DIRECT, 0.0196, 0.025)) {
         cpg_auto_measured(&m, IC, 0.021, 72);
         step++;
     }
     CHECK(step >= 47 && step <= 49, "direct's analysis due after %d steps", step);
+    /* the analysis, 40 ms, is paid from that credit; direct, expected at
+     * 2x the best, is then not probed in the same step on the same credit,
+     * but once new credit covers the 21 ms excess: about 40 steps, of
+     * which a few re-check corePCG */
+    cpg_auto_spent(&m, DIRECT, 0.040);
+    CHECK_NEAR(m.c[DIRECT].credit_s, 0.0, 0);
+    cpg_auto_expect(&m, DIRECT, 0.042);
+    corepcg_auto_reason why;
+    int k = cpg_auto_choose(&m, &why), wait = 0;
+    CHECK(k != DIRECT, "direct probed on the credit its analysis took");
+    for (; wait < 400 && k != DIRECT; wait++) {
+        cpg_auto_measured(&m, k, k == IC ? 0.021 : 0.0245, k == IC ? 72 : 4);
+        k = cpg_auto_choose(&m, &why);
+    }
+    CHECK(wait >= 37 && wait <= 41, "direct probed %d steps after its analysis", wait);
+    CHECK_INT(why, COREPCG_AUTO_PROBE);
     /* a direct that failed on this pattern: never */
     cpg_auto_unusable(&m, DIRECT);
     CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.0105, 0.0), 0);

@@ -54,7 +54,7 @@ static int reports(int j, int what)
 
 /* Runs `corepcg bench ARGS` with stdout and stderr into files; exit
  * status (124 or 137 when it hung and was killed after RUN_LIMIT_S: a run
- * takes 36-78 s in all under ASan). bench forks a process per size and per
+ * takes 36-80 s in all under ASan). bench forks a process per size and per
  * method; a child forked while another thread held a lock hangs for good
  * (seen under Debian 12's ASan, 6 of 21 runs, before the Embree checks
  * moved out of the process that forks: bench_fork.c). */

@@ -495,7 +495,8 @@ static int scaling_levels(bench_options *o, char *msg)
 
 /* Each mesh scene starts on the mesh as read: 0, or -1 (said, with the
  * --up that would start it), before any case runs. In a child process
- * (bench_apart): a mesh obstacle's Embree tree starts threads. */
+ * (bench_apart): freeing a mesh obstacle's Embree tree starts a thread
+ * that would outlive it in the process that forks (bench_fork.c). */
 static int mesh_scenes_start(const void *arg)
 {
     const bench_options *o = arg;
@@ -562,7 +563,8 @@ static int load_dressed(bench_options *o, cloth_mesh meshes[2])
 }
 
 /* The garment at its finest --subdivide level crossing itself is refused
- * (in a child process, bench_apart, as it builds an Embree tree):
+ * (in a child process, bench_apart: its Embree tree starts threads that
+ * outlive it):
  * subdivision keeps the surface, and the finest level's triangles share
  * the fewest vertices, so it finds what any coarser level would. */
 static int self_check(const void *arg)
@@ -603,7 +605,7 @@ static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_me
     const char *slash = strrchr(o->mesh_path, '/');
     o->mesh_name = slash ? slash + 1 : o->mesh_path;
     o->mesh = mesh;
-    if (bench_apart(mesh_scenes_start, o)) {
+    if (bench_apart(mesh_scenes_start, o, "the scenes' start check")) {
         cloth_mesh_free(mesh);
         return -1;
     }
@@ -612,7 +614,7 @@ static int load_mesh(bench_options *o, const struct cloth_place *place, cloth_me
         cloth_mesh_free(mesh);
         return -1;
     }
-    if (bench_apart(self_check, o)) {
+    if (bench_apart(self_check, o, "the self-intersection check")) {
         cloth_mesh_free(mesh);
         return -1;
     }

@@ -77,6 +77,12 @@ int cpg_auto_analysis_due(const cpg_auto_model *m, int k, double least_s,
     return least_s <= CPG_AUTO_EXPECT_AT_ONCE * best_s || m->c[k].credit_s >= analyse_s;
 }
 
+void cpg_auto_spent(cpg_auto_model *m, int k, double seconds)
+{
+    if (k >= 0 && k < m->count && seconds > 0)
+        m->c[k].credit_s = fmax(m->c[k].credit_s - seconds, 0);
+}
+
 double cpg_auto_expect_factored(double step_s, double factor_s, double flops,
                                 double nnz, double solve_s, int iterations,
                                 double flops_new, double nnz_new)

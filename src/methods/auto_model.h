@@ -67,12 +67,13 @@
  * errs on the slow side, and one probe costs at most one step's excess. */
 #define CPG_AUTO_EXPECT_PROBE 1.5
 /* A complete factorisation's expected step needs its analysis, a one-off
- * that costs about one of the core's (at 3.5k: 38 ms, four icpcg steps,
- * for an expectation that never made direct run on the T-shirts;
- * docs/benchmark.md, "auto and direct"). It is made at once when the core's
- * update alone is within AT_ONCE of the best's step, so that direct could
- * save half of each step; otherwise once direct's credit covers it, like
- * any probe: at most `explore` of the run. */
+ * (direct's: 38-47 ms at 3.5k, four icpcg steps, for an expectation that
+ * never made direct run on the T-shirts; docs/benchmark.md, "auto and
+ * direct"). It is made at once when the core's update is within AT_ONCE
+ * of the best's step, so that direct could save half of each step;
+ * otherwise once direct's credit covers the core's measured analysis (a
+ * stand-in for direct's own, about half of it), and what it took is
+ * spent from that credit: like a probe, about `explore` of the run. */
 #define CPG_AUTO_EXPECT_AT_ONCE 0.5
 /* Before any candidate is timed, the first choice solves within this many
  * iterations while a fallback is ready (a cold single solve has nothing
@@ -125,6 +126,11 @@ void cpg_auto_expect(cpg_auto_model *m, int k, double seconds);
  * CPG_AUTO_EXPECT_AT_ONCE of it; else once k's credit covers analyse_s. */
 int cpg_auto_analysis_due(const cpg_auto_model *m, int k, double least_s,
                           double analyse_s);
+
+/* k's credit pays for seconds of work done on its behalf (its analysis
+ * for an expectation), so that the same credit does not also pay for its
+ * probe. */
+void cpg_auto_spent(cpg_auto_model *m, int k, double seconds);
 
 /* The measured usable candidate of least cost, or -1. */
 int cpg_auto_best(const cpg_auto_model *m);

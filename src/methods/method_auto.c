@@ -301,6 +301,7 @@ static void expect_complete_factors(auto_state *st, const cpg_ctx *ctx)
                 continue;
             }
             ops->factor_size(st->sub[k], &st->seen[k].flops, &st->seen[k].nnz);
+            cpg_auto_spent(&st->model, k, analyse_s);
         }
         double expected = cpg_auto_expect_factored(
             st->seen[from].step_s, st->seen[from].factor_s, st->seen[from].flops,
