@@ -23,6 +23,7 @@ static const struct {
     {"direct", "#1f77b4", "square", 2},
     {"corepcg", "#d62728", "circle", 3}, /* the paper's method, drawn over the others */
     {"icpcg", "#17becf", "circle", 2},
+    {"amgpcg", "#8c564b", "square", 2},
     {"auto", "#000000", "ring", 2},
 };
 
@@ -46,6 +47,7 @@ static const struct {
     {"corepcg", "mpcg", BENCH_COMPARE_TIME},
     {"icpcg", "mpcg", BENCH_COMPARE_TIME},
     {"icpcg", "corepcg", BENCH_COMPARE_TIME},
+    {"amgpcg", "direct", BENCH_COMPARE_TIME},
 };
 
 /* The warm-up before the bench forks: no CHOLMOD (its OpenMP regions hang

@@ -55,6 +55,10 @@ static corepcg_settings watched_settings(corepcg_method m, watch *w)
     corepcg_settings_default(&set);
     set.method = m;
     set.tol = 1e-8;
+    /* amgpcg's default coarsest level holds these small systems whole,
+     * and its one dense solve converges at once: a hierarchy instead */
+    if ((int)m == corepcg_method_from_name("amgpcg"))
+        corepcg_option_set(&set, corepcg_option_from_name("amg_coarse_nodes"), 4);
     if (w) {
         set.monitor = record;
         set.monitor_user = w;

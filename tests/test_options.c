@@ -251,7 +251,7 @@ static void test_refusals(void)
     corepcg_option_set(&s, COREPCG_OPTION_TOL, 1e-3);
     CHECK_INT(cpg_settings_check(&s, msg), COREPCG_ERR_ARGUMENT);
     CHECK(strcmp(msg, "settings: method 'direct' does not take tol (it is for mpcg-bw, mpcg, "
-                      "upcg, corepcg, icpcg and auto)") == 0,
+                      "upcg, corepcg, icpcg, amgpcg and auto)") == 0,
           "%s", msg);
     /* a method's own setting: its method and auto take it, no other */
     int fill = corepcg_option_from_name("ic_fill");
@@ -292,7 +292,11 @@ static void test_refusals(void)
     /* no settings, an unknown method: nothing to say here (setup refuses
      * the method itself) */
     CHECK_INT(corepcg_settings_refusal(NULL, NULL, NULL, NULL), COREPCG_REFUSAL_NONE);
-    s.method = COREPCG_METHOD_COUNT;
+    int unknown = COREPCG_METHOD_COUNT;
+    for (int k = 0; corepcg_method_at(k) >= 0; k++)
+        if (corepcg_method_at(k) >= unknown)
+            unknown = corepcg_method_at(k) + 1; /* past the rows added since */
+    s.method = (corepcg_method)unknown;
     CHECK_INT(corepcg_settings_refusal(&s, NULL, NULL, NULL), COREPCG_REFUSAL_NONE);
 }
 

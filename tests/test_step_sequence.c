@@ -28,7 +28,8 @@
  * kept (docs/design.md, "The matrix core").
  *
  * Asserted at every step for every method (auto, icpcg and icpcg fill 1,
- * corepcg, upcg with each preconditioner, direct, mpcg, mpcg-bw), after
+ * corepcg, upcg with each preconditioner, direct, mpcg, mpcg-bw, amgpcg
+ * with a hierarchy of 2-3 levels), after
  * corepcg_update + corepcg_solve on the kept handle and corepcg_setup +
  * corepcg_solve on a fresh one with the same arrays:
  *  - the update returns OK (an SPD system never empties the handle) and
@@ -52,7 +53,8 @@
  *    unoriented: they arrive shuffled) hold; icpcg while the block
  *    pattern and the set of fixed (ndof 0) nodes hold; upcg while the
  *    block pattern and every node's ndof hold; mpcg and mpcg-bw while N
- *    holds. auto: 0 on a new N, and 0 whenever the rule of the candidate
+ *    holds; amgpcg while the block pattern and the stretch pairs (as
+ *    given) hold. auto: 0 on a new N, and 0 whenever the rule of the candidate
  *    it chose (info.method_used) says that candidate must analyse (else
  *    it may be either: a candidate analyses on its first step on a
  *    pattern);
@@ -106,7 +108,13 @@ struct method_case {
     const char *label;
 };
 
-static const struct method_case cases[] = {
+/* amgpcg, a method added since the header's constants: its value from
+ * its name (main), and a coarsest level of 4 nodes, so that these small
+ * grids get a hierarchy of 2-3 levels */
+#define AMG_CASE 10
+#define AMG_COARSE_NODES 4
+
+static struct method_case cases[] = {
     {COREPCG_METHOD_AUTO, COREPCG_PRECOND_DIAG, 0, "auto"},
     {COREPCG_METHOD_ICPCG, COREPCG_PRECOND_DIAG, 0, "icpcg"},
     {COREPCG_METHOD_ICPCG, COREPCG_PRECOND_DIAG, 1, "icpcg-fill1"},
@@ -117,6 +125,7 @@ static const struct method_case cases[] = {
     {COREPCG_METHOD_DIRECT, COREPCG_PRECOND_DIAG, 0, "direct"},
     {COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG, 0, "mpcg"},
     {COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_DIAG, 0, "mpcg-bw"},
+    {COREPCG_METHOD_COUNT, COREPCG_PRECOND_DIAG, 0, "amgpcg"}, /* AMG_CASE */
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -126,6 +135,9 @@ static void settings_of(const struct method_case *c, corepcg_settings *s)
     s->method = c->method;
     s->precond = c->precond;
     corepcg_option_set(s, corepcg_option_from_name("ic_fill"), c->ic_fill);
+    if (c == &cases[AMG_CASE])
+        corepcg_option_set(s, corepcg_option_from_name("amg_coarse_nodes"),
+                           AMG_COARSE_NODES);
     s->tol = TOL;
 }
 
@@ -163,6 +175,7 @@ static struct {
     unsigned forms;    /* bit 3 format + triangle: each form seen */
     int icpcg_full_only; /* icpcg kept its analysis while only the set of
                             fully free nodes changed (see main) */
+    int amg_levels;        /* the most levels amgpcg's hierarchy had */
     int auto_must_analyse; /* auto updates whose chosen candidate's rule
                               says its analysis does not hold */
 } seen;
@@ -416,6 +429,14 @@ static void check_method(int c, corepcg_solver *kept, const struct step *st,
     if (mc->method == COREPCG_METHOD_COREPCG ||
         mc->method == COREPCG_METHOD_AUTO)
         check_core(c, st, &up, &info, &finfo);
+    if (c == AMG_CASE)
+        for (int k = 0; k < corepcg_info_count(); k++) {
+            double levels = 0;
+            if (strcmp(corepcg_info_describe(k)->name, "amg_levels") == 0 &&
+                corepcg_info_get(kept, k, &levels) == COREPCG_OK &&
+                levels > seen.amg_levels)
+                seen.amg_levels = (int)levels;
+        }
 }
 
 /* ------------------------------------------------------------ sequences */
@@ -529,6 +550,8 @@ int main(int argc, char **argv)
         {202, 3, 300, 1, NULL, 30}, {203, 8, 50, 1, NULL, 25},
         {204, 5, 1e4, 1, NULL, 30}, {205, 7, 1, 1, NULL, 30},
     };
+    cases[AMG_CASE].method = (corepcg_method)corepcg_method_from_name("amgpcg");
+    CHECK(cases[AMG_CASE].method >= COREPCG_METHOD_COUNT, "amgpcg: %d", cases[AMG_CASE].method);
     int seq = (int)(sizeof sequences / sizeof sequences[0]);
     for (int k = 0; k < seq; k++)
         run_sequence(k, sequences[k].seed, sequences[k].g, sequences[k].k_stretch,
@@ -566,6 +589,7 @@ int main(int argc, char **argv)
         CHECK(seen.ndof_moves[k] >= 25, "ndof move %d seen %d times", k,
               seen.ndof_moves[k]);
     CHECK_INT(seen.forms, 0x3f);
+    CHECK(seen.amg_levels >= 3, "amgpcg's hierarchy: at most %d levels", seen.amg_levels);
     CHECK(seen.icpcg_full_only >= 10 && seen.auto_must_analyse >= 10,
           "icpcg across ndof 3, 2, 1: %d steps; auto analysing: %d",
           seen.icpcg_full_only, seen.auto_must_analyse);

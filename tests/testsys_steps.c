@@ -507,6 +507,10 @@ steps_change steps_change_of(const steps_shape *a, const steps_shape *b)
 
 int steps_expected_reuse(corepcg_method m, const steps_change *c)
 {
+    /* amgpcg (added since the header's constants): its hierarchy is made
+     * from A's blocks and the stretch pairs' graph */
+    if ((int)m == corepcg_method_from_name("amgpcg"))
+        return !c->blocks && !c->stretch;
     switch (m) {
     case COREPCG_METHOD_DIRECT: /* S A S + D (I - S): A's blocks */
         return !c->blocks;

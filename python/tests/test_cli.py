@@ -200,7 +200,7 @@ class OptionsAMethodDoesNotTake(unittest.TestCase):
         self.assertEqual(
             cm.exception.message,
             "method 'direct' does not take tol (it is for mpcg-bw, mpcg, "
-            "upcg, corepcg, icpcg and auto)")
+            "upcg, corepcg, icpcg, amgpcg and auto)")
         with self.assertRaises(corepcg.ArgumentError) as cm:
             corepcg.Solver(A, method="mpcg", ic_fill=0)
         self.assertEqual(cm.exception.message, "method 'mpcg' does not take "
@@ -253,7 +253,8 @@ class JsonErrors(unittest.TestCase):
             # only --tol given: only --tol named (issue 36)
             self.assertEqual(err["message"], "solve: --method direct does "
                              "not take --tol (it is for "
-                             "mpcg-bw, mpcg, upcg, corepcg, icpcg, auto's "
+                             "mpcg-bw, mpcg, upcg, corepcg, icpcg, amgpcg, "
+                             "auto's "
                              "icpcg, auto's corepcg and auto's mpcg)")
             err = self.error(("solve", "--json", tiny, "--bogus"), 2)
             self.assertEqual(err["message"], "solve: unknown option '--bogus'")

@@ -23,6 +23,7 @@ extern const cpg_method_ops cpg_upcg_ops;
 extern const cpg_method_ops cpg_direct_ops;
 extern const cpg_method_ops cpg_corepcg_ops;
 extern const cpg_method_ops cpg_icpcg_ops;
+extern const cpg_method_ops cpg_amgpcg_ops;
 extern const cpg_method_ops cpg_auto_ops;
 
 /* From the baseline to the newest; auto last (the order tools list them
@@ -44,6 +45,8 @@ const cpg_method_entry cpg_methods[] = {
     {.method = COREPCG_METHOD_ICPCG, .name = "icpcg", .ops = &cpg_icpcg_ops,
      .options = ITERATES,
      .auto_rank = 1, .reports = COREPCG_REPORT_INCOMPLETE},
+    {.method = (corepcg_method)COREPCG_METHOD_COUNT, .name = "amgpcg",
+     .ops = &cpg_amgpcg_ops, .options = ITERATES},
     /* auto reads what its candidates read (corepcg_method_takes); its
      * info reports what the one it ran reports */
     {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops},

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* amg_pattern.c -- the multigrid hierarchy's pattern (amg.h), made once
+ * per mesh: aggregates of each level's node graph, and the patterns of
+ * the prolongator, its transpose and the Galerkin product. */
+#include "amg.h"
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int *int_array(size_t n)
+{
+    return malloc((n > 0 ? n : 1) * sizeof(int));
+}
+
+static double *real_array(size_t n)
+{
+    return calloc(n > 0 ? n : 1, sizeof(double));
+}
+
+void cpg_amg_free(cpg_amg *amg)
+{
+    for (int l = 0; l < CPG_AMG_MAX_LEVELS; l++) {
+        cpg_amg_level *v = &amg->lev[l];
+        cpg_bsr_free(&v->A);
+        cpg_bsr_free(&v->P);
+        cpg_bsr_free(&v->R);
+        cpg_bsr_free(&v->AP);
+        free(v->dinv);
+        free(v->agg);
+        free(v->scale);
+        free(v->r_src);
+        free(v->x);
+        free(v->b);
+        free(v->r);
+    }
+    free(amg->chol);
+    free(amg->power);
+    free(amg->mark);
+    free(amg->filters);
+    free(amg->graph_p);
+    free(amg->graph_j);
+    memset(amg, 0, sizeof *amg);
+}
+
+/* A node graph by rows (CSR, no values): A's off-diagonal blocks, or the
+ * stretch pairs on the finest level. */
+typedef struct node_graph {
+    int n;
+    const int *p, *j;
+} node_graph;
+
+/* Standard aggregation (Vanek, Mandel & Brezina) of graph g, in node
+ * order: (1) a node whose neighbours are all free forms an aggregate
+ * with them; (2) a node left over joins the aggregate of its first
+ * neighbour aggregated in (1); (3) what is still left forms an aggregate
+ * with its free neighbours (a lone node, alone). Returns the number of
+ * aggregates; agg[i] each node's. */
+static int aggregate(const node_graph *g, int *agg)
+{
+    int n = g->n, count = 0;
+    for (int i = 0; i < n; i++)
+        agg[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int free_all = agg[i] < 0;
+        for (int k = g->p[i]; k < g->p[i + 1] && free_all; k++)
+            free_all = agg[g->j[k]] < 0;
+        if (!free_all)
+            continue;
+        for (int k = g->p[i]; k < g->p[i + 1]; k++)
+            agg[g->j[k]] = count;
+        agg[i] = count++;
+    }
+    int first = count; /* aggregates below this come from step (1) */
+    for (int i = 0; i < n; i++) {
+        if (agg[i] >= 0)
+            continue;
+        for (int k = g->p[i]; k < g->p[i + 1]; k++) {
+            int a = agg[g->j[k]];
+            if (a >= 0 && a < first) {
+                agg[i] = a;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (agg[i] >= 0)
+            continue;
+        for (int k = g->p[i]; k < g->p[i + 1]; k++)
+            if (agg[g->j[k]] < 0)
+                agg[g->j[k]] = count;
+        agg[i] = count++;
+    }
+    return count;
+}
+
+/* The graph of A's off-diagonal blocks into p (n + 1) and j (nnz). */
+static void matrix_graph(const cpg_bmat *A, int *p, int *j)
+{
+    int at = 0;
+    for (int i = 0; i < A->nb; i++) {
+        p[i] = at;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++)
+            if (A->i[k] != i)
+                j[at++] = A->i[k];
+    }
+    p[A->nb] = at;
+}
+
+/* The graph of the stretch pairs (each pair once per node, however
+ * often it is given; a node paired with itself has no edge) into p
+ * (n + 1) and j (2 num_stretch); mark: n ints of scratch. */
+static void stretch_graph(int n, int num_stretch, const int *pairs, int *p,
+                          int *j, int *mark)
+{
+    memset(p, 0, ((size_t)n + 1) * sizeof(int));
+    for (int e = 0; e < num_stretch; e++)
+        if (pairs[2 * e] != pairs[2 * e + 1]) {
+            p[pairs[2 * e] + 1]++;
+            p[pairs[2 * e + 1] + 1]++;
+        }
+    for (int i = 0; i < n; i++) {
+        p[i + 1] += p[i];
+        mark[i] = p[i];
+    }
+    for (int e = 0; e < num_stretch; e++) {
+        int a = pairs[2 * e], b = pairs[2 * e + 1];
+        if (a != b) {
+            j[mark[a]++] = b;
+            j[mark[b]++] = a;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        mark[i] = -1;
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+        int from = p[i];
+        p[i] = at;
+        for (int k = from; k < p[i + 1]; k++)
+            if (mark[j[k]] != i) {
+                mark[j[k]] = i;
+                j[at++] = j[k];
+            }
+        /* ascending (a row holds a handful): the aggregates then do not
+         * depend on the order the pairs came in */
+        for (int k = p[i] + 1; k < at; k++)
+            for (int q = k; q > p[i] && j[q - 1] > j[q]; q--) {
+                int t = j[q];
+                j[q] = j[q - 1];
+                j[q - 1] = t;
+            }
+    }
+    p[n] = at;
+}
+
+/* The graph of the aggregates: a and b adjacent when some node of a is
+ * adjacent to some node of b in g. Into q (p: nc + 1, j: at most g's
+ * edges); mark: nc ints, first: nc + 1, next: n of scratch. */
+static void aggregate_graph(const node_graph *g, const int *agg, int nc,
+                            int *qp, int *qj, int *mark, int *first,
+                            int *members)
+{
+    memset(first, 0, ((size_t)nc + 1) * sizeof(int));
+    for (int i = 0; i < g->n; i++)
+        first[agg[i] + 1]++;
+    for (int a = 0; a < nc; a++) {
+        first[a + 1] += first[a];
+        mark[a] = first[a];
+    }
+    for (int i = 0; i < g->n; i++)
+        members[mark[agg[i]]++] = i;
+    for (int a = 0; a < nc; a++)
+        mark[a] = -1;
+    int at = 0;
+    for (int a = 0; a < nc; a++) {
+        qp[a] = at;
+        mark[a] = a;
+        for (int m = first[a]; m < first[a + 1]; m++) {
+            int i = members[m];
+            for (int k = g->p[i]; k < g->p[i + 1]; k++) {
+                int b = agg[g->j[k]];
+                if (mark[b] != a) {
+                    mark[b] = a;
+                    qj[at++] = b;
+                }
+            }
+        }
+    }
+    qp[nc] = at;
+}
+
+/* P's pattern: row i holds the aggregates of i and its neighbours (those
+ * of (I - omega D^-1 A) T); R's, its transpose, with r_src. */
+static int prolongator_pattern(cpg_amg_level *v, int nc, int *mark)
+{
+    const cpg_bsr *A = &v->A;
+    cpg_bsr *P = &v->P, *R = &v->R;
+    P->n = A->n;
+    P->m = nc;
+    P->p = int_array((size_t)A->n + 1);
+    P->j = int_array((size_t)A->p[A->n] + (size_t)A->n);
+    if (!P->p || !P->j)
+        return COREPCG_ERR_NO_MEMORY;
+    for (int a = 0; a < nc; a++)
+        mark[a] = -1;
+    int at = 0;
+    for (int i = 0; i < A->n; i++) {
+        P->p[i] = at;
+        mark[v->agg[i]] = i;
+        P->j[at++] = v->agg[i];
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int a = v->agg[A->j[k]];
+            if (mark[a] != i) {
+                mark[a] = i;
+                P->j[at++] = a;
+            }
+        }
+    }
+    P->p[A->n] = at;
+    P->x = real_array(9 * (size_t)at);
+    R->n = nc;
+    R->m = A->n;
+    R->p = calloc((size_t)nc + 1, sizeof(int));
+    R->j = int_array((size_t)at);
+    R->x = real_array(9 * (size_t)at);
+    v->r_src = int_array((size_t)at);
+    if (!P->x || !R->p || !R->j || !R->x || !v->r_src)
+        return COREPCG_ERR_NO_MEMORY;
+    for (int k = 0; k < at; k++)
+        R->p[P->j[k] + 1]++;
+    for (int a = 0; a < nc; a++)
+        R->p[a + 1] += R->p[a];
+    for (int a = 0; a < nc; a++)
+        mark[a] = R->p[a];
+    for (int i = 0; i < A->n; i++)
+        for (int k = P->p[i]; k < P->p[i + 1]; k++) {
+            int to = mark[P->j[k]]++;
+            R->j[to] = i;
+            v->r_src[to] = k;
+        }
+    return COREPCG_OK;
+}
+
+/* Level l's aggregates and transfer patterns, and level l + 1's operator
+ * pattern. */
+static int coarsen(cpg_amg *amg, int l, int nc)
+{
+    cpg_amg_level *v = &amg->lev[l];
+    int rc = prolongator_pattern(v, nc, amg->mark);
+    if (rc == COREPCG_OK)
+        rc = cpg_bsr_product_pattern(&v->A, &v->P, &v->AP, amg->mark);
+    if (rc == COREPCG_OK)
+        rc = cpg_bsr_product_pattern(&v->R, &v->AP, &amg->lev[l + 1].A,
+                                     amg->mark);
+    v->scale = real_array((size_t)nc);
+    if (rc == COREPCG_OK && !v->scale)
+        rc = COREPCG_ERR_NO_MEMORY;
+    if (rc != COREPCG_OK)
+        return rc;
+    for (int i = 0; i < v->A.n; i++)
+        v->scale[v->agg[i]] += 1;
+    for (int a = 0; a < nc; a++)
+        v->scale[a] = 1 / sqrt(v->scale[a]);
+    return COREPCG_OK;
+}
+
+static int level_zero(cpg_bsr *A0, const cpg_bmat *A)
+{
+    /* A is symmetric with both triangles by block columns: column i's
+     * block rows are row i's block columns */
+    int n = A->nb, nnz = A->p[n];
+    A0->n = A0->m = n;
+    A0->p = int_array((size_t)n + 1);
+    A0->j = int_array((size_t)nnz);
+    A0->diag = int_array((size_t)n);
+    A0->x = real_array(9 * (size_t)nnz);
+    if (!A0->p || !A0->j || !A0->diag || !A0->x)
+        return COREPCG_ERR_NO_MEMORY;
+    memcpy(A0->p, A->p, ((size_t)n + 1) * sizeof(int));
+    if (nnz > 0)
+        memcpy(A0->j, A->i, (size_t)nnz * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        A0->diag[i] = -1;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++)
+            if (A->i[k] == i)
+                A0->diag[i] = k;
+    }
+    return COREPCG_OK;
+}
+
+/* The cycle's vectors. */
+static int vectors(cpg_amg_level *v)
+{
+    size_t n = (size_t)v->A.n;
+    v->x = real_array(3 * n);
+    v->b = real_array(3 * n);
+    v->r = real_array(3 * n);
+    v->dinv = real_array(9 * n);
+    if (!v->x || !v->b || !v->r || !v->dinv)
+        return COREPCG_ERR_NO_MEMORY;
+    return COREPCG_OK;
+}
+
+/* The levels below the finest, made from the graph (gp, gj) of the
+ * finest's nodes, each aggregated on the graph of the aggregates above
+ * it. Frees the graphs it makes and the one it is given. */
+static int levels(cpg_amg *amg, int *gp, int *gj, int coarse_nodes)
+{
+    int rc = COREPCG_OK;
+    for (int l = 0; rc == COREPCG_OK; l++) {
+        cpg_amg_level *v = &amg->lev[l];
+        amg->levels = l + 1;
+        rc = vectors(v);
+        if (rc != COREPCG_OK ||
+            v->A.n <= coarse_nodes || l + 1 == CPG_AMG_MAX_LEVELS)
+            break;
+        v->agg = int_array((size_t)v->A.n);
+        if (!v->agg) {
+            rc = COREPCG_ERR_NO_MEMORY;
+            break;
+        }
+        node_graph g = {v->A.n, gp, gj};
+        int nc = aggregate(&g, v->agg);
+        if ((long)nc * 10 > (long)v->A.n * 9) { /* it does not coarsen */
+            free(v->agg);
+            v->agg = NULL;
+            break;
+        }
+        rc = coarsen(amg, l, nc);
+        int *first = int_array((size_t)nc + 1);
+        int *members = int_array((size_t)v->A.n);
+        int *qp = int_array((size_t)nc + 1);
+        int *qj = int_array((size_t)gp[v->A.n]);
+        if (rc == COREPCG_OK && (!first || !members || !qp || !qj))
+            rc = COREPCG_ERR_NO_MEMORY;
+        if (rc == COREPCG_OK)
+            aggregate_graph(&g, v->agg, nc, qp, qj, amg->mark, first, members);
+        free(first);
+        free(members);
+        free(gp);
+        free(gj);
+        gp = qp;
+        gj = qj;
+    }
+    free(gp);
+    free(gj);
+    if (rc != COREPCG_OK)
+        return rc;
+    int last = amg->lev[amg->levels - 1].A.n;
+    amg->dense = last <= CPG_AMG_DENSE_NODES;
+    if (amg->dense) {
+        amg->chol = real_array(9 * (size_t)last * (size_t)last);
+        if (!amg->chol)
+            return COREPCG_ERR_NO_MEMORY;
+    }
+    return COREPCG_OK;
+}
+
+static int analyse(cpg_amg *amg, const cpg_bmat *A, int num_stretch,
+                   const int *stretch, int coarse_nodes)
+{
+    int n = A->nb;
+    for (int i = 0; i < n; i++) {
+        int k = A->p[i];
+        while (k < A->p[i + 1] && A->i[k] != i)
+            k++;
+        if (k == A->p[i + 1])
+            return COREPCG_ERR_ARGUMENT;
+    }
+    size_t edges = (size_t)A->p[n];
+    if (edges < 2 * (size_t)num_stretch)
+        edges = 2 * (size_t)num_stretch;
+    int *gp = int_array((size_t)n + 1);
+    int *gj = int_array(edges);
+    amg->mark = int_array((size_t)n);
+    amg->power = real_array(6 * (size_t)n);
+    amg->filters = real_array(9 * (size_t)n);
+    if (!gp || !gj || !amg->mark || !amg->power || !amg->filters) {
+        free(gp);
+        free(gj);
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    if (num_stretch > 0) {
+        stretch_graph(n, num_stretch, stretch, gp, gj, amg->mark);
+        /* kept: the pairs may come again in another order */
+        amg->graph_p = int_array((size_t)n + 1);
+        amg->graph_j = int_array((size_t)gp[n]);
+        if (!amg->graph_p || !amg->graph_j) {
+            free(gp);
+            free(gj);
+            return COREPCG_ERR_NO_MEMORY;
+        }
+        memcpy(amg->graph_p, gp, ((size_t)n + 1) * sizeof(int));
+        memcpy(amg->graph_j, gj, (size_t)gp[n] * sizeof(int));
+    } else {
+        matrix_graph(A, gp, gj);
+    }
+    int rc = level_zero(&amg->lev[0].A, A);
+    if (rc == COREPCG_OK)
+        return levels(amg, gp, gj, coarse_nodes);
+    free(gp);
+    free(gj);
+    return rc;
+}
+
+int cpg_amg_analyse(cpg_amg *amg, const cpg_bmat *A, int num_stretch,
+                    const int *stretch, int coarse_nodes, char *msg)
+{
+    memset(amg, 0, sizeof *amg);
+    int rc = analyse(amg, A, num_stretch, stretch, coarse_nodes);
+    amg->avx2 = cpg_have_avx2();
+    if (rc == COREPCG_OK)
+        return rc;
+    cpg_amg_free(amg);
+    if (rc == COREPCG_ERR_ARGUMENT)
+        return cpg_fail(msg, rc, "the multigrid needs every diagonal block of A");
+    if (rc == COREPCG_ERR_TOO_LARGE)
+        return cpg_fail(msg, rc, "the multigrid's coarse operator is too large");
+    return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+}
+
+int cpg_amg_same_graph(const cpg_amg *amg, int num_stretch, const int *stretch)
+{
+    if (amg->levels == 0 || (num_stretch > 0) != (amg->graph_p != NULL))
+        return 0;
+    if (num_stretch == 0)
+        return 1;
+    int n = amg->lev[0].A.n;
+    int *p = int_array((size_t)n + 1), *j = int_array(2 * (size_t)num_stretch);
+    int same = 0;
+    if (p && j) {
+        stretch_graph(n, num_stretch, stretch, p, j, amg->mark);
+        same = memcmp(p, amg->graph_p, ((size_t)n + 1) * sizeof(int)) == 0 &&
+               memcmp(j, amg->graph_j, (size_t)p[n] * sizeof(int)) == 0;
+    }
+    free(p);
+    free(j);
+    return same;
+}
+
+double cpg_amg_complexity(const cpg_amg *amg)
+{
+    double sum = 0;
+    for (int l = 0; l < amg->levels; l++)
+        sum += amg->lev[l].A.p[amg->lev[l].A.n];
+    return amg->levels ? sum / amg->lev[0].A.p[amg->lev[0].A.n] : 0;
+}
