@@ -15,6 +15,9 @@
  *  - the stretch pairs shuffled and turned round give the same
  *    hierarchy: the same iterations and the same x bit for bit;
  *  - an A with a negative diagonal block: ERR_NOT_SPD naming the node;
+ *  - a grid of 10,000 nodes (its finest level swept in parts on two
+ *    threads): one thread gives x bit for bit, and a kept handle updated
+ *    to new values (analysis reused) gives a fresh handle's x bit for bit;
  *  - FEM garments (the shipped coarse T-shirt subdivided 1, 2 and 3
  *    times: 1.6k to 26k vertices, bending 1e-4 N m, hanging by its
  *    shoulders), three steps each solved by amgpcg at tol 1e-6: every
@@ -28,6 +31,7 @@
 #include "testsys.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +217,64 @@ static void test_not_spd(void)
     testsys_free(&t);
 }
 
+/* A grid of 10,000 nodes: its finest level is swept in parts on two
+ * threads. One thread gives the same x bit for bit, and a kept handle
+ * updated to new values what a fresh one gives. */
+static void test_threads_and_kept(void)
+{
+    testsys_opts o;
+    testsys t;
+    testsys_default_opts(&o, 100, 37);
+    o.k_stretch = 6000;
+    CHECK_INT(testsys_make(&t, &o), 0);
+    double *x[3];
+    int iterations[3] = {-1, -2, -3};
+    for (int k = 0; k < 3; k++)
+        x[k] = malloc(sizeof(double) * (size_t)t.n);
+    corepcg_settings s;
+    corepcg_info info;
+    settings_for(&s, 1e-8, -1);
+    corepcg_solver *kept = NULL;
+    corepcg_create(&kept);
+    for (int k = 0; k < 2; k++) {
+        omp_set_num_threads(k ? 1 : 2);
+        corepcg_solver *h = NULL;
+        corepcg_create(&h);
+        CHECK_INT(corepcg_setup(h, &t.sys, &s), COREPCG_OK);
+        CHECK_INT(corepcg_solve(h, t.b, NULL, x[k], &info), COREPCG_OK);
+        iterations[k] = info.iterations;
+        corepcg_free(&h);
+    }
+    omp_set_num_threads(2);
+    CHECK(iterations[0] == iterations[1] &&
+              memcmp(x[0], x[1], sizeof(double) * (size_t)t.n) == 0,
+          "two threads %d iterations, one %d, |dx| %.3g", iterations[0], iterations[1],
+          testsys_max_diff(t.n, x[0], x[1]));
+    CHECK_INT(corepcg_setup(kept, &t.sys, &s), COREPCG_OK);
+    CHECK_INT(corepcg_solve(kept, t.b, NULL, x[2], &info), COREPCG_OK);
+    testsys_scale(&t, 3.0); /* new values, the same pattern */
+    corepcg_info up;
+    CHECK_INT(corepcg_update(kept, &t.sys, &up), COREPCG_OK);
+    CHECK_INT(up.analysis_reused, 1);
+    CHECK_INT(corepcg_solve(kept, t.b, NULL, x[2], &info), COREPCG_OK);
+    corepcg_solver *fresh = NULL;
+    corepcg_create(&fresh);
+    corepcg_info finfo;
+    CHECK_INT(corepcg_setup(fresh, &t.sys, &s), COREPCG_OK);
+    CHECK_INT(corepcg_solve(fresh, t.b, NULL, x[0], &finfo), COREPCG_OK);
+    CHECK(info.iterations == finfo.iterations &&
+              memcmp(x[0], x[2], sizeof(double) * (size_t)t.n) == 0,
+          "kept %d iterations, fresh %d, |dx| %.3g", info.iterations, finfo.iterations,
+          testsys_max_diff(t.n, x[0], x[2]));
+    printf("10,000 nodes: %d iterations on one thread and two, %d kept and fresh\n",
+           iterations[0], info.iterations);
+    corepcg_free(&fresh);
+    corepcg_free(&kept);
+    for (int k = 0; k < 3; k++)
+        free(x[k]);
+    testsys_free(&t);
+}
+
 /* The most iterations amgpcg (and corepcg, on the same systems) took over
  * three steps of the coarse T-shirt subdivided `levels` times, hanging. */
 static void garment_steps(const cloth_mesh *coarse, int levels, int *amg, int *core,
@@ -288,6 +350,7 @@ int main(void)
     test_coarse_option();
     test_pair_order();
     test_not_spd();
+    test_threads_and_kept();
     test_garment_scaling();
     return test_summary("test_amgpcg");
 }

@@ -55,6 +55,9 @@ typedef struct cpg_amg_level {
     cpg_bsr P, R, AP;   /* n x nc, nc x n, n x nc (not on the last) */
     int *r_src;         /* R's blocks: each one's position in P */
     double *x, *b, *r;  /* 3 n each: the cycle's vectors */
+    int part[2];        /* the sweeps' parts of rows (amg_cycle.c):
+                           [0, part[0]) and [part[0], part[1]) share no
+                           block, [part[1], n) separates them */
 } cpg_amg_level;
 
 typedef struct cpg_amg {
@@ -64,8 +67,13 @@ typedef struct cpg_amg {
     double *chol;       /* (3 n_last)^2 when dense */
     double *power;      /* 6 n_0: the spectral estimate's vectors */
     int avx2;           /* 1: the cycle's 4-wide kernel (cpg_have_avx2) */
-    int *mark;          /* n_0: the products' row markers */
-    double *filters;    /* 9 n_0: S_i = U_i U_i^T of the last values */
+    int *mark[2];       /* n_0 each: the products' row markers, one per
+                           half of the rows (amg_values.c) */
+    double *filters;    /* 9 n_0: S_i = U_i U_i^T of the last values,
+                           by the finest level's numbering */
+    int *order, *rank;  /* n_0: the finest level's row k is A's node
+                           order[k]; node i is its row rank[i] */
+    int *src;           /* the finest level's blocks: each one's in A */
     int *graph_p, *graph_j; /* the stretch pairs' graph (n_0 + 1, its
                            edges), or NULL: aggregated on A's */
 } cpg_amg;
@@ -101,15 +109,17 @@ double cpg_amg_complexity(const cpg_amg *amg);
 
 /* ---------------------------------------------------- shared kernels */
 
-/* y = A x over A's 3 n rows. */
-void cpg_bsr_mult(const cpg_bsr *A, const double *x, double *y);
+/* y = A x on A's block rows [from, to). */
+void cpg_bsr_mult_rows(const cpg_bsr *A, const double *x, double *y, int from,
+                       int to);
 /* The pattern of C = X Y (C's arrays allocated; values not): OK or
  * ERR_NO_MEMORY. mark: Y->m ints of scratch. */
 int cpg_bsr_product_pattern(const cpg_bsr *X, const cpg_bsr *Y, cpg_bsr *C,
                             int *mark);
-/* C's values = X Y on the pattern above. mark: Y->m ints. */
-void cpg_bsr_product_values(const cpg_bsr *X, const cpg_bsr *Y, cpg_bsr *C,
-                            int *mark);
+/* C's values = X Y on the pattern above, on C's block rows [from, to).
+ * mark: Y->m ints. */
+void cpg_bsr_product_rows(const cpg_bsr *X, const cpg_bsr *Y, cpg_bsr *C,
+                          int *mark, int from, int to);
 void cpg_bsr_free(cpg_bsr *A);
 /* A->f = A->x rounded to single precision, blocks by columns (allocated
  * on first use): OK or ERR_NO_MEMORY. */

@@ -35,9 +35,10 @@ int cpg_bsr_round(cpg_bsr *A)
     return COREPCG_OK;
 }
 
-void cpg_bsr_mult(const cpg_bsr *A, const double *x, double *y)
+void cpg_bsr_mult_rows(const cpg_bsr *A, const double *x, double *y, int from,
+                       int to)
 {
-    for (int i = 0; i < A->n; i++) {
+    for (int i = from; i < to; i++) {
         double y0 = 0, y1 = 0, y2 = 0;
         for (int k = A->p[i]; k < A->p[i + 1]; k++) {
             const double *b = A->x + 9 * (size_t)k;
@@ -124,10 +125,10 @@ static void add_product(const double *a, const double *b, double *c)
                             a[3 * r + 2] * b[6 + s];
 }
 
-void cpg_bsr_product_values(const cpg_bsr *X, const cpg_bsr *Y, cpg_bsr *C,
-                            int *mark)
+void cpg_bsr_product_rows(const cpg_bsr *X, const cpg_bsr *Y, cpg_bsr *C,
+                          int *mark, int from, int to)
 {
-    for (int i = 0; i < C->n; i++) {
+    for (int i = from; i < to; i++) {
         for (int k = C->p[i]; k < C->p[i + 1]; k++) {
             mark[C->j[k]] = k;
             memset(C->x + 9 * (size_t)k, 0, 9 * sizeof(double));

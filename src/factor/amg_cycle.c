@@ -73,14 +73,13 @@ static void solve_node(const double *dinv, const double *s, double *x)
     x[2] = dinv[6] * s[0] + dinv[7] * s[1] + dinv[8] * s[2];
 }
 
-/* The sweeps run on one thread: Gauss-Seidel's rows depend on the rows
- * before them. The residual and the prolongation do not, and run in
- * two halves of the rows, [0, n/2) and [n/2, n), on two threads from
- * CPG_PARALLEL_COLUMNS nodes on (each row's sum is the same either way).
- * A split of the sweeps themselves (block Jacobi between the halves,
- * with or without an l1 diagonal) took 6x the iterations on a
- * subdivided mesh, whose node order puts most nodes next to the other
- * half (docs/benchmark.md). */
+/* A level's rows in three parts: [0, part[0]) and [part[0], part[1])
+ * share no block, [part[1], n) is what separates them (amg_pattern.c:
+ * on the finest level from CPG_PARALLEL_COLUMNS nodes on; elsewhere the
+ * first part is every row). Gauss-Seidel in row order sweeps the first
+ * two at once, on two threads, and the separator after them (before
+ * them backward): the same sweep, whatever the threads. The residual and
+ * the prolongation, row by row, run in two halves of the rows. */
 typedef struct level_work {
     const cpg_amg_level *v;
     const double *b;
@@ -89,22 +88,45 @@ typedef struct level_work {
     int avx2;
 } level_work;
 
-static void rows_of(const cpg_amg_level *v, int which, int *from, int *to)
-{
-    *from = which ? v->A.n / 2 : 0;
-    *to = which ? v->A.n : v->A.n / 2;
-}
-
-/* x = the forward sweep from zero: only the blocks below the diagonal
- * meet a value already made. */
-static void forward_sweep(const level_work *w)
+static void forward_rows(const level_work *w, int from, int to)
 {
     const cpg_bsr *A = &w->v->A;
-    for (int i = 0; i < A->n; i++) {
+    for (int i = from; i < to; i++) {
         double s[3] = {w->b[3 * i], w->b[3 * i + 1], w->b[3 * i + 2]};
         subtract_blocks(A, A->p[i], A->diag[i], w->x, s, w->avx2);
         solve_node(w->v->dinv + 9 * (size_t)i, s, w->x + 3 * i);
     }
+}
+
+static void backward_rows(const level_work *w, int from, int to)
+{
+    const cpg_bsr *A = &w->v->A;
+    for (int i = to - 1; i >= from; i--) {
+        double s[3] = {w->b[3 * i], w->b[3 * i + 1], w->b[3 * i + 2]};
+        subtract_blocks(A, A->p[i], A->diag[i], w->x, s, w->avx2);
+        subtract_blocks(A, A->diag[i] + 1, A->p[i + 1], w->x, s, w->avx2);
+        solve_node(w->v->dinv + 9 * (size_t)i, s, w->x + 3 * i);
+    }
+}
+
+/* The forward sweep from zero over one of the two parts (blocks below
+ * the diagonal only: the rest of x is zero). */
+static void forward_part(void *arg, int which)
+{
+    const level_work *w = arg;
+    forward_rows(w, which ? w->v->part[0] : 0, w->v->part[which]);
+}
+
+static void backward_part(void *arg, int which)
+{
+    const level_work *w = arg;
+    backward_rows(w, which ? w->v->part[0] : 0, w->v->part[which]);
+}
+
+static void half_of(const cpg_amg_level *v, int which, int *from, int *to)
+{
+    *from = which ? v->A.n / 2 : 0;
+    *to = which ? v->A.n : v->A.n / 2;
 }
 
 /* r = b - A x after the forward sweep: the sweep made each row's
@@ -116,7 +138,7 @@ static void residual_part(void *arg, int which)
     const cpg_bsr *A = &w->v->A;
     double *r = w->v->r;
     int from, to;
-    rows_of(w->v, which, &from, &to);
+    half_of(w->v, which, &from, &to);
     for (int i = from; i < to; i++) {
         double s[3] = {0, 0, 0};
         subtract_blocks(A, A->diag[i] + 1, A->p[i + 1], w->x, s, w->avx2);
@@ -132,25 +154,12 @@ static void prolong_part(void *arg, int which)
     const level_work *w = arg;
     const cpg_bsr *P = &w->v->P;
     int from, to;
-    rows_of(w->v, which, &from, &to);
+    half_of(w->v, which, &from, &to);
     for (int i = from; i < to; i++) {
         double s[3] = {0, 0, 0};
         subtract_blocks(P, P->p[i], P->p[i + 1], w->xc, s, w->avx2);
         for (int c = 0; c < 3; c++)
             w->x[3 * i + c] -= s[c];
-    }
-}
-
-/* The backward sweep: row i's blocks below the diagonal meet x before
- * the sweep, those above it the values it made. */
-static void backward_sweep(const level_work *w)
-{
-    const cpg_bsr *A = &w->v->A;
-    for (int i = A->n - 1; i >= 0; i--) {
-        double s[3] = {w->b[3 * i], w->b[3 * i + 1], w->b[3 * i + 2]};
-        subtract_blocks(A, A->p[i], A->diag[i], w->x, s, w->avx2);
-        subtract_blocks(A, A->diag[i] + 1, A->p[i + 1], w->x, s, w->avx2);
-        solve_node(w->v->dinv + 9 * (size_t)i, s, w->x + 3 * i);
     }
 }
 
@@ -179,7 +188,8 @@ static void cycle(const cpg_amg *amg, int l, const double *b, double *x)
     }
     int two = cpg_two_threads(v->A.n);
     level_work w = {v, b, x, NULL, amg->avx2};
-    forward_sweep(&w);
+    cpg_two_parts(forward_part, &w, two && v->part[0] < v->part[1]);
+    forward_rows(&w, v->part[1], v->A.n);
     if (l + 1 < amg->levels) {
         const cpg_amg_level *c = &amg->lev[l + 1];
         cpg_two_parts(residual_part, &w, two);
@@ -188,11 +198,28 @@ static void cycle(const cpg_amg *amg, int l, const double *b, double *x)
         w.xc = c->x;
         cpg_two_parts(prolong_part, &w, two);
     }
-    backward_sweep(&w);
+    backward_rows(&w, v->part[1], v->A.n);
+    cpg_two_parts(backward_part, &w, two && v->part[0] < v->part[1]);
 }
 
-int cpg_amg_cycle(void *amg, const double *in, double *out)
+/* The finest level numbers the nodes its own way (amg->order): in and
+ * out are gathered and scattered around the cycle. */
+int cpg_amg_cycle(void *ctx, const double *in, double *out)
 {
-    cycle(amg, 0, in, out);
+    const cpg_amg *amg = ctx;
+    const cpg_amg_level *v = &amg->lev[0];
+    for (int k = 0; k < v->A.n; k++) {
+        const double *from = in + 3 * (size_t)amg->order[k];
+        v->b[3 * k] = from[0];
+        v->b[3 * k + 1] = from[1];
+        v->b[3 * k + 2] = from[2];
+    }
+    cycle(amg, 0, v->b, v->x);
+    for (int k = 0; k < v->A.n; k++) {
+        double *to = out + 3 * (size_t)amg->order[k];
+        to[0] = v->x[3 * k];
+        to[1] = v->x[3 * k + 1];
+        to[2] = v->x[3 * k + 2];
+    }
     return COREPCG_OK;
 }

@@ -4,6 +4,7 @@
  * the prolongator, its transpose and the Galerkin product. */
 #include "amg.h"
 #include "kernels.h"
+#include "order.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,8 +38,12 @@ void cpg_amg_free(cpg_amg *amg)
     }
     free(amg->chol);
     free(amg->power);
-    free(amg->mark);
+    free(amg->mark[0]);
+    free(amg->mark[1]);
     free(amg->filters);
+    free(amg->order);
+    free(amg->rank);
+    free(amg->src);
     free(amg->graph_p);
     free(amg->graph_j);
     memset(amg, 0, sizeof *amg);
@@ -51,18 +56,21 @@ typedef struct node_graph {
     const int *p, *j;
 } node_graph;
 
-/* Standard aggregation (Vanek, Mandel & Brezina) of graph g, in node
- * order: (1) a node whose neighbours are all free forms an aggregate
- * with them; (2) a node left over joins the aggregate of its first
- * neighbour aggregated in (1); (3) what is still left forms an aggregate
- * with its free neighbours (a lone node, alone). Returns the number of
- * aggregates; agg[i] each node's. */
-static int aggregate(const node_graph *g, int *agg)
+/* Standard aggregation (Vanek, Mandel & Brezina) of graph g, visiting
+ * its nodes in the order visit gives (NULL: 0, 1, ...): (1) a node whose
+ * neighbours are all free forms an aggregate with them; (2) a node left
+ * over joins the aggregate of its first neighbour aggregated in (1); (3)
+ * what is still left forms an aggregate with its free neighbours (a lone
+ * node, alone). The aggregates are then numbered in the order of their
+ * first nodes, so that the coarse level keeps the fine one's locality.
+ * Returns the number of aggregates; agg[i] each node's; scratch: n ints. */
+static int aggregate(const node_graph *g, const int *visit, int *agg, int *scratch)
 {
     int n = g->n, count = 0;
     for (int i = 0; i < n; i++)
         agg[i] = -1;
-    for (int i = 0; i < n; i++) {
+    for (int t = 0; t < n; t++) {
+        int i = visit ? visit[t] : t;
         int free_all = agg[i] < 0;
         for (int k = g->p[i]; k < g->p[i + 1] && free_all; k++)
             free_all = agg[g->j[k]] < 0;
@@ -73,7 +81,8 @@ static int aggregate(const node_graph *g, int *agg)
         agg[i] = count++;
     }
     int first = count; /* aggregates below this come from step (1) */
-    for (int i = 0; i < n; i++) {
+    for (int t = 0; t < n; t++) {
+        int i = visit ? visit[t] : t;
         if (agg[i] >= 0)
             continue;
         for (int k = g->p[i]; k < g->p[i + 1]; k++) {
@@ -84,7 +93,8 @@ static int aggregate(const node_graph *g, int *agg)
             }
         }
     }
-    for (int i = 0; i < n; i++) {
+    for (int t = 0; t < n; t++) {
+        int i = visit ? visit[t] : t;
         if (agg[i] >= 0)
             continue;
         for (int k = g->p[i]; k < g->p[i + 1]; k++)
@@ -92,20 +102,28 @@ static int aggregate(const node_graph *g, int *agg)
                 agg[g->j[k]] = count;
         agg[i] = count++;
     }
+    for (int a = 0; a < count; a++)
+        scratch[a] = -1;
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        if (scratch[agg[i]] < 0)
+            scratch[agg[i]] = next++;
+        agg[i] = scratch[agg[i]];
+    }
     return count;
 }
 
-/* The graph of A's off-diagonal blocks into p (n + 1) and j (nnz). */
-static void matrix_graph(const cpg_bmat *A, int *p, int *j)
+/* The graph of A0's off-diagonal blocks into p (n + 1) and j (nnz). */
+static void matrix_graph(const cpg_bsr *A0, int *p, int *j)
 {
     int at = 0;
-    for (int i = 0; i < A->nb; i++) {
+    for (int i = 0; i < A0->n; i++) {
         p[i] = at;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++)
-            if (A->i[k] != i)
-                j[at++] = A->i[k];
+        for (int k = A0->p[i]; k < A0->p[i + 1]; k++)
+            if (A0->j[k] != i)
+                j[at++] = A0->j[k];
     }
-    p[A->nb] = at;
+    p[A0->n] = at;
 }
 
 /* The graph of the stretch pairs (each pair once per node, however
@@ -247,12 +265,12 @@ static int prolongator_pattern(cpg_amg_level *v, int nc, int *mark)
 static int coarsen(cpg_amg *amg, int l, int nc)
 {
     cpg_amg_level *v = &amg->lev[l];
-    int rc = prolongator_pattern(v, nc, amg->mark);
+    int rc = prolongator_pattern(v, nc, amg->mark[0]);
     if (rc == COREPCG_OK)
-        rc = cpg_bsr_product_pattern(&v->A, &v->P, &v->AP, amg->mark);
+        rc = cpg_bsr_product_pattern(&v->A, &v->P, &v->AP, amg->mark[0]);
     if (rc == COREPCG_OK)
         rc = cpg_bsr_product_pattern(&v->R, &v->AP, &amg->lev[l + 1].A,
-                                     amg->mark);
+                                     amg->mark[0]);
     v->scale = real_array((size_t)nc);
     if (rc == COREPCG_OK && !v->scale)
         rc = COREPCG_ERR_NO_MEMORY;
@@ -265,31 +283,114 @@ static int coarsen(cpg_amg *amg, int l, int nc)
     return COREPCG_OK;
 }
 
-static int level_zero(cpg_bsr *A0, const cpg_bmat *A)
+/* The finest level's pattern: A's blocks with the nodes in amg->order
+ * (row k is node order[k]; columns renumbered by rank and sorted), and
+ * where each block comes from in A (amg->src). A is symmetric with both
+ * triangles by block columns: column i's block rows are row i's block
+ * columns. */
+static int level_zero(cpg_amg *amg, const cpg_bmat *A)
 {
-    /* A is symmetric with both triangles by block columns: column i's
-     * block rows are row i's block columns */
+    cpg_bsr *A0 = &amg->lev[0].A;
     int n = A->nb, nnz = A->p[n];
     A0->n = A0->m = n;
     A0->p = int_array((size_t)n + 1);
     A0->j = int_array((size_t)nnz);
     A0->diag = int_array((size_t)n);
     A0->x = real_array(9 * (size_t)nnz);
-    if (!A0->p || !A0->j || !A0->diag || !A0->x)
+    amg->src = int_array((size_t)nnz);
+    if (!A0->p || !A0->j || !A0->diag || !A0->x || !amg->src)
         return COREPCG_ERR_NO_MEMORY;
-    memcpy(A0->p, A->p, ((size_t)n + 1) * sizeof(int));
-    if (nnz > 0)
-        memcpy(A0->j, A->i, (size_t)nnz * sizeof(int));
-    for (int i = 0; i < n; i++) {
-        A0->diag[i] = -1;
-        for (int k = A->p[i]; k < A->p[i + 1]; k++)
-            if (A->i[k] == i)
-                A0->diag[i] = k;
+    A0->p[0] = 0;
+    for (int k = 0; k < n; k++) {
+        int i = amg->order[k], q = A0->p[k];
+        for (int t = A->p[i]; t < A->p[i + 1]; t++, q++) {
+            int c = amg->rank[A->i[t]], at = q;
+            for (; at > A0->p[k] && A0->j[at - 1] > c; at--) {
+                A0->j[at] = A0->j[at - 1];
+                amg->src[at] = amg->src[at - 1];
+            }
+            A0->j[at] = c;
+            amg->src[at] = t;
+        }
+        A0->p[k + 1] = q;
+        A0->diag[k] = -1;
+        for (int t = A0->p[k]; t < q; t++)
+            if (A0->j[t] == k)
+                A0->diag[k] = t;
+        if (A0->diag[k] < 0)
+            return COREPCG_ERR_ARGUMENT; /* the multigrid needs A_kk */
     }
     return COREPCG_OK;
 }
 
-/* The cycle's vectors. */
+/* From CPG_PARALLEL_COLUMNS nodes on, the RCM order (gp, gi its graph)
+ * cut in two at n/2 and the nodes of the second half next to the first
+ * moved to the end: the finest level's three parts (amg_cycle.c), each
+ * still in RCM order. mark: n ints of scratch. */
+static void split_order(cpg_amg *amg, const int *gp, const int *gi, int n, int *mark)
+{
+    cpg_amg_level *v = &amg->lev[0];
+    v->part[0] = v->part[1] = n;
+    if (n < CPG_PARALLEL_COLUMNS)
+        return;
+    int half = n / 2;
+    for (int k = 0; k < n; k++)
+        amg->rank[amg->order[k]] = k;
+    int inner = half, sep = n;
+    for (int k = n - 1; k >= half; k--) { /* separators counted */
+        int i = amg->order[k], touches = 0;
+        for (int e = gp[i]; e < gp[i + 1] && !touches; e++)
+            touches = amg->rank[gi[e]] < half;
+        mark[k] = touches;
+        sep -= touches;
+    }
+    v->part[0] = half;
+    v->part[1] = sep;
+    int *moved = amg->rank; /* rebuilt by the caller */
+    for (int k = half; k < n; k++)
+        moved[mark[k] ? sep++ : inner++] = amg->order[k];
+    memcpy(amg->order + half, moved + half, (size_t)(n - half) * sizeof(int));
+}
+
+/* amg->order: reverse Cuthill-McKee of A's node graph, so that Gauss-
+ * Seidel sweeps rows whose neighbours are near in memory, split in
+ * three parts on large meshes; rank its inverse. */
+static int node_order(cpg_amg *amg, const cpg_bmat *A)
+{
+    int n = A->nb;
+    amg->order = int_array((size_t)n);
+    amg->rank = int_array((size_t)n);
+    long edges = cpg_node_graph(A->p, A->i, NULL, n, NULL, 1, NULL, NULL);
+    int *gp = int_array((size_t)n + 1), *gi = int_array((size_t)edges);
+    int rc = COREPCG_ERR_NO_MEMORY;
+    if (amg->order && amg->rank && gp && gi) {
+        cpg_node_graph(A->p, A->i, NULL, n, NULL, 1, gp, gi);
+        long visits = 0;
+        rc = cpg_order_rcm(gp, gi, n, amg->order, &visits);
+    }
+    if (rc == COREPCG_OK)
+        split_order(amg, gp, gi, n, amg->mark[0]);
+    free(gp);
+    free(gi);
+    if (rc == COREPCG_OK)
+        for (int k = 0; k < n; k++)
+            amg->rank[amg->order[k]] = k;
+    return rc;
+}
+
+/* The stretch pairs with their nodes renumbered by rank (2 num_stretch
+ * ints, NULL when out of memory). */
+static int *ranked_pairs(const int *rank, int num_stretch, const int *stretch)
+{
+    int *pairs = int_array(2 * (size_t)num_stretch);
+    if (pairs)
+        for (size_t e = 0; e < 2 * (size_t)num_stretch; e++)
+            pairs[e] = rank[stretch[e]];
+    return pairs;
+}
+
+/* The cycle's vectors; the sweeps' parts all one (the finest level's
+ * are set by node_order). */
 static int vectors(cpg_amg_level *v)
 {
     size_t n = (size_t)v->A.n;
@@ -299,6 +400,8 @@ static int vectors(cpg_amg_level *v)
     v->dinv = real_array(9 * n);
     if (!v->x || !v->b || !v->r || !v->dinv)
         return COREPCG_ERR_NO_MEMORY;
+    if (v->part[1] == 0)
+        v->part[0] = v->part[1] = v->A.n;
     return COREPCG_OK;
 }
 
@@ -321,7 +424,9 @@ static int levels(cpg_amg *amg, int *gp, int *gj, int coarse_nodes)
             break;
         }
         node_graph g = {v->A.n, gp, gj};
-        int nc = aggregate(&g, v->agg);
+        /* the finest level visited in A's node order, which aggregates
+         * better than the sweeps' (measured: docs/benchmark.md) */
+        int nc = aggregate(&g, l == 0 ? amg->rank : NULL, v->agg, amg->mark[0]);
         if ((long)nc * 10 > (long)v->A.n * 9) { /* it does not coarsen */
             free(v->agg);
             v->agg = NULL;
@@ -335,7 +440,7 @@ static int levels(cpg_amg *amg, int *gp, int *gj, int coarse_nodes)
         if (rc == COREPCG_OK && (!first || !members || !qp || !qj))
             rc = COREPCG_ERR_NO_MEMORY;
         if (rc == COREPCG_OK)
-            aggregate_graph(&g, v->agg, nc, qp, qj, amg->mark, first, members);
+            aggregate_graph(&g, v->agg, nc, qp, qj, amg->mark[0], first, members);
         free(first);
         free(members);
         free(gp);
@@ -361,28 +466,32 @@ static int analyse(cpg_amg *amg, const cpg_bmat *A, int num_stretch,
                    const int *stretch, int coarse_nodes)
 {
     int n = A->nb;
-    for (int i = 0; i < n; i++) {
-        int k = A->p[i];
-        while (k < A->p[i + 1] && A->i[k] != i)
-            k++;
-        if (k == A->p[i + 1])
-            return COREPCG_ERR_ARGUMENT;
-    }
     size_t edges = (size_t)A->p[n];
     if (edges < 2 * (size_t)num_stretch)
         edges = 2 * (size_t)num_stretch;
-    int *gp = int_array((size_t)n + 1);
-    int *gj = int_array(edges);
-    amg->mark = int_array((size_t)n);
+    amg->mark[0] = int_array((size_t)n);
+    amg->mark[1] = int_array((size_t)n);
     amg->power = real_array(6 * (size_t)n);
     amg->filters = real_array(9 * (size_t)n);
-    if (!gp || !gj || !amg->mark || !amg->power || !amg->filters) {
+    if (!amg->mark[0] || !amg->mark[1] || !amg->power || !amg->filters)
+        return COREPCG_ERR_NO_MEMORY;
+    int rc = node_order(amg, A);
+    if (rc == COREPCG_OK)
+        rc = level_zero(amg, A);
+    if (rc != COREPCG_OK)
+        return rc;
+    int *gp = int_array((size_t)n + 1);
+    int *gj = int_array(edges);
+    int *pairs = num_stretch > 0 ? ranked_pairs(amg->rank, num_stretch, stretch) : NULL;
+    if (!gp || !gj || (num_stretch > 0 && !pairs)) {
         free(gp);
         free(gj);
+        free(pairs);
         return COREPCG_ERR_NO_MEMORY;
     }
     if (num_stretch > 0) {
-        stretch_graph(n, num_stretch, stretch, gp, gj, amg->mark);
+        stretch_graph(n, num_stretch, pairs, gp, gj, amg->mark[0]);
+        free(pairs);
         /* kept: the pairs may come again in another order */
         amg->graph_p = int_array((size_t)n + 1);
         amg->graph_j = int_array((size_t)gp[n]);
@@ -394,14 +503,9 @@ static int analyse(cpg_amg *amg, const cpg_bmat *A, int num_stretch,
         memcpy(amg->graph_p, gp, ((size_t)n + 1) * sizeof(int));
         memcpy(amg->graph_j, gj, (size_t)gp[n] * sizeof(int));
     } else {
-        matrix_graph(A, gp, gj);
+        matrix_graph(&amg->lev[0].A, gp, gj);
     }
-    int rc = level_zero(&amg->lev[0].A, A);
-    if (rc == COREPCG_OK)
-        return levels(amg, gp, gj, coarse_nodes);
-    free(gp);
-    free(gj);
-    return rc;
+    return levels(amg, gp, gj, coarse_nodes);
 }
 
 int cpg_amg_analyse(cpg_amg *amg, const cpg_bmat *A, int num_stretch,
@@ -428,14 +532,16 @@ int cpg_amg_same_graph(const cpg_amg *amg, int num_stretch, const int *stretch)
         return 1;
     int n = amg->lev[0].A.n;
     int *p = int_array((size_t)n + 1), *j = int_array(2 * (size_t)num_stretch);
+    int *pairs = ranked_pairs(amg->rank, num_stretch, stretch);
     int same = 0;
-    if (p && j) {
-        stretch_graph(n, num_stretch, stretch, p, j, amg->mark);
+    if (p && j && pairs) {
+        stretch_graph(n, num_stretch, pairs, p, j, amg->mark[0]);
         same = memcmp(p, amg->graph_p, ((size_t)n + 1) * sizeof(int)) == 0 &&
                memcmp(j, amg->graph_j, (size_t)p[n] * sizeof(int)) == 0;
     }
     free(p);
     free(j);
+    free(pairs);
     return same;
 }
 

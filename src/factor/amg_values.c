@@ -6,11 +6,76 @@
  * the Galerkin operator R A P of the next level; on the last the dense
  * Cholesky factor. */
 #include "amg.h"
+#include "kernels.h"
 
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Work on a level's rows that is row by row: two halves of the rows on
+ * two threads from CPG_PARALLEL_COLUMNS rows on, each with its own row
+ * markers; every row's sums are the same either way. */
+typedef void rows_fn(void *ctx, int from, int to, int *mark);
+
+typedef struct rows_job {
+    rows_fn *rows;
+    void *ctx;
+    int n;
+    int *const *mark;
+} rows_job;
+
+static void rows_part(void *arg, int which)
+{
+    const rows_job *j = arg;
+    int half = j->n / 2;
+    j->rows(j->ctx, which ? half : 0, which ? j->n : half, j->mark[which]);
+}
+
+static void by_rows(const cpg_amg *amg, rows_fn *rows, void *ctx, int n)
+{
+    rows_job j = {rows, ctx, n, amg->mark};
+    cpg_two_parts(rows_part, &j, cpg_two_threads(n));
+}
+
+typedef struct product_job {
+    const cpg_bsr *X, *Y;
+    cpg_bsr *C;
+} product_job;
+
+static void product_rows(void *ctx, int from, int to, int *mark)
+{
+    product_job *p = ctx;
+    cpg_bsr_product_rows(p->X, p->Y, p->C, mark, from, to);
+}
+
+/* C = X Y on C's pattern. */
+static void sparse_product(const cpg_amg *amg, const cpg_bsr *X, const cpg_bsr *Y,
+                           cpg_bsr *C)
+{
+    product_job p = {X, Y, C};
+    by_rows(amg, product_rows, &p, C->n);
+}
+
+typedef struct mult_job {
+    const cpg_bsr *A;
+    const double *x;
+    double *y;
+} mult_job;
+
+static void mult_rows(void *ctx, int from, int to, int *mark)
+{
+    mult_job *m = ctx;
+    (void)mark;
+    cpg_bsr_mult_rows(m->A, m->x, m->y, from, to);
+}
+
+/* y = A x. */
+static void mult(const cpg_amg *amg, const cpg_bsr *A, const double *x, double *y)
+{
+    mult_job m = {A, x, y};
+    by_rows(amg, mult_rows, &m, A->n);
+}
 
 /* c = a b, 3x3 row-major (c distinct from a and b). */
 static void product(const double *a, const double *b, double *c)
@@ -21,45 +86,61 @@ static void product(const double *a, const double *b, double *c)
                            a[3 * r + 2] * b[6 + s];
 }
 
-/* S_i = U_i U_i^T (symmetric) of every node into S (9 N). */
-static void filters(const cpg_ublocks *u, double *S)
+/* S_i = U_i U_i^T (symmetric) of every node into S (9 N), by the finest
+ * level's numbering: S + 9k holds node order[k]'s. */
+static void filters(const cpg_ublocks *u, const int *order, double *S)
 {
-    for (int i = 0; i < u->N; i++) {
+    for (int k = 0; k < u->N; k++) {
+        int i = order[k];
         const double *U = u->U + 9 * (size_t)i;
-        double *s = S + 9 * (size_t)i;
+        double *s = S + 9 * (size_t)k;
         for (int a = 0; a < 3; a++)
             for (int c = 0; c < 3; c++) {
                 double v = 0;
-                for (int k = 0; k < u->ndof[i]; k++)
-                    v += U[3 * k + a] * U[3 * k + c];
+                for (int e = 0; e < u->ndof[i]; e++)
+                    v += U[3 * e + a] * U[3 * e + c];
                 s[3 * a + c] = v;
             }
     }
 }
 
-/* Level 0: Ap = S A S + D (I - S). A's block column i holds A_ji
- * column-major, which read row-major is A_ij (A is symmetric). */
-static void projected(cpg_bsr *A0, const cpg_bmat *A, const cpg_ublocks *u,
-                      const double *S)
+/* Level 0: Ap = S A S + D (I - S) by the finest level's numbering. A's
+ * block column i holds A_ji column-major, which read row-major is A_ij
+ * (A is symmetric). */
+typedef struct projected_job {
+    const cpg_amg *amg;
+    const cpg_bmat *A;
+    const cpg_ublocks *u;
+} projected_job;
+
+static void projected_rows(void *ctx, int from, int to, int *mark)
 {
+    const projected_job *job = ctx;
+    const cpg_amg *amg = job->amg;
+    const cpg_bmat *A = job->A;
+    const cpg_ublocks *u = job->u;
+    const cpg_bsr *A0 = &amg->lev[0].A;
+    const double *S = amg->filters;
     double t[9];
-    for (int i = 0; i < A0->n; i++) {
-        for (int k = A0->p[i]; k < A0->p[i + 1]; k++) {
-            int j = A0->j[k];
-            const double *a = A->x + 9 * (size_t)k;
-            double *out = A0->x + 9 * (size_t)k;
+    (void)mark;
+    for (int k = from; k < to; k++) {
+        int i = amg->order[k];
+        for (int q = A0->p[k]; q < A0->p[k + 1]; q++) {
+            int c = A0->j[q], j = amg->order[c];
+            const double *a = A->x + 9 * (size_t)amg->src[q];
+            double *out = A0->x + 9 * (size_t)q;
             if (u->ndof[i] == 3 && u->ndof[j] == 3) {
                 memcpy(out, a, 9 * sizeof(double));
                 continue;
             }
-            product(S + 9 * (size_t)i, a, t);
-            product(t, S + 9 * (size_t)j, out);
+            product(S + 9 * (size_t)k, a, t);
+            product(t, S + 9 * (size_t)c, out);
         }
         if (u->ndof[i] < 3) {
-            const double *a = A->x + 9 * (size_t)A0->diag[i];
-            const double *s = S + 9 * (size_t)i;
+            double *out = A0->x + 9 * (size_t)A0->diag[k];
+            const double *a = A->x + 9 * (size_t)amg->src[A0->diag[k]];
+            const double *s = S + 9 * (size_t)k;
             double d = (a[0] + a[4] + a[8]) / 3;
-            double *out = A0->x + 9 * (size_t)A0->diag[i];
             for (int e = 0; e < 9; e++)
                 out[e] += d * ((e % 4 == 0) - s[e]);
         }
@@ -119,13 +200,14 @@ static void block_times(const double *m, const double *x, double *y)
  * from a fixed start (the same on every step, so that a kept handle
  * computes what a fresh one does), the Rayleigh quotient
  * x^T A x / x^T D x, times 1.1. x, y: 3 n each. */
-static double spectral_radius(const cpg_amg_level *v, double *x, double *y)
+static double spectral_radius(const cpg_amg *amg, const cpg_amg_level *v, double *x,
+                              double *y)
 {
     int n3 = 3 * v->A.n;
     for (int k = 0; k < n3; k++)
         x[k] = (double)((unsigned)(k + 1) * 2654435761u % 1000u) / 1000 - 0.5;
     for (int it = 0; it < 10; it++) {
-        cpg_bsr_mult(&v->A, x, y);
+        mult(amg, &v->A, x, y);
         double norm = 0;
         for (int i = 0; i < v->A.n; i++) {
             block_times(v->dinv + 9 * (size_t)i, y + 3 * i, x + 3 * i);
@@ -138,7 +220,7 @@ static double spectral_radius(const cpg_amg_level *v, double *x, double *y)
         for (int k = 0; k < n3; k++)
             x[k] /= norm;
     }
-    cpg_bsr_mult(&v->A, x, y);
+    mult(amg, &v->A, x, y);
     double xAx = 0, xDx = 0, d[3];
     for (int i = 0; i < v->A.n; i++) {
         block_times(v->A.x + 9 * (size_t)v->A.diag[i], x + 3 * i, d);
@@ -169,12 +251,20 @@ static void tentative(const double *S, int i, double *t)
 /* P = T - omega D^-1 A T: row i's block in column agg(j) gathers
  * -omega D_i^-1 A_ij T_j over i's row, and T_i itself; T_j the
  * tentative block times scale(agg(j)). */
-static void prolongator(cpg_amg_level *v, double omega, const double *S, int *mark)
+typedef struct prolongator_job {
+    cpg_amg_level *v;
+    double omega;
+    const double *S;
+} prolongator_job;
+
+static void prolongator_rows(void *ctx, int from, int to, int *mark)
 {
-    const cpg_bsr *A = &v->A;
-    cpg_bsr *P = &v->P;
+    const prolongator_job *job = ctx;
+    const cpg_amg_level *v = job->v;
+    const double *S = job->S;
+    const cpg_bsr *A = &v->A, *P = &v->P;
     double t[9], tj[9], u[9];
-    for (int i = 0; i < A->n; i++) {
+    for (int i = from; i < to; i++) {
         for (int k = P->p[i]; k < P->p[i + 1]; k++) {
             mark[P->j[k]] = k;
             memset(P->x + 9 * (size_t)k, 0, 9 * sizeof(double));
@@ -185,7 +275,7 @@ static void prolongator(cpg_amg_level *v, double omega, const double *S, int *ma
             product(dinv, A->x + 9 * (size_t)k, t);
             tentative(S, j, tj);
             product(t, tj, u);
-            double f = -omega * v->scale[a];
+            double f = -job->omega * v->scale[a];
             double *out = P->x + 9 * (size_t)mark[a];
             for (int e = 0; e < 9; e++)
                 out[e] += f * u[e];
@@ -195,7 +285,14 @@ static void prolongator(cpg_amg_level *v, double omega, const double *S, int *ma
         for (int e = 0; e < 9; e++)
             own[e] += v->scale[v->agg[i]] * tj[e];
     }
-    const cpg_bsr *R = &v->R;
+}
+
+static void prolongator(const cpg_amg *amg, cpg_amg_level *v, double omega,
+                        const double *S)
+{
+    prolongator_job job = {v, omega, S};
+    by_rows(amg, prolongator_rows, &job, v->A.n);
+    const cpg_bsr *P = &v->P, *R = &v->R;
     for (int k = 0; k < R->p[R->n]; k++) {
         const double *from = P->x + 9 * (size_t)v->r_src[k];
         double *to = R->x + 9 * (size_t)k;
@@ -224,8 +321,9 @@ int cpg_amg_values(cpg_amg *amg, const cpg_bmat *A, const cpg_ublocks *u,
                    char *msg)
 {
     double *S = amg->filters;
-    filters(u, S);
-    projected(&amg->lev[0].A, A, u, S);
+    filters(u, amg->order, S);
+    projected_job job = {amg, A, u};
+    by_rows(amg, projected_rows, &job, amg->lev[0].A.n);
     for (int l = 0; l < amg->levels; l++) {
         cpg_amg_level *v = &amg->lev[l];
         int bad = invert_diagonal(v);
@@ -233,7 +331,7 @@ int cpg_amg_values(cpg_amg *amg, const cpg_bmat *A, const cpg_ublocks *u,
             return cpg_fail(msg, COREPCG_ERR_NOT_SPD,
                             "node %d's diagonal block on its free directions "
                             "is not positive definite, so A~ (A on the free "
-                            "directions) is not", bad);
+                            "directions) is not", amg->order[bad]);
         if (bad >= 0)
             return cpg_fail(msg, COREPCG_ERR_NOT_SPD,
                             "the multigrid's level %d operator is not positive "
@@ -241,10 +339,10 @@ int cpg_amg_values(cpg_amg *amg, const cpg_bmat *A, const cpg_ublocks *u,
                             "directions) is not to working precision", l, bad);
         if (l + 1 == amg->levels)
             break;
-        double rho = spectral_radius(v, amg->power, amg->power + 3 * v->A.n);
-        prolongator(v, 4 / (3 * rho), l == 0 ? S : NULL, amg->mark);
-        cpg_bsr_product_values(&v->A, &v->P, &v->AP, amg->mark);
-        cpg_bsr_product_values(&v->R, &v->AP, &amg->lev[l + 1].A, amg->mark);
+        double rho = spectral_radius(amg, v, amg->power, amg->power + 3 * v->A.n);
+        prolongator(amg, v, 4 / (3 * rho), l == 0 ? S : NULL);
+        sparse_product(amg, &v->A, &v->P, &v->AP);
+        sparse_product(amg, &v->R, &v->AP, &amg->lev[l + 1].A);
     }
     for (int l = 0; l < amg->levels; l++) {
         cpg_amg_level *v = &amg->lev[l];
