@@ -125,4 +125,31 @@ void cpg_bsr_free(cpg_bsr *A);
  * on first use): OK or ERR_NO_MEMORY. */
 int cpg_bsr_round(cpg_bsr *A);
 
+/* ------------------------------------------- node graphs (amg_graph.c) */
+
+/* A node graph by rows (CSR, no values): A's off-diagonal blocks, or the
+ * stretch pairs on the finest level. */
+typedef struct cpg_amg_graph {
+    int n;
+    const int *p, *j;
+} cpg_amg_graph;
+
+/* Standard aggregation of g visiting its nodes in visit's order (NULL:
+ * 0, 1, ...), the aggregates numbered by their first nodes: returns
+ * their number, agg[i] each node's; scratch: n ints. */
+int cpg_amg_aggregate(const cpg_amg_graph *g, const int *visit, int *agg,
+                      int *scratch);
+/* The graph of A0's off-diagonal blocks into p (n + 1) and j (nnz). */
+void cpg_amg_matrix_graph(const cpg_bsr *A0, int *p, int *j);
+/* The graph of the stretch pairs (each once, rows ascending, a node
+ * paired with itself left out) into p (n + 1) and j (2 num_stretch);
+ * mark: n ints of scratch. */
+void cpg_amg_stretch_graph(int n, int num_stretch, const int *pairs, int *p,
+                           int *j, int *mark);
+/* The graph of the aggregates of g into qp (nc + 1) and qj (at most g's
+ * edges); mark: nc ints, first: nc + 1, members: n of scratch. */
+void cpg_amg_aggregate_graph(const cpg_amg_graph *g, const int *agg, int nc,
+                             int *qp, int *qj, int *mark, int *first,
+                             int *members);
+
 #endif /* COREPCG_AMG_H */

@@ -234,11 +234,11 @@ static double spectral_radius(const cpg_amg *amg, const cpg_amg_level *v, double
 
 /* Node i's block of the tentative prolongator over its aggregate's
  * scale: on the finest level the translations on the free directions,
- * S_i + delta (I - S_i), so that a coarse node does not carry the
- * stiffness D of the directions the filter removes; delta keeps an
- * aggregate of fixed nodes' coarse block positive definite (the
- * measurements: docs/benchmark.md, "amgpcg"). I on the coarse levels
- * (S NULL). */
+ * S_i + FIXED_SHARE (I - S_i), so that a coarse node does not carry the
+ * stiffness D of the directions the filter removes (one iteration fewer
+ * on the FEM T-shirts than I, or none), while the share keeps an
+ * aggregate of fixed nodes' coarse block positive definite. I on the
+ * coarse levels (S NULL). */
 #define CPG_AMG_FIXED_SHARE 0.1
 static void tentative(const double *S, int i, double *t)
 {
