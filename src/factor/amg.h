@@ -9,17 +9,16 @@
  * it, is a symmetric positive definite preconditioner of Ap, and S M^-1 S
  * one of A on range(S) (the loop with the filter, full_solve.c).
  *
- * The hierarchy's pattern depends on A's block pattern alone, so that it
- * is made once per mesh (amg_pattern.c): aggregates of the node graph
- * (every coupling counts: no strength threshold, which would make the
- * pattern depend on values), the tentative prolongator from the three
- * translations (each node's identity block, scaled by its aggregate's
- * size), the patterns of P = (I - omega D^-1 A) T, R = P^T, A P and the
- * Galerkin R A P. Each step recomputes the values (amg_values.c) and the
- * coarsest level's dense Cholesky factor; the cycle (amg_cycle.c)
- * allocates nothing. Blocks are 3x3, row-major, by block rows. The
- * measurements behind the method are in docs/benchmark.md ("Smoothed-
- * aggregation AMG"). Not installed. */
+ * The hierarchy's pattern depends on A's block pattern and the stretch
+ * pairs' graph alone (no strength threshold, which would make it depend
+ * on values), so that it is made once per mesh (amg_pattern.c): the
+ * finest level's node order, the aggregates (amg_graph.c), the patterns
+ * of P = (I - omega D^-1 A) T, R = P^T, A P and the Galerkin R A P. Each
+ * step recomputes the values (amg_values.c: T the translations on each
+ * node's free directions) and the coarsest level's dense Cholesky
+ * factor; the cycle (amg_cycle.c) allocates nothing. Blocks are 3x3,
+ * row-major, by block rows. The measurements behind the method are in
+ * docs/benchmark.md ("amgpcg: the multigrid in C"). Not installed. */
 #ifndef COREPCG_AMG_H
 #define COREPCG_AMG_H
 

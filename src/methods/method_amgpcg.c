@@ -5,7 +5,7 @@
  * S M^-1 S with M^-1 the cycle on S A S + D (I - S). The hierarchy's
  * pattern is made once per mesh, its values every step. The FEM garments
  * for which it was written, where corePCG's iterations grow with every
- * refinement, are in docs/benchmark.md ("Smoothed-aggregation AMG"). */
+ * refinement, are in docs/benchmark.md ("amgpcg: the multigrid in C"). */
 #include "method.h"
 #include "amg.h"
 
@@ -106,7 +106,8 @@ static const cpg_report_item report[] = {
     {{"amg_levels", COREPCG_VALUE_INT, "", "levels of the multigrid hierarchy"},
      report_levels, NULL},
     {{"amg_coarsest_nodes", COREPCG_VALUE_INT, "nodes",
-      "nodes of the coarsest level (solved by a dense Cholesky factor)"},
+      "nodes of the coarsest level (a dense Cholesky factor solves it when "
+      "it has at most 1000)"},
      report_coarsest, NULL},
     {{"amg_complexity", COREPCG_VALUE_REAL, "",
       "stored blocks of all levels over the finest level's"},
