@@ -114,11 +114,11 @@ static void test_first_and_probe(void)
               first_probe);
     }
 
-    /* the urgency holds while the best is the only one timed: once the
-     * first probe has timed corePCG (near icpcg's step, as on a stiff FEM
-     * garment), MPCG waits for its credit like any other (320 steps), not
-     * 10 -- its probes cost several steps each */
+    /* once the first probe has timed corePCG (near icpcg's step, as on a
+     * stiff FEM garment), the fallback MPCG waits for its credit like any
+     * other (320 steps), not 10 -- its probes cost several steps each */
     cpg_auto_model_init(&m, 3);
+    m.fallback = MPCG;
     int probes[3] = {0, 0, 0};
     for (step = 1; step <= 300; step++) {
         int k = cpg_auto_choose(&m, &why);
@@ -128,6 +128,40 @@ static void test_first_and_probe(void)
     }
     CHECK(probes[CORE] == 1 && probes[MPCG] == 0,
           "probes after corePCG was timed: corePCG %d, mpcg %d", probes[CORE], probes[MPCG]);
+
+    /* ... but the best's trouble outlives that probe for a candidate that
+     * is neither the fallback nor probed by expectation (amgpcg): on the
+     * 56k FEM T-shirt icpcg (169 iterations, 0.74 s) stays the best after
+     * corePCG (12 iterations, 0.95 s; its first step 1.5x that), and
+     * amgpcg (0.60 s) is probed once corePCG's first time has been
+     * re-checked (step 5) -- not before, since that re-check may end the
+     * trouble; when it does (corePCG 2 iterations, 20 ms, icpcg 21 ms),
+     * amgpcg waits for its credit (320 steps) */
+    for (int core_wins = 0; core_wins <= 1; core_wins++) {
+        enum { AMG = 4 };
+        cpg_auto_model_init(&m, 5);
+        m.fallback = MPCG;
+        m.c[DIRECT].by_expectation = 1;
+        int first[5] = {-1, -1, -1, -1, -1};
+        for (step = 1; step <= 300; step++) {
+            int k = cpg_auto_choose(&m, &why);
+            if (first[k] < 0)
+                first[k] = step;
+            double core_s = core_wins ? 0.020 : 0.95, ic_s = core_wins ? 0.021 : 0.74;
+            /* corePCG's first step: its analysis's cold memory */
+            if (k == CORE && m.c[CORE].measured == 0)
+                core_s *= 1.5;
+            cpg_auto_measured(&m, k, k == CORE ? core_s : k == IC ? ic_s : 0.6,
+                              k == CORE ? (core_wins ? 2 : 12) : k == IC ? 169 : 41);
+        }
+        CHECK(first[CORE] == 3 && first[MPCG] < 0 && first[DIRECT] < 0,
+              "corePCG first run at step %d, mpcg %d, direct %d", first[CORE],
+              first[MPCG], first[DIRECT]);
+        if (core_wins)
+            CHECK(first[AMG] < 0, "amgpcg probed at step %d", first[AMG]);
+        else
+            CHECK(first[AMG] == 6, "amgpcg probed at step %d", first[AMG]);
+    }
 
     /* a first step in trouble that the fallback rescued (224k spring
      * T-shirt: icpcg stopped at CPG_AUTO_TROUBLE_ITERATIONS after 3 s,
@@ -334,6 +368,7 @@ static void test_expected_direct(void)
     cpg_auto_model m;
     corepcg_auto_reason why;
     cpg_auto_model_init(&m, 4);
+    m.c[DIRECT].by_expectation = 1; /* as method_auto.c sets it */
     cpg_auto_measured(&m, IC, 1.2, 150);
     cpg_auto_measured(&m, CORE, 1.0, 11);
     cpg_auto_measured(&m, CORE, 1.0, 11);
@@ -359,6 +394,7 @@ static void test_expected_direct(void)
      * 2.5% of each 1.0 s step, covers the 2 s excess -- after 80 steps,
      * not at once and not after the prior's 320 */
     cpg_auto_model_init(&m, 4);
+    m.c[DIRECT].by_expectation = 1; /* as method_auto.c sets it */
     cpg_auto_measured(&m, CORE, 1.0, 11);
     cpg_auto_measured(&m, CORE, 1.0, 11);
     cpg_auto_unusable(&m, IC);
@@ -379,6 +415,7 @@ static void test_direct_analysis_due(void)
 {
     cpg_auto_model m;
     cpg_auto_model_init(&m, 4);
+    m.c[DIRECT].by_expectation = 1; /* as method_auto.c sets it */
     /* nothing measured: no best to compare with */
     CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.001, 0.025), 0);
     cpg_auto_measured(&m, IC, 0.021, 72);
@@ -430,6 +467,7 @@ static void test_early_recheck(void)
     cpg_auto_model m;
     corepcg_auto_reason why;
     cpg_auto_model_init(&m, 4);
+    m.c[DIRECT].by_expectation = 1; /* as method_auto.c sets it */
     CHECK_INT(cpg_auto_choose(&m, &why), IC);
     cpg_auto_measured(&m, IC, 0.30, 298);
     cpg_auto_probe_next(&m, CORE);

@@ -255,7 +255,8 @@ class JsonErrors(unittest.TestCase):
                              "not take --tol (it is for "
                              "mpcg-bw, mpcg, upcg, corepcg, icpcg, amgpcg, "
                              "auto's "
-                             "icpcg, auto's corepcg and auto's mpcg)")
+                             "icpcg, auto's corepcg, auto's mpcg and "
+                             "auto's amgpcg)")
             err = self.error(("solve", "--json", tiny, "--bogus"), 2)
             self.assertEqual(err["message"], "solve: unknown option '--bogus'")
             # an unwritable --out: refused before solving, nothing written

@@ -176,7 +176,8 @@ class Registry(unittest.TestCase):
             cands.append(enums.Method(self.lib.corepcg_auto_candidate(k)))
             k += 1
         self.assertEqual(cands, [enums.Method.ICPCG, enums.Method.COREPCG,
-                                 enums.Method.MPCG, enums.Method.DIRECT])
+                                 enums.Method.MPCG, enums.Method.AMGPCG,
+                                 enums.Method.DIRECT])
 
     def test_takes(self):
         takes = self.lib.corepcg_method_takes
@@ -195,7 +196,8 @@ class Registry(unittest.TestCase):
         # auto reads what any of its candidates reads
         for o in range(count):
             any_cand = any(takes(self.lib.corepcg_auto_candidate(k), o)
-                           for k in range(3))
+                           for k in range(8)
+                           if self.lib.corepcg_auto_candidate(k) >= 0)
             self.assertEqual(takes(enums.Method.AUTO, o), int(any_cand), o)
 
     def test_python_reads_the_table(self):

@@ -117,24 +117,29 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
         *why = COREPCG_AUTO_NONE;
         return -1;
     }
-    /* the best in trouble while no other usable one has been timed: look
-     * for another soon; once one has, the times compare them and the rest
-     * wait for their credit as usual. The fallback's time does not count:
-     * it is timed when it rescues a first choice stopped at its budget
-     * (CPG_AUTO_TROUBLE_ITERATIONS, or max_iter), which says nothing of
-     * the others (the 224k spring T-shirt, before triangle meshes lost
-     * the budget: MPCG's 2,802 iterations ended the urgency, and corePCG
-     * waited ~300 steps) */
-    int others = 0;
+    /* the best in trouble (many iterations on a step after its first,
+     * which in a simulation is often a start from rest: icpcg 166-298
+     * iterations, then 1-10): the others never timed are probed soon, one
+     * a step, in the prior order -- but not while another has been timed
+     * on one step only, whose re-check (below) may end the trouble: a
+     * first step's time may be its cold start alone (corePCG's on the
+     * 3.5k FEM T-shirt: 36 ms, then 23 against icpcg's 22 at 72
+     * iterations). Once every other has been timed, the times compare them.
+     * Once another has been timed, neither the fallback nor a candidate
+     * probed by expectation (direct) is probed for the trouble; the
+     * fallback's time does not count: it is timed when it rescues a
+     * first choice stopped at its budget (CPG_AUTO_TROUBLE_ITERATIONS, or
+     * max_iter), which says nothing of the others (the 224k spring
+     * T-shirt, before triangle meshes lost the budget: MPCG's 2,802
+     * iterations ended the urgency, and corePCG waited ~300 steps) */
+    int others = 0, unsettled = 0;
     for (int k = 0; k < m->count; k++)
-        others += k != best && k != m->fallback && m->c[k].usable &&
-                  m->c[k].measured > 0;
-    /* ... in trouble on a step after its first, which in a simulation is
-     * often a start from rest (icpcg 166-298 iterations, then 1-10) */
+        if (k != best && k != m->fallback && m->c[k].usable && m->c[k].measured > 0) {
+            others++;
+            unsettled += m->c[k].measured == 1;
+        }
     int trouble = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS &&
-                  m->c[best].measured >= 2;
-    double prior = trouble && others == 0 ? CPG_AUTO_URGENT_PROBE
-                                          : CPG_AUTO_PRIOR_RATIO;
+                  m->c[best].measured >= 2 && unsettled == 0;
     /* the candidate whose credit covers what running it would cost by the
      * widest margin */
     double best_s = m->c[best].cost_s;
@@ -151,6 +156,9 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
              * cost was expected from another's measurement, at the next
              * step if it may be the faster (CPG_AUTO_EXPECT_PROBE), else
              * once its credit covers what it would take beyond the best */
+            int urgent = trouble && (others == 0 || (k != m->fallback &&
+                                                     !c->by_expectation));
+            double prior = urgent ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
             need = (c->prior < prior ? c->prior : prior) * best_s;
             if (c->expected_s > 0)
                 need = fmin(need, c->expected_s <= CPG_AUTO_EXPECT_PROBE * best_s

@@ -6,7 +6,7 @@
 
 #include "corepcg.h"
 
-#define CPG_AUTO_MAX 4
+#define CPG_AUTO_MAX 5
 /* Share of each step's time set aside to re-check every other candidate:
  * re-checking costs at most this much per other candidate. A re-check is
  * paid by its excess over the best's step, so a candidate r times the
@@ -92,6 +92,10 @@ typedef struct cpg_auto_candidate {
                           the best's step (CPG_AUTO_PRIOR_RATIO, or less) */
     double expected_s; /* never measured: seconds of a step expected from
                           another candidate's measured step, or 0 */
+    int by_expectation; /* its probe waits for an expectation of its step
+                          (cpg_auto_expect), not for the best's trouble:
+                          a complete factorisation, whose step another's
+                          measured factorisation tells */
 } cpg_auto_candidate;
 
 typedef struct cpg_auto_model {

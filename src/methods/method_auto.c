@@ -141,6 +141,7 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
         if (st->trial[k].max_iter > CPG_AUTO_TROUBLE_ITERATIONS &&
             !triangulated(ctx->sys))
             st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
+        st->model.c[k].by_expectation = ops_of(st, k)->factor_size != NULL;
         if (!possible(st, ctx, k, ctx->sys))
             cpg_auto_impossible(&st->model, k);
     }

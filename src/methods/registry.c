@@ -38,7 +38,7 @@ const cpg_method_entry cpg_methods[] = {
     {.method = COREPCG_METHOD_UPCG, .name = "upcg", .ops = &cpg_upcg_ops,
      .options = ITERATES | CPG_TAKES(COREPCG_OPTION_PRECOND)},
     {.method = COREPCG_METHOD_DIRECT, .name = "direct", .ops = &cpg_direct_ops,
-     .options = CHOLMOD_ORDERING, .auto_rank = 4, .reports = COREPCG_REPORT_CHOLMOD},
+     .options = CHOLMOD_ORDERING, .auto_rank = 5, .reports = COREPCG_REPORT_CHOLMOD},
     {.method = COREPCG_METHOD_COREPCG, .name = "corepcg", .ops = &cpg_corepcg_ops,
      .options = ITERATES | CHOLMOD_ORDERING,
      .auto_rank = 2, .reports = COREPCG_REPORT_CHOLMOD | COREPCG_REPORT_CORE},
@@ -46,7 +46,7 @@ const cpg_method_entry cpg_methods[] = {
      .options = ITERATES,
      .auto_rank = 1, .reports = COREPCG_REPORT_INCOMPLETE},
     {.method = (corepcg_method)COREPCG_METHOD_COUNT, .name = "amgpcg",
-     .ops = &cpg_amgpcg_ops, .options = ITERATES},
+     .ops = &cpg_amgpcg_ops, .options = ITERATES, .auto_rank = 4},
     /* auto reads what its candidates read (corepcg_method_takes); its
      * info reports what the one it ran reports */
     {.method = COREPCG_METHOD_AUTO, .name = "auto", .ops = &cpg_auto_ops},
