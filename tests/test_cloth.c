@@ -531,13 +531,13 @@ static void test_settles(void)
          * the setup on) */
         probes += s->info.auto_reason == COREPCG_AUTO_PROBE &&
                   s->info.method_used == COREPCG_METHOD_COREPCG;
+        int used = (int)s->info.method_used;
+        CHECK(used >= 0 && used < methods, "method_used %d", used);
+        if (used < 0 || used >= methods)
+            break;
         /* a candidate's first run after the setup analyses it */
-        first_runs += k > 0 && !ran[s->info.method_used] &&
-                      s->info.method_used != COREPCG_METHOD_MPCG;
-        CHECK(s->info.method_used >= 0 && s->info.method_used < methods,
-              "method_used %d", s->info.method_used);
-        if (s->info.method_used >= 0 && s->info.method_used < methods)
-            ran[s->info.method_used] = 1;
+        first_runs += k > 0 && !ran[used] && used != COREPCG_METHOD_MPCG;
+        ran[used] = 1;
     }
     free(ran);
     CHECK_INT(s->step, 1000);

@@ -1111,10 +1111,10 @@ static void test_auto_kept_on_garment(void)
             if (rc != COREPCG_OK || frc != COREPCG_OK)
                 break;
             worst = fmax(worst, relative_distance(s->dv_next, xf, n));
-            CHECK(info.method_used >= 0 && info.method_used < methods, "method_used %d",
-                  info.method_used);
-            if (info.method_used >= 0 && info.method_used < methods)
-                ran[info.method_used]++;
+            int used = (int)info.method_used;
+            CHECK(used >= 0 && used < methods, "method_used %d", used);
+            if (used >= 0 && used < methods)
+                ran[used]++;
             signs += finfo.auto_reason ==
                      (tols[t] < 1e-5 ? COREPCG_AUTO_BREAKDOWN : COREPCG_AUTO_FIRST);
             cloth_advance(s);
