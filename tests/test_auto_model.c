@@ -163,6 +163,33 @@ static void test_first_and_probe(void)
             CHECK(first[AMG] == 6, "amgpcg probed at step %d", first[AMG]);
     }
 
+    /* a best whose own method reads fewer iterations as trouble
+     * (corePCG's 8: the 56k FEM T-shirt at bending 1e-4 N m, corePCG 12
+     * iterations 1.00 s, icpcg 233 iterations 0.99 s, amgpcg 0.61 s): once
+     * corePCG is the best, amgpcg is still probed soon; with the default
+     * line (40) it waited for its credit */
+    for (int own_line = 0; own_line <= 1; own_line++) {
+        enum { AMG = 4 };
+        cpg_auto_model_init(&m, 5);
+        m.fallback = MPCG;
+        m.c[DIRECT].by_expectation = 1;
+        if (own_line)
+            m.c[CORE].urgent_iterations = 8;
+        int first_amg = -1;
+        for (step = 1; step <= 60; step++) {
+            int k = cpg_auto_choose(&m, &why);
+            if (k == AMG && first_amg < 0)
+                first_amg = step;
+            cpg_auto_measured(&m, k, k == CORE ? 0.95 : k == IC ? 1.0 : k == AMG ? 0.6 : 5.0,
+                              k == CORE ? 12 : k == IC ? 233 : k == AMG ? 41 : 900);
+        }
+        if (own_line)
+            CHECK(first_amg > 0 && first_amg <= 8, "amgpcg first probed at step %d",
+                  first_amg);
+        else
+            CHECK(first_amg < 0, "amgpcg probed at step %d on the default line", first_amg);
+    }
+
     /* a first step in trouble that the fallback rescued (224k spring
      * T-shirt: icpcg stopped at CPG_AUTO_TROUBLE_ITERATIONS after 3 s,
      * MPCG solved in 53 s): the fallback's time says nothing of corePCG,

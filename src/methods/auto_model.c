@@ -33,6 +33,7 @@ void cpg_auto_model_init(cpg_auto_model *m, int count)
     for (int k = 0; k < m->count; k++) {
         m->c[k].possible = m->c[k].usable = 1;
         m->c[k].prior = CPG_AUTO_PRIOR_RATIO;
+        m->c[k].urgent_iterations = CPG_AUTO_URGENT_ITERATIONS;
     }
 }
 
@@ -138,7 +139,7 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
             others++;
             unsettled += m->c[k].measured == 1;
         }
-    int trouble = m->c[best].iterations > CPG_AUTO_URGENT_ITERATIONS &&
+    int trouble = m->c[best].iterations > m->c[best].urgent_iterations &&
                   m->c[best].measured >= 2 && unsettled == 0;
     /* the candidate whose credit covers what running it would cost by the
      * widest margin */

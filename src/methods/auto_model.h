@@ -92,6 +92,8 @@ typedef struct cpg_auto_candidate {
                           the best's step (CPG_AUTO_PRIOR_RATIO, or less) */
     double expected_s; /* never measured: seconds of a step expected from
                           another candidate's measured step, or 0 */
+    int urgent_iterations; /* its step is in trouble beyond this many
+                          (CPG_AUTO_URGENT_ITERATIONS, or its method's) */
     int by_expectation; /* its probe waits for an expectation of its step
                           (cpg_auto_expect), not for the best's trouble:
                           a complete factorisation, whose step another's

@@ -117,6 +117,11 @@ typedef struct cpg_method_ops {
      * with this analysis, from which auto expects its step's cost before
      * it ever runs (method_auto.c). */
     void (*factor_size)(const void *state, double *flops, double *nnz);
+    /* Optional (0: auto's CPG_AUTO_URGENT_ITERATIONS, auto_model.h): the
+     * iterations beyond which a step of this method tells auto that its
+     * preconditioner suits the system badly, so that auto probes the
+     * others soon. */
+    int trouble_iterations;
     /* Optional, for a method that runs others (auto): the state of the
      * one of method m it ran, whose report items are read from it. */
     const void *(*ran_state)(const void *state, corepcg_method m);

@@ -142,6 +142,8 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
             !triangulated(ctx->sys))
             st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
         st->model.c[k].by_expectation = ops_of(st, k)->factor_size != NULL;
+        if (ops_of(st, k)->trouble_iterations > 0)
+            st->model.c[k].urgent_iterations = ops_of(st, k)->trouble_iterations;
         if (!possible(st, ctx, k, ctx->sys))
             cpg_auto_impossible(&st->model, k);
     }
