@@ -24,7 +24,8 @@
  * (docs/benchmark.md, "auto: choosing per step"): probing them early
  * would only cost time. */
 #define CPG_AUTO_PRIOR_RATIO 8.0
-/* ... unless the best needs more iterations than this on a step after
+/* ... unless the best needs more iterations than this (or than its
+ * method's own line, trouble_iterations in method.h) on a step after
  * its first, a sign that its preconditioner suits this system badly (a
  * first step may start from rest), and no other has been timed
  * yet (the fallback aside: its time from a step it rescued says nothing

@@ -298,7 +298,7 @@ const cpg_method_ops cpg_corepcg_ops = {
     .possible = core_possible,
     /* its counts where it was the fastest or within 1.1x of it, on every
      * garment measured (springs to 224k, FEM to 14k): 2-7; 12-24 on FEM
-     * from 56k, where amgpcg took 0.6x its step (docs/benchmark.md,
-     * "amgpcg in auto") */
+     * from 56k, where amgpcg took 0.6x its step (docs/benchmark.md, "The
+     * FEM limit", "With amgpcg, on a quiet machine") */
     .trouble_iterations = 8,
 };
