@@ -6,6 +6,7 @@
  * Candidates in the auto method's order: 0 icpcg, 1 corepcg, 2 mpcg,
  * 3 direct. */
 #include "auto_model.h"
+#include "method.h"
 #include "test.h"
 
 enum { IC = 0, CORE = 1, MPCG = 2, DIRECT = 3 };
@@ -522,8 +523,37 @@ static void test_early_recheck(void)
     CHECK_INT(why, COREPCG_AUTO_FASTEST);
 }
 
+/* The model auto builds from the table of methods: corePCG reads more
+ * than 8 iterations as trouble (its own line), the others the default;
+ * direct, a complete factorisation, is expected before it runs; the
+ * fallback is corrected MPCG. */
+static void test_model_from_table(void)
+{
+    cpg_auto_model m;
+    corepcg_method cand[CPG_AUTO_MAX];
+    int count = cpg_auto_model_from_table(&m, cand, CPG_AUTO_MAX);
+    CHECK(count >= 4, "%d candidates", count);
+    int seen_core = 0;
+    for (int k = 0; k < count; k++) {
+        int line = m.c[k].urgent_iterations;
+        if (cand[k] == COREPCG_METHOD_COREPCG) {
+            seen_core = 1;
+            CHECK(line == 8, "corePCG's trouble line %d", line);
+        } else {
+            CHECK(line == CPG_AUTO_URGENT_ITERATIONS, "%s's trouble line %d",
+                  corepcg_method_name(cand[k]), line);
+        }
+        CHECK_INT(m.c[k].by_expectation, cand[k] == COREPCG_METHOD_DIRECT);
+    }
+    CHECK(seen_core, "corePCG is not a candidate");
+    CHECK(m.fallback >= 0 && m.fallback < count &&
+              cand[m.fallback] == COREPCG_METHOD_MPCG,
+          "fallback %d", m.fallback);
+}
+
 int main(void)
 {
+    test_model_from_table();
     test_early_recheck();
     test_expected_direct();
     test_direct_analysis_due();

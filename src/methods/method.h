@@ -165,6 +165,15 @@ const cpg_method_ops *cpg_method_ops_of(corepcg_method method);
  * of its fallback among them; returns how many. */
 int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
 
+/* Auto's model (auto_model.h) for its candidates: cand and the fallback
+ * from cpg_auto_candidates, each one's trouble line its ops' own
+ * (trouble_iterations) or the default, expected before it runs when its
+ * ops can tell its factorisation's size. Returns the candidates' count
+ * (method_auto.c). */
+struct cpg_auto_model;
+int cpg_auto_model_from_table(struct cpg_auto_model *m, corepcg_method *cand,
+                              int max);
+
 /* Auto's answer to a breakdown (registry.c's policy table): the method
  * that takes the step when m's factorisation breaks down on a system it
  * suits badly, or -1 when m has none. m's ops then have

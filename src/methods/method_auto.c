@@ -119,6 +119,21 @@ static int triangulated(const cpg_sys *s)
     return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
 }
 
+int cpg_auto_model_from_table(cpg_auto_model *m, corepcg_method *cand, int max)
+{
+    int fallback;
+    int count = cpg_auto_candidates(cand, max, &fallback);
+    cpg_auto_model_init(m, count);
+    m->fallback = fallback;
+    for (int k = 0; k < m->count; k++) {
+        const cpg_method_ops *ops = cpg_method_ops_of(cand[k]);
+        m->c[k].by_expectation = ops->factor_size != NULL;
+        if (ops->trouble_iterations > 0)
+            m->c[k].urgent_iterations = ops->trouble_iterations;
+    }
+    return m->count;
+}
+
 /* Auto's own analysis is only the bookkeeping: each candidate analyses
  * the first time it runs on this pattern. */
 static int auto_analyse(void *state, const cpg_ctx *ctx)
@@ -126,9 +141,8 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
     auto_state *st = state;
     for (int k = 0; k < st->count; k++)
         drop(st, k);
-    st->count = cpg_auto_candidates(st->cand, NCAND, &st->fallback);
-    cpg_auto_model_init(&st->model, st->count);
-    st->model.fallback = st->fallback;
+    st->count = cpg_auto_model_from_table(&st->model, st->cand, NCAND);
+    st->fallback = st->model.fallback;
     memset(st->seen, 0, sizeof st->seen);
     for (int k = 0; k < st->count; k++) {
         st->set[k] = *ctx->set;
@@ -141,9 +155,6 @@ static int auto_analyse(void *state, const cpg_ctx *ctx)
         if (st->trial[k].max_iter > CPG_AUTO_TROUBLE_ITERATIONS &&
             !triangulated(ctx->sys))
             st->trial[k].max_iter = CPG_AUTO_TROUBLE_ITERATIONS;
-        st->model.c[k].by_expectation = ops_of(st, k)->factor_size != NULL;
-        if (ops_of(st, k)->trouble_iterations > 0)
-            st->model.c[k].urgent_iterations = ops_of(st, k)->trouble_iterations;
         if (!possible(st, ctx, k, ctx->sys))
             cpg_auto_impossible(&st->model, k);
     }
