@@ -3,8 +3,9 @@
  * (src/methods/auto_model.c), fed fixed step times instead of a clock:
  * which candidate runs, why, when a slower one is re-checked, and what
  * re-checking costs over a simulation.
- * Candidates in the auto method's order: 0 icpcg, 1 corepcg, 2 mpcg,
- * 3 direct. */
+ * The model knows candidates by index only; the tests number them 0
+ * icpcg, 1 corepcg, 2 mpcg, 3 direct and, where there are five, 4
+ * amgpcg (the table's own order is test_model_from_table's). */
 #include "auto_model.h"
 #include "method.h"
 #include "test.h"
