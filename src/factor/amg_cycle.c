@@ -11,7 +11,7 @@
 #include "amg.h"
 #include "kernels.h"
 
-#include <lapacke.h>
+#include <cblas.h>
 
 #include "blocks_avx2.h"
 
@@ -181,9 +181,16 @@ static void cycle(const cpg_amg *amg, int l, const double *b, double *x)
     const cpg_amg_level *v = &amg->lev[l];
     int n3 = 3 * v->A.n;
     if (l + 1 == amg->levels && amg->dense) {
+        /* L L^T x = b by two triangular solves with one right-hand side:
+         * LAPACKE_dpotrs would check the whole factor for NaN and pack it
+         * for a BLAS-3 solve on every cycle, more work than the solves
+         * (docs/benchmark.md, "amgpcg: the multigrid in C") */
         for (int k = 0; k < n3; k++)
             x[k] = b[k];
-        LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n3, 1, amg->chol, n3, x, n3);
+        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, n3,
+                    amg->chol, n3, x, 1);
+        cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, n3,
+                    amg->chol, n3, x, 1);
         return;
     }
     int two = cpg_two_threads(v->A.n);
