@@ -5,7 +5,8 @@
 # one. The floor is set here, not the machine's speed (a sanitizer or a
 # loaded machine may take data/tiny's microseconds past the default
 # 1e-4 s): 10 s for data/tiny, whose steps never take that long, and the
-# default for data/ballhit41-k60, whose steps take milliseconds.
+# default for data/ballhit41-k60, whose steps take milliseconds. There
+# it also says what auto's warm steps ran (one method or several).
 # Usage: demo.sh SOURCE_DIR (COREPCG_CLI and COREPCG_DATA_DIR set)
 set -euo pipefail
 src=$1
@@ -19,3 +20,5 @@ out=$("$src/tools/demo" "$COREPCG_DATA_DIR/ballhit41-k60")
 grep -Eq "^fastest warm step: (mpcg-bw|mpcg|upcg|direct|corepcg|icpcg|amgpcg) \(0\.[0-9]{5} s, " <<<"$out" \
     || fail "data/ballhit41-k60: no fastest method named"
 grep -q "^  why: " <<<"$out" || fail "data/ballhit41-k60: no reason given"
+grep -Eq "^  auto, the default: [0-9.]+ x the fastest warm step; its 5 warm steps ran [a-z-]+ [0-9]" <<<"$out" \
+    || fail "data/ballhit41-k60: auto's line does not say what its warm steps ran"
