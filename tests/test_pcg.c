@@ -4,7 +4,8 @@
  * stops at max_iter with NOT_CONVERGED, keeps a filtered iterate in range(S),
  * and reports a preconditioner that is not positive definite -- before the
  * first iteration (delta0 < 0) and inside the loop (r^T M^-1 r < 0) -- as a
- * breakdown with its message. Setup refuses such preconditioners, so only
+ * breakdown with its message, and an Inf inside the loop (p^T A p) as
+ * ERR_NAN. Setup refuses such preconditioners, so only
  * this test reaches those checks. The optional two-at-once preconditioner
  * (delta0's and the initial residual's application as one call) gives the
  * same iterates as two calls, is called once, and its failure stops the
@@ -157,6 +158,16 @@ int main(void)
     CHECK_INT(run(indefinite, e1, 0, 10, x, &it, msg), COREPCG_ERR_BREAKDOWN);
     CHECK_INT(it, 1);
     CHECK_STR_CONTAINS(msg, "< 0 at iteration 1");
+    /* M^-1 = diag(1, 1e300), b = (1, 0): the first step is finite
+     * (r = (0, -1/4)), the second direction is about (6e298, -2.5e299),
+     * and its p^T A p overflows: Inf inside the loop, reported as such
+     * (the methods run the loop at unit scale, where this takes a
+     * preconditioner as wild as this one) */
+    const double wild[2] = {1, 1e300};
+    x[0] = x[1] = 0;
+    CHECK_INT(run(wild, e1, 0, 10, x, &it, msg), COREPCG_ERR_NAN);
+    CHECK_INT(it, 1);
+    CHECK_STR_CONTAINS(msg, "NaN or Inf in p^T A p at iteration 2");
     /* two at once: the same iterates from a nonzero guess, one call for
      * the first two applications */
     const double jacobi[2] = {0.25, 1.0 / 3};

@@ -32,7 +32,10 @@
  *  - a zero reduced right-hand side and everything fixed give x = (I-S)z;
  *  - from a guess of size 3e8 (answer of order 1) every method holds the
  *    constraints to 1e-12 (mpcg re-projects its answer; without that its
- *    error was about 1e-9).
+ *    error was about 1e-9);
+ *  - b, z and the guess scaled by 2^-700 or 2^700: every method (auto
+ *    and amgpcg too) converges, and its answer is the unscaled one times
+ *    the same power of two, bit for bit, in as many iterations.
  */
 #include "setup_for.h"
 #include "corepcg.h"
@@ -870,9 +873,87 @@ static void test_all_fixed(void)
     testsys_free(&t);
 }
 
+/* x = the answer of t (b, z and the guess x0 times 2^e) by a fresh
+ * handle with method m, tol 1e-8; its info in *info. */
+static int solve_scaled(testsys *t, int m, int e, double *x,
+                        corepcg_info *info)
+{
+    int n = t->n;
+    for (int k = 0; k < n; k++) {
+        t->b[k] = ldexp(t->b[k], e);
+        t->z[k] = ldexp(t->z[k], e);
+        t->x0[k] = ldexp(t->x0[k], e);
+    }
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = (corepcg_method)m;
+    set.tol = 1e-8;
+    corepcg_solver *h = NULL;
+    corepcg_create(&h);
+    int rc = setup_for(h, &t->sys, &set);
+    if (rc >= 0)
+        rc = corepcg_solve(h, t->b, t->x0, x, info);
+    corepcg_free(&h);
+    for (int k = 0; k < n; k++) {
+        t->b[k] = ldexp(t->b[k], -e);
+        t->z[k] = ldexp(t->z[k], -e);
+        t->x0[k] = ldexp(t->x0[k], -e);
+    }
+    return rc;
+}
+
+/* A's units are the caller's: b and z of 1e-211 or 1e+210 (the answer
+ * of a system scaled by 2^-700 or 2^700) are solved as b and z of order
+ * one are. Every method's loop runs at unit scale (cpg_unit_scale), so
+ * the answer is the unscaled one times the same power of two, bit for
+ * bit, in as many iterations. Before, |r|^2 underflowed to 0 (every
+ * iterative method "converged" at once with residual 1) or overflowed
+ * (ERR_NAN). */
+static void test_units_of_b(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 15, 31); /* 225 nodes: amgpcg has levels */
+    o.k_stretch = 2000;
+    testsys t;
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
+        return;
+    }
+    int n = t.n;
+    double *x1 = malloc(sizeof(double) * (size_t)n);
+    double *x2 = malloc(sizeof(double) * (size_t)n);
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = corepcg_method_at(k);
+        const char *name = corepcg_method_name((corepcg_method)m);
+        corepcg_info i1, i2;
+        int rc = solve_scaled(&t, m, 0, x1, &i1);
+        CHECK(rc == COREPCG_OK, "%s: solve %d", name, rc);
+        for (int e = -700; e <= 700; e += 1400) {
+            rc = solve_scaled(&t, m, e, x2, &i2);
+            CHECK(rc == COREPCG_OK, "%s, b times 2^%d: solve %d", name, e, rc);
+            if (rc != COREPCG_OK)
+                continue;
+            CHECK_INT(i2.converged, 1);
+            CHECK_LE(i2.rel_residual, 1e-8);
+            CHECK(i2.iterations == i1.iterations, "%s, b times 2^%d: %d "
+                  "iterations, %d unscaled", name, e, i2.iterations,
+                  i1.iterations);
+            int same = 1;
+            for (int j = 0; j < n; j++)
+                same &= x2[j] == ldexp(x1[j], e);
+            CHECK(same, "%s, b times 2^%d: x is not the unscaled one "
+                  "scaled", name, e);
+        }
+    }
+    free(x1);
+    free(x2);
+    testsys_free(&t);
+}
+
 int main(void)
 {
     make_cases();
+    test_units_of_b();
     test_random_accuracy();
     test_tiny_bundle();
     test_large_guess();

@@ -170,6 +170,20 @@ static void chk_fill(int n, double value, double *out)
     cpg_vec_cpu.fill(n, value, out);
 }
 
+static double chk_amax(int n, const double *v)
+{
+    chk.ops++;
+    VEC("amax", v, n);
+    return cpg_vec_cpu.amax(n, v);
+}
+
+static void chk_scale(int n, double alpha, double *v)
+{
+    chk.ops++;
+    VEC("scale", v, n);
+    cpg_vec_cpu.scale(n, alpha, v);
+}
+
 static void chk_sub(int n, const double *a, const double *b, double *out)
 {
     chk.ops++;
@@ -217,6 +231,8 @@ static const cpg_vec_ops vec_check = {
     .dot_norm = chk_dot_norm,
     .copy = chk_copy,
     .fill = chk_fill,
+    .amax = chk_amax,
+    .scale = chk_scale,
     .sub = chk_sub,
     .axpy = chk_axpy,
     .xpay = chk_xpay,

@@ -145,6 +145,15 @@ typedef struct cpg_pcg_work {
 int cpg_pcg_work_alloc(cpg_pcg_work *w, int n, const cpg_vec_ops *vec);
 void cpg_pcg_work_free(cpg_pcg_work *w);
 
+/* The power of two that brings v's largest entry (n of them, finite) into
+ * [0.5, 1), within 2^-1000 .. 2^1000; 1 when v is zero. PCG runs on a
+ * right-hand side (and guess) brought to it and scales its answer back:
+ * its sums of squares then neither underflow nor overflow whatever A's
+ * units (|b| below about 1e-154 made |r|^2 zero and "converged" at once),
+ * and a power of two scales every operation's result exactly, so where
+ * nothing under- or overflows the answer is the same bits. */
+double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v);
+
 /* x holds the initial guess on entry and the answer on exit. Returns OK,
  * NOT_CONVERGED, STOPPED (the monitor asked), ERR_BREAKDOWN or ERR_NAN;
  * *iterations is always set. */

@@ -42,6 +42,18 @@ void cpg_pcg_work_free(cpg_pcg_work *w)
     w->r = w->c = w->q = w->s = NULL;
 }
 
+double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v)
+{
+    double largest = n > 0 ? vec->amax(n, v) : 0;
+    if (!(largest > 0) || !isfinite(largest))
+        return 1;
+    int e;
+    frexp(largest, &e); /* largest = f 2^e, f in [0.5, 1) */
+    /* within the range whose reciprocals are finite powers of two too */
+    e = e < -1000 ? -1000 : e > 1000 ? 1000 : e;
+    return ldexp(1.0, -e);
+}
+
 /* How often the true residual may send the loop on after the recurrence's
  * residual met the target: each time the loop restarts from the true
  * residual, so a second check rarely fails. */

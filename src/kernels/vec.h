@@ -44,6 +44,10 @@ typedef struct cpg_vec_ops {
     int (*all_zero)(int n, const double *v);
     /* out = value in every entry */
     void (*fill)(int n, double value, double *out);
+    /* the largest |v_k| (v finite) */
+    double (*amax)(int n, const double *v);
+    /* v = alpha v */
+    void (*scale)(int n, double alpha, double *v);
     /* out = a - b; out may be a or b */
     void (*sub)(int n, const double *a, const double *b, double *out);
     /* y += alpha x */

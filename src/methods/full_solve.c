@@ -20,8 +20,10 @@ int cpg_fwork_alloc(cpg_fwork *w, const cpg_ctx *ctx, int n, int iterate)
     w->bd = vec->alloc(len);
     w->x = vec->alloc(len);
     int ok = w->b && w->bd && w->x;
-    if (ok && iterate)
-        ok = cpg_pcg_work_alloc(&w->pcg, n, vec) == COREPCG_OK;
+    if (ok && iterate) {
+        w->w = vec->alloc(len);
+        ok = w->w && cpg_pcg_work_alloc(&w->pcg, n, vec) == COREPCG_OK;
+    }
     if (!ok) {
         cpg_fwork_free(w);
         return cpg_fail(ctx->msg, COREPCG_ERR_NO_MEMORY, "out of memory");
@@ -35,6 +37,7 @@ void cpg_fwork_free(cpg_fwork *w)
         w->vec->free(w->b);
         w->vec->free(w->bd);
         w->vec->free(w->x);
+        w->vec->free(w->w);
         cpg_pcg_work_free(&w->pcg);
     }
     memset(w, 0, sizeof *w);
@@ -56,12 +59,18 @@ int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x)
     return 1;
 }
 
+/* x = S x + w: x put on constraints whose prescribed part is w (n). */
+static void on_constraints(const cpg_ublocks *u, const double *w, int n,
+                           double *x)
+{
+    cpg_filter(u, x);
+    for (int k = 0; k < n; k++)
+        x[k] += w[k];
+}
+
 void cpg_fwork_finish(const cpg_sys *s, double *x)
 {
-    int n = 3 * s->A.nb;
-    cpg_filter(&s->u, x);
-    for (int k = 0; k < n; k++)
-        x[k] += s->w[k];
+    on_constraints(&s->u, s->w, 3 * s->A.nb, x);
 }
 
 static void apply_full(void *A, const double *in, double *out)
@@ -74,9 +83,29 @@ static void apply_filter(void *u, double *v)
     cpg_filter(u, v);
 }
 
-static void apply_finish(void *s, double *x)
+/* The loop's answer on its constraints: (I - S) z at the loop's scale. */
+typedef struct scaled_finish {
+    const cpg_sys *s;
+    const double *w;
+} scaled_finish;
+
+static void apply_finish(void *ctx, double *x)
 {
-    cpg_fwork_finish(s, x);
+    const scaled_finish *f = ctx;
+    on_constraints(&f->s->u, f->w, 3 * f->s->A.nb, x);
+}
+
+double cpg_fwork_unit(const cpg_fwork *w, int n)
+{
+    return cpg_unit_scale(w->vec, n, w->b);
+}
+
+/* b, b^ and x times factor. */
+static void scale_all(cpg_fwork *w, int n, double factor)
+{
+    w->vec->scale(n, factor, w->b);
+    w->vec->scale(n, factor, w->bd);
+    w->vec->scale(n, factor, w->x);
 }
 
 int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
@@ -85,17 +114,28 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   int *iterations)
 {
     const cpg_sys *s = ctx->sys;
+    int n = 3 * s->A.nb;
+    /* the loop at unit scale (cpg_unit_scale): b, bdelta, x0 and the
+     * prescribed part by one power of two (delta0 comes at that scale) */
+    double unit = bdelta ? cpg_unit_scale(w->vec, n, bdelta)
+                         : cpg_fwork_unit(w, n);
+    scale_all(w, n, unit);
+    w->vec->to_device(n, s->w, w->w);
+    w->vec->scale(n, unit, w->w);
+    scaled_finish finish = {s, w->w};
     cpg_pcg_problem pb = {
-        .n = 3 * s->A.nb, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
+        .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
         .precond = precond, .precond_ctx = precond_ctx, .precond2 = precond2,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
-        .finish = apply_finish, .finish_ctx = (void *)s,
-        .b = w->b, .bdelta = bdelta, .delta0 = delta0, .tol = ctx->set->tol,
+        .finish = apply_finish, .finish_ctx = &finish,
+        .b = w->b, .bdelta = bdelta, .delta0 = delta0,
+        .tol = ctx->set->tol,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
         .monitor = ctx->monitor, .monitor_user = ctx->monitor_user,
     };
     int rc = cpg_pcg(&pb, &w->pcg, w->x, iterations, ctx->msg);
+    scale_all(w, n, 1 / unit);
     /* Each filtered update leaves round-off along the constrained
      * directions, relative to the size of that update (or of the guess),
      * not of the answer: a large x0 or large intermediate steps would show

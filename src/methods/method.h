@@ -231,6 +231,8 @@ typedef struct cpg_fwork {
     double *bd;        /* n: b^ = S (b - A (I - S) z) */
     double *x;         /* n: the answer as it is computed (PCG's
                           iterate), then copied out */
+    double *w;         /* n: (I - S) z at the loop's scale
+                          (cpg_unit_scale), with iterate = 1 */
     cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
     const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_fwork;
@@ -256,14 +258,20 @@ int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   const double *y, double *x, int *iterations);
 
 /* The PCG loop with the filter on w->b from the start w->x holds; under
- * the papers' rule delta0 from bdelta (w->bd) or, when bdelta is NULL, the
- * delta0 given; then x = S x + (I - S) z, copied out into x (the
+ * the papers' rule delta0 from bdelta (w->bd, the only vector it may be)
+ * or, when bdelta is NULL, the delta0 given, at the loop's scale
+ * (cpg_fwork_unit); then x = S x + (I - S) z, copied out into x (the
  * caller's) unless the loop failed. cpg_fwork_pcg's loop, and Baraff &
  * Witkin's with its own start and delta0. */
 int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
                   const double *bdelta, double delta0, double *x,
                   int *iterations);
+
+/* The power of two cpg_fwork_run brings w->b (n) to when bdelta is NULL
+ * (cpg_unit_scale): a delta0 given is computed from vectors at that
+ * scale, so that it neither under- nor overflows where they do not. */
+double cpg_fwork_unit(const cpg_fwork *w, int n);
 
 /* x = S x + (I - S) z. */
 void cpg_fwork_finish(const cpg_sys *s, double *x);

@@ -80,9 +80,14 @@ static int bw_solve(void *state, const cpg_ctx *ctx, const double *b,
     w->vec->to_device(n, b, w->b);
     w->vec->copy(n, w->b, sb);
     cpg_filter(&s->u, sb);
+    /* delta0 at the loop's scale: in A's units it is b's squared times
+     * A's, and overflows long before the loop's own sums would */
+    double unit = cpg_fwork_unit(w, n);
+    w->vec->scale(n, unit, sb);
+    double delta0 = forward_dot(&s->A, ctx->set->precond, sb);
+    w->vec->scale(n, 1 / unit, sb);
     return cpg_fwork_run(w, ctx, cpg_precond_apply, NULL, &st->pc, NULL,
-                         forward_dot(&s->A, ctx->set->precond, sb), x,
-                         iterations);
+                         delta0, x, iterations);
 }
 
 /* The corrected form starts from x0 = S y + (I - S) z with delta0 =

@@ -81,24 +81,39 @@ static int run_pcg(cpg_rwork *w, const cpg_ctx *ctx, int n, const double *b,
 }
 
 /* x~0 = U^T y (y, the caller's, NULL: zero) into w->xt; y comes in
- * through w->tmp. */
-static void start(cpg_rwork *w, const cpg_sys *s, const double *y)
+ * through w->tmp. Then b~ and x~0 at unit scale (cpg_unit_scale), whose
+ * factor is returned for unscale. */
+static double start(cpg_rwork *w, const cpg_sys *s, const double *y)
 {
+    int r = s->u.r;
     if (y) {
         w->vec->to_device(3 * s->A.nb, y, w->tmp);
         cpg_restrict(&s->u, w->tmp, w->xt);
     } else {
-        w->vec->fill(s->u.r, 0, w->xt);
+        w->vec->fill(r, 0, w->xt);
     }
+    double unit = cpg_unit_scale(w->vec, r, w->bt);
+    w->vec->scale(r, unit, w->bt);
+    w->vec->scale(r, unit, w->xt);
+    return unit;
+}
+
+/* b~ and x~ back from unit scale (exact: a power of two). */
+static void unscale(cpg_rwork *w, const cpg_sys *s, double unit)
+{
+    w->vec->scale(s->u.r, 1 / unit, w->bt);
+    w->vec->scale(s->u.r, 1 / unit, w->xt);
 }
 
 int cpg_rwork_pcg(cpg_rwork *w, const cpg_ctx *ctx, cpg_apply_fn matvec,
                   void *matvec_ctx, cpg_precond_fn precond, void *precond_ctx,
                   const double *y, int *iterations)
 {
-    start(w, ctx->sys, y);
-    return run_pcg(w, ctx, ctx->sys->u.r, w->bt, w->xt, matvec, matvec_ctx,
-                   precond, precond_ctx, iterations);
+    double unit = start(w, ctx->sys, y);
+    int rc = run_pcg(w, ctx, ctx->sys->u.r, w->bt, w->xt, matvec, matvec_ctx,
+                     precond, precond_ctx, iterations);
+    unscale(w, ctx->sys, unit);
+    return rc;
 }
 
 int cpg_rwork_pcg_padded(cpg_rwork *w, const cpg_ctx *ctx,
@@ -106,12 +121,13 @@ int cpg_rwork_pcg_padded(cpg_rwork *w, const cpg_ctx *ctx,
                          void *matvec_ctx, cpg_precond_fn precond,
                          void *precond_ctx, const double *y, int *iterations)
 {
-    start(w, ctx->sys, y);
+    double unit = start(w, ctx->sys, y);
     cpg_pad(pad->G, pad->off, pad->dim, w->bt, w->pb);
     cpg_pad(pad->G, pad->off, pad->dim, w->xt, w->px);
     int rc = run_pcg(w, ctx, 3 * pad->G, w->pb, w->px, matvec, matvec_ctx,
                      precond, precond_ctx, iterations);
     cpg_unpad(pad->G, pad->off, pad->dim, w->px, w->xt);
+    unscale(w, ctx->sys, unit);
     return rc;
 }
 

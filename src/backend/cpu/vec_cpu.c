@@ -8,6 +8,7 @@
 #include "base.h"    /* cpg_malloc_huge */
 #include "kernels.h" /* cpg_all_zero */
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,20 @@ static void cpu_fill(int n, double value, double *out)
         out[k] = value;
 }
 
+static double cpu_amax(int n, const double *v)
+{
+    double m = 0;
+    for (int k = 0; k < n; k++)
+        m = fmax(m, fabs(v[k]));
+    return m;
+}
+
+static void cpu_scale(int n, double alpha, double *v)
+{
+    for (int k = 0; k < n; k++)
+        v[k] *= alpha;
+}
+
 static void cpu_sub(int n, const double *a, const double *b, double *out)
 {
     for (int k = 0; k < n; k++)
@@ -99,6 +114,8 @@ const cpg_vec_ops cpg_vec_cpu = {
     .dot_norm = cpu_dot_norm,
     .copy = cpu_copy,
     .fill = cpu_fill,
+    .amax = cpu_amax,
+    .scale = cpu_scale,
     .sub = cpu_sub,
     .axpy = cpu_axpy,
     .xpay = cpu_xpay,
