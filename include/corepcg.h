@@ -447,8 +447,9 @@ COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
 
 /* Builds everything for this system: U blocks, A~, the core and its
  * factorisation (or what the chosen method needs). settings may be NULL
- * (defaults). On failure the handle is left empty (as after create) and
- * corepcg_message() says why.
+ * (defaults). On failure the handle is left empty and corepcg_message()
+ * says why; unless a setting was refused, the settings stay in force and
+ * corepcg_update sets its system up with them.
  * Returns OK; ERR_ARGUMENT (NULL h or sys, NULL arrays, a setting out of
  * range); ERR_FORMAT (malformed colptr, an entry outside the declared
  * triangle, a diagonal entry left out, a node joined to itself);
@@ -468,10 +469,12 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
  * recomputed and the analysis is reused (info.analysis_reused = 1); else
  * it is a full setup (docs/design.md, "Each method owns its state").
  * info (may be NULL) gets status, analysis_reused and the setup times.
- * Returns setup's codes, and ERR_STATE before a successful setup. If the
- * new system cannot be read (a code from the checks above), the previous
- * one stays set up; if it is read but its factorisation fails, the handle
- * is left empty. */
+ * Returns setup's codes, and ERR_STATE on a handle no setup has accepted
+ * settings for. If the new system cannot be read (a code from the checks
+ * above), the previous one stays set up; if it is read but its
+ * factorisation fails, the handle is left empty (solve: ERR_STATE) and
+ * the next update is a full setup of its system with the settings in
+ * force, so a simulation's next step recovers. */
 COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                                   corepcg_info *info);
 

@@ -16,7 +16,12 @@
  *    (icpcg: 1 while the same nodes are free); a new block pattern or new
  *    stretch pairs (corepcg): analysis_reused 0; always the dense answer
  *    to 1e-8;
- *  - a failed update (NaN in A) leaves the previous system usable;
+ *  - a failed update (NaN in A) leaves the previous system usable; one
+ *    whose A is read but not positive definite (direct, corepcg) leaves
+ *    the handle empty (solve ERR_STATE) and the next update sets up
+ *    afresh: x equal to a fresh handle's bit for bit; so does an update
+ *    after a setup that failed so; update on a handle never set up, or
+ *    whose last setup refused a setting, ERR_STATE;
  *  - tol 0, 1, -1, NaN, max_iter 0, method 99, precond 7, ordering 9,
  *    factor 5, core 3, core_threshold -1, fallback_upcg 2, precond
  *    projected with mpcg / mpcg-bw: each ERR_ARGUMENT, a message naming
@@ -950,6 +955,88 @@ static void test_core_compensated(void)
     }
 }
 
+/* A step whose A is read but is not positive definite leaves the handle
+ * empty; the next step's update sets its system up afresh with the
+ * settings in force (review finding: the handle stayed empty for good,
+ * every update ERR_STATE "update before setup"). A = T (x) I3 on a chain
+ * of three nodes, every coupling a stretch pair (the core is A): T = [1
+ * a 0; a 1 a; 0 a 1] is SPD for a = 0.5, indefinite for a = 0.75 (its
+ * eigenvalue 1 - a sqrt 2). The answer after recovering is a fresh
+ * handle's bit for bit. A handle never set up, or whose last setup
+ * refused a setting, still gets ERR_STATE. */
+static void test_update_recovers_after_failed_factorisation(void)
+{
+    const double Tg[9] = {1, 0.5, 0, 0.5, 1, 0.5, 0, 0.5, 1};
+    const double Tb[9] = {1, 0.75, 0, 0.75, 1, 0.75, 0, 0.75, 1};
+    int pairs[4] = {0, 1, 1, 2};
+    int colptr_g[10], rowidx_g[27], colptr_b[10], rowidx_b[27];
+    double values_g[27], values_b[27];
+    corepcg_system good = kron_i3_system(3, Tg, 2, pairs, colptr_g, rowidx_g,
+                                         values_g);
+    corepcg_system bad = kron_i3_system(3, Tb, 2, pairs, colptr_b, rowidx_b,
+                                        values_b);
+    double b[9] = {1, -2, 3, 0.5, 0.25, -1, 2, 0, 1}, x[9], xf[9];
+    const corepcg_method methods[] = {COREPCG_METHOD_DIRECT,
+                                      COREPCG_METHOD_COREPCG};
+    const int not_spd[] = {COREPCG_ERR_NOT_SPD, COREPCG_ERR_CORE_NOT_SPD};
+    for (int m = 0; m < 2; m++) {
+        const char *name = corepcg_method_name(methods[m]);
+        corepcg_settings s;
+        settings_for(&s, methods[m], 1e-12);
+        corepcg_solver *h = NULL, *fresh = NULL;
+        corepcg_info info;
+        corepcg_create(&h);
+        corepcg_create(&fresh);
+        CHECK_INT(setup_for(fresh, &good, &s), COREPCG_OK);
+        CHECK_INT(corepcg_solve(fresh, b, NULL, xf, NULL), COREPCG_OK);
+
+        CHECK_INT(setup_for(h, &good, &s), COREPCG_OK);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+        int rc = corepcg_update(h, &bad, &info);
+        CHECK(rc == not_spd[m] && info.status == rc,
+              "%s update, indefinite A: rc %d status %d (%s)", name, rc,
+              info.status, corepcg_message(h));
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_ERR_STATE);
+        memset(&info, 0x55, sizeof info);
+        rc = corepcg_update(h, &good, &info);
+        CHECK(rc == COREPCG_OK && info.status == COREPCG_OK &&
+                  info.analysis_reused == 0,
+              "%s update after a failed one: rc %d (%s) reused %d", name, rc,
+              corepcg_message(h), info.analysis_reused);
+        for (int k = 0; k < 9; k++)
+            x[k] = NAN;
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+        CHECK(memcmp(x, xf, sizeof x) == 0,
+              "%s: after recovering x differs from a fresh handle's", name);
+        /* and on the same pattern from there on */
+        CHECK_INT(corepcg_update(h, &good, &info), COREPCG_OK);
+        CHECK_INT(info.analysis_reused, 1);
+
+        /* a first step whose setup fails: the next update recovers */
+        CHECK_INT(setup_for(h, &bad, &s), not_spd[m]);
+        CHECK_INT(corepcg_update(h, &good, NULL), COREPCG_OK);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+        CHECK(memcmp(x, xf, sizeof x) == 0,
+              "%s: after a failed setup x differs from a fresh handle's",
+              name);
+
+        /* a setup that refused a setting leaves none to set up with */
+        corepcg_settings refused = s;
+        refused.tol = -1;
+        CHECK_INT(corepcg_setup(h, &good, &refused), COREPCG_ERR_ARGUMENT);
+        CHECK_INT(corepcg_update(h, &good, NULL), COREPCG_ERR_STATE);
+        CHECK_STR_CONTAINS(corepcg_message(h), "corepcg_setup");
+        corepcg_free(&h);
+        corepcg_free(&fresh);
+    }
+    /* never set up */
+    corepcg_solver *h = NULL;
+    corepcg_create(&h);
+    CHECK_INT(corepcg_update(h, &good, NULL), COREPCG_ERR_STATE);
+    CHECK_STR_CONTAINS(corepcg_message(h), "corepcg_setup");
+    corepcg_free(&h);
+}
+
 /* A block the core leaves out that is not symmetric (an element over
  * three or more nodes, as a dihedral hinge gives): corepcg compensates at
  * once, although the plain core would hold here. A = T (x) I3, T = [1 .5
@@ -1397,6 +1484,7 @@ int main(void)
     test_no_core();
     test_core_compensated();
     test_core_asymmetric_block_compensated();
+    test_update_recovers_after_failed_factorisation();
     test_auto_core_compensated_after_breakdown();
     test_auto_budget_on_triangles();
     test_info_status_on_failure();

@@ -9,7 +9,7 @@ import numpy as np
 from ._cdefs import MSG_SIZE, Constraint
 from ._library import lib, text
 from ._matrix import INT_MAX
-from ._system import constraint_array
+from ._system import constraint_array, real_array
 from . import errors
 
 
@@ -19,7 +19,7 @@ def filter(v, constraints=None):  # noqa: A001 -- the papers' name
     free node), the S every method solves with. v: n = 3 N values, shape
     (n,) or (N, 3); returns a new array of v's shape. constraints: as for
     Solver (records of ndof 3 are free nodes)."""
-    a = np.ascontiguousarray(v, dtype=np.float64)
+    a = real_array(v, "v")
     if not ((a.ndim == 1 and a.size % 3 == 0) or
             (a.ndim == 2 and a.shape[1] == 3)) or a.size == 0:
         raise errors.DimensionError(f"v has shape {np.shape(v)}; it must be "

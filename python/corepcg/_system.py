@@ -33,14 +33,7 @@ def constraint_array(constraints):
     if isinstance(constraints, np.ndarray) and constraints.dtype.names:
         if constraints.dtype == CONSTRAINT_DTYPE:
             return np.ascontiguousarray(constraints.reshape(-1))
-        out = np.zeros(constraints.size, CONSTRAINT_DTYPE)
-        for name in CONSTRAINT_DTYPE.names:
-            try:
-                out[name] = constraints.reshape(-1)[name]
-            except (ValueError, TypeError, OverflowError) as err:
-                raise ConstraintError(f"the constraints array's field {name!r}"
-                                      f": {err}") from err
-        return out
+        return _from_fields(constraints.reshape(-1))
     records = list(constraints)
     out = np.zeros(len(records), CONSTRAINT_DTYPE)
     for k, rec in enumerate(records):
@@ -49,13 +42,80 @@ def constraint_array(constraints):
             if len(vectors) > 2:
                 raise ValueError
             out["node"][k], out["ndof"][k] = _index(node), _index(ndof)
-            for name, v in zip(("p", "q"), vectors):
-                out[name][k] = np.asarray(v, dtype=np.float64).reshape(3)
+            vectors = [np.asarray(v) for v in vectors]
         except (TypeError, ValueError, OverflowError) as err:
-            raise ConstraintError(f"constraint {k}: expected (node, ndof[, p"
-                                  f"[, q]]) with 3-vectors p, q, got {rec!r}"
-                                  ) from err
+            raise _record_error(k, rec) from err
+        for name, v in zip(("p", "q"), vectors):
+            refuse_complex(v, f"constraint {k}: {name}")
+            try:
+                out[name][k] = v.astype(np.float64).reshape(3)
+            except (TypeError, ValueError) as err:
+                raise _record_error(k, rec) from err
     return out
+
+
+def _record_error(k, rec):
+    return ConstraintError(f"constraint {k}: expected (node, ndof[, p[, q]])"
+                           f" with 3-vectors p, q, got {rec!r}")
+
+
+def _from_fields(records):
+    """A structured array in other field types as CONSTRAINT_DTYPE, node
+    and ndof refused where a tuple's would be (numpy's cast would wrap
+    2**32 + 5 to 5 and cut 2.7 to 2 without a word)."""
+    out = np.zeros(records.size, CONSTRAINT_DTYPE)
+    for name in CONSTRAINT_DTYPE.names:
+        try:
+            field = records[name]
+        except ValueError as err:  # no such field
+            raise _field_error(name, err) from err
+        if name in ("p", "q"):
+            refuse_complex(field, f"the constraints array's field {name!r}")
+        else:
+            field = _index_field(field, name)
+        try:
+            out[name] = field
+        except (TypeError, ValueError) as err:
+            raise _field_error(name, err) from err
+    return out
+
+
+def _field_error(name, err):
+    return ConstraintError(f"the constraints array's field {name!r}: {err}")
+
+
+def _index_field(values, name):
+    """A node or ndof field as int32, each value a whole number that fits
+    the library's int (what _index asks of one), else ConstraintError
+    naming the field and the first record that is not."""
+    if values.ndim != 1:
+        raise ConstraintError(f"the constraints array's field {name!r} must "
+                              f"hold one number a record, not "
+                              f"{values.shape[1:]}")
+    kind = values.dtype.kind
+    if kind in "iu":
+        ok = (values >= -2**31) & (values <= INT_MAX)
+    elif kind == "f":
+        with np.errstate(invalid="ignore"):
+            ok = (values == np.floor(values)) & (values >= -2**31) & \
+                 (values <= INT_MAX)
+    else:  # bool, complex, objects, text: one at a time, as tuples are
+        ok = np.array([_is_index(v) for v in values], dtype=bool)
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        k, v = bad[0], values[bad[0]]
+        v = v.item() if isinstance(v, np.generic) else v  # numpy 2's repr
+        raise ConstraintError(f"constraint {k}: field {name!r} must be a "
+                              f"whole number that fits int, got {v!r}")
+    return values.astype(np.int32)
+
+
+def _is_index(v):
+    try:
+        _index(v)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return True
 
 
 def _index(v):
@@ -67,13 +127,26 @@ def _index(v):
     return int(v)
 
 
+def refuse_complex(v, what):
+    """TypeError naming what for complex values, as A gets: numpy would
+    keep their real part with a mere ComplexWarning."""
+    if np.iscomplexobj(v):
+        raise TypeError(f"{what} must be real, got complex values")
+
+
+def real_array(v, what):
+    """v as a contiguous float64 array; complex values refused."""
+    refuse_complex(v, what)
+    return np.ascontiguousarray(v, dtype=np.float64)
+
+
 def vector(v, n, what):
     """A float64 contiguous n-vector (a copy only if v is not one), or
     None for None. v may also be (N, 3), one row per node as simulators
     keep positions and velocities: its rows are the n-vector's triples."""
     if v is None:
         return None
-    a = np.ascontiguousarray(v, dtype=np.float64)
+    a = real_array(v, what)
     if a.shape == (n // 3, 3):
         a = a.reshape(n)  # a view: a is contiguous
     if a.shape != (n,):
@@ -91,6 +164,7 @@ def shaped_like(x, v):
 def writable_vector(out, n, what="out"):
     """The n-vector view of a writable contiguous float64 array of shape
     (n,) or (N, 3), which the library writes into."""
+    refuse_complex(out, what)
     if not (isinstance(out, np.ndarray) and out.dtype == np.float64
             and out.shape in ((n,), (n // 3, 3)) and out.flags.c_contiguous
             and out.flags.writeable):

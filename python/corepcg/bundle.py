@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 from ._cdefs import Bundle, MSG_SIZE
 from ._library import lib, libc, text
-from ._system import CONSTRAINT_DTYPE, CSystem, vector
+from ._system import CONSTRAINT_DTYPE, CSystem, real_array, vector
 from . import errors
 
 
@@ -103,7 +103,7 @@ def read_vector(path, n):
 def write_vector(path, x):
     """Writes x as an n x 1 Matrix Market `array` vector, atomically, with
     values that read back bit for bit."""
-    x = np.ascontiguousarray(x, dtype=np.float64)
+    x = real_array(x, "x")
     if x.ndim != 1:
         raise errors.DimensionError(f"x must be a vector, got shape {x.shape}")
     msg = ctypes.create_string_buffer(MSG_SIZE)

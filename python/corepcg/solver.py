@@ -150,8 +150,9 @@ class Solver:
         symbolic analysis is reused (info["analysis_reused"] is True).
         Returns the info dict of the update (status, analysis_reused, setup
         times). On an error the previous system stays set up if the new
-        one could not be read, else the handle is empty (solve raises
-        StateError until the next successful update)."""
+        one could not be read, else the handle is empty: solve raises
+        StateError until the next successful update, which sets its
+        system up afresh with the Solver's settings."""
         h = self._handle()
         self._check_kept_fit(A, constraints is _KEEP, z is _KEEP,
                              stretch_pairs is _KEEP)

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Inputs: A in every scipy.sparse format and each triangle gives the same
 answer bit for bit, with a copy exactly where docs/python.md says; the
-constraint, z and stretch-pair forms; bundles and vectors on disk."""
+constraint, z and stretch-pair forms (a structured array's node and ndof
+refused where a tuple's are); complex vectors a TypeError; bundles and
+vectors on disk."""
 import re
 import tempfile
 import unittest
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -170,6 +173,86 @@ class OtherInputs(unittest.TestCase):
         with self.assertRaises(corepcg.ConstraintError) as cm:
             self.solve(constraints=[(0, 4)])  # 3 is a free node: test_dropin
         self.assertIn("ndof 4", cm.exception.message)  # the library's check
+
+    def test_structured_fields_are_checked_as_tuples_are(self):
+        # numpy's cast would make node 2**32 + 5 node 5 and ndof 2.7 ndof 2
+        t = self.tiny
+        dt = np.dtype([("node", "i8"), ("ndof", "f8"), ("p", "f8", 3),
+                       ("q", "f8", 3)])
+        for field, value, record in (("node", 2**32 + 2, 0),
+                                     ("node", -2**32 + 3, 1),
+                                     ("node", 2**31, 1),
+                                     ("ndof", 2.7, 1), ("ndof", np.nan, 0),
+                                     ("ndof", np.inf, 1),
+                                     ("node", 2.5, 0)):
+            types = dict(node="i8", ndof="f8")
+            if isinstance(value, float):
+                types[field] = "f8"
+            con = np.zeros(2, [("node", types["node"]),
+                               ("ndof", types["ndof"]), ("p", "f8", 3),
+                               ("q", "f8", 3)])
+            con["node"], con["ndof"] = [0, 1], 0
+            con[field][record] = value
+            with self.subTest(field=field, value=value):
+                with self.assertRaises(corepcg.ConstraintError) as cm:
+                    self.solve(constraints=con)
+                self.assertEqual(
+                    cm.exception.message,
+                    f"constraint {record}: field {field!r} must be a whole "
+                    f"number that fits int, got {con[field][record].item()!r}")
+                with self.assertRaises(corepcg.ConstraintError):
+                    corepcg.filter(np.ones(12), con)
+                # the same record as a tuple is refused too
+                as_tuple = (con["node"][record].item(),
+                            con["ndof"][record].item())
+                with self.assertRaises(corepcg.ConstraintError):
+                    self.solve(constraints=[as_tuple])
+        flags = np.zeros(1, [("node", "i4"), ("ndof", "?"), ("p", "f8", 3),
+                             ("q", "f8", 3)])
+        with self.assertRaises(corepcg.ConstraintError):
+            self.solve(constraints=flags)  # a bool is no count, as in tuples
+        # whole numbers in other types are taken: the same answer
+        other = np.zeros(3, dt)
+        for name in dt.names:
+            other[name] = t["constraints"][name]
+        self.assertEqual(
+            self.solve(constraints=other, z=t["z"]).tobytes(),
+            self.solve(constraints=t["constraints"], z=t["z"]).tobytes())
+
+    def test_complex_values_are_a_type_error(self):
+        # numpy would keep the real part with a mere ComplexWarning
+        t = self.tiny
+        c = np.ones(12) * (1 + 1j)
+        with corepcg.Solver(t["A"], method="direct") as s, \
+                warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for what, call in (("b", lambda: s.solve(c)),
+                               ("x0", lambda: s.solve(t["b"], c)),
+                               ("out", lambda: s.solve(t["b"], out=c)),
+                               ("z", lambda: s.update(t["A"], z=c)),
+                               ("z", lambda: self.solve(z=list(c))),
+                               ("x", lambda: corepcg.check(t["A"], t["b"], c)),
+                               ("v", lambda: corepcg.filter(c)),
+                               ("x", lambda: corepcg.write_vector(
+                                   Path(tempfile.gettempdir()) /
+                                   "corepcg-never-written.mtx", c))):
+                with self.subTest(what=what):
+                    with self.assertRaises(TypeError) as cm:
+                        call()
+                    self.assertEqual(str(cm.exception),
+                                     f"{what} must be real, got complex values")
+            for name in ("p", "q"):
+                con = np.zeros(1, [("node", "i4"), ("ndof", "i4")] +
+                               [(v, "c16" if v == name else "f8", 3)
+                                for v in ("p", "q")])
+                with self.assertRaises(TypeError) as cm:
+                    self.solve(constraints=con)
+                self.assertIn(f"field {name!r} must be real",
+                              str(cm.exception))
+            with self.assertRaises(TypeError) as cm:
+                self.solve(constraints=[(1, 2, np.array([1j, 0, 0]))])
+            self.assertEqual(str(cm.exception),
+                             "constraint 0: p must be real, got complex values")
 
     def test_vectors_and_pairs(self):
         t = self.tiny

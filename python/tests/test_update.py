@@ -2,11 +2,13 @@
 """Solver.update: the analysis is reused exactly when the pattern holds,
 and the answer after an update is that of a new Solver on the same system,
 bit for bit; left-out keywords keep the previous step's values; a failed
-update; the context manager."""
+update, and the step after one that was read but not factorised; the
+context manager."""
 import unittest
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 
 import support
 from support import corepcg
@@ -106,6 +108,31 @@ class Update(unittest.TestCase):
                 s.update(A, z=np.zeros(3))
             x2, _ = s.solve(self.b, self.x0)
             self.assertEqual(x1.tobytes(), x2.tobytes())
+
+    def test_a_step_after_a_failed_factorisation_recovers(self):
+        # a chain of 3 nodes, A = T (x) I3 with the core A itself: T is SPD
+        # for a = 0.5, indefinite for a = 0.75 (read, not factorised)
+        def chain(a):
+            T = np.array([[1, a, 0], [a, 1, a], [0, a, 1]])
+            return sp.kron(sp.csc_matrix(T), sp.eye(3), format="csc")
+        good, bad = chain(0.5), chain(0.75)
+        system = dict(stretch_pairs=[[0, 1], [1, 2]],
+                      constraints=[(0, 2, (0, 0, 1))], z=np.arange(9.0))
+        b = np.linspace(-1, 1, 9)
+        for method, error in (("direct", corepcg.NotPositiveDefinite),
+                              ("corepcg", corepcg.CoreNotPositiveDefinite)):
+            with self.subTest(method=method), \
+                    corepcg.Solver(good, method=method, **system) as s:
+                fresh, _ = s.solve(b)
+                with self.assertRaises(error):
+                    s.update(bad)
+                with self.assertRaises(corepcg.StateError):
+                    s.solve(b)
+                info = s.update(good)  # a full set-up, the keywords kept
+                self.assertFalse(info["analysis_reused"])
+                x, _ = s.solve(b)
+                self.assertEqual(x.tobytes(), fresh.tobytes())
+                self.assertTrue(s.update(good)["analysis_reused"])
 
     def test_a_refusal_names_the_wrong_argument(self):
         # a 9 x 9 A for the 600-node system: A is wrong, not the kept z

@@ -18,6 +18,8 @@ struct corepcg_solver {
                                 the tests' hook */
     void *state;             /* the method's: ops->state_size bytes */
     int ready;               /* a system is set up */
+    int configured;          /* a setup accepted set: an update of an
+                                empty handle sets up anew with it */
     cpg_sys sys;             /* the system set up (the methods borrow it) */
     cpg_bmat spare_A;        /* the previous step's A arrays, reused by the
                                 next import of the same pattern */

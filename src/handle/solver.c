@@ -137,6 +137,18 @@ static int full_setup(corepcg_solver *h, cpg_sys *im, double t0,
     return rc;
 }
 
+/* sys imported afresh (no previous system to reuse), then set up with
+ * the handle's settings. */
+static int setup_system(corepcg_solver *h, const corepcg_system *sys,
+                        double t0)
+{
+    cpg_sys im;
+    int rc = cpg_sys_import_next(sys, NULL, NULL, &im, h->msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    return full_setup(h, &im, t0, cpg_now() - t0);
+}
+
 int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
                   const corepcg_settings *settings)
 {
@@ -151,15 +163,12 @@ int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
         corepcg_settings_default(&s);
     int rc = cpg_settings_check(&s, h->msg);
     clear_system(h); /* with the old method's ops */
+    h->configured = rc == COREPCG_OK;
     if (rc != COREPCG_OK)
         return rc;
     h->set = s;
     h->ops = cpg_method_ops_of(s.method);
-    cpg_sys im;
-    rc = cpg_sys_import_next(sys, NULL, NULL, &im, h->msg);
-    if (rc != COREPCG_OK)
-        return rc;
-    return full_setup(h, &im, t0, cpg_now() - t0);
+    return setup_system(h, sys, t0);
 }
 
 static int report_update(corepcg_solver *h, int rc, corepcg_info *info)
@@ -180,10 +189,16 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
     if (!h)
         return report_update(h, COREPCG_ERR_ARGUMENT, info);
     h->msg[0] = '\0';
-    if (!h->ready)
-        return report_update(h, cpg_fail(h->msg, COREPCG_ERR_STATE,
-                                         "update before setup"), info);
     double t0 = cpg_now();
+    if (!h->ready && !h->configured)
+        return report_update(h, cpg_fail(h->msg, COREPCG_ERR_STATE,
+                                         "update before setup: call "
+                                         "corepcg_setup first (with "
+                                         "settings it accepts)"), info);
+    /* the last step failed and left the handle empty: this one sets up
+     * anew with the settings in force, so a simulation recovers */
+    if (!h->ready)
+        return report_update(h, setup_system(h, sys, t0), info);
     cpg_sys im;
     int rc = cpg_sys_import_next(sys, &h->sys, &h->spare_A, &im, h->msg);
     if (rc != COREPCG_OK)
