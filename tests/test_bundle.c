@@ -399,11 +399,27 @@ static void test_round_trip_special_fields(void)
 
 /* ------------------------------------------------------- bad bundles */
 
-/* Copies tiny to tmpdir/tag, replaces `file` with text (NULL deletes it),
- * reads the bundle and expects code and a message containing
- * "<bundle>/<file>:<line>:" (line > 0) or "<bundle>/<file>" and phrase. */
-static void expect_bad(const char *tag, const char *file, char *text,
-                       int code, int line, const char *phrase)
+/* The len bytes of text (NUL bytes too) as the file dir/name. */
+static void write_bytes(const char *dir, const char *name, const char *text,
+                        size_t len)
+{
+    char path[FIXTURE_PATH];
+    fixture_join(path, dir, name);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(text, 1, len, f) == len;
+    if (!f || fclose(f) != 0 || !ok) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+/* Copies tiny to tmpdir/tag, replaces `file` with the len bytes of text
+ * (NULL deletes it), reads the bundle and expects code and a message
+ * containing "<bundle>/<file>:<line>:" (line > 0) or "<bundle>/<file>"
+ * and phrase. */
+static void expect_bad_bytes(const char *tag, const char *file, char *text,
+                             size_t len, int code, int line,
+                             const char *phrase)
 {
     char dir[FIXTURE_PATH], path[FIXTURE_PATH], where[FIXTURE_PATH + 32];
     char msg[COREPCG_MSG_SIZE];
@@ -414,7 +430,7 @@ static void expect_bad(const char *tag, const char *file, char *text,
     }
     fixture_join(path, dir, file);
     if (text)
-        fixture_write(dir, file, text);
+        write_bytes(dir, file, text, len);
     else
         unlink(path);
     free(text);
@@ -430,6 +446,13 @@ static void expect_bad(const char *tag, const char *file, char *text,
         snprintf(where, sizeof where, "%s", path);
     CHECK_STR_CONTAINS(msg, where);
     CHECK_STR_CONTAINS(msg, phrase);
+}
+
+static void expect_bad(const char *tag, const char *file, char *text,
+                       int code, int line, const char *phrase)
+{
+    expect_bad_bytes(tag, file, text, text ? strlen(text) : 0, code, line,
+                     phrase);
 }
 
 static void test_bad_inputs(void)
@@ -579,6 +602,122 @@ static void test_bad_inputs(void)
     free(x0);
     free(st);
     free(con);
+}
+
+/* text with line `lineno` replaced by `with`, in which every '@' stands
+ * for the byte c (a NUL, which no C string holds); *len: its length. */
+static char *edit_with_byte(const char *text, int lineno, const char *with,
+                            char c, size_t *len)
+{
+    char *out = fixture_edit_lines(text, lineno, with, 0);
+    *len = strlen(out);
+    for (char *at = out; (at = strchr(at, '@')) != NULL; at++)
+        *at = c;
+    return out;
+}
+
+/* A NUL byte, a CR that does not end its line, a vertical tab or a form
+ * feed is refused in every file, with its line (docs/format.md sections
+ * 3.1 and 4.1): a NUL used to cut the line short silently ("25\0.4" read
+ * as 25), the others passed for blanks. CRLF line ends and tabs still
+ * read as before. */
+static void test_stray_bytes(void)
+{
+    /* tiny's line `line` of `file` replaced by `with`, '@' standing for c:
+     * b.mtx line 7 is 25.4, A.mtx line 5 "2 1 1", line 10 "3 2 -1" */
+    static const struct {
+        const char *tag, *file;
+        int line;
+        const char *with;
+        char c;
+        const char *phrase;
+    } cases[] = {
+        {"b-nul", "b.mtx", 7, "25@.4", '\0',
+         "the line holds a NUL byte (column 3)"},
+        {"b-nul-first", "b.mtx", 4, "@-0.7", '\0', "NUL byte"},
+        {"A-nul", "A.mtx", 5, "2 1 1@5", '\0',
+         "the line holds a NUL byte (column 6)"},
+        {"A-nul-garbage", "A.mtx", 5, "2 1 1@ garbage 7 8", '\0', "NUL byte"},
+        {"A-nul-index", "A.mtx", 10, "3@ 2 -1", '\0', "NUL byte"},
+        {"A-nul-banner", "A.mtx", 1,
+         "%%MatrixMarket matrix coordinate real symmetric@ x", '\0',
+         "NUL byte"},
+        {"A-nul-size", "A.mtx", 3, "12 12 42@7", '\0', "NUL byte"},
+        {"stretch-nul", "stretch.mtx", 5, "3 2@1", '\0', "NUL byte"},
+        /* "1 0\0 5" was read as `1 0`; "... 0.8\0 0" as a missing field */
+        {"constraints-nul", "constraints.txt", 3, "1 0@ 5", '\0',
+         "the line holds a NUL byte (column 4)"},
+        {"constraints-nul-field", "constraints.txt", 3, "1  2   0.6 0.8@ 0",
+         '\0', "NUL byte"},
+        /* only spaces and tabs separate fields */
+        {"A-cr", "A.mtx", 5, "2 1@1", '\r',
+         "the line holds a carriage return (CR) that does not end it "
+         "(column 4)"},
+        {"A-cr-lf", "A.mtx", 5, "2 1 1@ ", '\r', "carriage return"},
+        {"A-vtab", "A.mtx", 10, "3@2 -1", '\v',
+         "the line holds a vertical tab (column 2)"},
+        {"A-formfeed", "A.mtx", 10, "3 2@-1", '\f',
+         "the line holds a form feed (column 4)"},
+        {"b-vtab", "b.mtx", 7, "25.4@", '\v', "vertical tab"},
+        {"b-size-cr", "b.mtx", 3, "12@1", '\r', "carriage return"},
+        /* a line of a form feed is not blank (it was skipped) */
+        {"b-formfeed-line", "b.mtx", 2, "@", '\f', "form feed"},
+        {"stretch-vtab", "stretch.mtx", 5, "3@2", '\v', "vertical tab"},
+        {"constraints-cr", "constraints.txt", 2, "0@0", '\r',
+         "carriage return"},
+        {"constraints-formfeed", "constraints.txt", 3, "1 2 0.6 0.8@0", '\f',
+         "form feed"},
+        {"constraints-control", "constraints.txt", 2, "0 0@", '\x01',
+         "control character 0x01"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *text = tiny_text(cases[k].file);
+        size_t len;
+        char *t = edit_with_byte(text, cases[k].line, cases[k].with,
+                                 cases[k].c, &len);
+        expect_bad_bytes(cases[k].tag, cases[k].file, t, len,
+                         COREPCG_ERR_FORMAT, cases[k].line, cases[k].phrase);
+        free(text);
+    }
+
+    /* Every file with CRLF line ends, tabs between fields, a NUL and a
+     * lone CR in comments: the same bundle as tiny. */
+    char dir[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_join(dir, fixture_data_dir(), "tiny");
+    corepcg_bundle *want = NULL, *got = NULL;
+    CHECK_INT(corepcg_bundle_read(dir, &want, msg), COREPCG_OK);
+    if (fixture_copy_tiny(tmpdir, "crlf-tabs", dir) != 0)
+        CHECK(0, "cannot copy tiny");
+    static const char *const names[] = {"A.mtx", "b.mtx", "z.mtx", "x0.mtx",
+                                        "stretch.mtx", "constraints.txt"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char *text = tiny_text(names[k]);
+        size_t n = strlen(text);
+        char *out = malloc(2 * n + 64), *o = out;
+        int line = 1;
+        for (const char *c = text; *c; c++) {
+            if (*c == '\n') {
+                if (line == 2) { /* a comment in every file */
+                    o += sprintf(o, "%s", names[k][0] == 'c' ? " #" : "");
+                    memcpy(o, "\0\r\v", 3);
+                    o += 3;
+                }
+                *o++ = '\r';
+                line++;
+            }
+            /* tabs for spaces, but not in the banner */
+            *o++ = *c == ' ' && line > 1 ? '\t' : *c;
+        }
+        write_bytes(dir, names[k], out, (size_t)(o - out));
+        free(out);
+        free(text);
+    }
+    int rc = corepcg_bundle_read(dir, &got, msg);
+    CHECK(rc == COREPCG_OK, "CRLF and tabs: %d %s", rc, msg);
+    if (want && got)
+        check_bundles_identical(want, got, "CRLF and tabs");
+    corepcg_bundle_free(&got);
+    corepcg_bundle_free(&want);
 }
 
 /* A stored `general`: symmetric to round-off is accepted and gives the
@@ -1254,6 +1393,7 @@ int main(void)
     test_round_trip_awkward();
     test_round_trip_special_fields();
     test_bad_inputs();
+    test_stray_bytes();
     test_general_A();
     test_failed_writes_change_nothing();
     test_write_codes_are_setup_codes();

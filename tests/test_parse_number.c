@@ -572,17 +572,21 @@ static void test_writer(void)
 
 static char tmpdir[FIXTURE_PATH];
 
-/* text as a file read by cpg_mm_read_file in `chunks` pieces. */
-static int read_text(const char *text, cpg_mm_kind kind, long long expect,
-                     int chunks, cpg_mm_scan *s, char *msg)
+/* The len bytes of text (NUL bytes too) as a file read by
+ * cpg_mm_read_file in `chunks` pieces. */
+static int read_bytes(const char *text, size_t len, cpg_mm_kind kind,
+                      long long expect, int chunks, cpg_mm_scan *s,
+                      char *msg)
 {
     static const char *const labels[] = {"A", "b", "stretch"};
     static char path[FIXTURE_PATH];
-    if (fixture_write(tmpdir, "f.mtx", text) != 0) {
+    fixture_join(path, tmpdir, "f.mtx");
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(text, 1, len, f) == len;
+    if (!f || fclose(f) != 0 || !ok) {
         fprintf(stderr, "cannot write in %s\n", tmpdir);
         exit(1);
     }
-    fixture_join(path, tmpdir, "f.mtx");
     memset(s, 0, sizeof *s);
     s->path = path;
     s->label = labels[kind];
@@ -593,19 +597,27 @@ static int read_text(const char *text, cpg_mm_kind kind, long long expect,
     return cpg_mm_read_file(s, msg);
 }
 
+static int read_text(const char *text, cpg_mm_kind kind, long long expect,
+                     int chunks, cpg_mm_scan *s, char *msg)
+{
+    return read_bytes(text, strlen(text), kind, expect, chunks, s, msg);
+}
+
 /* The same code, message and entries (bit for bit) in 3 and in 16 pieces
- * (or in `chunks` alone) as in one; returns 1 when they agree. */
-static int same_in_chunks(const char *tag, const char *text, cpg_mm_kind kind,
-                          long long expect, int chunks)
+ * (or in `chunks` alone) as in one, for the len bytes of text; returns 1
+ * when they agree. */
+static int same_bytes_in_chunks(const char *tag, const char *text,
+                                size_t len, cpg_mm_kind kind,
+                                long long expect, int chunks)
 {
     cpg_mm_scan one, many;
     char msg1[COREPCG_MSG_SIZE], msg2[COREPCG_MSG_SIZE];
-    int rc1 = read_text(text, kind, expect, 1, &one, msg1), ok = 1;
+    int rc1 = read_bytes(text, len, kind, expect, 1, &one, msg1), ok = 1;
     /* (16 threads a read costs much under the sanitizers: 3 there) */
     int counts[2] = {chunks ? chunks : 3,
                      chunks || scaled(8) < 8 ? 0 : CPG_MM_MAX_CHUNKS};
     for (int c = 0; c < 2 && counts[c]; c++) {
-        int rc2 = read_text(text, kind, expect, counts[c], &many, msg2);
+        int rc2 = read_bytes(text, len, kind, expect, counts[c], &many, msg2);
         int same = rc1 == rc2 && strcmp(msg1, msg2) == 0;
         if (same && rc1 == COREPCG_OK) {
             size_t n = (size_t)one.entries;
@@ -622,6 +634,12 @@ static int same_in_chunks(const char *tag, const char *text, cpg_mm_kind kind,
     }
     cpg_mm_free(&one);
     return ok;
+}
+
+static int same_in_chunks(const char *tag, const char *text, cpg_mm_kind kind,
+                          long long expect, int chunks)
+{
+    return same_bytes_in_chunks(tag, text, strlen(text), kind, expect, chunks);
 }
 
 /* A symmetric n x n coordinate file: the diagonal and a band below it,
@@ -717,6 +735,36 @@ static void test_chunk_boundaries(void)
     free(broken);
     free(two);
 
+    /* A NUL byte, a CR that does not end its line, a vertical tab or a
+     * form feed inside a value: refused with its line in any number of
+     * pieces, in the first line of the second piece and inside the first
+     * (a NUL used to cut the line short silently, "1.5\025" read as 1.5;
+     * the others passed for blanks). */
+    static const struct {
+        char c;
+        const char *name;
+    } strays[] = {{'\0', "a NUL byte"},
+                  {'\r', "a carriage return (CR) that does not end it"},
+                  {'\v', "a vertical tab"},
+                  {'\f', "a form feed"}};
+    for (size_t k = 0; k < sizeof strays / sizeof strays[0]; k++)
+        for (int at = 0; at < 2; at++) {
+            int l = at ? first_of_second : 10;
+            broken = replace_line(vec, l, "1.5@25");
+            size_t blen = strlen(broken);
+            *strchr(broken, '@') = strays[k].c;
+            snprintf(want, sizeof want, ":%d: the line holds %s (column 4)", l,
+                     strays[k].name);
+            for (int chunks = 1; chunks <= CPG_MM_MAX_CHUNKS; chunks *= 2) {
+                rc = read_bytes(broken, blen, CPG_MM_VECTOR, n, chunks, &s, msg);
+                CHECK(rc == COREPCG_ERR_FORMAT && strstr(msg, want),
+                      "%s at line %d in %d pieces: code %d '%s'",
+                      strays[k].name, l, chunks, rc, msg);
+                cpg_mm_free(&s);
+            }
+            free(broken);
+        }
+
     /* CRLF line ends read as LF ones, in any number of pieces. */
     char *crlf = malloc(2 * strlen(vec) + 1);
     o = crlf;
@@ -735,6 +783,15 @@ static void test_chunk_boundaries(void)
     cpg_mm_free(&s);
     cpg_mm_free(&lf);
     same_in_chunks("crlf", crlf, CPG_MM_VECTOR, n, 7);
+    /* the last line's CR without its LF ends it too */
+    crlf[strlen(crlf) - 1] = '\0';
+    read_text(vec, CPG_MM_VECTOR, n, 1, &lf, msg);
+    rc = read_text(crlf, CPG_MM_VECTOR, n, 3, &s, msg);
+    CHECK(rc == COREPCG_OK && memcmp(s.val, lf.val, sizeof(double) * (size_t)n) == 0,
+          "a last line ending in CR alone: %d %s", rc, msg);
+    cpg_mm_free(&s);
+    cpg_mm_free(&lf);
+    same_in_chunks("crlf, no last LF", crlf, CPG_MM_VECTOR, n, 7);
     free(crlf);
 
     /* A file smaller than any piece (auto: one thread) and one asked for
@@ -755,7 +812,9 @@ static void test_chunk_boundaries(void)
     static const char *const spoil[] = {
         "% a comment", "", "   \t", "1 1 nan", "2 1 1e999", "3 4 1", "31 1 1",
         "1 1", "1 1 1 1", "x", "1 1 0x10", "+2 1 5", "2 1 1e-400", "1 1 1e308",
-        "1\0331 1", "2 1 .5e", NULL};
+        "1\0331 1", "2 1 .5e", "2 1 1@5", "2 1 1@ 7 8", "2@1 1", "@",
+        "% a NUL @ in a comment", "2 1\r1", "2 1 1\r ", "2\v1 1", "2 1 1\f",
+        "\f", NULL};
     const int nspoil = (int)(sizeof spoil / sizeof spoil[0]);
     int lines = entries + 3, agreed = 0, tried = 0;
     for (int l = 2; l <= lines + 1; l++)
@@ -767,7 +826,12 @@ static void test_chunk_boundaries(void)
                 t = malloc(strlen(A) + 64);
                 sprintf(t, "%s%s\n", A, spoil[v] ? spoil[v] : "");
             }
-            agreed += same_in_chunks("spoilt matrix", t, CPG_MM_MATRIX_A, 0, 0);
+            /* '@' stands for a NUL */
+            size_t tlen = strlen(t);
+            for (char *z = t; (z = strchr(z, '@')) != NULL; z++)
+                *z = '\0';
+            agreed += same_bytes_in_chunks("spoilt matrix", t, tlen,
+                                           CPG_MM_MATRIX_A, 0, 0);
             tried++;
             free(t);
         }

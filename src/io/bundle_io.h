@@ -33,8 +33,22 @@ static inline int cpg_mm_storable(double v)
 
 /* ---------------------------------------------------- text_fields.c */
 
-/* Splits line in place into blank-separated fields; returns how many
- * there are (all counted, at most max stored). */
+/* Where the first byte a line's text may not hold is in text[0, len), or
+ * len when there is none: a control character other than a tab (a NUL,
+ * which would end the C string early and drop the rest of the line
+ * silently; a vertical tab or form feed, which strtok would take for a
+ * blank; a CR, unless it ends the text as CRLF's). Callers check a line
+ * with it before they split it. */
+size_t cpg_stray_byte(const char *text, size_t len);
+
+/* ERR_FORMAT, "path:line: the line holds a NUL byte (column 3); ...",
+ * for the byte cpg_stray_byte found at text[at]. */
+int cpg_fail_stray(char *msg, const char *path, long line, const char *text,
+                   size_t at);
+
+/* Splits line in place into fields separated by spaces or tabs (its line
+ * end taken off, and checked with cpg_stray_byte); returns how many there
+ * are (all counted, at most max stored). */
 int cpg_split_fields(char *line, char **fields, int max);
 
 /* A whole number (the whole text), clamped to long long; 0 when text is
@@ -83,7 +97,8 @@ typedef struct cpg_mm_scan {
  * refusing what CHOLMOD's reader would accept silently or only after
  * allocating for an absurd header: a wrong banner or size, indices out of
  * range, an entry above the diagonal of a symmetric file, a self pair,
- * NaN, Inf or |v| >= 1e308, a truncated or overlong file. Messages name
+ * NaN, Inf or |v| >= 1e308, a truncated or overlong file, a NUL or
+ * another control byte but a tab outside comments. Messages name
  * path:line of the first defect in file order. On success the
  * s->entries entries are in s->row, s->col, s->val (malloc'd; free with
  * cpg_mm_free or take them); on failure nothing is kept. Values read

@@ -20,13 +20,25 @@
 static const char *const field_names[8] = {"node", "ndof", "p_x", "p_y",
                                            "p_z",  "q_x",  "q_y", "q_z"};
 
-/* The fields of line (modified in place) before its comment; returns how
- * many there are, counting all of them even past MAX_FIELDS. */
-static int split_fields(char *line, char **fields)
+/* The fields of the len bytes of line (as getline read them, modified in
+ * place) before its comment; returns how many there are, counting all of
+ * them even past MAX_FIELDS, or an error code when the text before the
+ * comment holds a byte it may not (cpg_stray_byte: a NUL would cut it
+ * short silently). */
+static int split_fields(const char *path, long lineno, char *line,
+                        size_t len, char **fields, char *msg)
 {
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
+    if (len > 0 && line[len - 1] == '\n')
+        len--;
+    char *hash = memchr(line, '#', len);
+    size_t text = hash ? (size_t)(hash - line) : len;
+    /* the '#' included: a CR right before it does not end the line */
+    size_t at = cpg_stray_byte(line, hash ? text + 1 : text);
+    if (at < text)
+        return cpg_fail_stray(msg, path, lineno, line, at);
+    if (!hash && text > 0 && line[text - 1] == '\r')
+        text--; /* CRLF */
+    line[text] = '\0';
     return cpg_split_fields(line, fields, MAX_FIELDS);
 }
 
@@ -138,10 +150,16 @@ int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
         goto done;
     }
 
-    while (getline(&line, &line_cap, f) != -1) {
+    ssize_t got;
+    while ((got = getline(&line, &line_cap, f)) != -1) {
         lineno++;
         char *fields[MAX_FIELDS];
-        int nfields = split_fields(line, fields);
+        int nfields = split_fields(path, lineno, line, (size_t)got, fields,
+                                   msg);
+        if (nfields < 0) {
+            code = nfields;
+            goto done;
+        }
         if (nfields == 0)
             continue;
         corepcg_constraint c;

@@ -5,7 +5,9 @@
  * (fast_line) takes only lines that are plainly valid -- `row col value`
  * with blanks between, decimal digits, a plain decimal value in range --
  * and reads them exactly as check_line would (decimal.c is bit for bit
- * strtod). */
+ * strtod). A byte the format does not allow (a NUL, a CR inside a line)
+ * stops the fast path where it stands, so check_line, not an extra pass,
+ * finds it. */
 #include "mm_lines.h"
 #include "decimal.h"
 
@@ -93,6 +95,9 @@ static int check_line(const cpg_mm_scan *s, const mm_line *l, long lineno,
         return mm_fail_long(s, lineno, msg);
     if (skipped(l))
         return 0;
+    int rc = mm_check_bytes(s, lineno, l, msg);
+    if (rc != COREPCG_OK)
+        return rc;
     if (count == limit)
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:%ld: more entries than the %lld the size line "
@@ -100,7 +105,6 @@ static int check_line(const cpg_mm_scan *s, const mm_line *l, long lineno,
                         s->size_line);
     char buf[MM_MAX_LINE + 2];
     char *line = line_text(l, buf);
-    int rc;
     if (s->kind == CPG_MM_VECTOR) {
         char *fld[2];
         int nf = cpg_split_fields(line, fld, 2);
@@ -169,6 +173,9 @@ static const char *fast_line(const cpg_mm_scan *s, const char *p,
         e->value = v;
     }
     p = skip_blanks(p, end);
+    if (p < end && *p == '\r') /* CRLF; a CR before anything else is
+                                  check_line's to refuse */
+        p++;
     int newline = p < end && *p == '\n';
     if (p < end && !newline)
         return NULL;

@@ -49,6 +49,10 @@ static int scan_banner(mm_cursor *c, cpg_mm_scan *s, char *msg)
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:1: not a Matrix Market file (the first line must "
                         "start with %%%%MatrixMarket)", s->path);
+    /* (after that test: a binary file is "not a Matrix Market file") */
+    int rc = mm_check_bytes(s, 1, &l, msg);
+    if (rc != COREPCG_OK)
+        return rc;
     if (nf != 5 || !lower_equal(fld[1], "matrix"))
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:1: malformed banner: expected `%%%%MatrixMarket "
@@ -97,6 +101,9 @@ static int scan_size(mm_cursor *c, cpg_mm_scan *s, char *msg)
         return rc;
     long lineno = c->lineno;
     s->size_line = lineno;
+    rc = mm_check_bytes(s, lineno, &l, msg);
+    if (rc != COREPCG_OK)
+        return rc;
     int want = s->kind == CPG_MM_VECTOR ? 2 : 3;
     char buf[MM_MAX_LINE + 2], *fld[4];
     int nf = cpg_split_fields(line_text(&l, buf), fld, 4);

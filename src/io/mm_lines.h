@@ -47,29 +47,54 @@ static inline int too_long(const mm_line *l)
     return l->len + (size_t)l->newline > MM_MAX_LINE + 1;
 }
 
+/* What separates fields (docs/format.md section 3.1): a CR, vertical tab
+ * or form feed is refused (cpg_stray_byte), not taken for a blank. */
 static inline int is_blank(char c)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    return c == ' ' || c == '\t';
 }
 
-/* A comment ('%' in column 1) or a blank line; a NUL makes a line
- * neither, as it did for strspn on getline's buffer. */
+/* The line's length without its line end: a CR that ends it is CRLF's
+ * (or, on a last line without LF, ends the file). */
+static inline size_t text_len(const mm_line *l)
+{
+    return l->len - (l->len > 0 && l->p[l->len - 1] == '\r');
+}
+
+/* A comment ('%' in column 1, free text) or a blank line; a NUL or
+ * another control character makes a line neither. */
 static inline int skipped(const mm_line *l)
 {
     if (l->len > 0 && l->p[0] == '%')
         return 1;
-    for (size_t k = 0; k < l->len; k++)
+    size_t len = text_len(l);
+    for (size_t k = 0; k < len; k++)
         if (!is_blank(l->p[k]))
             return 0;
     return 1;
 }
 
-/* The line as a C string (as getline gave it: the text up to a NUL
- * counts); buf holds MM_MAX_LINE + 2 bytes and the line is not too long. */
+/* A line that is not skipped holds no control character but tabs
+ * (cpg_stray_byte). Only lines the fast path of mm_entries.c refuses come
+ * here, which stops at such a byte anyway: no cost per line in the
+ * common case. */
+static inline int mm_check_bytes(const cpg_mm_scan *s, long lineno,
+                                 const mm_line *l, char *msg)
+{
+    size_t at = cpg_stray_byte(l->p, l->len);
+    return at == l->len ? COREPCG_OK
+                        : cpg_fail_stray(msg, s->path, lineno, l->p, at);
+}
+
+/* The line's text, its line end taken off, as a C string; buf holds
+ * MM_MAX_LINE + 2 bytes and the line is not too long. A NUL would end
+ * the string early: the line's bytes are checked (mm_check_bytes) before
+ * its fields are read. */
 static inline char *line_text(const mm_line *l, char *buf)
 {
-    memcpy(buf, l->p, l->len);
-    buf[l->len] = '\0';
+    size_t len = text_len(l);
+    memcpy(buf, l->p, len);
+    buf[len] = '\0';
     return buf;
 }
 

@@ -10,7 +10,9 @@
  * absent. The contract checked:
  *   - a failed read returns a negative code, no bundle, and a message;
  *   - an accepted bundle is one docs/format.md allows (lower CSC, positive
- *     diagonal, finite vectors, valid constraints, pairs in range);
+ *     diagonal, finite vectors, valid constraints, pairs in range), read
+ *     from files that hold no NUL or other control byte but tabs and line
+ *     ends outside comments;
  *   - writing it back and reading it again gives the same numbers;
  *   - setup + solve return documented codes; an error leaves x untouched
  *     (and a failed setup leaves the handle empty), a usable x is finite
@@ -107,10 +109,42 @@ static void parse_options(const struct part *p, corepcg_settings *s)
     }
 }
 
+/* docs/format.md sections 3.1 and 4.1: outside its comments an accepted
+ * file holds no control character but tabs and its line ends (LF, CRLF;
+ * a CR may end the last line). Comments: in a .mtx file a line after the
+ * banner starting with '%'; in constraints.txt from '#' on. */
+static void check_text_bytes(const struct part *p, const char *name,
+                             int hash_comments)
+{
+    const char *t = (const char *)p->data;
+    size_t n = p->size;
+    long line = 1;
+    for (size_t at = 0; at < n; at++, line++) {
+        const char *nl = memchr(t + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - t) : n, stop = end;
+        const char *hash = hash_comments ? memchr(t + at, '#', end - at) : NULL;
+        if (hash)
+            stop = (size_t)(hash - t);
+        else if (!hash_comments && line > 1 && end > at && t[at] == '%')
+            stop = at;
+        for (size_t k = at; k < stop; k++) {
+            unsigned char c = (unsigned char)t[k];
+            FUZZ_REQUIRE(c >= 0x20 || c == '\t' ||
+                             (c == '\r' && k + 1 == end && stop == end),
+                         "%s accepted with byte 0x%02x on line %ld", name, c,
+                         line);
+        }
+        at = end;
+    }
+}
+
 /* What docs/format.md promises about an accepted bundle. */
 static void check_bundle(const corepcg_bundle *bd,
                          const struct part parts[P_COUNT])
 {
+    for (int k = 0; k < P_OPTIONS; k++)
+        if (parts[k].present)
+            check_text_bytes(&parts[k], part_files[k], k == P_CONSTRAINTS);
     const corepcg_system *s = &bd->system;
     int N = s->num_nodes, n = 3 * N;
     FUZZ_REQUIRE(N >= 1, "N = %d", N);
