@@ -533,6 +533,8 @@ static void test_bad_inputs(void)
                COREPCG_ERR_FORMAT, 10, "row index is not a whole number");
     expect_bad("A-value-text", "A.mtx", fixture_edit_lines(A, 10, "3 2 one", 0),
                COREPCG_ERR_FORMAT, 10, "value is not a number ('one')");
+    expect_bad("A-value-hex", "A.mtx", fixture_edit_lines(A, 10, "3 2 -0x1p0", 0),
+               COREPCG_ERR_FORMAT, 10, "value -0x1p0 is a hexadecimal float");
     expect_bad("A-integer-banner", "A.mtx",
                fixture_edit_lines(A, 1, "%%MatrixMarket matrix coordinate integer symmetric", 0),
                COREPCG_ERR_FORMAT, 7, "not an integer");
@@ -586,6 +588,9 @@ static void test_bad_inputs(void)
                COREPCG_ERR_CONSTRAINT, 5, "node 1 is listed twice (first on line 3)");
     expect_bad("constraints-range", "constraints.txt", fixture_edit_lines(con, 2, "4 0", 0),
                COREPCG_ERR_CONSTRAINT, 2, "out of range");
+    expect_bad("constraints-hex", "constraints.txt",
+               fixture_edit_lines(con, 3, "1 2 0x1.3333333333333p-1 0.8 0", 0),
+               COREPCG_ERR_FORMAT, 3, "is a hexadecimal float");
 
     /* no bundle at all */
     char msg[COREPCG_MSG_SIZE];

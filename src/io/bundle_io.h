@@ -51,6 +51,10 @@ int cpg_fail_stray(char *msg, const char *path, long line, const char *text,
  * are (all counted, at most max stored). */
 int cpg_split_fields(char *line, char **fields, int max);
 
+/* 1 when text, a number strtod read, is a hexadecimal float ("0x1p3"):
+ * C reads it, the formats take decimals only (docs/format.md). */
+int cpg_hexadecimal(const char *text);
+
 /* A whole number (the whole text), clamped to long long; 0 when text is
  * not one. */
 int cpg_parse_whole(const char *text, long long *out);

@@ -105,6 +105,11 @@ static int parse_record(const char *path, long line, char **fields,
             return cpg_fail(msg, COREPCG_ERR_FORMAT,
                             "%s:%ld: %s is not a number ('%s')", path, line,
                             field_names[k], fields[k]);
+        if (cpg_hexadecimal(fields[k]))
+            return cpg_fail(msg, COREPCG_ERR_FORMAT,
+                            "%s:%ld: %s %s is a hexadecimal float; write it "
+                            "in decimal", path, line, field_names[k],
+                            fields[k]);
         if (!isfinite(v))
             return cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
                             "%s:%ld: %s is not finite ('%s')", path, line,

@@ -38,6 +38,10 @@ static int scan_value(const cpg_mm_scan *s, long lineno, const char *text,
         return cpg_fail(msg, COREPCG_ERR_FORMAT,
                         "%s:%ld: value is not a number ('%s')", s->path,
                         lineno, text);
+    if (cpg_hexadecimal(text))
+        return cpg_fail(msg, COREPCG_ERR_FORMAT,
+                        "%s:%ld: value %s is a hexadecimal float; write "
+                        "it in decimal", s->path, lineno, text);
     if (!isfinite(v) || !cpg_mm_storable(v))
         return cpg_fail(msg, COREPCG_ERR_NOT_FINITE,
                         "%s:%ld: value %s is not finite%s", s->path, lineno,

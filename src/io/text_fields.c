@@ -43,6 +43,12 @@ int cpg_fail_stray(char *msg, const char *path, long line, const char *text,
                     what, at + 1, rule);
 }
 
+int cpg_hexadecimal(const char *text)
+{
+    const char *p = text + (*text == '+' || *text == '-');
+    return p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+}
+
 int cpg_split_fields(char *line, char **fields, int max)
 {
     int count = 0;
