@@ -48,7 +48,8 @@ extern "C" {
 enum corepcg_status {
     COREPCG_OK = 0,
     /* warnings: x is usable */
-    COREPCG_NOT_CONVERGED = 1,    /* iteration limit reached, tol not met  */
+    COREPCG_NOT_CONVERGED = 1,    /* tol not met: iteration limit reached,
+                                     or the residual at round-off above tol */
     COREPCG_FELL_BACK = 2,        /* core not SPD; solved by block PCG     */
     COREPCG_STOPPED = 3,          /* monitor said stop; x is that iterate */
     /* errors: no usable x */
@@ -482,7 +483,8 @@ COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
  * zero: it is the unconstrained guess y of Ascher & Boxerman), into x (n).
  * info may be NULL; its status is the code returned. Allocates nothing.
  * May be called any number of times after setup/update.
- * Returns OK; the warnings NOT_CONVERGED (max_iter reached), FELL_BACK and
+ * Returns OK; the warnings NOT_CONVERGED (max_iter reached, or the
+ * residual at round-off above tol), FELL_BACK and
  * STOPPED (the monitor asked to stop) (x written); or, x untouched:
  * ERR_ARGUMENT, ERR_STATE (no system set up), ERR_NOT_FINITE (b or x0),
  * ERR_BREAKDOWN (p^T A p <= 0: A~ is not positive definite), ERR_NAN (NaN

@@ -5,7 +5,8 @@
  * and reports a preconditioner that is not positive definite -- before the
  * first iteration (delta0 < 0) and inside the loop (r^T M^-1 r < 0) -- as a
  * breakdown with its message, and an Inf inside the loop (p^T A p) as
- * ERR_NAN. Setup refuses such preconditioners, so only
+ * ERR_NAN. A tol below round-off (1e-18, 1e-300) ends NOT_CONVERGED at
+ * round-off under either rule. Setup refuses such preconditioners, so only
  * this test reaches those checks. The optional two-at-once preconditioner
  * (delta0's and the initial residual's application as one call) gives the
  * same iterates as two calls, is called once, and its failure stops the
@@ -97,6 +98,48 @@ static int run(const double *m, const double *b, int use_filter, int max_iter,
     return rc;
 }
 
+/* A x = b with Jacobi at the given tol and rule (residual: 1, the
+ * papers': 0), from zero. */
+static int run_tol(double tol, int residual, double *x, int *iterations,
+                   char *msg)
+{
+    static const double jacobi[2] = {0.25, 1.0 / 3}, b[2] = {0.1, 0.7};
+    cpg_pcg_work w;
+    CHECK_INT(cpg_pcg_work_alloc(&w, 2, &cpg_vec_cpu), COREPCG_OK);
+    cpg_pcg_problem pb = {
+        .n = 2, .matvec = matvec, .precond = precond,
+        .precond_ctx = (void *)jacobi, .b = b, .bdelta = b, .tol = tol,
+        .stop_residual = residual, .max_iter = 1000,
+    };
+    x[0] = x[1] = 0;
+    msg[0] = '\0';
+    int rc = cpg_pcg(&pb, &w, x, iterations, msg);
+    cpg_pcg_work_free(&w);
+    return rc;
+}
+
+/* A tol below what double precision reaches (1e-18, 1e-300) under either
+ * rule: NOT_CONVERGED at round-off, said so, with the answer as far as it
+ * goes -- not OK above tol, and not the false breakdown (p^T A p = 0) the
+ * recurrence's residual met once it had shrunk alone to underflow. */
+static void check_tol_below_round_off(void)
+{
+    char msg[COREPCG_MSG_SIZE];
+    for (int residual = 0; residual <= 1; residual++)
+        for (int k = 0; k < 2; k++) {
+            double tol = k ? 1e-300 : 1e-18, x[2];
+            int it = -1;
+            int rc = run_tol(tol, residual, x, &it, msg);
+            CHECK(rc == COREPCG_NOT_CONVERGED, "tol %g, %s rule: %d (%s)", tol,
+                  residual ? "residual" : "papers'", rc, msg);
+            CHECK_STR_CONTAINS(msg, "reached round-off");
+            CHECK(it >= 1 && it <= 10, "tol %g: %d iterations", tol, it);
+            /* A^-1 = [3 -1; -1 4] / 11 */
+            CHECK_NEAR(x[0], (0.3 - 0.7) / 11, 1e-15);
+            CHECK_NEAR(x[1], (2.8 - 0.1) / 11, 1e-15);
+        }
+}
+
 /* 1 + 1e16 - 1e16 + 1 is 1 summed in order; pairwise, or in two lanes of
  * a vector register, 0. */
 static void check_cpu_vec_order(void)
@@ -121,6 +164,7 @@ static void check_cpu_vec_order(void)
 int main(void)
 {
     check_cpu_vec_order();
+    check_tol_below_round_off();
     char msg[COREPCG_MSG_SIZE];
     int it = -1;
     const double identity[2] = {1, 1}, b[2] = {1, 2};

@@ -35,7 +35,9 @@
  *    error was about 1e-9);
  *  - b, z and the guess scaled by 2^-700 or 2^700: every method (auto
  *    and amgpcg too) converges, and its answer is the unscaled one times
- *    the same power of two, bit for bit, in as many iterations.
+ *    the same power of two, bit for bit, in as many iterations;
+ *  - at tol 1e-18 and 1e-300, below round-off, every iterative method
+ *    returns NOT_CONVERGED with a residual <= 1e-13 and says why.
  */
 #include "setup_for.h"
 #include "corepcg.h"
@@ -950,10 +952,56 @@ static void test_units_of_b(void)
     testsys_free(&t);
 }
 
+/* A tol below what double precision reaches (1e-18, 1e-300): every
+ * iterative method ends NOT_CONVERGED, its residual at round-off and its
+ * message saying so -- not OK above tol (as at 1e-18), nor a breakdown
+ * the recurrence made up once it shrank alone to underflow (at 1e-300:
+ * "p^T A p = 0 <= 0 ... not positive definite"). */
+static void test_tol_below_round_off(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 15, 32);
+    testsys t;
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
+        return;
+    }
+    double *x = malloc(sizeof(double) * (size_t)t.n);
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = corepcg_method_at(k);
+        if (m == COREPCG_METHOD_DIRECT)
+            continue; /* no tol */
+        const char *name = corepcg_method_name((corepcg_method)m);
+        for (int e = 0; e < 2; e++) {
+            corepcg_settings set;
+            corepcg_settings_default(&set);
+            set.method = (corepcg_method)m;
+            set.tol = e ? 1e-300 : 1e-18;
+            corepcg_solver *h = NULL;
+            corepcg_create(&h);
+            corepcg_info info;
+            int rc = setup_for(h, &t.sys, &set);
+            if (rc >= 0)
+                rc = corepcg_solve(h, t.b, NULL, x, &info);
+            CHECK(rc == COREPCG_NOT_CONVERGED, "%s, tol %g: %d (%s)", name,
+                  set.tol, rc, corepcg_message(h));
+            if (rc == COREPCG_NOT_CONVERGED) {
+                CHECK_INT(info.converged, 0);
+                CHECK_LE(info.rel_residual, 1e-13);
+                CHECK_STR_CONTAINS(corepcg_message(h), "reached round-off");
+            }
+            corepcg_free(&h);
+        }
+    }
+    free(x);
+    testsys_free(&t);
+}
+
 int main(void)
 {
     make_cases();
     test_units_of_b();
+    test_tol_below_round_off();
     test_random_accuracy();
     test_tiny_bundle();
     test_large_guess();

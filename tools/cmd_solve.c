@@ -351,10 +351,13 @@ int cmd_solve(int argc, char **argv)
         print_json(&o, &info, &rep, read_s, &warm);
     else
         print_summary(&info, &rep, read_s, &warm);
-    if (rc == COREPCG_NOT_CONVERGED)
-        cli_error("%s: not converged in %d iterations (relative residual %.3e)%s",
-                  o.bundle, info.iterations, info.rel_residual,
+    if (rc == COREPCG_NOT_CONVERGED) {
+        const char *why = corepcg_message(h); /* e.g. round-off above tol */
+        cli_error("%s: not converged in %d iterations (relative residual "
+                  "%.3e)%s%s%s", o.bundle, info.iterations, info.rel_residual,
+                  why[0] ? ": " : "", why,
                   o.out ? "; the answer is written but flagged" : "");
+    }
 done:
     solve_report_free(&rep);
     corepcg_free(&h);

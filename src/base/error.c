@@ -12,7 +12,7 @@ struct code_text {
 
 static const struct code_text code_texts[] = {
     {COREPCG_OK, "ok"},
-    {COREPCG_NOT_CONVERGED, "not converged within the iteration limit"},
+    {COREPCG_NOT_CONVERGED, "not converged (max_iter reached, or the residual stopped at round-off above tol)"},
     {COREPCG_FELL_BACK, "core not positive definite; solved by block-preconditioned PCG instead"},
     {COREPCG_STOPPED, "stopped by the monitor"},
     {COREPCG_ERR_ARGUMENT, "invalid argument"},

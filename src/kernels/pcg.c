@@ -59,6 +59,31 @@ double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v)
  * residual, so a second check rarely fails. */
 #define TRUE_RESIDUAL_CHECKS 3
 
+/* No answer's residual in double precision gets much below the round-off
+ * of b: |S(b - A x)| <= ROUND_OFF |b| is as far as iterating goes. A tol
+ * below that (--tol 1e-18) is met only by chance; past it the recurrence
+ * went on shrinking alone until its direction underflowed and p^T A p = 0
+ * read as a breakdown. */
+#define ROUND_OFF (64 * DBL_EPSILON)
+
+/* The end of a loop whose measure (the true |r|^2 or delta) is at
+ * round-off, above tol. A tol below ROUND_OFF asked for more than double
+ * precision gives: NOT_CONVERGED, said so, x the answer as far as it goes.
+ * At a larger tol, b^ itself is at the round-off of b (b = A (I - S) z:
+ * the free part of the answer is zero to round-off): no answer does
+ * better and this one is right, OK. */
+static int at_round_off(char *msg, int it, double measure, double reference,
+                        double tol)
+{
+    if (tol >= ROUND_OFF)
+        return COREPCG_OK;
+    cpg_fail(msg, COREPCG_NOT_CONVERGED, "the residual reached round-off "
+             "(%.2e) after %d iterations, above tol %.2e: double precision "
+             "gets no closer on this system", sqrt(measure / reference), it,
+             tol);
+    return COREPCG_NOT_CONVERGED;
+}
+
 /* r = S(b - A x) afresh for x as it will be handed out (q is scratch);
  * returns r^T r. */
 static double true_residual(const cpg_pcg_problem *pb,
@@ -201,22 +226,23 @@ static int pcg_step(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
 }
 
 /* After the loop: OK, or NOT_CONVERGED when the checks ran out with the
- * recurrence's residual below the target and the true one above it --
- * and above the round-off of b itself, which no answer can beat (b =
- * A (I - S) z gives b^ at round-off): say so, never OK. */
+ * recurrence's residual below the target and the true one above it: at
+ * round-off (round_off: the true |r|^2 no answer gets below) or not,
+ * said which, never OK. */
 static int pcg_end(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
-                   int verified, double target, int it, char *msg)
+                   int verified, double target, double reference,
+                   double round_off, int it, char *msg)
 {
-    double floor = 64 * DBL_EPSILON, rr;
-    if (pb->stop_residual && !verified &&
-        (rr = true_residual(pb, w->vec, x, w->r, w->q)) > target &&
-        rr > floor * floor * w->vec->dot(pb->n, pb->b, pb->b)) {
-        cpg_fail(msg, COREPCG_NOT_CONVERGED, "the true residual stays above "
-                 "tol after %d iterations (the recurrence drifted: a guess far "
-                 "from the answer?)", it);
-        return COREPCG_NOT_CONVERGED;
-    }
-    return COREPCG_OK;
+    double rr;
+    if (!pb->stop_residual || verified ||
+        (rr = true_residual(pb, w->vec, x, w->r, w->q)) <= target)
+        return COREPCG_OK;
+    if (rr <= round_off)
+        return at_round_off(msg, it, rr, reference, pb->tol);
+    cpg_fail(msg, COREPCG_NOT_CONVERGED, "the true residual stays above "
+             "tol after %d iterations (the recurrence drifted: a guess far "
+             "from the answer?)", it);
+    return COREPCG_NOT_CONVERGED;
 }
 
 /* 1 when the monitor, shown iteration it and the stopping rule's measure
@@ -250,12 +276,21 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     if (rc != COREPCG_OK)
         return rc;
     int checks = 0, verified = 1; /* rr is the true residual's */
+    /* round-off of the measure: the true |r|^2 (residual rule) or delta
+     * (the papers') that no answer gets below */
+    double round_off = ROUND_OFF * ROUND_OFF *
+                       (pb->stop_residual ? vec->dot(n, pb->b, pb->b)
+                                          : reference);
 
     int it = 0;
     while ((pb->stop_residual ? rr : delta) > target) {
         if (it >= pb->max_iter) {
             *iterations = it;
             return COREPCG_NOT_CONVERGED;
+        }
+        if (!pb->stop_residual && delta <= round_off) {
+            *iterations = it;
+            return at_round_off(msg, it, delta, reference, pb->tol);
         }
         double delta_old = delta;
         rc = pcg_step(pb, w, x, &delta, &rr, &it, msg);
@@ -265,9 +300,16 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         }
         verified = 0;
         int restart = 0;
-        if (pb->stop_residual && rr <= target && checks < TRUE_RESIDUAL_CHECKS) {
+        /* checked once the recurrence meets tol, or round-off, whichever
+         * comes first (below round-off it would only shrink alone) */
+        if (pb->stop_residual && rr <= fmax(target, round_off) &&
+            checks < TRUE_RESIDUAL_CHECKS) {
             checks++;
             rr = true_residual(pb, vec, x, r, q);
+            if (rr > target && rr <= round_off) {
+                *iterations = it;
+                return at_round_off(msg, it, rr, reference, pb->tol);
+            }
             if (rr > target) { /* drifted: go on from the true residual */
                 delta = precondition(pb, vec, r, c, &rc);
                 if (rc != COREPCG_OK) {
@@ -296,5 +338,5 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             pb->filter(pb->filter_ctx, c);
     }
     *iterations = it;
-    return pcg_end(pb, w, x, verified, target, it, msg);
+    return pcg_end(pb, w, x, verified, target, reference, round_off, it, msg);
 }

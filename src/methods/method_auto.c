@@ -512,6 +512,7 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
     for (;;) {
         int k = st->chosen;
         cpg_ctx c = solve_ctx(st, ctx, k);
+        ctx->msg[0] = '\0'; /* this attempt's own (note_failure reads it) */
         double t = cpg_now();
         int rc = ops_of(st, k)->solve(st->sub[k], &c, b, y, x, iterations);
         double solve_s = cpg_now() - t;
@@ -534,9 +535,11 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
                          why_failed, corepcg_method_name(st->cand[k]));
             return rc;
         }
+        /* a loop that stopped at round-off says so; at its budget, not */
         note_failure(why_failed, st->cand[k],
-                     rc == COREPCG_NOT_CONVERGED ? "no convergence within "
-                     "its iteration budget" : ctx->msg);
+                     rc == COREPCG_NOT_CONVERGED && !ctx->msg[0]
+                         ? "no convergence within its iteration budget"
+                         : ctx->msg);
         if (rc == COREPCG_NOT_CONVERGED)
             cpg_auto_skip(&st->model, k);
         else
