@@ -1241,7 +1241,7 @@ static void test_unwritable(void)
     snapshot_take(dir, &old);
     rc = corepcg_bundle_write(dir, &t->system, t->b, t->x0, msg);
     CHECK_INT(rc, COREPCG_ERR_IO);
-    CHECK_STR_CONTAINS(msg, "z.mtx: is a directory");
+    CHECK_STR_CONTAINS(msg, "z.mtx: cannot write: it is a directory");
     CHECK(snapshot_same(dir, &old), "a directory in the way: files changed");
     /* ... also as a stale file to remove */
     corepcg_system noz = t->system;
@@ -1317,6 +1317,38 @@ static void test_temporaries(void)
     CHECK(text && strcmp(text, "whole\n") == 0, "w.txt holds what was written");
     free(text);
     CHECK_INT(fixture_count_files(dir), 4);
+
+    /* what a write replaces: a symbolic link's file (the link stays), with
+     * its permission bits; never a pipe (or a device: `--out /dev/full`
+     * as root made the device a file) nor an empty name */
+    char real[FIXTURE_PATH], link_path[FIXTURE_PATH];
+    fixture_join(real, dir, "real.txt");
+    fixture_join(link_path, dir, "link.txt");
+    fixture_write(dir, "real.txt", "old\n");
+    CHECK_INT(chmod(real, 0600), 0);
+    CHECK_INT(symlink("real.txt", link_path), 0);
+    CHECK_INT(cpg_atomic_open(&af, link_path, msg), COREPCG_OK);
+    fputs("new\n", af.f);
+    CHECK_INT(cpg_atomic_commit(&af, msg), COREPCG_OK);
+    struct stat st;
+    CHECK(lstat(link_path, &st) == 0 && S_ISLNK(st.st_mode),
+          "the link was replaced by a file");
+    CHECK(stat(real, &st) == 0 && (st.st_mode & 0777) == 0600,
+          "the file's mode became %o, was 600", (unsigned)(st.st_mode & 0777));
+    text = fixture_read(real);
+    CHECK(text && strcmp(text, "new\n") == 0, "written through the link");
+    free(text);
+    fixture_join(path, dir, "pipe");
+    CHECK_INT(mkfifo(path, 0600), 0);
+    CHECK_INT(cpg_atomic_open(&af, path, msg), COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "is not a regular file");
+    CHECK_INT(cpg_output_check(path, msg), COREPCG_ERR_IO);
+    CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode), "the pipe replaced");
+    CHECK_INT(cpg_output_check("", msg), COREPCG_ERR_IO);
+    CHECK_STR_CONTAINS(msg, "empty name");
+    unlink(path);
+    unlink(link_path);
+    unlink(real);
 
     /* mkdir -p, and a file in the way */
     fixture_join(path, dir, "a/b/c");

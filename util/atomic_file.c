@@ -2,6 +2,7 @@
 /* atomic_file.c -- output files that appear whole or not at all (see
  * atomic_file.h): temporaries next to the target, fsync, rename; for a
  * group of files, backups of the old ones until every rename succeeded. */
+#define _DEFAULT_SOURCE /* realpath */
 #include "atomic_file.h"
 #include "message.h"
 
@@ -149,18 +150,67 @@ static int make_parents(const char *path, char *msg)
     return rc;
 }
 
+/* The file that writing path replaces, malloc'd into *target: path, or
+ * the file a symbolic link at path names (the link stays, as a shell's
+ * `>` writes through it). An existing one that is not a regular file (a
+ * device, a pipe, a directory) is refused: the rename would replace it
+ * (`--out /dev/full` as root made the device a file). *mode gets an
+ * existing file's permission bits, which its replacement keeps, or -1. */
+static int write_target(const char *path, char **target, int *mode,
+                        char *msg)
+{
+    *target = NULL;
+    *mode = -1;
+    if (!path[0])
+        return cpg_fail(msg, COREPCG_ERR_IO, "cannot write a file with an "
+                        "empty name");
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT)
+            return cpg_fail(msg, COREPCG_ERR_IO, "%s: %s", path,
+                            strerror(errno));
+        *target = strdup(path);
+    } else if (S_ISLNK(st.st_mode)) {
+        *target = realpath(path, NULL);
+        if (!*target || stat(*target, &st) != 0) {
+            int err = errno;
+            free(*target);
+            *target = NULL;
+            return cpg_fail(msg, COREPCG_ERR_IO, "%s: a symbolic link whose "
+                            "file cannot be reached: %s", path, strerror(err));
+        }
+    } else {
+        *target = strdup(path);
+    }
+    if (!*target)
+        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+    if (*mode == -1 && lstat(*target, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            free(*target);
+            *target = NULL;
+            return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot write: it %s",
+                            path, S_ISDIR(st.st_mode)
+                                      ? "is a directory"
+                                      : "exists and is not a regular file "
+                                        "(a device, a pipe or a socket)");
+        }
+        *mode = (int)(st.st_mode & 07777);
+    }
+    return COREPCG_OK;
+}
+
 int cpg_atomic_open(cpg_atomic_file *af, const char *path, char *msg)
 {
     memset(af, 0, sizeof *af);
-    int fd = -1, err = 0;
-    int rc = make_parents(path, msg);
+    int fd = -1, err = 0, mode;
+    int rc = path[0] ? make_parents(path, msg) : COREPCG_OK;
+    if (rc == COREPCG_OK)
+        rc = write_target(path, &af->path, &mode, msg);
     if (rc != COREPCG_OK)
         return rc;
-    af->path = malloc(strlen(path) + 1);
-    if (!af->path)
-        return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
-    strcpy(af->path, path);
-    af->tmp = sibling_name(path, "tmp", make_file, &fd, &err);
+    af->tmp = sibling_name(af->path, "tmp", make_file, &fd, &err);
+    if (af->tmp && mode >= 0)
+        (void)fchmod(fd, (mode_t)mode); /* best effort: the umask's else */
     if (af->tmp && !(af->f = fdopen(fd, "w"))) {
         err = errno;
         close(fd);
@@ -425,11 +475,8 @@ int cpg_atomic_commit_all(cpg_atomic_file *files, int count,
 
 int cpg_output_check(const char *path, char *msg)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot write: it is a directory",
-                    path);
-    /* what writing it will do first: the parents, then a temporary */
+    /* what writing it will do first: the parents, what it replaces (not a
+     * directory or a device), then a temporary */
     cpg_atomic_file af;
     int rc = cpg_atomic_open(&af, path, msg);
     cpg_atomic_discard(&af);

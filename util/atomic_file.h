@@ -31,7 +31,10 @@ typedef struct cpg_atomic_file {
 } cpg_atomic_file;
 
 /* Creates path's missing parent directories, then the temporary next to
- * path. On failure *af is empty (discard is still safe). */
+ * the file path names: path, or a symbolic link's file (written through,
+ * the link kept). Refuses an empty path and an existing path that is not
+ * a regular file (a directory, a device, a pipe); a replaced file keeps
+ * its permission bits. On failure *af is empty (discard is still safe). */
 int cpg_atomic_open(cpg_atomic_file *af, const char *path, char *msg);
 
 /* Flushes, fsyncs and closes the temporary, which stays until commit or
@@ -71,8 +74,8 @@ int cpg_path_exists(const char *path, char *msg);
 int cpg_make_dirs(const char *dir, char *msg);
 
 /* Whether path can be written, checked before any work that would end in
- * writing it: creates its missing parents, refuses a directory in its
- * place and an unwritable directory (by creating and removing a
+ * writing it: creates its missing parents, refuses what cpg_atomic_open
+ * refuses and an unwritable directory (by creating and removing a
  * temporary, as writing will). The target itself is not touched. */
 int cpg_output_check(const char *path, char *msg);
 
