@@ -20,7 +20,8 @@
 
 /* A triangle mesh: positions in m (z up) and 0-based triangles. Meshes
  * read from a file remember where each vertex and triangle came from, for
- * messages; the line arrays are NULL for a mesh made in memory. */
+ * messages; the line arrays are NULL for a mesh made in memory (and
+ * vertex_line for a subdivided one). */
 typedef struct cloth_mesh {
     int num_vertices;
     int num_triangles;
@@ -119,7 +120,10 @@ int cloth_mesh_check(const cloth_mesh *mesh, char *msg);
  * numbers; each edge's midpoint is added once, after them, in the order
  * the edges first appear (triangle by triangle, edges ab, bc, ca). V
  * vertices and E edges give V + E vertices and 4 T triangles per round.
- * *out (a new mesh; in is unchanged) is empty on failure. */
+ * A mesh read from a file keeps its source and each triangle the line of
+ * the face it came from (its vertex lines only when levels is 0: a
+ * midpoint has none). *out (a new mesh; in is unchanged) is empty on
+ * failure. */
 int cloth_mesh_subdivide(const cloth_mesh *in, int levels, cloth_mesh *out,
                          char *msg);
 

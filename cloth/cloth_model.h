@@ -361,10 +361,21 @@ typedef struct cloth_fem {
     cloth_hinge *hinges;
 } cloth_fem;
 
+/* The least height of a membrane's rest triangle, as a fraction of its
+ * longest edge (2 area / longest^2). A sliver's stiffness grows as
+ * 1/height, and the rounding its Hessian's PSD projection leaves
+ * (~1e-14 of it) with it: on a 480-vertex tube with one sliver A was
+ * no longer positive definite at 3e-10 (k_stretch 600 to 6e6; at 1e-9 it
+ * was), and auto's solves slowed from 2e-6 down. The shipped meshes'
+ * least is 8.5e-3 (body.obj; the garments 0.29), kept by subdivision. */
+#define CLOTH_FEM_MIN_HEIGHT 3e-6
+
 /* The membranes (one per triangle) and hinges (one per interior edge) of
  * a checked mesh whose model g cloth_mesh_build made (its fixed springs
  * give each vertex pair's place in A). ERR_FORMAT naming the triangle
- * (file:line when read from one) that has no rest area. */
+ * (file:line when read from one; with subdivision the face's line) that
+ * is thinner than CLOTH_FEM_MIN_HEIGHT, has no rest area, or one too
+ * large for a double. */
 int cloth_fem_build(const cloth_mesh *mesh, const cloth_model *g, cloth_fem *fem,
                     char *msg);
 void cloth_fem_free(cloth_fem *fem);

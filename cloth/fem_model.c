@@ -8,6 +8,7 @@
 #include "cloth_model.h"
 #include "message.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +55,51 @@ void cloth_fem_gather(const double *x, const int *v, int count, double *out)
         memcpy(&out[3 * p], &x[3 * v[p]], 3 * sizeof *out);
 }
 
+/* "FILE:LINE: triangle A B C" (or "triangle T: ..." made in memory) for a
+ * message; a subdivided mesh's vertices are not the file's, so there
+ * only the face's line. */
+static const char *triangle_named(const cloth_mesh *mesh, int t, char *buf, size_t len)
+{
+    char where[COREPCG_MSG_SIZE / 2];
+    const int *v = &mesh->triangles[3 * t];
+    cloth_mesh_triangle_place(mesh, t, where, sizeof where);
+    if (mesh->source && mesh->triangle_line && !mesh->vertex_line)
+        snprintf(buf, len, "%s: a triangle of the face (subdivided)", where);
+    else
+        snprintf(buf, len, "%s: triangle %d %d %d", where, v[0] + 1, v[1] + 1, v[2] + 1);
+    return buf;
+}
+
 static int no_rest_area(const cloth_mesh *mesh, int t, char *msg)
 {
-    char where[COREPCG_MSG_SIZE];
-    const int *v = &mesh->triangles[3 * t];
-    return cpg_fail(msg, COREPCG_ERR_FORMAT,
-                    "%s: triangle %d %d %d has no rest area (an FEM element needs one)",
-                    cloth_mesh_triangle_place(mesh, t, where, sizeof where), v[0] + 1,
-                    v[1] + 1, v[2] + 1);
+    char named[COREPCG_MSG_SIZE];
+    return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s has no rest area (an FEM element needs one)",
+                    triangle_named(mesh, t, named, sizeof named));
+}
+
+/* A triangle whose rest shape makes no well-conditioned element: none
+ * (as cloth_mesh_check measures it), too thin, or too large for a
+ * double's area; COREPCG_OK when it is fit. */
+static int unfit_rest(const cloth_mesh *mesh, int t, char *msg)
+{
+    char named[COREPCG_MSG_SIZE];
+    double longest2, area = cloth_mesh_triangle_area(mesh, t, &longest2);
+    if (!isfinite(area) || !isfinite(longest2))
+        return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: its rest area overflows a double "
+                        "(a side of %.3g m; positions are in metres)",
+                        triangle_named(mesh, t, named, sizeof named), sqrt(longest2));
+    if (!(2.0 * area > 1e-12 * longest2))
+        return no_rest_area(mesh, t, msg);
+    /* a sliver's membrane stiffness grows as 1/height, and the rounding
+     * its Hessian's projection leaves with it, until that outweighs the
+     * mass and A is no longer positive definite (docs/design.md) */
+    if (2.0 * area < CLOTH_FEM_MIN_HEIGHT * longest2)
+        return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s is a sliver (height %.2g of its "
+                        "longest edge); an FEM element needs at least %g: remesh it, or "
+                        "use --model springs",
+                        triangle_named(mesh, t, named, sizeof named),
+                        2.0 * area / longest2, CLOTH_FEM_MIN_HEIGHT);
+    return COREPCG_OK;
 }
 
 static int no_pair(char *msg)
@@ -94,9 +132,10 @@ int cloth_fem_build(const cloth_mesh *mesh, const cloth_model *g, cloth_fem *fem
         double X[9];
         memcpy(m->v, &mesh->triangles[3 * t], sizeof m->v);
         cloth_fem_gather(mesh->x, m->v, 3, X);
-        if (cloth_membrane_rest(X, m) != 0)
+        rc = unfit_rest(mesh, t, msg);
+        if (rc == COREPCG_OK && cloth_membrane_rest(X, m) != 0)
             rc = no_rest_area(mesh, t, msg);
-        else if (find_pairs(g, m->v, 3, m->pair) != 0)
+        else if (rc == COREPCG_OK && find_pairs(g, m->v, 3, m->pair) != 0)
             rc = no_pair(msg);
     }
     for (int k = 0; k < num_edges && rc == COREPCG_OK; k++) {

@@ -74,6 +74,34 @@ no_memory:
     return COREPCG_ERR_NO_MEMORY;
 }
 
+/* The file's name and each triangle's line, for the messages of the
+ * models built on out (the FEM's sliver names its face): round by round
+ * triangle t becomes 4 t .. 4 t + 3, so each keeps the line of triangle
+ * t >> 2 levels of in. Vertices keep theirs only unsubdivided (a midpoint
+ * has no line): then the numbers a message names are the file's. */
+static int keep_places(const cloth_mesh *in, int levels, cloth_mesh *out, char *msg)
+{
+    if (!in->source || !in->triangle_line)
+        return COREPCG_OK;
+    out->source = strdup(in->source);
+    out->triangle_line = malloc(((size_t)out->num_triangles + 1) * sizeof *out->triangle_line);
+    if (levels == 0 && in->vertex_line)
+        out->vertex_line = malloc(((size_t)out->num_vertices + 1) * sizeof *out->vertex_line);
+    if (!out->source || !out->triangle_line || (levels == 0 && in->vertex_line &&
+                                                 !out->vertex_line)) {
+        cloth_mesh_free(out);
+        if (msg)
+            snprintf(msg, COREPCG_MSG_SIZE, "mesh: out of memory subdividing");
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    for (int t = 0; t < out->num_triangles; t++)
+        out->triangle_line[t] = in->triangle_line[t >> (2 * levels)];
+    if (out->vertex_line)
+        memcpy(out->vertex_line, in->vertex_line,
+               (size_t)out->num_vertices * sizeof *out->vertex_line);
+    return COREPCG_OK;
+}
+
 int cloth_mesh_subdivide(const cloth_mesh *in, int levels, cloth_mesh *out, char *msg)
 {
     memset(out, 0, sizeof *out);
@@ -90,5 +118,7 @@ int cloth_mesh_subdivide(const cloth_mesh *in, int levels, cloth_mesh *out, char
         cloth_mesh_free(out);
         *out = finer;
     }
+    if (rc == COREPCG_OK)
+        rc = keep_places(in, levels, out, msg);
     return rc;
 }

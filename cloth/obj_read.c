@@ -298,7 +298,26 @@ static int read_lines(reader *r, FILE *f)
             rc = refuse(r, COREPCG_ERR_FORMAT, "NUL byte in the line");
             break;
         }
-        char *save = NULL, *word = keyword(text, &save);
+        /* a CR ends a line only before its LF (CRLF) or at the file's
+         * end. A lone one is an old Mac line end, which getline does not
+         * split at (a file of them reads as one line) -- or, the only one
+         * in a line that ends with LF, a stray CR inside it */
+        const char *cr = memchr(text, '\r', (size_t)len);
+        if (cr && cr + 1 < text + len && cr[1] != '\n') {
+            int mac = text[len - 1] != '\n' ||
+                      memchr(cr + 1, '\r', (size_t)(text + len - 2 - (cr + 1)));
+            rc = refuse(r, COREPCG_ERR_FORMAT, mac
+                        ? "the line ends with a lone carriage return (CR: old Mac line "
+                          "ends); convert the file's line ends to LF"
+                        : "a carriage return (CR) inside the line; a line ends with LF "
+                          "or CRLF");
+            break;
+        }
+        /* a UTF-8 byte order mark, as Windows editors write, is no text */
+        char *start = text;
+        if (r->line == 1 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+            start += 3;
+        char *save = NULL, *word = keyword(start, &save);
         if (!word)
             continue;
         if (count_past_limit(r, word, &save))

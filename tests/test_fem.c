@@ -7,7 +7,8 @@
  * the nearest PSD matrix; the assembled A (SPD, its stiffness the
  * energy's Hessian, its b the energy's gradient and the damping's K v);
  * energy that falls step by step without damping or outside forces; a
- * sheet at rest that stays there; bad parameters and meshes refused. */
+ * sheet at rest that stays there; bad parameters and meshes refused, a
+ * sliver too thin for a well-conditioned element among them. */
 #include "cloth_fixture.h"
 #include "fixture.h"
 #include "test.h"
@@ -902,6 +903,113 @@ static void test_refusals(void)
     CHECK_INT(system(args), 0);
 }
 
+/* ------------------------------------------------------------ slivers */
+
+/* A 5 x 5 quad sheet, 0.5 m a side, hanging in the x-z plane, and on its
+ * top edge's first side (vertices 1 and 2, 0.125 m apart) the flap
+ * triangle 1 26 2 (line 43) whose height is `ratio` of that side. */
+static void write_flap(const char *dir, const char *name, double ratio)
+{
+    char text[4096];
+    int used = 0;
+    for (int r = 0; r < 5; r++)
+        for (int c = 0; c < 5; c++)
+            used += snprintf(text + used, sizeof text - (size_t)used, "v %.17g 0 %.17g\n",
+                             0.125 * c, 1.0 - 0.125 * r);
+    used += snprintf(text + used, sizeof text - (size_t)used, "v 0.0625 0 %.17g\n",
+                     1.0 + 0.125 * ratio);
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            int a = 5 * r + c + 1;
+            used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n", a,
+                             a + 5, a + 6, a + 1);
+        }
+    snprintf(text + used, sizeof text - (size_t)used, "f 1 26 2\n");
+    CHECK_INT(fixture_write(dir, name, text), 0);
+}
+
+/* A near-degenerate triangle (an outside review: heights of 1e-10 to
+ * 3e-12 of the longest edge passed the rest-area test, and A was not
+ * positive definite: a sliver's stiffness, ~1/height, left rounding of
+ * that size in its projected Hessian) is refused when the model is
+ * built, naming its file and line; just above CLOTH_FEM_MIN_HEIGHT A is
+ * SPD (direct factorises it). The springs take every one. The shipped
+ * meshes, refined or not, are far from the bound. */
+static void test_slivers(void)
+{
+    char tmp[FIXTURE_PATH], path[FIXTURE_PATH], args[4096], out[8192], want[2 * FIXTURE_PATH];
+    fixture_temp_dir(tmp, "fem-sliver");
+    fixture_join(path, tmp, "flap.obj");
+    const double refused[] = {1e-6, 1e-7, 1e-9, 1e-11, 3e-12};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        write_flap(tmp, "flap.obj", refused[k]);
+        snprintf(args, sizeof args, "simulate drape --mesh '%s' --model fem --steps 2 "
+                 "--method direct", path);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+        snprintf(want, sizeof want, "corepcg: simulate: %s:43: triangle 1 26 2 is a sliver "
+                 "(height %.2g of its longest edge); an FEM element needs at least %g: "
+                 "remesh it, or use --model springs\n", path, refused[k], CLOTH_FEM_MIN_HEIGHT);
+        CHECK_STR_CONTAINS(out, want);
+        snprintf(args, sizeof args, "simulate drape --mesh '%s' --model springs --steps 2 "
+                 "--method direct", path);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    }
+    /* subdivided, the face's line (its vertices are no longer the file's) */
+    write_flap(tmp, "flap.obj", 1e-6);
+    snprintf(args, sizeof args, "gen drape --mesh '%s' --subdivide 1 --model fem --steps 2 "
+             "--out '%s/bundle'", path, tmp);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    snprintf(want, sizeof want, "%s:43: a triangle of the face (subdivided) is a sliver "
+             "(height 1e-06", path);
+    CHECK_STR_CONTAINS(out, want);
+    CHECK(!fixture_exists(tmp, "bundle"), "a refused gen made its bundle");
+    const double kept[] = {1e-5, 1e-4};
+    for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+        write_flap(tmp, "flap.obj", kept[k]);
+        snprintf(args, sizeof args, "simulate drape --mesh '%s' --model fem --steps 2 "
+                 "--method direct", path);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+        CHECK_STR_CONTAINS(out, "drape on flap.obj (26 vertices), fem");
+    }
+
+    /* a rest area past a double's range: the file and line too */
+    CHECK_INT(fixture_write(tmp, "far.obj", "v 0 0 1e150\nv 1e150 0 1e150\nv 0 0 0\n"
+                                            "v 1e150 0 0\nf 1 3 4 2\n"), 0);
+    fixture_join(path, tmp, "far.obj");
+    snprintf(args, sizeof args, "simulate free --mesh '%s' --model fem --steps 1", path);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    snprintf(want, sizeof want, "%s:5: triangle 1 3 4: its rest area overflows a double "
+             "(a side of 1.41e+150 m; positions are in metres)", path);
+    CHECK_STR_CONTAINS(out, want);
+
+    /* the shipped meshes: their thinnest triangle, and after a round of
+     * subdivision (which keeps the shapes), 1000 times the bound or more */
+    const char *const shipped[] = {"tshirt_coarse.obj", "tshirt.obj", "dress.obj",
+                                   "sheet.obj", "top.obj", "body.obj"};
+    char dir[FIXTURE_PATH], msg[COREPCG_MSG_SIZE];
+    fixture_join(dir, fixture_data_dir(), "meshes");
+    for (size_t k = 0; k < sizeof shipped / sizeof shipped[0]; k++) {
+        cloth_mesh mesh, fine;
+        fixture_join(path, dir, shipped[k]);
+        CHECK_INT(cloth_mesh_read_obj(path, &mesh, msg), COREPCG_OK);
+        CHECK_INT(cloth_mesh_subdivide(&mesh, 1, &fine, msg), COREPCG_OK);
+        for (int level = 0; level < 2; level++) {
+            const cloth_mesh *m = level ? &fine : &mesh;
+            double least = INFINITY;
+            for (int t = 0; t < m->num_triangles; t++) {
+                double longest2, area = cloth_mesh_triangle_area(m, t, &longest2);
+                least = fmin(least, 2.0 * area / longest2);
+            }
+            CHECK(least >= 1000 * CLOTH_FEM_MIN_HEIGHT, "%s subdivided %d times: a triangle "
+                  "of height %.3g", shipped[k], level, least);
+        }
+        cloth_mesh_free(&fine);
+        cloth_mesh_free(&mesh);
+    }
+    snprintf(args, sizeof args, "rm -rf '%s'", tmp);
+    CHECK_INT(system(args), 0);
+}
+
 int main(void)
 {
     test_membrane_derivatives();
@@ -914,5 +1022,6 @@ int main(void)
     test_energy_decreases();
     test_rest_stays();
     test_refusals();
+    test_slivers();
     return test_summary("test_fem");
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_mesh.c -- the simulator on triangle meshes (cloth/): the OBJ
  * reader on good files and on each class of bad one (file:line messages),
- * midpoint subdivision's counts and numbering, the springs and masses of a
+ * midpoint subdivision's counts, numbering and file lines, the springs and masses of a
  * hand-made two-triangle mesh entry by entry, physics that does not care
  * how the vertices are numbered, self-contact springs that appear and
  * vanish (and A's pattern with them; every method on such a system), the
@@ -274,6 +274,30 @@ static void test_subdivide(void)
     }
     CHECK_INT(cloth_mesh_subdivide(&two, CLOTH_MAX_SUBDIVIDE + 1, &once, msg),
               COREPCG_ERR_ARGUMENT);
+
+    /* a mesh from a file keeps its name and each face's line for the
+     * messages of what is built on it (the FEM's sliver): a quad on line
+     * 6, a triangle on line 8; the vertices' lines only unsubdivided */
+    cloth_mesh read;
+    if (read_text("places.obj", "# a quad and a triangle\nv 0 0 0\nv 1 0 0\nv 1 1 0\n"
+                  "v 0 1 0\nf 1 2 3 4\nv 2 0 0\nf 2 5 3\n", &read, msg) == COREPCG_OK) {
+        for (int levels = 0; levels <= 2; levels++) {
+            cloth_mesh out;
+            CHECK_INT(cloth_mesh_subdivide(&read, levels, &out, msg), COREPCG_OK);
+            CHECK(out.source && strcmp(out.source, read.source) == 0, "levels %d: source %s",
+                  levels, out.source ? out.source : "(none)");
+            int wrong = !out.triangle_line;
+            for (int t = 0; t < out.num_triangles && !wrong; t++)
+                wrong = out.triangle_line[t] != (t >> (2 * levels) < 2 ? 6 : 8);
+            CHECK(!wrong, "levels %d: a triangle's line is not its face's", levels);
+            if (levels == 0)
+                CHECK(out.vertex_line && out.vertex_line[4] == 7, "vertex lines not kept");
+            else
+                CHECK(!out.vertex_line, "levels %d: a midpoint given a line", levels);
+            cloth_mesh_free(&out);
+        }
+        cloth_mesh_free(&read);
+    }
 }
 
 /* ------------------------------------------------- springs and masses */

@@ -10,12 +10,15 @@
  * those files. The files are written here, by this test. Also what a new
  * user tripped on (issue 36): no note for `o` lines (the shipped
  * meshes'), simulate --obj into an earlier run's folder, choices in any
- * case. */
+ * case. And what an outside review found: a UTF-8 byte order mark read
+ * past, old Mac line ends (CR alone) refused with the line, and a gen
+ * that fails after making --out's directories taking them back. */
 #include "cloth_fixture.h"
 #include "fixture.h"
 #include "test.h"
 
 #include <stdarg.h>
+#include <sys/stat.h>
 
 static char tmp_dir[FIXTURE_PATH];
 
@@ -306,6 +309,80 @@ static void test_nul_byte(void)
     CHECK_INT(cloth_mesh_read_obj(path, &m, msg), COREPCG_ERR_FORMAT);
     CHECK_STR_CONTAINS(msg, "nul.obj:4: NUL byte in the line");
     CHECK(m.num_vertices == 0 && m.x == NULL, "a refused mesh is empty");
+}
+
+/* Line ends and a byte order mark: LF and CRLF read alike, a UTF-8 BOM
+ * at the file's start read past (no skipped line), and a lone CR -- old
+ * Mac line ends, which getline would read as one line -- refused at its
+ * line rather than read as a file of no faces. */
+static void test_line_ends(void)
+{
+    cloth_mesh m;
+    cloth_obj_skipped s;
+    char msg[COREPCG_MSG_SIZE] = "", note[256];
+    const char *const ok[] = {
+        "\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+        "\xEF\xBB\xBF# made on Windows\r\nv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n",
+        "\xEF\xBB\xBF\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\r", /* a last CRLF cut short */
+    };
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+        int rc = read_text("bom.obj", ok[k], &m, &s, msg);
+        CHECK(rc == COREPCG_OK, "file %zu: %s", k, msg);
+        cloth_obj_skipped_describe(&s, note, sizeof note);
+        CHECK(note[0] == '\0', "file %zu: note '%s'", k, note);
+        if (rc == COREPCG_OK) {
+            CHECK_INT(m.num_vertices, 3);
+            CHECK_INT(m.num_triangles, 1);
+            CHECK_INT(m.vertex_line[0], k == 0 ? 1 : 2);
+            cloth_mesh_free(&m);
+        }
+    }
+    /* only at the very start: elsewhere the bytes are a statement's */
+    int rc = read_text("bom2.obj", "v 0 0 0\n\xEF\xBB\xBFv 2 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+                       &m, &s, msg);
+    CHECK(rc == COREPCG_OK, "bom2.obj: %s", msg);
+    CHECK_INT(s.other_lines, 1);
+    if (rc == COREPCG_OK) {
+        CHECK_INT(m.num_vertices, 3);
+        CHECK(m.x[3] == 1.0, "vertex 2 at x = %g, not line 3's 1", m.x[3]);
+        cloth_mesh_free(&m);
+    }
+    const struct {
+        const char *text, *message;
+    } bad[] = {
+        {"# exported\rv 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r",
+         "cr.obj:1: the line ends with a lone carriage return (CR: old Mac line ends); "
+         "convert the file's line ends to LF"},
+        {"v 0 0 0\nv 1 0 0\rv 0 1 0\rf 1 2 3\r\n",
+         "cr.obj:2: the line ends with a lone carriage return (CR: old Mac line ends)"},
+        {"\xEF\xBB\xBFv 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3",
+         "cr.obj:1: the line ends with a lone carriage return"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0 \r# tail\nf 1 2 3\n",
+         "cr.obj:3: a carriage return (CR) inside the line; a line ends with LF or CRLF"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        rc = read_text("cr.obj", bad[k].text, &m, NULL, msg);
+        CHECK(rc == COREPCG_ERR_FORMAT, "text %zu: status %d (%s)", k, rc, msg);
+        CHECK_STR_CONTAINS(msg, bad[k].message);
+        CHECK(m.num_vertices == 0 && m.x == NULL, "text %zu: a refused mesh is empty", k);
+    }
+    /* the CLI: no note for the mark, the file and line for the CR */
+    char args[4 * FIXTURE_PATH], out[8192];
+    put("bom.obj", 1, "\xEF\xBB\xBF# sheet\n");
+    for (int r = 0; r < SIDE; r++)
+        for (int c = 0; c < SIDE; c++)
+            put("bom.obj", 0, "v %g 0 %g\n", c * SPACING, 1.0 - r * SPACING);
+    for (int r = 0; r + 1 < SIDE; r++)
+        for (int c = 0; c + 1 < SIDE; c++)
+            put("bom.obj", 0, "f %d %d %d %d\n", at(r, c), at(r + 1, c), at(r + 1, c + 1),
+                at(r, c + 1));
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/bom.obj' --steps 1", tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    CHECK(!strstr(out, "skipped"), "a note for the BOM: %s", out);
+    put("cr.obj", 1, "%s", bad[0].text);
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/cr.obj' --steps 1", tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    CHECK_STR_CONTAINS(out, "cr.obj:1: the line ends with a lone carriage return");
 }
 
 /* A polygon of n corners: a centre, then n - 1 points on a quarter
@@ -761,6 +838,41 @@ static void test_cli_refused(void)
     }
 }
 
+/* gen's "1 error (nothing written)": a step that fails after --out's
+ * directories were made takes back the new ones (and only those: an
+ * existing directory, and the bundle in it, stay as they were). Positions
+ * of 1e150 m make the springs' A not finite at the first step. */
+static void test_cli_gen_failed(void)
+{
+    char args[4 * FIXTURE_PATH], out[8192], path[FIXTURE_PATH];
+    put("far.obj", 1, "v 0 0 1e150\nv 1e150 0 1e150\nv 0 0 0\nv 1e150 0 0\nf 1 3 4 2\n");
+    snprintf(args, sizeof args, "gen hang --mesh '%s/far.obj' --steps 2 --out '%s/new/sub/'",
+             tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    CHECK_STR_CONTAINS(out, "corepcg: gen: step 1: ");
+    CHECK(!fixture_exists(tmp_dir, "new"), "a failed gen left %s/new", tmp_dir);
+
+    snprintf(args, sizeof args, "gen hang --mesh '%s/arcsim.obj' --steps 2 --out '%s/kept'",
+             tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 0);
+    fixture_join(path, tmp_dir, "kept/A.mtx");
+    char *before = fixture_read(path);
+    snprintf(args, sizeof args, "gen hang --mesh '%s/far.obj' --steps 2 --out '%s/kept'",
+             tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    char *after = fixture_read(path);
+    CHECK(before && after && strcmp(before, after) == 0, "a failed gen changed %s", path);
+    free(before);
+    free(after);
+    fixture_join(path, tmp_dir, "empty");
+    CHECK_INT(mkdir(path, 0777), 0);
+    snprintf(args, sizeof args, "gen hang --mesh '%s/far.obj' --steps 2 --out '%s'", tmp_dir,
+             path);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    CHECK(fixture_exists(tmp_dir, "empty"), "a failed gen removed %s, which it did not make",
+          path);
+}
+
 int main(void)
 {
     fixture_temp_dir(tmp_dir, "obj");
@@ -769,6 +881,7 @@ int main(void)
     test_corners();
     test_tiny_numbers();
     test_nul_byte();
+    test_line_ends();
     test_large_face();
     test_orient();
     test_scene_check();
@@ -778,6 +891,7 @@ int main(void)
     test_cli_any_case();
     test_cli_options();
     test_cli_refused();
+    test_cli_gen_failed();
     fixture_remove_tree(tmp_dir);
     return test_summary("test_obj");
 }

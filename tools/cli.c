@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int cli_outputs_ready(const char *command, const char *const *files,
                       int nfiles, const char *const *dirs, int ndirs)
@@ -28,6 +30,45 @@ int cli_outputs_ready(const char *command, const char *const *files,
             return -1;
         }
     return 0;
+}
+
+char *cli_missing_dir(const char *dir)
+{
+    char *p = strdup(dir);
+    size_t len = p ? strlen(p) : 0;
+    /* each prefix that ends a component ("a", "a/b", ..., dir), a
+     * doubled or trailing slash adding none */
+    for (size_t k = 1; k <= len; k++) {
+        if (k < len ? p[k] != '/' || p[k - 1] == '/' : p[k - 1] == '/')
+            continue;
+        char c = p[k];
+        p[k] = '\0';
+        struct stat st;
+        if (stat(p, &st) != 0 && errno == ENOENT)
+            return p;
+        p[k] = c;
+    }
+    free(p);
+    return NULL;
+}
+
+void cli_remove_new_dirs(const char *dir, const char *missing)
+{
+    char *p = missing ? strdup(dir) : NULL;
+    if (!p)
+        return;
+    size_t first = strlen(missing), len = strlen(p);
+    for (;;) {
+        while (len > 1 && p[len - 1] == '/')
+            len--;
+        p[len] = '\0';
+        /* rmdir removes only an empty one: never a file someone put there */
+        if (len < first || rmdir(p) != 0)
+            break;
+        while (len > 0 && p[len - 1] != '/')
+            len--;
+    }
+    free(p);
 }
 
 int cli_finite_number(const char *text, double *out)

@@ -20,6 +20,16 @@
 int cli_outputs_ready(const char *command, const char *const *files,
                       int nfiles, const char *const *dirs, int ndirs);
 
+/* The first directory of dir's path (a prefix of it, malloc'd) that does
+ * not exist yet: what cli_outputs_ready will create, dir's missing parents
+ * and dir. NULL when dir exists (or out of memory). */
+char *cli_missing_dir(const char *dir);
+
+/* After a failed command: removes dir and its parents up to missing (as
+ * cli_missing_dir gave it before), deepest first, each only while empty.
+ * Nothing when missing is NULL. */
+void cli_remove_new_dirs(const char *dir, const char *missing);
+
 /* Option values: print a usage error and return -1 on a bad value. */
 /* text as a finite number into *out (-0 made 0: echoed with %g it would
  * print as "-0"): 0, or -1 when it is not one (*out untouched). */

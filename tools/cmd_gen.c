@@ -5,6 +5,7 @@
 #include "cloth_cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define GEN_DEFAULT_STEPS 10     /* scenes without an obstacle             */
 #define GEN_CONTACT_LIMIT 10000  /* give up looking for a first contact    */
@@ -41,6 +42,16 @@ static const char usage_text[] =
     "                   stretch.mtx, x0.mtx (the previous step's answer)\n"
     "exit status: 0 written, 1 error (nothing written), 2 usage\n";
 
+/* Exit 1, "nothing written": not even the directories --out made. */
+static int gen_failed(cloth_sim **sim, struct cloth_cli *o, char *made)
+{
+    cli_remove_new_dirs(o->out, made);
+    free(made);
+    cloth_sim_free(sim);
+    cloth_cli_free(o);
+    return CLI_EXIT_ERROR;
+}
+
 int cmd_gen(int argc, char **argv)
 {
     struct cloth_cli o;
@@ -49,12 +60,12 @@ int cmd_gen(int argc, char **argv)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     /* the mesh and the scene first: a bad one leaves no output directory */
     cloth_sim *sim = NULL;
-    if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim) ||
-        cli_outputs_ready("gen", NULL, 0, &o.out, 1)) {
-        cloth_sim_free(&sim);
-        cloth_cli_free(&o);
-        return CLI_EXIT_ERROR;
-    }
+    if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim))
+        return gen_failed(&sim, &o, NULL);
+    /* the first directory --out makes: a later failure takes them back */
+    char *made = cli_missing_dir(o.out);
+    if (cli_outputs_ready("gen", NULL, 0, &o.out, 1))
+        return gen_failed(&sim, &o, made);
     char msg[COREPCG_MSG_SIZE];
     int rc;
     int until_contact = o.steps == 0 && sim->num_obstacles > 0;
@@ -68,9 +79,7 @@ int cmd_gen(int argc, char **argv)
             rc = cloth_solve(sim, &o.set, msg);
         if (rc < 0) {
             cli_error("gen: %s", msg);
-            cloth_sim_free(&sim);
-            cloth_cli_free(&o);
-            return CLI_EXIT_ERROR;
+            return gen_failed(&sim, &o, made);
         }
         /* the step is taken (its answer is usable), but the bundle's
          * state and x0 then come from an inexact solve: say so */
@@ -87,9 +96,7 @@ int cmd_gen(int argc, char **argv)
                   not_converged, solved);
     if (until_contact && sim->contacts == 0) {
         cli_error("gen: no contact within %d steps", GEN_CONTACT_LIMIT);
-        cloth_sim_free(&sim);
-        cloth_cli_free(&o);
-        return CLI_EXIT_ERROR;
+        return gen_failed(&sim, &o, made);
     }
 
     corepcg_system sys;
@@ -97,10 +104,9 @@ int cmd_gen(int argc, char **argv)
     rc = corepcg_bundle_write(o.out, &sys, sim->b, sim->dv, msg);
     if (rc < 0) {
         cli_error("gen: %s", msg);
-        cloth_sim_free(&sim);
-        cloth_cli_free(&o);
-        return CLI_EXIT_ERROR;
+        return gen_failed(&sim, &o, made);
     }
+    free(made);
     char what[512];
     cloth_cli_describe(&o, sim->model.N, what, sizeof what);
     printf("wrote %s: %s, k_stretch %g, dt %g s, step %d (t = %.6g s), "

@@ -3,10 +3,10 @@
  * (cloth_mesh_read_obj_skipping): the input is the file. Whatever it
  * returns must keep its contract: on success a mesh that
  * cloth_mesh_check accepts, every vertex and triangle with its line, no
- * more lines skipped than the file has, a note that names them, and
- * every --up turn undone exactly by the turn back; on failure a format,
- * size or memory code, an empty mesh and a message that starts with
- * `file:`. */
+ * more lines skipped than the file has, a note that names them, every
+ * --up turn undone exactly by the turn back, and no lone CR (an old Mac
+ * line end) in the file; on failure a format, size or memory code, an
+ * empty mesh and a message that starts with `file:`. */
 #include "cloth.h"
 #include "fuzz_util.h"
 
@@ -93,6 +93,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_accepted(&m, lines);
+    /* a CR only ends a line (CRLF, or the file's last): a lone one is an
+     * old Mac line end, which would have made one line of many */
+    for (size_t k = 0; k + 1 < size; k++)
+        FUZZ_REQUIRE(data[k] != '\r' || data[k + 1] == '\n', "accepted a lone CR at byte %zu",
+                     k);
     check_turns(&m);
     cloth_mesh_free(&m);
     return 0;
