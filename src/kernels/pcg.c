@@ -330,6 +330,13 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         }
         if (verified)
             break;
+        /* the checks spent (a drifting recurrence) and the recurrence's
+         * residual below round-off: iterating on would only shrink it
+         * alone towards underflow (a direction whose p^T A p underflows
+         * to 0 reads as a breakdown); pcg_end measures the true one */
+        if (pb->stop_residual && checks == TRUE_RESIDUAL_CHECKS &&
+            rr <= round_off)
+            break;
         if (restart)
             continue;
         double beta = delta / delta_old;
