@@ -53,22 +53,36 @@ static void fail_cell(bench_cell *c, const char *fmt, ...)
 }
 
 /* Judges one sample: an error, no convergence or a wrong answer fails the
- * cell (the first reason is kept). */
+ * cell (the first reason is kept). An iterative method's answer is
+ * judged against its tol, direct's (auto's when it ran direct) against
+ * round-off. */
 static void verify(const bench_case *cs, bench_cell *c, int step,
                    const bench_sample *s, const char *message)
 {
-    if (s->status < 0)
-        fail_cell(c, "step %d: %s", step + 1, message && *message
+    int ran = c->method == COREPCG_METHOD_AUTO ? s->method_used : c->method;
+    int exact = !corepcg_method_takes(ran, COREPCG_OPTION_TOL);
+    int has_message = message && *message;
+    if (s->status < 0) {
+        fail_cell(c, "step %d: %s", step + 1, has_message
                   ? message : corepcg_strerror(s->status));
-    else if (s->status == COREPCG_NOT_CONVERGED)
-        fail_cell(c, "step %d: not converged in %d iterations", step + 1,
-                  s->iterations);
-    else if (!(s->rel_residual <= BENCH_RESIDUAL_FACTOR * cs->id.tol))
+    } else if (s->status == COREPCG_NOT_CONVERGED) {
+        /* the library's reason (e.g. tol below round-off), not a guess */
+        c->not_converged |= !c->failed;
+        fail_cell(c, "step %d: not converged in %d iterations (relative residual "
+                  "%.2e)%s%s", step + 1, s->iterations, s->rel_residual,
+                  has_message ? ": " : "", has_message ? message : "");
+    } else if (exact && !(s->rel_residual <= BENCH_DIRECT_RESIDUAL)) {
+        fail_cell(c, "step %d: relative residual %.2e > %.2g (%s takes no tol: "
+                  "%g x round-off, 64 eps)", step + 1, s->rel_residual,
+                  BENCH_DIRECT_RESIDUAL, corepcg_method_name(ran),
+                  BENCH_DIRECT_RESIDUAL / BENCH_ROUND_OFF);
+    } else if (!exact && !(s->rel_residual <= BENCH_RESIDUAL_FACTOR * cs->id.tol)) {
         fail_cell(c, "step %d: relative residual %.2e > %g x tol", step + 1,
                   s->rel_residual, BENCH_RESIDUAL_FACTOR);
-    else if (!(s->constraint_error <= BENCH_CONSTRAINT_TOL))
+    } else if (!(s->constraint_error <= BENCH_CONSTRAINT_TOL)) {
         fail_cell(c, "step %d: constraint error %.2e > %g", step + 1,
                   s->constraint_error, BENCH_CONSTRAINT_TOL);
+    }
 }
 
 /* One method on the assembled system: setup (first time, or after a

@@ -145,9 +145,11 @@ static void print_table(FILE *out, const bench_options *o,
                 wc->id.tol, wc->id.label, wc->id.k);
         for (int j = 0; j < o->num_methods; j++) {
             const whole_run *r = &wc->runs[j];
-            if (failed(r, o))
-                fprintf(out, " **FAILED** (%s) |", r->error[0] ? r->error
-                        : "not converged");
+            if (failed(r, o) && !r->error[0] && r->steps_done == o->whole_steps)
+                fprintf(out, " **NOT CONVERGED** (%d of %d steps) |", r->not_converged,
+                        r->steps_done);
+            else if (failed(r, o))
+                fprintf(out, " **FAILED** (%s) |", r->error[0] ? r->error : "not run");
             else
                 fprintf(out, " %.3f s |", r->seconds);
         }

@@ -17,6 +17,11 @@
 static char tmpdir[FIXTURE_PATH], cwd[FIXTURE_PATH], tiny[FIXTURE_PATH];
 static char *out_text, *err_text;
 
+/* Where the next runs' stdout goes: the file read into out_text, the
+ * device /dev/full (as a redirection's target: every write fails with
+ * ENOSPC), or nowhere (closed, as `>&-` leaves it). */
+static enum { STDOUT_FILE, STDOUT_FULL, STDOUT_CLOSED } stdout_to;
+
 static const char *cli_path(void)
 {
     const char *env = getenv("COREPCG_CLI");
@@ -38,11 +43,16 @@ static int run_argv(const char *const *args, int count)
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
-        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fo = stdout_to == STDOUT_FULL ? open("/dev/full", O_WRONLY)
+                                          : open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0 ||
             chdir(cwd) != 0)
             _exit(126);
+        close(fo);
+        close(fe);
+        if (stdout_to == STDOUT_CLOSED)
+            close(1);
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -513,6 +523,118 @@ static void test_conventions(void)
           "repeated phrase in %s", err_text);
 }
 
+/* A write to stdout that fails is an error said on stderr (exit 1), not
+ * lost with exit 0; a command that failed already keeps its own status. */
+static void test_stdout_errors(void)
+{
+    if (access("/dev/full", W_OK) != 0) {
+        fprintf(stderr, "test_cli: no /dev/full: stdout errors not tested\n");
+        return;
+    }
+    char x[FIXTURE_PATH], gen_out[FIXTURE_PATH];
+    fixture_join(x, tiny, "x.mtx");
+    fixture_join(gen_out, tmpdir, "full-gen");
+    const char *const commands[][6] = {
+        {"info", tiny}, {"info", tiny, "--json"}, {"check", tiny, x},
+        {"solve", tiny}, {"solve", tiny, "--json"}, {"--help"}, {"help", "render"},
+        {"gen", "pinned", "--size", "4", "--out", gen_out},
+        {"simulate", "pinned", "--size", "5", "--steps", "1"},
+    };
+    for (int to = STDOUT_FULL; to <= STDOUT_CLOSED; to++) {
+        stdout_to = to;
+        const char *why = to == STDOUT_FULL ? "writing standard output: No space left on device"
+                                            : "writing standard output: Bad file descriptor";
+        for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+            int count = 0;
+            while (count < 6 && commands[c][count])
+                count++;
+            int st = run_argv(commands[c], count);
+            CHECK(st == 1, "%s %s with stdout %s: exit %d", commands[c][0],
+                  commands[c][1] ? commands[c][1] : "", to == STDOUT_FULL ? "full" : "closed",
+                  st);
+            CHECK_STR_CONTAINS(err_text, why);
+        }
+        /* a usage error stays 2, not converged 3 */
+        CHECK_INT(run("info", NULL, NULL, NULL, NULL), 2);
+        CHECK_INT(run("solve", tiny, "--tol", "1e-17", NULL), 3);
+        CHECK_STR_CONTAINS(err_text, why);
+        fixture_remove_tree(gen_out);
+    }
+    stdout_to = STDOUT_FILE;
+}
+
+/* Command lines that said the wrong thing or took a wrong value: an
+ * empty positional, a flag given a value, an option taken as a file
+ * name, an integer range printed as a real. */
+static void test_arguments(void)
+{
+    CHECK_INT(run("info", "", NULL, NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "info: the BUNDLE argument is empty");
+    CHECK_INT(run("check", tiny, "", NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "check: the X.mtx argument is empty");
+    CHECK_INT(run("solve", "", NULL, NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "solve: the BUNDLE argument is empty");
+
+    CHECK_INT(run("info", "--json=yes", tiny, NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "info: --json takes no value, got '--json=yes'");
+    CHECK_INT(run("solve", tiny, "--monitor=1", NULL, NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "solve: --monitor takes no value, got '--monitor=1'");
+
+    /* no file named --json is written (main checks cwd stays empty) */
+    CHECK_INT(run("solve", tiny, "--out", "--json", NULL), 2);
+    CHECK_STR_CONTAINS(err_text, "--out needs a file name, got the option '--json'");
+    CHECK_INT(run("simulate", "pinned", "--size", "5", "--csv"), 2);
+    CHECK_INT(run6((const char *const[6]){"simulate", "pinned", "--size", "5", "--obj",
+                                           "--steps"}), 2);
+    CHECK_STR_CONTAINS(err_text, "--obj needs a directory, got the option '--steps'");
+
+    CHECK_INT(run("solve", "--help", NULL, NULL, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "K in [1, 1000000000]");
+    CHECK(!strstr(out_text, "1e+09"), "an integer range printed as a real");
+    CHECK_INT(run("solve", tiny, "--max-iter", "1000000000", NULL), 0);
+}
+
+/* simulate --obj and render: what they would overwrite or remove. */
+static void test_frames(void)
+{
+    char a[FIXTURE_PATH], b[FIXTURE_PATH], pictures[FIXTURE_PATH];
+    fixture_join(a, tmpdir, "frames-a");
+    fixture_join(b, tmpdir, "frames-b");
+    fixture_join(pictures, tmpdir, "pictures");
+    CHECK_INT(run_argv((const char *const[8]){"simulate", "pinned", "--size", "5", "--steps",
+                                               "6", "--obj", a}, 8), 0);
+    CHECK_INT(run_argv((const char *const[8]){"simulate", "free", "--size", "5", "--steps",
+                                               "2", "--obj", b}, 8), 0);
+    char fa[FIXTURE_PATH], fb[FIXTURE_PATH];
+    fixture_join(fa, a, "frame_00001.obj");
+    fixture_join(fb, b, "frame_00001.obj");
+    /* two frames of one name would be one picture, the first lost */
+    CHECK_INT(run("render", "--out", pictures, fa, fb), 2);
+    CHECK_STR_CONTAINS(err_text, "frames-a/frame_00001.obj and ");
+    CHECK_STR_CONTAINS(err_text, "frames-b/frame_00001.obj would both be drawn to ");
+    struct stat st;
+    CHECK(stat(pictures, &st) != 0, "render refused made %s", pictures);
+    CHECK_INT(run("render", "--out", pictures, fa, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "wrote 1 picture to ");
+    CHECK_INT(run("render", "--help", NULL, NULL, NULL), 0);
+    CHECK_STR_CONTAINS(out_text, "a bad frame: no picture written");
+
+    /* a directory of a frame's name cannot be removed: found before any
+     * earlier frame is, and the run refused with all of them kept */
+    char blocker[FIXTURE_PATH];
+    fixture_join(blocker, a, "frame_00099.obj");
+    CHECK(mkdir(blocker, 0777) == 0, "cannot make %s", blocker);
+    int before = fixture_count_files(a);
+    CHECK_INT(run_argv((const char *const[8]){"simulate", "pinned", "--size", "5", "--steps",
+                                               "2", "--obj", a}, 8), 1);
+    CHECK_STR_CONTAINS(err_text, "frame_00099.obj: a directory of a frame's name");
+    CHECK_INT(fixture_count_files(a), before);
+    CHECK(stat(fa, &st) == 0, "an earlier frame was removed by a refused run");
+    fixture_remove_tree(a);
+    fixture_remove_tree(b);
+    fixture_remove_tree(pictures);
+}
+
 int main(void)
 {
     fixture_temp_dir(tmpdir, "cli");
@@ -528,6 +650,9 @@ int main(void)
     test_bad_bundles();
     test_solve();
     test_conventions();
+    test_stdout_errors();
+    test_arguments();
+    test_frames();
     /* No command wrote anything where it ran. */
     CHECK_INT(fixture_count_files(cwd), 0);
     free(out_text);

@@ -82,6 +82,21 @@ int cli_finite_number(const char *text, double *out)
     return 0;
 }
 
+int cli_path_value(const char *opt, const char *value, const char *what)
+{
+    if (!value) {
+        cli_error("%s needs %s", opt, what);
+        return -1;
+    }
+    /* the next option taken as the name: the user left the value out */
+    if (strncmp(value, "--", 2) == 0) {
+        cli_error("%s needs %s, got the option '%s' (a name that starts with -- "
+                  "is given as ./%s)", opt, what, value, value);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out)
 {
     double v = NAN;
@@ -167,12 +182,20 @@ void cli_usage_entry(FILE *out, int column, const char *flag, const char *value,
 
 void cli_usage(FILE *out, const char *text)
 {
-    static const char newest[] = "@METHODS@", listed[] = "@METHOD_LIST@";
+    static const char newest[] = "@METHODS@", listed[] = "@METHOD_LIST@",
+                      automatic[] = "@AUTO_METHODS@";
     const char *p = text, *at;
     while ((at = strchr(p, '@'))) {
         fwrite(p, 1, (size_t)(at - p), out);
         int is_newest = strncmp(at, newest, sizeof newest - 1) == 0;
         int is_listed = strncmp(at, listed, sizeof listed - 1) == 0;
+        if (strncmp(at, automatic, sizeof automatic - 1) == 0) {
+            for (int k = 0; corepcg_auto_candidate(k) >= 0; k++)
+                fprintf(out, "%s,", corepcg_method_name(corepcg_auto_candidate(k)));
+            fputs(corepcg_method_name(COREPCG_METHOD_AUTO), out);
+            p = at + sizeof automatic - 1;
+            continue;
+        }
         if (!is_newest && !is_listed) {
             fputc('@', out);
             p = at + 1;
@@ -192,11 +215,44 @@ int cli_on_off(const char *name)
     return cpg_name_index(name, words, 2);
 }
 
+/* The values main cut off "--opt=value" arguments (argv's own strings,
+ * by address). */
+static struct {
+    const char **values;
+    int count, capacity;
+} glued;
+
+void cli_note_glued(const char *value)
+{
+    if (glued.count == glued.capacity) {
+        int capacity = glued.capacity ? 2 * glued.capacity : 16;
+        const char **grown = realloc(glued.values, (size_t)capacity * sizeof *grown);
+        if (!grown)
+            return; /* "--json=yes" then says "unexpected argument 'yes'" */
+        glued.values = grown;
+        glued.capacity = capacity;
+    }
+    glued.values[glued.count++] = value;
+}
+
+static int is_glued(const char *value)
+{
+    for (int k = 0; value && k < glued.count; k++)
+        if (glued.values[k] == value)
+            return 1;
+    return 0;
+}
+
 int cli_parse_args(int argc, char **argv, const char *command, cli_option_fn option,
                    void *ctx)
 {
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        if (is_glued(a)) { /* a value no option took: "--json=yes" */
+            cli_error("%s: %s takes no value, got '%s=%s'", command, argv[k - 1],
+                      argv[k - 1], a);
+            return -1;
+        }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             return 1;
         int took = option(a, v, ctx);
@@ -210,6 +266,15 @@ int cli_parse_args(int argc, char **argv, const char *command, cli_option_fn opt
         if (took < 0)
             return -1;
         k += took;
+    }
+    return 0;
+}
+
+int cli_positional_name(const char *command, const char *name, const char *value)
+{
+    if (value && !*value) {
+        cli_error("%s: the %s argument is empty", command, name);
+        return -1;
     }
     return 0;
 }
@@ -235,8 +300,9 @@ static int positional_option(const char *a, const char *v, void *ctx)
 }
 
 int cli_positional(int argc, char **argv, const char *command,
-                   const char *what, const char **positional, int count,
-                   int *json, void (*usage)(FILE *out))
+                   const char *what, const char *const *names,
+                   const char **positional, int count, int *json,
+                   void (*usage)(FILE *out))
 {
     struct positional_args p = {positional, count, 0, json};
     *json = 0;
@@ -247,6 +313,9 @@ int cli_positional(int argc, char **argv, const char *command,
         cli_error("%s: %s", command, what);
         rc = -1;
     }
+    for (int k = 0; rc == 0 && k < count; k++)
+        if (cli_positional_name(command, names[k], positional[k]))
+            rc = -1;
     if (rc)
         usage(rc == 1 ? stdout : stderr);
     return rc;

@@ -40,6 +40,11 @@ int cli_finite_number(const char *text, double *out);
 void cli_usage_entry(FILE *out, int column, const char *flag, const char *value,
                      const char *text);
 
+/* A file or directory name as opt's value (what: "a file name"): refused
+ * when missing, or when it is an option name ("--out --json" would
+ * write a file named --json). 0, or -1 having said why. */
+int cli_path_value(const char *opt, const char *value, const char *what);
+
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, double *out);
 int cli_parse_int(const char *opt, const char *text, long lo, long hi, int *out);
 /* value of a name table (corepcg_*_from_name); prints the choices on error */
@@ -56,7 +61,8 @@ void cli_method_names(char *out, size_t size, int newest_first, const char *sep,
 /* A command's usage text with the library's table of methods in it:
  * "@METHODS@" becomes "auto (default)|icpcg|...|mpcg-bw" (newest first,
  * the default marked), "@METHOD_LIST@" "mpcg-bw, mpcg, ..., auto" (the
- * table's order). */
+ * table's order), "@AUTO_METHODS@" "icpcg,corepcg,...,auto" (auto's
+ * candidates and auto). */
 void cli_usage(FILE *out, const char *text);
 /* "on" 1, "off" 0, else -1: a name table for cli_parse_choice */
 int cli_on_off(const char *name);
@@ -70,6 +76,10 @@ enum {
     CLI_ARG_ALONE = 0,
     CLI_ARG_WITH_VALUE = 1
 };
+/* main's "--opt=value" split: value is the one it cut off, which a flag
+ * that takes no value refuses (cli_parse_args). */
+void cli_note_glued(const char *value);
+
 /* arg: the argument at hand; value: the one after it, or NULL. */
 typedef int (*cli_option_fn)(const char *arg, const char *value, void *ctx);
 
@@ -77,17 +87,24 @@ typedef int (*cli_option_fn)(const char *arg, const char *value, void *ctx);
  * skipping the value it took. Returns 0 (parsed), 1 (--help or -h: the
  * caller prints its usage) or -1 (a usage error, said; an argument that
  * option() does not take is "COMMAND: unknown option" when it starts with
- * '-', else "COMMAND: unexpected argument"). An option's value is the next
- * argument; --opt=value is not a form the commands accept. */
+ * '-', else "COMMAND: unexpected argument"; a flag given "=value",
+ * "COMMAND: --flag takes no value"). An option's value is the next
+ * argument (main has split --opt=value in two). */
 int cli_parse_args(int argc, char **argv, const char *command, cli_option_fn option,
                    void *ctx);
 
 /* The command lines of info and check: `count` positional arguments
- * (all required; `what` is the error when some are missing) and --json. Returns 0
+ * (all required and none empty; `what` is the error when some are
+ * missing, `names` theirs, e.g. {"BUNDLE", "X.mtx"}) and --json. Returns 0
  * (parsed), 1 (--help printed) or -1 (usage error printed). */
 int cli_positional(int argc, char **argv, const char *command,
-                   const char *what, const char **positional, int count,
-                   int *json, void (*usage)(FILE *out));
+                   const char *what, const char *const *names,
+                   const char **positional, int count, int *json,
+                   void (*usage)(FILE *out));
+
+/* A positional argument that names a file or directory: an empty one is
+ * a usage error ("COMMAND: the NAME argument is empty"). 0, or -1 said. */
+int cli_positional_name(const char *command, const char *name, const char *value);
 
 int cmd_info(int argc, char **argv);
 int cmd_check(int argc, char **argv);

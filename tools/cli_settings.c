@@ -188,6 +188,8 @@ static void default_text(int option, char *out, size_t size)
         snprintf(out, size, "%s", corepcg_option_value_name(option, (int)d->default_value));
     else if (d->type == COREPCG_VALUE_SWITCH)
         snprintf(out, size, "%s", d->default_value ? switch_word(d) : "off");
+    else if (d->type == COREPCG_VALUE_INT)
+        snprintf(out, size, "%.0f", d->default_value);
     else
         snprintf(out, size, "%g", d->default_value);
 }
@@ -225,7 +227,11 @@ void cli_settings_usage(FILE *out)
             snprintf(need, sizeof need, ", with %s %s", corepcg_option_describe(needs)->flag,
                      corepcg_option_value_name(needs, d->needs_value));
         char range[200] = "";
-        if (d->type == COREPCG_VALUE_REAL || d->type == COREPCG_VALUE_INT)
+        /* a whole number's range in digits: "[1, 1e+09]" read as 1e9 is
+         * refused by --max-iter itself */
+        if (d->type == COREPCG_VALUE_INT)
+            snprintf(range, sizeof range, "%s in [%.0f, %.0f], ", value, d->min, d->max);
+        else if (d->type == COREPCG_VALUE_REAL)
             snprintf(range, sizeof range, "%s in [%g, %g], ", value, d->min, d->max);
         char alone[128] = "";
         for (int v = 0; d->type == COREPCG_VALUE_CHOICE && corepcg_option_value_name(k, v); v++) {

@@ -9,14 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int needs_value(const char *opt, const char *value, const char *what)
-{
-    if (value)
-        return 0;
-    cli_error("%s needs %s", opt, what);
-    return -1;
-}
-
 /* "fem": the models that read param, sep between them. */
 static void takers(int param, const char *sep, char *buf, size_t len)
 {
@@ -155,7 +147,7 @@ static int cloth_option(const char *a, const char *v, void *ctx)
     if (strcmp(a, "--size") == 0) {
         rc = cli_parse_int(a, v, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, &p->size);
     } else if (strcmp(a, "--mesh") == 0) {
-        rc = needs_value(a, v, "an OBJ file");
+        rc = cli_path_value(a, v, "an OBJ file");
         o->mesh_path = v;
     } else if (strcmp(a, "--up") == 0) {
         rc = cli_parse_choice(a, v, cloth_up_from_name, CLOTH_UP_NAMES, &o->up);
@@ -184,13 +176,13 @@ static int cloth_option(const char *a, const char *v, void *ctx)
     } else if (strcmp(a, "--tol") == 0) {
         rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
     } else if (p->takes_out && strcmp(a, "--out") == 0) {
-        rc = needs_value(a, v, "a directory");
+        rc = cli_path_value(a, v, "a directory");
         o->out = v;
     } else if (p->takes_files && strcmp(a, "--obj") == 0) {
-        rc = needs_value(a, v, "a directory");
+        rc = cli_path_value(a, v, "a directory");
         o->obj = v;
     } else if (p->takes_files && strcmp(a, "--csv") == 0) {
-        rc = needs_value(a, v, "a file name");
+        rc = cli_path_value(a, v, "a file name");
         o->csv = v;
     } else if (a[0] != '-' && !p->scene) {
         p->scene = a;

@@ -30,10 +30,8 @@ static int parse_translate(struct cloth_place *pl, const char *opt, const char *
 int cloth_place_option(struct cloth_place *pl, const char *a, const char *v)
 {
     if (strcmp(a, "--obstacle") == 0) {
-        if (!v) {
-            cli_error("--obstacle needs an OBJ file");
+        if (cli_path_value(a, v, "an OBJ file"))
             return CLI_ARG_ERROR;
-        }
         const char **paths = realloc(pl->obstacle_paths,
                                      (size_t)(pl->num_obstacles + 1) * sizeof *paths);
         if (!paths) {

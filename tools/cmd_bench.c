@@ -54,9 +54,10 @@ static const char usage_text[] =
     "  --markdown FILE  the tables and the machine they came from\n"
     "  --quick          41x41, k 60 and 6000, 2 steps (well under a minute)\n"
     "  --simulations S  whole simulations of S steps, one per method (default\n"
-    "                   icpcg,corepcg,mpcg,auto; sizes 41,81; k 60,6000; tol\n"
-    "                   1e-5): the solver's seconds summed, auto against the\n"
-    "                   fastest, probes and re-checks included; the steps\n"
+    "                   auto's candidates and auto:\n"
+    "                   @AUTO_METHODS@; sizes 41,81;\n"
+    "                   k 60,6000; tol 1e-5): the solver's seconds summed, auto\n"
+    "                   against the fastest, probes and re-checks included; the steps\n"
     "                   whose A changed pattern (garment: self-contact)\n"
     "  --scaling        per size (default 41,81,161,321,577), or on a mesh\n"
     "                   scene (--scene garment) per --subdivide level, a cold\n"
@@ -77,7 +78,8 @@ static const char usage_text[] =
     "exit status: 0 done, 1 error (no file written), 2 usage, 3 written but\n"
     "some method failed (shown as failed in every output)\n";
 
-/* Splits a comma list; calls one() on each item. -1 on a bad item. */
+/* Splits a comma list; calls one() on each item. -1 on a bad item or an
+ * empty one ("5,,7", ",5": a value left out). */
 static int parse_list(const char *opt, const char *text, int max,
                       int (*one)(const char *opt, const char *item, void *out, int k),
                       void *out, int *count)
@@ -93,8 +95,14 @@ static int parse_list(const char *opt, const char *text, int max,
     }
     strcpy(buf, text);
     int k = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*item) {
+            cli_error("%s: an empty item in '%s'", opt, text);
+            return -1;
+        }
         if (k == max) {
             cli_error("%s takes at most %d values", opt, max);
             return -1;
@@ -111,28 +119,8 @@ static int parse_list(const char *opt, const char *text, int max,
     return 0;
 }
 
-static int one_size(const char *opt, const char *item, void *out, int k)
-{
-    return cli_parse_int(opt, item, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, (int *)out + k);
-}
-
-static int one_k(const char *opt, const char *item, void *out, int k)
-{
-    return cli_parse_double(opt, item, 1e-300, 1e300, (double *)out + k);
-}
-
-static int one_tol(const char *opt, const char *item, void *out, int k)
-{
-    return cli_parse_double(opt, item, 1e-300, 0.999999, (double *)out + k);
-}
-
-static int one_level(const char *opt, const char *item, void *out, int k)
-{
-    return cli_parse_int(opt, item, 0, CLOTH_MAX_SUBDIVIDE, (int *)out + k);
-}
-
-/* list[k] = the value item names (cli_parse_choice), refused when an
- * earlier item of the list named it too. */
+/* list[k] = the value item names, refused when an earlier item of the
+ * list named it too: a row run twice, or a scene benchmarked twice. */
 static int one_unique(const char *opt, const char *item, int *list, int k, int value)
 {
     list[k] = value;
@@ -142,6 +130,51 @@ static int one_unique(const char *opt, const char *item, int *list, int k, int v
             return -1;
         }
     return 0;
+}
+
+/* one_unique for a number ("60" and "6e1" are one) */
+static int one_unique_number(const char *opt, const char *item, double *list, int k,
+                             double value)
+{
+    list[k] = value;
+    for (int j = 0; j < k; j++)
+        if (list[j] == list[k]) {
+            cli_error("%s names %g twice (as '%s')", opt, value, item);
+            return -1;
+        }
+    return 0;
+}
+
+static int one_size(const char *opt, const char *item, void *out, int k)
+{
+    int size;
+    if (cli_parse_int(opt, item, CLOTH_MIN_SIZE, CLOTH_MAX_SIZE, &size))
+        return -1;
+    return one_unique(opt, item, out, k, size);
+}
+
+static int one_k(const char *opt, const char *item, void *out, int k)
+{
+    double v;
+    if (cli_parse_double(opt, item, 1e-300, 1e300, &v))
+        return -1;
+    return one_unique_number(opt, item, out, k, v);
+}
+
+static int one_tol(const char *opt, const char *item, void *out, int k)
+{
+    double v;
+    if (cli_parse_double(opt, item, 1e-300, 0.999999, &v))
+        return -1;
+    return one_unique_number(opt, item, out, k, v);
+}
+
+static int one_level(const char *opt, const char *item, void *out, int k)
+{
+    int level;
+    if (cli_parse_int(opt, item, 0, CLOTH_MAX_SUBDIVIDE, &level))
+        return -1;
+    return one_unique(opt, item, out, k, level);
 }
 
 static int one_scene(const char *opt, const char *item, void *out, int k)
@@ -260,7 +293,8 @@ static int bench_option(const char *a, const char *v, void *ctx)
                         &o->num_scenes);
         g->scenes = 1;
     } else if (strcmp(a, "--mesh") == 0) {
-        if (!v || !*v) {
+        rc = cli_path_value(a, v, "an OBJ file");
+        if (rc == 0 && !*v) {
             cli_error("--mesh needs an OBJ file");
             rc = -1;
         }
@@ -703,7 +737,8 @@ int cmd_bench(int argc, char **argv)
     if (bad)
         return CLI_EXIT_ERROR;
     if (failed) {
-        cli_error("bench: some methods failed; they are marked FAILED in the outputs");
+        cli_error("bench: some methods failed or did not converge; they are marked "
+                  "FAILED or NOT CONVERGED in the outputs");
         return CLI_EXIT_NOT_CONVERGED;
     }
     return CLI_EXIT_OK;

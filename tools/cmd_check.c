@@ -28,8 +28,9 @@ static void usage(FILE *out)
 int cmd_check(int argc, char **argv)
 {
     const char *args[2];
-    int json, prc = cli_positional(argc, argv, "check", "needs BUNDLE and X.mtx", args, 2,
-                                   &json, usage);
+    static const char *const names[2] = {"BUNDLE", "X.mtx"};
+    int json, prc = cli_positional(argc, argv, "check", "needs BUNDLE and X.mtx", names,
+                                   args, 2, &json, usage);
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     const char *dir = args[0], *xpath = args[1];

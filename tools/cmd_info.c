@@ -26,7 +26,8 @@ static void usage(FILE *out)
 int cmd_info(int argc, char **argv)
 {
     const char *dir;
-    int json, prc = cli_positional(argc, argv, "info", "no BUNDLE given", &dir, 1,
+    static const char *const names[1] = {"BUNDLE"};
+    int json, prc = cli_positional(argc, argv, "info", "no BUNDLE given", names, &dir, 1,
                                    &json, usage);
     if (prc)
         return prc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;

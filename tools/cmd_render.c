@@ -27,8 +27,10 @@ static const char usage_text[] =
     "of a file (the cloth) is drawn orange, the others (obstacles) blue-grey.\n"
     "A frame is read as `--mesh` reads a mesh: a bad one is refused with its\n"
     "file and line.\n"
-    "exit status: 0 written, 1 error (no picture for the bad frame and those\n"
-    "after it), 2 usage\n";
+    "Two frames of the same NAME (a/frame_00001.obj, b/frame_00001.obj) would\n"
+    "write the same picture: refused.\n"
+    "exit status: 0 written, 1 error (a bad frame: no picture written; a\n"
+    "picture that cannot be written: those before it stay), 2 usage\n";
 
 static int view_from_name(const char *name)
 {
@@ -118,6 +120,52 @@ static int png_path(const char *dir, const char *frame, char *out, size_t len)
     return snprintf(out, len, "%s/%.*s.png", dir, (int)stem, base) < (int)len ? 0 : -1;
 }
 
+/* A frame's picture path and its place on the command line. */
+struct picture {
+    char *path;
+    int frame;
+};
+
+static int by_path(const void *a, const void *b)
+{
+    const struct picture *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    return c ? c : x->frame - y->frame;
+}
+
+/* Two frames whose pictures would have one name, the second overwriting
+ * the first: CLI_EXIT_USAGE naming both (before any work), else
+ * CLI_EXIT_OK or CLI_EXIT_ERROR (said). Sorted, not compared pairwise: a
+ * film has thousands of frames. */
+static int distinct_names(const char *out, const char **frames, int count)
+{
+    struct picture *pics = calloc((size_t)count, sizeof *pics);
+    int rc = pics ? CLI_EXIT_OK : CLI_EXIT_ERROR;
+    if (!pics)
+        cli_error("render: out of memory");
+    for (int k = 0; rc == CLI_EXIT_OK && k < count; k++) {
+        char path[4096];
+        pics[k].frame = k;
+        if (png_path(out, frames[k], path, sizeof path) || !(pics[k].path = strdup(path))) {
+            cli_error("render: %.400s...: path too long, or out of memory", out);
+            rc = CLI_EXIT_ERROR;
+        }
+    }
+    if (rc == CLI_EXIT_OK)
+        qsort(pics, (size_t)count, sizeof *pics, by_path);
+    for (int k = 1; rc == CLI_EXIT_OK && k < count; k++)
+        if (strcmp(pics[k - 1].path, pics[k].path) == 0) {
+            cli_error("render: %s and %s would both be drawn to %s: give frames of "
+                      "different names, or render them to different --out directories",
+                      frames[pics[k - 1].frame], frames[pics[k].frame], pics[k].path);
+            rc = CLI_EXIT_USAGE;
+        }
+    for (int k = 0; pics && k < count; k++)
+        free(pics[k].path);
+    free(pics);
+    return rc;
+}
+
 /* Every frame into meshes, and the box around all of them (lo, hi):
  * CLI_EXIT_OK, or CLI_EXIT_ERROR (said) at the first bad one. */
 static int read_frames(const char **frames, int count, cloth_mesh *meshes,
@@ -157,10 +205,7 @@ static int render_option(const char *a, const char *v, void *ctx)
     struct render_args *r = ctx;
     int rc = 0;
     if (strcmp(a, "--out") == 0) {
-        if (!v) {
-            cli_error("--out needs a directory");
-            rc = -1;
-        }
+        rc = cli_path_value(a, v, "a directory");
         r->out = v;
     } else if (strcmp(a, "--view") == 0) {
         rc = cli_parse_choice(a, v, view_from_name, "front, side, top", &r->view);
@@ -199,6 +244,11 @@ int cmd_render(int argc, char **argv)
         fputs(usage_text, stderr);
         free(frames);
         return CLI_EXIT_USAGE;
+    }
+    int named = distinct_names(out, frames, count);
+    if (named != CLI_EXIT_OK) {
+        free(frames);
+        return named;
     }
     /* every frame read first: the framing is their common box, and a bad
      * one stops the run before any picture is written */

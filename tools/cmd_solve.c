@@ -98,10 +98,8 @@ static int solve_arg(const char *a, const char *v, void *ctx)
     } else if (strcmp(a, "--repeat") == 0) {
         return cli_parse_int(a, v, 1, 100000, &o->repeat) ? CLI_ARG_ERROR : CLI_ARG_WITH_VALUE;
     } else if (strcmp(a, "--out") == 0) {
-        if (!v) {
-            cli_error("--out needs a file name");
+        if (cli_path_value(a, v, "a file name"))
             return CLI_ARG_ERROR;
-        }
         o->out = v;
         return CLI_ARG_WITH_VALUE;
     } else if (a[0] != '-' && !o->bundle) {
@@ -126,6 +124,8 @@ static int parse(int argc, char **argv, struct solve_options *o)
         usage(stderr);
         return -1;
     }
+    if (cli_positional_name("solve", "BUNDLE", o->bundle))
+        return -1;
     if (cli_settings_check(&o->settings, "solve") ||
         (o->gave_monitor &&
          cli_settings_refuse_ignored(&o->settings, "solve", COREPCG_OPTION_TOL, "--monitor")))

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FRAME_PREFIX "frame_"
@@ -37,9 +38,10 @@ int frame_is_name(const char *name)
     return 1;
 }
 
-int frame_files_clear(const char *dir, int *removed, char *msg)
+/* Each of DIR's frame names in turn: check (nothing removed) or remove.
+ * COREPCG_OK, or a code with msg naming the file. */
+static int frame_files_pass(const char *dir, int remove, int *removed, char *msg)
 {
-    *removed = 0;
     DIR *d = opendir(dir);
     if (!d) {
         if (errno == ENOENT)
@@ -49,6 +51,7 @@ int frame_files_clear(const char *dir, int *removed, char *msg)
     }
     int rc = COREPCG_OK;
     struct dirent *e;
+    struct stat st;
     while (rc == COREPCG_OK && (e = readdir(d))) {
         if (!frame_is_name(e->d_name))
             continue;
@@ -56,15 +59,29 @@ int frame_files_clear(const char *dir, int *removed, char *msg)
         if (!path) {
             snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
             rc = COREPCG_ERR_NO_MEMORY;
-        } else if (unlink(path) != 0) {
+        } else if (!remove && lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            /* unlink would refuse it after the frames before it were gone */
+            snprintf(msg, COREPCG_MSG_SIZE, "%.400s: a directory of a frame's name, "
+                     "which cannot be removed: move it away (no frame was removed)", path);
+            rc = COREPCG_ERR_IO;
+        } else if (remove && unlink(path) != 0) {
             snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot remove an earlier run's "
                      "frame: %s", path, strerror(errno));
             rc = COREPCG_ERR_IO;
         } else {
-            (*removed)++;
+            *removed += remove;
         }
         free(path);
     }
     closedir(d);
     return rc;
+}
+
+int frame_files_clear(const char *dir, int *removed, char *msg)
+{
+    *removed = 0;
+    /* every name checked before any is removed: a run refused removes
+     * nothing */
+    int rc = frame_files_pass(dir, 0, removed, msg);
+    return rc == COREPCG_OK ? frame_files_pass(dir, 1, removed, msg) : rc;
 }

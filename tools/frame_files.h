@@ -17,7 +17,8 @@ int frame_is_name(const char *name);
 
 /* Removes every file of DIR whose name frame_is_name accepts, and nothing
  * else; *removed counts them. A missing DIR holds none. COREPCG_OK, or
- * ERR_IO with msg naming the file that could not be removed. */
+ * ERR_IO with msg naming the file that could not be removed; a directory
+ * of such a name is found before any file is removed, and none is. */
 int frame_files_clear(const char *dir, int *removed, char *msg);
 
 #endif /* COREPCG_FRAME_FILES_H */

@@ -3,9 +3,12 @@
  * subcommand (cmd_*.c). */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
     const char *name;
@@ -50,6 +53,7 @@ static char **split_equals(int argc, char **argv, int *out_argc)
             *eq = '\0';
             out[m++] = argv[k];
             out[m++] = eq + 1;
+            cli_note_glued(eq + 1);
         } else {
             out[m++] = argv[k];
         }
@@ -117,8 +121,48 @@ static int dispatch(int argc, char **argv)
     return CLI_EXIT_USAGE;
 }
 
+/* A standard stream the caller closed (`>&-`) is held open on /dev/null,
+ * so that no file the command opens takes its number and receives what
+ * was meant for the stream; stdout read-only, so that its writes fail
+ * and are reported (finish_stdout). */
+static void hold_closed_streams(void)
+{
+    static const int flags[3] = {O_RDONLY, O_RDONLY, O_WRONLY};
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int held = open("/dev/null", flags[fd]);
+            if (held >= 0 && held != fd) { /* a lower one was closed too */
+                dup2(held, fd);
+                close(held);
+            }
+        }
+}
+
+/* What was printed reaches stdout, or the run fails: a full disk, a
+ * closed stdout or a broken pipe would otherwise lose the output with
+ * exit 0. A command that failed already keeps its own status. */
+static int finish_stdout(int status)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int why = errno;
+    /* a write that failed earlier left no errno behind; a write of no
+     * bytes writes nothing and tells why (ENOSPC, EBADF), where it can */
+    if (failed && !why && write(STDOUT_FILENO, "", 0) < 0)
+        why = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        why = errno;
+    }
+    if (!failed)
+        return status;
+    cli_error("writing standard output: %s", why ? strerror(why) : "write error");
+    return status == CLI_EXIT_OK ? CLI_EXIT_ERROR : status;
+}
+
 int main(int argc, char **argv)
 {
+    hold_closed_streams();
     int split_argc = 0;
     char **split_argv = split_equals(argc, argv, &split_argc);
     if (!split_argv) {
@@ -127,5 +171,5 @@ int main(int argc, char **argv)
     }
     int status = cli_finish(dispatch(split_argc, split_argv));
     free(split_argv);
-    return status;
+    return finish_stdout(status);
 }
