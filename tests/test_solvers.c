@@ -967,24 +967,28 @@ static void test_tol_below_round_off(void)
         return;
     }
     double *x = malloc(sizeof(double) * (size_t)t.n);
+    double *zero = calloc((size_t)t.n, sizeof(double));
     for (int k = 0; corepcg_method_at(k) >= 0; k++) {
         int m = corepcg_method_at(k);
         if (m == COREPCG_METHOD_DIRECT)
             continue; /* no tol */
         const char *name = corepcg_method_name((corepcg_method)m);
-        for (int e = 0; e < 2; e++) {
+        /* and b = 0 with z != 0: b^ = -S A (I - S) z, the full-space
+         * loops' round-off relative to it, not to |b| = 0 */
+        for (int e = 0; e < 4; e++) {
             corepcg_settings set;
             corepcg_settings_default(&set);
             set.method = (corepcg_method)m;
-            set.tol = e ? 1e-300 : 1e-18;
+            set.tol = e % 2 ? 1e-300 : 1e-18;
             corepcg_solver *h = NULL;
             corepcg_create(&h);
             corepcg_info info;
             int rc = setup_for(h, &t.sys, &set);
             if (rc >= 0)
-                rc = corepcg_solve(h, t.b, NULL, x, &info);
-            CHECK(rc == COREPCG_NOT_CONVERGED, "%s, tol %g: %d (%s)", name,
-                  set.tol, rc, corepcg_message(h));
+                rc = corepcg_solve(h, e < 2 ? t.b : zero, NULL, x, &info);
+            CHECK(rc == COREPCG_NOT_CONVERGED, "%s, tol %g, %s: %d (%s)",
+                  name, set.tol, e < 2 ? "b" : "b = 0", rc,
+                  corepcg_message(h));
             if (rc == COREPCG_NOT_CONVERGED) {
                 CHECK_INT(info.converged, 0);
                 CHECK_LE(info.rel_residual, 1e-13);
@@ -994,6 +998,51 @@ static void test_tol_below_round_off(void)
         }
     }
     free(x);
+    free(zero);
+    testsys_free(&t);
+}
+
+/* b's constrained rows, which S drops, of 1e8 while its free part is of
+ * order one: every method's answer meets tol 1e-10 on b^ (the loops'
+ * round-off is relative to b^ and S A (I - S) z, not to b). */
+static void test_constrained_rows_of_b(void)
+{
+    testsys_opts o;
+    testsys_default_opts(&o, 15, 33);
+    o.frac_constrained = 0.5;
+    testsys t;
+    if (testsys_make(&t, &o)) {
+        CHECK(0, "testsys_make failed");
+        return;
+    }
+    double *b = malloc(sizeof(double) * (size_t)t.n);
+    double *x = malloc(sizeof(double) * (size_t)t.n);
+    for (int i = 0; i < t.n; i++)
+        b[i] = t.b[i];
+    for (int c = 0; c < t.ncons; c++)
+        if (t.cons[c].ndof == 0)
+            for (int a = 0; a < 3; a++)
+                b[3 * t.cons[c].node + a] = 1e8;
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = corepcg_method_at(k);
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.method = (corepcg_method)m;
+        set.tol = 1e-10;
+        corepcg_solver *h = NULL;
+        corepcg_create(&h);
+        corepcg_info info;
+        int rc = setup_for(h, &t.sys, &set);
+        if (rc >= 0)
+            rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_OK, "%s: %d (%s)",
+              corepcg_method_name((corepcg_method)m), rc, corepcg_message(h));
+        if (rc == COREPCG_OK && m != COREPCG_METHOD_MPCG_BW) /* its own rule */
+            CHECK_LE(info.rel_residual, 1e-10);
+        corepcg_free(&h);
+    }
+    free(b);
+    free(x);
     testsys_free(&t);
 }
 
@@ -1002,6 +1051,7 @@ int main(void)
     make_cases();
     test_units_of_b();
     test_tol_below_round_off();
+    test_constrained_rows_of_b();
     test_random_accuracy();
     test_tiny_bundle();
     test_large_guess();

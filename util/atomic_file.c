@@ -152,7 +152,8 @@ static int make_parents(const char *path, char *msg)
 
 /* The file that writing path replaces, malloc'd into *target: path, or
  * the file a symbolic link at path names (the link stays, as a shell's
- * `>` writes through it). An existing one that is not a regular file (a
+ * `>` writes through it; a link to a missing file is refused, where `>`
+ * would create it). An existing one that is not a regular file (a
  * device, a pipe, a directory) is refused: the rename would replace it
  * (`--out /dev/full` as root made the device a file). *mode gets an
  * existing file's permission bits, which its replacement keeps, or -1. */
@@ -486,7 +487,7 @@ int cpg_output_check(const char *path, char *msg)
 int cpg_output_dir_check(const char *dir, char *msg)
 {
     int rc = cpg_make_dirs(dir, msg);
-    char *probe = rc == COREPCG_OK ? cpg_path_join(dir, "probe") : NULL;
+    char *probe = rc == COREPCG_OK ? cpg_path_join(dir, ".corepcg-write-probe") : NULL;
     if (rc == COREPCG_OK && !probe)
         rc = cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     if (rc == COREPCG_OK) {

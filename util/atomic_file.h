@@ -32,7 +32,7 @@ typedef struct cpg_atomic_file {
 
 /* Creates path's missing parent directories, then the temporary next to
  * the file path names: path, or a symbolic link's file (written through,
- * the link kept). Refuses an empty path and an existing path that is not
+ * the link kept; a link to a missing file refused). Refuses an empty path and an existing path that is not
  * a regular file (a directory, a device, a pipe); a replaced file keeps
  * its permission bits. On failure *af is empty (discard is still safe). */
 int cpg_atomic_open(cpg_atomic_file *af, const char *path, char *msg);

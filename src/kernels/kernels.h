@@ -124,6 +124,10 @@ typedef struct cpg_pcg_problem {
     const double *b;       /* right-hand side                            */
     const double *bdelta;  /* vector defining delta0 (b or b^), or NULL  */
     double delta0;         /* used when bdelta is NULL                   */
+    double floor_size;     /* what b - A x's round-off is relative to (a
+                              norm; 0: |b|): the full-space loops' x holds
+                              the prescribed values, whose product with A
+                              b^ does not show when it cancels b       */
     int stop_residual;     /* COREPCG_STOP_RESIDUAL: stop on |r| <= tol
                               |bdelta| (|r0| when bdelta is NULL) instead */
     double tol;

@@ -60,7 +60,8 @@ double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v)
 #define TRUE_RESIDUAL_CHECKS 3
 
 /* No answer's residual in double precision gets much below the round-off
- * of b: |S(b - A x)| <= ROUND_OFF |b| is as far as iterating goes. A tol
+ * of b - A x: |S(b - A x)| <= ROUND_OFF |b| (or pb->floor_size) is as far
+ * as iterating goes. A tol
  * below that (--tol 1e-18) is met only by chance; past it the recurrence
  * went on shrinking alone until its direction underflowed and p^T A p = 0
  * read as a breakdown. */
@@ -278,9 +279,10 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     int checks = 0, verified = 1; /* rr is the true residual's */
     /* round-off of the measure: the true |r|^2 (residual rule) or delta
      * (the papers') that no answer gets below */
+    double size2 = pb->floor_size > 0 ? pb->floor_size * pb->floor_size
+                                      : vec->dot(n, pb->b, pb->b);
     double round_off = ROUND_OFF * ROUND_OFF *
-                       (pb->stop_residual ? vec->dot(n, pb->b, pb->b)
-                                          : reference);
+                       (pb->stop_residual ? size2 : reference);
 
     int it = 0;
     while ((pb->stop_residual ? rr : delta) > target) {

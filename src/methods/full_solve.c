@@ -8,6 +8,7 @@
  * brings in its own b and z the same way). */
 #include "method.h"
 
+#include <math.h>
 #include <string.h>
 
 int cpg_fwork_alloc(cpg_fwork *w, const cpg_ctx *ctx, int n, int iterate)
@@ -43,12 +44,35 @@ void cpg_fwork_free(cpg_fwork *w)
     memset(w, 0, sizeof *w);
 }
 
+/* |v|_2 without under- or overflow; v (n) is scratch. */
+static double norm_of(const cpg_vec_ops *vec, int n, double *v)
+{
+    double largest = n > 0 ? vec->amax(n, v) : 0;
+    if (!(largest > 0) || !isfinite(largest))
+        return largest;
+    vec->scale(n, 1 / largest, v);
+    return largest * sqrt(vec->dot(n, v, v));
+}
+
+void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s, const double *Aw)
+{
+    int n = 3 * s->A.nb;
+    if (Aw)
+        w->vec->copy(n, Aw, w->w);
+    else
+        cpg_bmat_mult_prescribed(&s->A, s->w, w->w);
+    cpg_filter(&s->u, w->w);
+    w->prescribed = norm_of(w->vec, n, w->w);
+}
+
 int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x)
 {
     int n = 3 * s->A.nb;
     double *bd = w->bd;
     w->vec->to_device(n, b, w->b);
     cpg_bmat_mult_prescribed(&s->A, s->w, bd);
+    if (w->w) /* an iterative method's: its loop's round-off floor */
+        cpg_fwork_prescribed(w, s, bd);
     w->vec->sub(n, w->b, bd, bd);
     cpg_filter(&s->u, bd);
     if (!w->vec->all_zero(n, bd))
@@ -120,6 +144,11 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
     double unit = bdelta ? cpg_unit_scale(w->vec, n, bdelta)
                          : cpg_fwork_unit(w, n);
     scale_all(w, n, unit);
+    /* b - A x's round-off is relative to b^ and to what the prescribed
+     * values contribute (b = 0: b^ = -S A (I - S) z; b = A (I - S) z: b^
+     * at its round-off), not to b, whose constrained rows S drops */
+    double floor_size = hypot(sqrt(w->vec->dot(n, w->bd, w->bd)),
+                              w->prescribed * unit);
     w->vec->to_device(n, s->w, w->w);
     w->vec->scale(n, unit, w->w);
     scaled_finish finish = {s, w->w};
@@ -129,6 +158,7 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
         .finish = apply_finish, .finish_ctx = &finish,
         .b = w->b, .bdelta = bdelta, .delta0 = delta0,
+        .floor_size = floor_size,
         .tol = ctx->set->tol,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,

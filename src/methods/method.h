@@ -233,6 +233,8 @@ typedef struct cpg_fwork {
                           iterate), then copied out */
     double *w;         /* n: (I - S) z at the loop's scale
                           (cpg_unit_scale), with iterate = 1 */
+    double prescribed; /* |S A (I - S) z| of this solve, with |b^| the
+                          size of b - A x's round-off (pcg.c's floor) */
     cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
     const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_fwork;
@@ -272,6 +274,10 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
  * (cpg_unit_scale): a delta0 given is computed from vectors at that
  * scale, so that it neither under- nor overflows where they do not. */
 double cpg_fwork_unit(const cpg_fwork *w, int n);
+
+/* w->prescribed = |S A (I - S) z|, from Aw = A (I - S) z, or NULL to
+ * compute it; with iterate = 1 only (w->w is its scratch). */
+void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s, const double *Aw);
 
 /* x = S x + (I - S) z. */
 void cpg_fwork_finish(const cpg_sys *s, double *x);
