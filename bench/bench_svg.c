@@ -2,8 +2,8 @@
 /* bench_svg.c -- the bench's chart: seconds per step against k_stretch,
  * log-log, one panel per scene (rows) and mesh size (columns) at the first
  * tol, sharing the y axis, one line with markers per method, a legend;
- * failed cells are drawn as a black cross labelled "failed" at the time
- * they took. */
+ * failed cells are drawn as a black cross at the time they took,
+ * labelled "failed" or, when a step did not converge, "not converged". */
 #include "bench.h"
 #include "cloth.h"
 
@@ -59,11 +59,11 @@ static void marker(FILE *out, int method, double x, double y, const char *color)
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x, y, color);
 }
 
-static void failed_marker(FILE *out, double x, double y)
+static void failed_marker(FILE *out, double x, double y, const char *label)
 {
     fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"black\" "
-                 "stroke-width=\"2.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">failed</text>\n",
-            x - 6, y - 6, x + 6, y + 6, x - 6, y + 6, x + 6, y - 6, x + 8, y - 6);
+                 "stroke-width=\"2.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%s</text>\n",
+            x - 6, y - 6, x + 6, y + 6, x - 6, y + 6, x + 6, y - 6, x + 8, y - 6, label);
 }
 
 /* "1 ms", "10 ms", "0.1 s", ... for 10^e seconds (times m). */
@@ -154,7 +154,7 @@ static void panel(FILE *out, const bench_results *res, const struct axes *a,
                 continue;
             double x = px(a, o->ks[b]), y = py(a, c->time_median_s);
             if (c->failed)
-                failed_marker(out, x, y);
+                failed_marker(out, x, y, c->not_converged ? "not converged" : "failed");
             else
                 marker(out, method, x, y, color);
         }
@@ -197,7 +197,7 @@ int bench_write_svg(FILE *out, const bench_results *res)
     /* wide enough for the title and the legend; the panels centred */
     int columns = bench_max_scene_sizes(o);
     double panels = columns * PANEL_W + (columns - 1) * GAP;
-    double legend = 110.0 * o->num_methods + 80;
+    double legend = 110.0 * o->num_methods + 190;
     double width = fmax(LEFT + panels + RIGHT, fmax(legend + 40, 820));
     double left = LEFT + 0.5 * (width - (LEFT + panels + RIGHT));
     double row_h = PANEL_H + BOTTOM + 40;
@@ -227,7 +227,7 @@ int bench_write_svg(FILE *out, const bench_results *res)
     }
     fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"black\" "
                  "stroke-width=\"2.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">"
-                 "failed</text>\n", lx + 8, ly - 6, lx + 20, ly + 6, lx + 8, ly + 6, lx + 20,
+                 "failed or not converged</text>\n", lx + 8, ly - 6, lx + 20, ly + 6, lx + 8, ly + 6, lx + 20,
             ly - 6, lx + 28, ly + 4);
 
     for (int e = 0; e < o->num_scenes; e++) {

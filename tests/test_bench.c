@@ -314,12 +314,13 @@ static void check_quick_run(void)
  * round-off and passes (it had been FAILED at 10 x tol). */
 static void check_failed_run(void)
 {
-    char args[1024], csv[300], md[300];
+    char args[1024], csv[300], md[300], svg[300];
     snprintf(csv, sizeof csv, "%s/failed.csv", dir);
     snprintf(md, sizeof md, "%s/failed.md", dir);
+    snprintf(svg, sizeof svg, "%s/failed.svg", dir);
     snprintf(args, sizeof args, "--sizes 9 --k 60,6000 --steps 2 --scene ballhit "
-             "--methods mpcg,direct --tol 1e-17 --csv \"%s\" --markdown \"%s\"",
-             csv, md);
+             "--methods mpcg,direct --tol 1e-17 --csv \"%s\" --markdown \"%s\" "
+             "--svg \"%s\"", csv, md, svg);
     CHECK_INT(run(args), 3);
     FILE *f = fopen(csv, "r");
     CHECK(f != NULL, "a failed run still writes its CSV");
@@ -354,6 +355,17 @@ static void check_failed_run(void)
         CHECK(!strstr(m, "direct: step"), "direct listed as failed");
     }
     free(m);
+    /* the chart labels mpcg's two cells as what they are */
+    char *g = slurp(svg);
+    CHECK(g != NULL, "no SVG");
+    if (g) {
+        int labels = 0;
+        for (const char *at = g; (at = strstr(at, ">not converged</text>")); at++)
+            labels++;
+        CHECK_INT(labels, 2);
+        CHECK(!strstr(g, ">failed</text>"), "a not-converged cell labelled failed");
+    }
+    free(g);
     /* direct alone: nothing fails, exit 0 */
     CHECK_INT(run("--scene pinned --sizes 5 --k 60 --methods direct --steps 1 "
                   "--tol 1e-17"), 0);
