@@ -839,7 +839,8 @@ static void test_cli_refused(void)
 }
 
 /* gen's "1 error (nothing written)": a step that fails after --out's
- * directories were made takes back the new ones (and only those: an
+ * directories were made takes back the new ones, also on a path through
+ * ".." (an outside review: it left the one before "..") (and only those: an
  * existing directory, and the bundle in it, stay as they were). Positions
  * of 1e150 m make the springs' A not finite at the first step. */
 static void test_cli_gen_failed(void)
@@ -851,6 +852,12 @@ static void test_cli_gen_failed(void)
     CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
     CHECK_STR_CONTAINS(out, "corepcg: gen: step 1: ");
     CHECK(!fixture_exists(tmp_dir, "new"), "a failed gen left %s/new", tmp_dir);
+    /* through "." and "..": every directory it made, and only those */
+    snprintf(args, sizeof args, "gen hang --mesh '%s/far.obj' --steps 2 --out "
+             "'%s/up/../down/./deep'", tmp_dir, tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    CHECK(!fixture_exists(tmp_dir, "up"), "a failed gen left %s/up", tmp_dir);
+    CHECK(!fixture_exists(tmp_dir, "down"), "a failed gen left %s/down", tmp_dir);
 
     snprintf(args, sizeof args, "gen hang --mesh '%s/arcsim.obj' --steps 2 --out '%s/kept'",
              tmp_dir, tmp_dir);

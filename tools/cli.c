@@ -32,43 +32,56 @@ int cli_outputs_ready(const char *command, const char *const *files,
     return 0;
 }
 
-char *cli_missing_dir(const char *dir)
+void cli_make_new_dirs(const char *dir, cli_new_dirs *made)
 {
+    made->count = 0;
+    made->paths = NULL;
     char *p = strdup(dir);
     size_t len = p ? strlen(p) : 0;
-    /* each prefix that ends a component ("a", "a/b", ..., dir), a
-     * doubled or trailing slash adding none */
+    char **paths = p ? calloc(len + 1, sizeof *paths) : NULL;
+    if (!paths) {
+        free(p);
+        return;
+    }
+    /* each prefix that ends a component ("a", "a/..", "a/../b"), a doubled
+     * or trailing slash adding none; only a mkdir that succeeded is ours */
     for (size_t k = 1; k <= len; k++) {
         if (k < len ? p[k] != '/' || p[k - 1] == '/' : p[k - 1] == '/')
             continue;
         char c = p[k];
         p[k] = '\0';
-        struct stat st;
-        if (stat(p, &st) != 0 && errno == ENOENT)
-            return p;
+        int made_it = mkdir(p, 0777) == 0;
+        char *copy = made_it ? strdup(p) : NULL;
         p[k] = c;
+        if (made_it && !copy) {
+            rmdir(p);
+            break;
+        }
+        if (copy)
+            paths[made->count++] = copy;
+        else if (errno != EEXIST)
+            break; /* cli_outputs_ready says why */
     }
     free(p);
-    return NULL;
+    made->paths = paths;
 }
 
-void cli_remove_new_dirs(const char *dir, const char *missing)
+void cli_remove_new_dirs(cli_new_dirs *made)
 {
-    char *p = missing ? strdup(dir) : NULL;
-    if (!p)
-        return;
-    size_t first = strlen(missing), len = strlen(p);
-    for (;;) {
-        while (len > 1 && p[len - 1] == '/')
-            len--;
-        p[len] = '\0';
-        /* rmdir removes only an empty one: never a file someone put there */
-        if (len < first || rmdir(p) != 0)
-            break;
-        while (len > 0 && p[len - 1] != '/')
-            len--;
-    }
-    free(p);
+    /* deepest first; rmdir removes only an empty one: never a file
+     * someone put there */
+    for (int k = made->count; k-- > 0;)
+        rmdir(made->paths[k]);
+    cli_forget_new_dirs(made);
+}
+
+void cli_forget_new_dirs(cli_new_dirs *made)
+{
+    for (int k = 0; k < made->count; k++)
+        free(made->paths[k]);
+    free(made->paths);
+    made->paths = NULL;
+    made->count = 0;
 }
 
 int cli_finite_number(const char *text, double *out)

@@ -20,15 +20,24 @@
 int cli_outputs_ready(const char *command, const char *const *files,
                       int nfiles, const char *const *dirs, int ndirs);
 
-/* The first directory of dir's path (a prefix of it, malloc'd) that does
- * not exist yet: what cli_outputs_ready will create, dir's missing parents
- * and dir. NULL when dir exists (or out of memory). */
-char *cli_missing_dir(const char *dir);
+/* The directories a command created for its output, so that a failure
+ * can take them back. */
+typedef struct cli_new_dirs {
+    int count;
+    char **paths; /* in the order made: parents first */
+} cli_new_dirs;
 
-/* After a failed command: removes dir and its parents up to missing (as
- * cli_missing_dir gave it before), deepest first, each only while empty.
- * Nothing when missing is NULL. */
-void cli_remove_new_dirs(const char *dir, const char *missing);
+/* mkdir -p dir, one component at a time, recording in *made each
+ * directory it created (not one that was there). Best effort: where a
+ * component cannot be made it stops, and cli_outputs_ready says why. */
+void cli_make_new_dirs(const char *dir, cli_new_dirs *made);
+
+/* After a failed command: removes made's directories, deepest first,
+ * each only while empty, and forgets them. */
+void cli_remove_new_dirs(cli_new_dirs *made);
+
+/* After a command that succeeded: forgets made's directories. */
+void cli_forget_new_dirs(cli_new_dirs *made);
 
 /* Option values: print a usage error and return -1 on a bad value. */
 /* text as a finite number into *out (-0 made 0: echoed with %g it would

@@ -43,10 +43,10 @@ static const char usage_text[] =
     "exit status: 0 written, 1 error (nothing written), 2 usage\n";
 
 /* Exit 1, "nothing written": not even the directories --out made. */
-static int gen_failed(cloth_sim **sim, struct cloth_cli *o, char *made)
+static int gen_failed(cloth_sim **sim, struct cloth_cli *o, cli_new_dirs *made)
 {
-    cli_remove_new_dirs(o->out, made);
-    free(made);
+    if (made)
+        cli_remove_new_dirs(made);
     cloth_sim_free(sim);
     cloth_cli_free(o);
     return CLI_EXIT_ERROR;
@@ -62,10 +62,11 @@ int cmd_gen(int argc, char **argv)
     cloth_sim *sim = NULL;
     if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim))
         return gen_failed(&sim, &o, NULL);
-    /* the first directory --out makes: a later failure takes them back */
-    char *made = cli_missing_dir(o.out);
+    /* the directories --out makes: a later failure takes them back */
+    cli_new_dirs made;
+    cli_make_new_dirs(o.out, &made);
     if (cli_outputs_ready("gen", NULL, 0, &o.out, 1))
-        return gen_failed(&sim, &o, made);
+        return gen_failed(&sim, &o, &made);
     char msg[COREPCG_MSG_SIZE];
     int rc;
     int until_contact = o.steps == 0 && sim->num_obstacles > 0;
@@ -79,7 +80,7 @@ int cmd_gen(int argc, char **argv)
             rc = cloth_solve(sim, &o.set, msg);
         if (rc < 0) {
             cli_error("gen: %s", msg);
-            return gen_failed(&sim, &o, made);
+            return gen_failed(&sim, &o, &made);
         }
         /* the step is taken (its answer is usable), but the bundle's
          * state and x0 then come from an inexact solve: say so */
@@ -96,7 +97,7 @@ int cmd_gen(int argc, char **argv)
                   not_converged, solved);
     if (until_contact && sim->contacts == 0) {
         cli_error("gen: no contact within %d steps", GEN_CONTACT_LIMIT);
-        return gen_failed(&sim, &o, made);
+        return gen_failed(&sim, &o, &made);
     }
 
     corepcg_system sys;
@@ -104,9 +105,9 @@ int cmd_gen(int argc, char **argv)
     rc = corepcg_bundle_write(o.out, &sys, sim->b, sim->dv, msg);
     if (rc < 0) {
         cli_error("gen: %s", msg);
-        return gen_failed(&sim, &o, made);
+        return gen_failed(&sim, &o, &made);
     }
-    free(made);
+    cli_forget_new_dirs(&made);
     char what[512];
     cloth_cli_describe(&o, sim->model.N, what, sizeof what);
     printf("wrote %s: %s, k_stretch %g, dt %g s, step %d (t = %.6g s), "
