@@ -993,6 +993,14 @@ static void test_tol_below_round_off(void)
                 CHECK_INT(info.converged, 0);
                 CHECK_LE(info.rel_residual, 1e-13);
                 CHECK_STR_CONTAINS(corepcg_message(h), "reached round-off");
+                /* auto keeps its candidate's answer: no fallback gets
+                 * closer (it ran MPCG for hundreds of iterations to a
+                 * worse one) */
+                if (m == COREPCG_METHOD_AUTO)
+                    CHECK(info.auto_reason != COREPCG_AUTO_FALLBACK &&
+                          !strchr(corepcg_message(h), ';'),
+                          "auto fell back at round-off, tol %g, %s: %s", set.tol,
+                          e < 2 ? "b" : "b = 0", corepcg_message(h));
             }
             corepcg_free(&h);
         }

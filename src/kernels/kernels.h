@@ -164,6 +164,11 @@ double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v);
 int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             int *iterations, char *msg);
 
+/* 1 when msg, of a NOT_CONVERGED loop, says it stopped at round-off
+ * (a tol below what double precision gives on the system): the answer
+ * is as good as any method's, not a failure to fall back from. */
+int cpg_pcg_at_round_off(const char *msg);
+
 /* ------------------------------------------------------ preconditioners */
 
 /* Cheap preconditioners of the reduced system (upcg) and of A (mpcg). */

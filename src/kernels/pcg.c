@@ -19,6 +19,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 /* The four vectors in one block (on the CPU large enough for huge pages
  * from about 22k nodes on). */
@@ -73,16 +74,23 @@ double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v)
  * At a larger tol, b^ itself is at the round-off of b (b = A (I - S) z:
  * the free part of the answer is zero to round-off): no answer does
  * better and this one is right, OK. */
+#define AT_ROUND_OFF "the residual reached round-off"
+
 static int at_round_off(char *msg, int it, double measure, double reference,
                         double tol)
 {
     if (tol >= ROUND_OFF)
         return COREPCG_OK;
-    cpg_fail(msg, COREPCG_NOT_CONVERGED, "the residual reached round-off "
+    cpg_fail(msg, COREPCG_NOT_CONVERGED, AT_ROUND_OFF " "
              "(%.2e) after %d iterations, above tol %.2e: double precision "
              "gets no closer on this system", sqrt(measure / reference), it,
              tol);
     return COREPCG_NOT_CONVERGED;
+}
+
+int cpg_pcg_at_round_off(const char *msg)
+{
+    return msg && strstr(msg, AT_ROUND_OFF) != NULL;
 }
 
 /* r = S(b - A x) afresh for x as it will be handed out (q is scratch);

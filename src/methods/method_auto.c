@@ -535,6 +535,13 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
                          why_failed, corepcg_method_name(st->cand[k]));
             return rc;
         }
+        /* at round-off no method gets closer: the answer stands (a
+         * fallback ran hundreds of iterations to a worse one) */
+        if (rc == COREPCG_NOT_CONVERGED && cpg_pcg_at_round_off(ctx->msg)) {
+            note_failure(why_failed, st->cand[k], ctx->msg);
+            cpg_fail(ctx->msg, rc, "auto: %s", why_failed);
+            return rc;
+        }
         /* a loop that stopped at round-off says so; at its budget, not */
         note_failure(why_failed, st->cand[k],
                      rc == COREPCG_NOT_CONVERGED && !ctx->msg[0]
