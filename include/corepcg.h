@@ -89,7 +89,9 @@ typedef enum corepcg_method {
     COREPCG_METHOD_MPCG_BW,     /* Baraff & Witkin's original MPCG on A     */
     COREPCG_METHOD_ICPCG,       /* PCG on A~, incomplete Cholesky precond   */
     COREPCG_METHOD_AUTO,        /* per step the fastest candidate measured */
-    COREPCG_METHOD_COUNT
+    COREPCG_METHODS_NAMED       /* not a count of the methods: those added
+                                   since (amgpcg) take values from here on;
+                                   corepcg_method_at lists them all */
 } corepcg_method;
 
 /* Why the auto method ran the method it ran (corepcg_info.auto_reason). */
@@ -176,7 +178,7 @@ typedef enum corepcg_option {
 
 /* The library's one table of methods, for tools that offer every method.
  *   corepcg_method_at(k): its k-th method, k = 0, 1, ... (the constants
- *     above, then any added since, from COREPCG_METHOD_COUNT on); -1 past
+ *     above, then any added since, from COREPCG_METHODS_NAMED on); -1 past
  *     the last.
  *   corepcg_method_takes(method, option): 1 when the method reads that
  *     setting (auto: when a candidate does); 0 when not or out of range.
@@ -478,6 +480,11 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
  * force, so a simulation's next step recovers. */
 COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                                   corepcg_info *info);
+
+/* 1 when h holds a system that solve can run on; 0 for NULL, a new
+ * handle, and one a failed setup or update left empty (a failed update
+ * whose system could not be read keeps the previous one: 1). */
+COREPCG_EXPORT int corepcg_ready(const corepcg_solver *h);
 
 /* Solves with right-hand side b (n), initial guess x0 (n, or NULL for
  * zero: it is the unconstrained guess y of Ascher & Boxerman), into x (n).

@@ -48,10 +48,10 @@ awk -v item="$copy/item.c" '/^const cpg_method_ops cpg_scratch_ops = [{]/ {
 rm "$copy/item.c"
 # 2. its registry row (before auto's, auto last), valued after the
 #    header's constants and the rows added since, and the extern of its ops
-added=$(grep -c '^    {\.method = (corepcg_method)COREPCG_METHOD_COUNT' "$m/registry.c" || true)
+added=$(grep -c '^    {\.method = (corepcg_method)COREPCG_METHODS_NAMED' "$m/registry.c" || true)
 sed -i 's/^extern const cpg_method_ops cpg_auto_ops;/&\nextern const cpg_method_ops cpg_scratch_ops;/' \
     "$m/registry.c"
-sed -i 's|^    {\.method = COREPCG_METHOD_AUTO,|    {.method = (corepcg_method)COREPCG_METHOD_COUNT + '"$added"', .name = "scratch", .ops = \&cpg_scratch_ops, .options = ITERATES \| CPG_TAKES(COREPCG_OPTION_PRECOND)},\n&|' \
+sed -i 's|^    {\.method = COREPCG_METHOD_AUTO,|    {.method = (corepcg_method)COREPCG_METHODS_NAMED + '"$added"', .name = "scratch", .ops = \&cpg_scratch_ops, .options = ITERATES \| CPG_TAKES(COREPCG_OPTION_PRECOND)},\n&|' \
     "$m/registry.c"
 # 3. its meson line
 sed -i "s|^  'methods/method_upcg.c',|&\n  'methods/method_scratch.c',|" "$copy/src/meson.build"

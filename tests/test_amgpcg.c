@@ -345,7 +345,7 @@ static void test_garment_scaling(void)
 
 int main(void)
 {
-    CHECK(amgpcg() >= COREPCG_METHOD_COUNT, "amgpcg: %d", amgpcg());
+    CHECK(amgpcg() >= COREPCG_METHODS_NAMED, "amgpcg: %d", amgpcg());
     test_accuracy();
     test_coarse_option();
     test_pair_order();

@@ -137,7 +137,7 @@ static void test_defaults_and_two_rhs(void)
     CHECK_LE(rel_err(n, x, xd), 1e-8);
     /* the previous answer as the guess, in the same buffer (x0 == x), for
      * every method: the same x as with separate buffers, bit for bit */
-    for (int m = 0; m < COREPCG_METHOD_COUNT; m++) {
+    for (int m = 0; m < COREPCG_METHODS_NAMED; m++) {
         settings_for(&s, (corepcg_method)m, 1e-6);
         double *y = malloc(sizeof(double) * (size_t)n);
         double *xs = malloc(sizeof(double) * (size_t)n);
@@ -985,8 +985,12 @@ static void test_update_recovers_after_failed_factorisation(void)
         settings_for(&s, methods[m], 1e-12);
         corepcg_solver *h = NULL, *fresh = NULL;
         corepcg_info info;
+        CHECK_INT(corepcg_ready(NULL), 0);
         corepcg_create(&h);
         corepcg_create(&fresh);
+        CHECK_INT(corepcg_ready(h), 0);
+        CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_ERR_STATE);
+        CHECK_STR_CONTAINS(corepcg_message(h), "solve before setup");
         CHECK_INT(setup_for(fresh, &good, &s), COREPCG_OK);
         CHECK_INT(corepcg_solve(fresh, b, NULL, xf, NULL), COREPCG_OK);
 
@@ -996,7 +1000,18 @@ static void test_update_recovers_after_failed_factorisation(void)
         CHECK(rc == not_spd[m] && info.status == rc,
               "%s update, indefinite A: rc %d status %d (%s)", name, rc,
               info.status, corepcg_message(h));
+        CHECK_INT(corepcg_ready(h), 0);
         CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_ERR_STATE);
+        CHECK_STR_CONTAINS(corepcg_message(h), "no system is set up: the last "
+                           "setup or update failed");
+        /* an update that cannot be read keeps what was set up: ready */
+        CHECK_INT(corepcg_update(h, &good, NULL), COREPCG_OK);
+        CHECK_INT(corepcg_ready(h), 1);
+        corepcg_system unread = good;
+        unread.A_colptr = NULL;
+        CHECK_INT(corepcg_update(h, &unread, NULL), COREPCG_ERR_ARGUMENT);
+        CHECK_INT(corepcg_ready(h), 1);
+        CHECK_INT(corepcg_update(h, &bad, NULL), not_spd[m]);
         memset(&info, 0x55, sizeof info);
         rc = corepcg_update(h, &good, &info);
         CHECK(rc == COREPCG_OK && info.status == COREPCG_OK &&
@@ -1303,7 +1318,7 @@ static void test_free_part_of_z_ignored(void)
         for (int a = 0; a < 3; a++)
             z2[3 * i + a] = t.z[3 * i + a] +
                             (t.ndof[i] == 3 ? 0.37 * (a + 1) * (i % 5 + 1) : 0);
-    for (int m = 0; m < COREPCG_METHOD_COUNT; m++) {
+    for (int m = 0; m < COREPCG_METHODS_NAMED; m++) {
         corepcg_settings s;
         settings_for(&s, (corepcg_method)m, 1e-8);
         corepcg_info i1, i2;

@@ -657,7 +657,7 @@ static void test_methods_on_cloth(void)
     corepcg_system sys;
     cloth_system(s, &sys);
     double *x = calloc((size_t)s->model.n, sizeof *x);
-    for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+    for (int method = 0; method < COREPCG_METHODS_NAMED; method++) {
         corepcg_settings set;
         corepcg_settings_default(&set);
         set.method = method;
@@ -826,7 +826,7 @@ static void test_data(void)
                   "%s: %d constraints", path, want->system.num_constraints);
             size_t n = 3 * (size_t)want->system.num_nodes;
             double *x = malloc(n * sizeof *x);
-            for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+            for (int method = 0; method < COREPCG_METHODS_NAMED; method++) {
                 corepcg_settings set;
                 corepcg_settings_default(&set);
                 set.method = method;

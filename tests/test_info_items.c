@@ -55,7 +55,7 @@ static void test_described(void)
             double v;
             corepcg_info none;
             memset(&none, 0, sizeof none);
-            int added = (int)cpg_methods[r].method >= COREPCG_METHOD_COUNT;
+            int added = (int)cpg_methods[r].method >= COREPCG_METHODS_NAMED;
             CHECK(d && legacy(&none, d->name, &v) != added, "item %s: %s kept field", d ? d->name : "?",
                   added ? "a" : "no");
             CHECK(d && (d->type == COREPCG_VALUE_CHOICE) == (ops->report[j].value_name != NULL),

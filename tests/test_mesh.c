@@ -613,7 +613,7 @@ static void all_methods(cloth_sim *s, double tol, const char *what)
     double *x = calloc((size_t)s->model.n, sizeof *x);
     printf("%s, step %d, %d contacts, %d self-contacts, tol %g: iterations", what,
            s->step + 1, s->contacts, s->self_contacts, tol);
-    for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+    for (int method = 0; method < COREPCG_METHODS_NAMED; method++) {
         corepcg_settings set;
         corepcg_settings_default(&set);
         set.method = method;
@@ -1248,10 +1248,10 @@ static void test_fem_kept_vs_fresh(void)
     if (!s)
         return;
     int n = s->model.n, changes = 0;
-    corepcg_solver *kept[COREPCG_METHOD_COUNT] = {0};
+    corepcg_solver *kept[COREPCG_METHODS_NAMED] = {0};
     double *xk = calloc((size_t)n, sizeof *xk), *xf = calloc((size_t)n, sizeof *xf);
     double *xd = calloc((size_t)n, sizeof *xd);
-    double worst[COREPCG_METHOD_COUNT] = {0}, off_direct[COREPCG_METHOD_COUNT] = {0};
+    double worst[COREPCG_METHODS_NAMED] = {0}, off_direct[COREPCG_METHODS_NAMED] = {0};
     char msg[COREPCG_MSG_SIZE] = "", fresh_msg[COREPCG_MSG_SIZE];
     for (int step = 0; step < 14; step++) {
         CHECK_INT(cloth_assemble(s, msg), COREPCG_OK);
@@ -1262,7 +1262,7 @@ static void test_fem_kept_vs_fresh(void)
         corepcg_settings_default(&direct);
         direct.method = COREPCG_METHOD_DIRECT;
         CHECK_INT(fresh_solve(&sys, &direct, s->b, s->dv, xd, NULL, fresh_msg), COREPCG_OK);
-        for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+        for (int method = 0; method < COREPCG_METHODS_NAMED; method++) {
             corepcg_settings set;
             corepcg_settings_default(&set);
             set.method = method;
@@ -1292,7 +1292,7 @@ static void test_fem_kept_vs_fresh(void)
     }
     printf("FEM coarse garment, k 60, steps 29-42 (%d pattern changes, %d self-contacts at "
            "the end): kept vs fresh", changes, s->self_contacts);
-    for (int method = 0; method < COREPCG_METHOD_COUNT; method++) {
+    for (int method = 0; method < COREPCG_METHODS_NAMED; method++) {
         printf(" %s %.2g (direct %.2g)", corepcg_method_name(method), worst[method],
                off_direct[method]);
         CHECK_LE(worst[method], method == COREPCG_METHOD_AUTO ? 2 * 100 * tol : 1e-12);

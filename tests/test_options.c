@@ -292,7 +292,7 @@ static void test_refusals(void)
     /* no settings, an unknown method: nothing to say here (setup refuses
      * the method itself) */
     CHECK_INT(corepcg_settings_refusal(NULL, NULL, NULL, NULL), COREPCG_REFUSAL_NONE);
-    int unknown = COREPCG_METHOD_COUNT;
+    int unknown = COREPCG_METHODS_NAMED;
     for (int k = 0; corepcg_method_at(k) >= 0; k++)
         if (corepcg_method_at(k) >= unknown)
             unknown = corepcg_method_at(k) + 1; /* past the rows added since */

@@ -125,7 +125,7 @@ static struct method_case cases[] = {
     {COREPCG_METHOD_DIRECT, COREPCG_PRECOND_DIAG, 0, "direct"},
     {COREPCG_METHOD_MPCG, COREPCG_PRECOND_DIAG, 0, "mpcg"},
     {COREPCG_METHOD_MPCG_BW, COREPCG_PRECOND_DIAG, 0, "mpcg-bw"},
-    {COREPCG_METHOD_COUNT, COREPCG_PRECOND_DIAG, 0, "amgpcg"}, /* AMG_CASE */
+    {COREPCG_METHODS_NAMED, COREPCG_PRECOND_DIAG, 0, "amgpcg"}, /* AMG_CASE */
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -551,7 +551,7 @@ int main(int argc, char **argv)
         {204, 5, 1e4, 1, NULL, 30}, {205, 7, 1, 1, NULL, 30},
     };
     cases[AMG_CASE].method = (corepcg_method)corepcg_method_from_name("amgpcg");
-    CHECK(cases[AMG_CASE].method >= COREPCG_METHOD_COUNT, "amgpcg: %d", cases[AMG_CASE].method);
+    CHECK(cases[AMG_CASE].method >= COREPCG_METHODS_NAMED, "amgpcg: %d", cases[AMG_CASE].method);
     int seq = (int)(sizeof sequences / sizeof sequences[0]);
     for (int k = 0; k < seq; k++)
         run_sequence(k, sequences[k].seed, sequences[k].g, sequences[k].k_stretch,

@@ -196,6 +196,7 @@ PROTOTYPES = (
      (POINTER(Handle), POINTER(System), POINTER(Settings))),
     ("corepcg_update", c_int,
      (POINTER(Handle), POINTER(System), POINTER(Info))),
+    ("corepcg_ready", c_int, (POINTER(Handle),)),
     ("corepcg_solve", c_int,
      (POINTER(Handle), POINTER(c_double), POINTER(c_double),
       POINTER(c_double), POINTER(Info))),

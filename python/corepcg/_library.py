@@ -118,7 +118,14 @@ def _load():
 
 def _declare(lib):
     for name, restype, argtypes in _cdefs.PROTOTYPES:
-        fn = getattr(lib, name)
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            raise LibraryNotFoundError(
+                f"corepcg: {lib._name} has no {name}: not the corepcg "
+                f"library this package was made for (an older version, or "
+                f"another library; ${LIBRARY_ENV} or the lookup found it)") \
+                from None
         fn.restype = restype
         fn.argtypes = list(argtypes)
     return lib

@@ -77,9 +77,15 @@ def matrix_arrays(A, triangle="auto"):
         raise TypeError("A must be a scipy.sparse matrix or array (any "
                         "format) or a 2-D numpy.ndarray, got "
                         f"{type(A).__name__}")
-    if triangle not in TRIANGLES:
-        raise ValueError(f"triangle must be one of {', '.join(TRIANGLES)};"
-                         f" got {triangle!r}")
+    if isinstance(triangle, str) and triangle.lower() == "auto":
+        triangle = "auto"
+    else:  # a label in any case, or a Triangle member
+        try:
+            triangle = Triangle.parse(triangle, "triangle").label
+        except ValueError:
+            raise ValueError(f"triangle must be one of "
+                             f"{', '.join(TRIANGLES)}; got {triangle!r}") \
+                from None
     n = _size(A)
     if np.issubdtype(A.dtype, np.complexfloating):
         raise TypeError("A must be real, got complex values")
@@ -89,12 +95,17 @@ def matrix_arrays(A, triangle="auto"):
     # The library reads M: A itself, or A^T for CSR (its arrays are M's CSC).
     transposed = A.format == "csr"
     if A.format == "coo":
-        rows, cols, ptr = A.row, A.col, None
+        rows, cols, ptr, values = A.row, A.col, None, A.data
         below, above = bool(np.any(rows > cols)), bool(np.any(rows < cols))
     else:
-        rows, cols, ptr = A.indices, None, A.indptr
+        ptr, used = A.indptr, int(A.indptr[-1])
+        if len(A.indices) < used or len(A.data) < used:
+            raise FormatError(f"A's indptr ends at {used}, but it holds "
+                              f"{min(len(A.indices), len(A.data))} entries")
+        # SciPy may keep room past indptr[-1] (an unpruned matrix): not A's
+        rows, values = A.indices[:used], A.data[:used]
+        cols = None
         below, above = _csc_sides(ptr, rows, n)
-    values = A.data
 
     if triangle == "auto":  # in M's terms: the side that holds entries
         want = (Triangle.BOTH if above and below else

@@ -34,7 +34,12 @@ def constraint_array(constraints):
         if constraints.dtype == CONSTRAINT_DTYPE:
             return np.ascontiguousarray(constraints.reshape(-1))
         return _from_fields(constraints.reshape(-1))
-    records = list(constraints)
+    try:
+        records = list(constraints)
+    except TypeError as err:
+        raise TypeError(f"constraints must be records (node, ndof[, p[, "
+                        f"q]]) or a structured array, got "
+                        f"{type(constraints).__name__}") from err
     out = np.zeros(len(records), CONSTRAINT_DTYPE)
     for k, rec in enumerate(records):
         try:
@@ -135,16 +140,25 @@ def refuse_complex(v, what):
 
 
 def real_array(v, what):
-    """v as a contiguous float64 array; complex values refused."""
+    """v as a contiguous float64 array; complex values refused, and so are
+    text, booleans and objects (numpy would turn "1.5" and True into
+    numbers without a word)."""
     refuse_complex(v, what)
-    return np.ascontiguousarray(v, dtype=np.float64)
+    a = np.asarray(v)
+    if a.dtype.kind not in "iuf":
+        raise TypeError(f"{what} must hold real numbers, got dtype {a.dtype}")
+    return np.ascontiguousarray(a, dtype=np.float64)
 
 
-def vector(v, n, what):
+def vector(v, n, what, required=False):
     """A float64 contiguous n-vector (a copy only if v is not one), or
-    None for None. v may also be (N, 3), one row per node as simulators
-    keep positions and velocities: its rows are the n-vector's triples."""
+    None for None (TypeError when required). v may also be (N, 3), one row
+    per node as simulators keep positions and velocities: its rows are the
+    n-vector's triples."""
     if v is None:
+        if required:
+            raise TypeError(f"{what} must be a vector of {n} numbers, got "
+                            "None")
         return None
     a = real_array(v, what)
     if a.shape == (n // 3, 3):
@@ -163,14 +177,21 @@ def shaped_like(x, v):
 
 def writable_vector(out, n, what="out"):
     """The n-vector view of a writable contiguous float64 array of shape
-    (n,) or (N, 3), which the library writes into."""
+    (n,) or (N, 3), which the library writes into: TypeError for another
+    kind of array (or object), DimensionError for another shape."""
     refuse_complex(out, what)
-    if not (isinstance(out, np.ndarray) and out.dtype == np.float64
-            and out.shape in ((n,), (n // 3, 3)) and out.flags.c_contiguous
-            and out.flags.writeable):
-        raise DimensionError(
-            f"{what} must be a writable contiguous float64 array of shape "
+    want = (f"{what} must be a writable contiguous float64 array of shape "
             f"({n},) or ({n // 3}, 3)")
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{want}, got {type(out).__name__}")
+    faults = [fault for fault, bad in (
+        (f"dtype {out.dtype}", out.dtype != np.float64),
+        ("read-only", not out.flags.writeable),
+        ("not contiguous", not out.flags.c_contiguous)) if bad]
+    if faults:
+        raise TypeError(f"{want}; it is {', '.join(faults)}")
+    if out.shape not in ((n,), (n // 3, 3)):
+        raise DimensionError(f"{want}, got shape {out.shape}")
     return out.reshape(n)
 
 

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 
 from ._cdefs import Bundle, MSG_SIZE
 from ._library import lib, libc, text
+from ._matrix import INT_MAX
 from ._system import CONSTRAINT_DTYPE, CSystem, real_array, vector
 from . import errors
 
@@ -79,7 +80,7 @@ def write_bundle(path, A, b, *, z=None, x0=None, constraints=None,
     validates it; values must also be below 1e308 and A's diagonal
     positive."""
     system = CSystem(A, constraints, z, stretch_pairs, triangle)
-    b = vector(b, system.n, "b")
+    b = vector(b, system.n, "b", required=True)
     x0 = vector(x0, system.n, "x0")
     msg = ctypes.create_string_buffer(MSG_SIZE)
     rc = lib.corepcg_bundle_write(
@@ -90,14 +91,28 @@ def write_bundle(path, A, b, *, z=None, x0=None, constraints=None,
 
 def read_vector(path, n):
     """Reads an n x 1 Matrix Market `array` vector (x.mtx) as float64."""
+    n = _length(n)
     msg = ctypes.create_string_buffer(MSG_SIZE)
     out = POINTER(c_double)()
-    rc = lib.corepcg_vector_read(_path(path), int(n), byref(out), msg)
+    rc = lib.corepcg_vector_read(_path(path), n, byref(out), msg)
     errors.check(rc, text(msg.value))
     try:
         return _copy(out, n, np.float64)
     finally:
         libc.free(out)
+
+
+def _length(n):
+    """n as the library's int: a whole number from 1 to INT_MAX (ctypes
+    would wrap 2**32 + 30 to 30 without a word)."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be a whole number (the vector's length), "
+                        f"got {n!r}")
+    if n > INT_MAX:
+        raise errors.TooLarge(f"n = {n} overflows the library's int")
+    if n < 1:
+        raise errors.DimensionError(f"n must be at least 1, got {n}")
+    return int(n)
 
 
 def write_vector(path, x):

@@ -20,8 +20,8 @@ def check(A, b, x, *, constraints=None, z=None, stretch_pairs=None,
     the residual norm itself when that denominator is 0). The system is
     validated as Solver validates it (same errors)."""
     system = CSystem(A, constraints, z, stretch_pairs, triangle)
-    b = vector(b, system.n, "b")
-    x = vector(x, system.n, "x")
+    b = vector(b, system.n, "b", required=True)
+    x = vector(x, system.n, "x", required=True)
     cerr, rres = c_double(), c_double()
     msg = ctypes.create_string_buffer(MSG_SIZE)
     rc = lib.corepcg_check(system.ref(), b.ctypes.data_as(POINTER(c_double)),

@@ -11,6 +11,8 @@ for the rules)."""
 import ctypes
 import numbers
 
+import numpy as np
+
 from . import enums
 from ._cdefs import MSG_SIZE, Settings
 from ._library import lib
@@ -134,7 +136,8 @@ def _c_value(name, value):
     if name in CHOICES:
         return int(CHOICES[name].parse(value, name))
     if name in FLAGS:
-        if not isinstance(value, (bool, numbers.Integral)) or value not in (0, 1):
+        if not isinstance(value, (bool, np.bool_, numbers.Integral)) or \
+                value not in (0, 1):
             raise TypeError(f"{name} must be True or False, got {value!r}")
         return int(value)
     if OPTIONS[name].type == ValueType.REAL:

@@ -99,6 +99,7 @@ class Solver:
                  core_threshold=None, fallback_upcg=None, ic_fill=None,
                  stop=None, **options):
         self._h = None
+        self._solving = False  # inside corepcg_solve (a callback's call)
         self._settings = make_settings(
             method=method, tol=tol, max_iter=max_iter, precond=precond,
             ordering=ordering, factor=factor, core=core,
@@ -118,11 +119,12 @@ class Solver:
         self._keep(system)
 
     def _keep(self, system):
-        """What update() reuses when a keyword is left out."""
+        """What update() reuses when a keyword is left out: copies, since
+        a simulator may refill the arrays it passed before the next step."""
         self.n, self.num_nodes = system.n, system.num_nodes
-        self._constraints = system.constraints
-        self._z = system.z
-        self._stretch = system.stretch_pairs
+        self._constraints = system.constraints.copy()
+        self._z = None if system.z is None else system.z.copy()
+        self._stretch = system.stretch_pairs.copy()
 
     @property
     def settings(self):
@@ -138,9 +140,13 @@ class Solver:
     def closed(self):
         return self._h is None
 
-    def _handle(self):
+    def _handle(self, call):
         if self._h is None:
             raise errors.StateError("the Solver is closed")
+        if self._solving:
+            raise errors.StateError(
+                f"{call} called from the solve's callback: the Solver is "
+                "solving (return True from the callback to stop it)")
         return self._h
 
     def update(self, A, *, constraints=_KEEP, z=_KEEP, stretch_pairs=_KEEP,
@@ -153,7 +159,7 @@ class Solver:
         one could not be read, else the handle is empty: solve raises
         StateError until the next successful update, which sets its
         system up afresh with the Solver's settings."""
-        h = self._handle()
+        h = self._handle("update")
         self._check_kept_fit(A, constraints is _KEEP, z is _KEEP,
                              stretch_pairs is _KEEP)
         system = CSystem(
@@ -214,19 +220,28 @@ class Solver:
 
     def _solve(self, b, x0, out, callback, history, stacklevel):
         """solve(); stacklevel makes a warning point at the user's line."""
-        h = self._handle()
+        h = self._handle("solve")
+        if not lib.corepcg_ready(h):
+            raise errors.StateError(
+                "no system is set up: the last update failed (the next "
+                "update sets its system up)")
         b_given = b
-        b = vector(b, self.n, "b")
+        b = vector(b, self.n, "b", required=True)
         x0 = vector(x0, self.n, "x0")
         x = self._out(out)
         info = Info()
         watch = Watch(h, callback, history) \
             if callback is not None or history else None
-        with watch if watch is not None else nullcontext():
-            rc = lib.corepcg_solve(
-                h, b.ctypes.data_as(POINTER(c_double)),
-                None if x0 is None else x0.ctypes.data_as(POINTER(c_double)),
-                x.ctypes.data_as(POINTER(c_double)), byref(info))
+        self._solving = True
+        try:
+            with watch if watch is not None else nullcontext():
+                rc = lib.corepcg_solve(
+                    h, b.ctypes.data_as(POINTER(c_double)),
+                    None if x0 is None
+                    else x0.ctypes.data_as(POINTER(c_double)),
+                    x.ctypes.data_as(POINTER(c_double)), byref(info))
+        finally:
+            self._solving = False
         if watch is not None and watch.error is not None:
             raise watch.error
         errors.check(rc, self._solve_message(rc, info), stacklevel)
@@ -249,8 +264,10 @@ class Solver:
         return message
 
     def close(self):
-        """Frees the handle; safe to call twice."""
+        """Frees the handle; safe to call twice (not from the solve's
+        callback: StateError)."""
         if self._h is not None:
+            self._handle("close")
             lib.corepcg_free(byref(self._h))
             self._h = None
 

@@ -2,7 +2,11 @@
 """Status codes as exceptions and warnings: each code raised for real where
 it can be, with the library's message (the CLI's, for the same input);
 the class of every code; Python's own type and value checks."""
+import ctypes.util
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 import warnings
@@ -151,7 +155,17 @@ class RaisedByTheLibrary(unittest.TestCase):
             s.update(blocks([[1, 2], [2, 1]]))
         with self.assertRaises(corepcg.StateError) as cm:
             s.solve(np.ones(6))
-        self.assertEqual(cm.exception.message, "solve before setup")
+        self.assertEqual(cm.exception.message, "no system is set up: the "
+                         "last update failed (the next update sets its "
+                         "system up)")
+        # an update of another size that failed the same way: StateError
+        # too, whatever b's size (it was DimensionError for the new size)
+        s.update(A)
+        with self.assertRaises(corepcg.NotPositiveDefinite):
+            s.update(blocks([[1, 2, 0], [2, 1, 0], [0, 0, 1]]))
+        for n in (6, 9):
+            with self.assertRaises(corepcg.StateError):
+                s.solve(np.ones(n))
         s.close()
         s.close()  # twice is fine
         with self.assertRaises(corepcg.StateError):
@@ -179,6 +193,22 @@ class RaisedByTheLibrary(unittest.TestCase):
     def cli_message(bundle):
         err = support.cli("info", bundle, expect=(1,)).stderr.strip()
         return err.removeprefix("corepcg: ")
+
+
+class Loading(unittest.TestCase):
+    def test_another_library_is_not_found(self):
+        # a library without corepcg's functions (another one, an older
+        # corepcg): LibraryNotFoundError naming it, not AttributeError
+        other = ctypes.util.find_library("z")
+        self.assertIsNotNone(other, "zlib (zlib1g) not found")
+        env = dict(os.environ, COREPCG_LIBRARY=other,
+                   PYTHONPATH=str(support.REPO / "python"))
+        run = subprocess.run(
+            [sys.executable, "-c", "import corepcg"], env=env,
+            capture_output=True, text=True)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("LibraryNotFoundError: corepcg: ", run.stderr)
+        self.assertIn("has no corepcg_", run.stderr)
 
 
 class Mapping(unittest.TestCase):

@@ -119,6 +119,27 @@ class Matrices(unittest.TestCase):
         self.assertEqual(matrix_arrays(L.astype(np.float32)).copies,
                          ["values converted from float32 to float64"])
 
+    def test_triangle_as_an_enum_or_in_any_case(self):
+        L = sp.tril(self.bundle["A"], format="csc")
+        for triangle in (corepcg.Triangle.LOWER, "LOWER", "Lower", "AUTO"):
+            self.same(L, triangle, repr(triangle))
+
+    def test_unpruned_arrays(self):
+        # SciPy may keep room past indptr[-1]: only indptr[-1] entries
+        # are A's (an outside review: the rest was read, past the end of
+        # the row array made from indptr)
+        L = sp.tril(self.bundle["A"], format="csc")
+        full = (L + sp.tril(L, -1).T).tocsc()
+        for fmt in ("csc", "csr"):
+            for triangle in ("auto", "lower", "both"):
+                M = full.asformat(fmt).copy()
+                used = M.indptr[-1]
+                M.indices = np.concatenate([M.indices, [0, 1, 2]]).astype(
+                    M.indices.dtype)
+                M.data = np.concatenate([M.data, [1e300, np.nan, -7.0]])
+                self.assertEqual(M.indptr[-1], used)
+                self.same(M, triangle, f"{fmt}, {triangle}")
+
     def test_bad_matrices(self):
         with self.assertRaises(TypeError):  # a dense ndarray: test_dropin
             corepcg.Solver(np.eye(6).tolist())
@@ -130,6 +151,10 @@ class Matrices(unittest.TestCase):
             corepcg.Solver(sp.csc_matrix((6, 3)))
         with self.assertRaises(ValueError):
             corepcg.Solver(sp.eye(6, format="csc"), triangle="left")
+        with self.assertRaises(TypeError):
+            corepcg.Solver(sp.eye(6, format="csc"), triangle=1)
+        with self.assertRaises(TypeError):
+            corepcg.Solver(sp.eye(6, format="csc"), constraints=5)
         huge = sp.coo_matrix(([1.0], ([0], [0])), shape=(3 * 2**30, 3 * 2**30))
         with self.assertRaises(corepcg.TooLarge):
             corepcg.Solver(huge)
@@ -268,8 +293,26 @@ class OtherInputs(unittest.TestCase):
         with corepcg.Solver(t["A"], method="direct") as s:
             with self.assertRaises(corepcg.DimensionError):
                 s.solve(t["b"][:6])
+            # another kind of array is a TypeError, another shape not
+            for out in (np.zeros(12, np.float32), [0.0] * 12,
+                        np.zeros(24)[::2]):
+                with self.assertRaises(TypeError):
+                    s.solve(t["b"], out=out)
+            ro = np.zeros(12)
+            ro.flags.writeable = False
+            with self.assertRaises(TypeError):
+                s.solve(t["b"], out=ro)
             with self.assertRaises(corepcg.DimensionError):
-                s.solve(t["b"], out=np.zeros(12, np.float32))
+                s.solve(t["b"], out=np.zeros(9))
+            # text, booleans and objects are no numbers
+            for v in (np.array(["1.5"] * 12), np.ones(12, bool),
+                      np.array([1.0] * 11 + [None], object)):
+                with self.assertRaises(TypeError):
+                    s.solve(v)
+            # None where a vector is needed
+            with self.assertRaises(TypeError) as cm:
+                s.solve(None)
+            self.assertIn("b must be", str(cm.exception))
             out = np.zeros(12)
             x, _ = s.solve(t["b"], out=out)
             self.assertIs(x, out)
@@ -325,6 +368,16 @@ class Files(unittest.TestCase):
                 corepcg.read_vector(Path(tmp) / "x.mtx", 6)
             with self.assertRaises(corepcg.NotFinite):
                 corepcg.write_vector(Path(tmp) / "y.mtx", [1, np.nan])
+            # n is checked before the library's int takes it (2**32 + 5
+            # was read as 5)
+            for n, error in ((2**32 + 5, corepcg.TooLarge),
+                             (0, corepcg.DimensionError), (5.0, TypeError),
+                             ("5", TypeError), (True, TypeError)):
+                with self.subTest(n=n), self.assertRaises(error):
+                    corepcg.read_vector(Path(tmp) / "x.mtx", n)
+            self.assertEqual(corepcg.read_vector(Path(tmp) / "x.mtx",
+                                                 np.int64(5)).tobytes(),
+                             x.tobytes())
 
 
 if __name__ == "__main__":

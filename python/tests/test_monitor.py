@@ -150,6 +150,27 @@ class Callback(unittest.TestCase):
             _, info = s.solve(self.b, self.x0)
             self.assertEqual(info["status"], corepcg.Status.OK)
 
+    def test_the_solver_is_not_reentered(self):
+        # close, update or solve from the callback: StateError, raised
+        # from solve; the Solver solves on as before (an outside review:
+        # close() there freed the handle under the solve, a crash)
+        with self.solver("icpcg") as s:
+            want, _ = s.solve(self.b, self.x0)
+            calls = {"close": lambda: s.close(),
+                     "update": lambda: s.update(self.A),
+                     "solve": lambda: s.solve(self.b)}
+            for name, call in calls.items():
+                def callback(iteration, residual):
+                    call()
+                with self.subTest(call=name):
+                    with self.assertRaises(corepcg.StateError) as cm:
+                        s.solve(self.b, self.x0, callback=callback)
+                    self.assertIn(f"{name} called from the solve's callback",
+                                  cm.exception.message)
+                    self.assertFalse(s.closed)
+                    x, _ = s.solve(self.b, self.x0)
+                    self.assertEqual(x.tobytes(), want.tobytes())
+
     def test_keyboard_interrupt_propagates(self):
         def interrupt(iteration, residual):
             raise KeyboardInterrupt

@@ -96,6 +96,22 @@ class Update(unittest.TestCase):
             self.assertEqual(x.tobytes(), self.fresh(
                 A, "direct", constraints=None, z=None).tobytes())
 
+    def test_kept_values_are_copies(self):
+        # a simulator refills the arrays it passed before the next step
+        # (an outside review: update(A) read the refilled buffers)
+        A = self.bundle["A"]
+        cons = self.system["constraints"].copy()
+        z = self.system["z"].copy()
+        pairs = np.array(self.system["stretch_pairs"], np.int32)  # a copy
+        with corepcg.Solver(A, method="direct", constraints=cons, z=z,
+                            stretch_pairs=pairs) as s:
+            cons["ndof"] = 0
+            z[:] = 5.0
+            pairs[:] = 0
+            s.update(A)
+            x, _ = s.solve(self.b, self.x0)
+            self.assertEqual(x.tobytes(), self.fresh(A, "direct").tobytes())
+
     def test_an_unreadable_update_keeps_the_previous_system(self):
         A = self.bundle["A"]
         with corepcg.Solver(A, method="corepcg", **self.system) as s:

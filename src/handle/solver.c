@@ -226,6 +226,11 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
 
 /* ------------------------------------------------------------- solving */
 
+int corepcg_ready(const corepcg_solver *h)
+{
+    return h && h->ready;
+}
+
 static int check_vector(corepcg_solver *h, const double *v, int n,
                         const char *name)
 {
@@ -245,7 +250,10 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
     if (!h)
         rc = COREPCG_ERR_ARGUMENT;
     else if ((h->msg[0] = '\0', !h->ready))
-        rc = cpg_fail(h->msg, COREPCG_ERR_STATE, "solve before setup");
+        rc = cpg_fail(h->msg, COREPCG_ERR_STATE, h->configured
+                      ? "no system is set up: the last setup or update "
+                        "failed (the next update sets its system up)"
+                      : "solve before setup");
     else if (!b || !x)
         rc = cpg_fail(h->msg, COREPCG_ERR_ARGUMENT, "b and x must not be NULL");
     else if ((rc = check_vector(h, b, 3 * h->sys.A.nb, "b")) == COREPCG_OK && x0)

@@ -14,6 +14,8 @@
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* A shared setting: its description and its field. */
 typedef struct option_desc {
@@ -173,6 +175,17 @@ static int in_range(const corepcg_option_info *o, double v)
            (o->type == COREPCG_VALUE_REAL || v == floor(v));
 }
 
+/* v as the shortest of %.15g, %.16g, %.17g that reads back as v (an
+ * integer's digits whole): "got 1e+09" for 1000000001 read as in range. */
+static void exact_text(double v, char *buf, size_t len)
+{
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 int cpg_options_check(const corepcg_settings *s, char *msg)
 {
     for (int k = 0; k < corepcg_option_count(); k++) {
@@ -182,9 +195,13 @@ int cpg_options_check(const corepcg_settings *s, char *msg)
             continue;
         if (o->type == COREPCG_VALUE_CHOICE)
             return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: unknown %s %g", o->name, v);
-        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: %s must be %s in [%g, %g], got %g",
+        char lo[32], hi[32], got[32];
+        exact_text(o->min, lo, sizeof lo);
+        exact_text(o->max, hi, sizeof hi);
+        exact_text(v, got, sizeof got);
+        return cpg_fail(msg, COREPCG_ERR_ARGUMENT, "settings: %s must be %s in [%s, %s], got %s",
                         o->name, o->type == COREPCG_VALUE_REAL ? "a number" : "a whole number",
-                        o->min, o->max, v);
+                        lo, hi, got);
     }
     return COREPCG_OK;
 }

@@ -45,7 +45,7 @@ const cpg_method_entry cpg_methods[] = {
     {.method = COREPCG_METHOD_ICPCG, .name = "icpcg", .ops = &cpg_icpcg_ops,
      .options = ITERATES,
      .auto_rank = 1, .reports = COREPCG_REPORT_INCOMPLETE},
-    {.method = (corepcg_method)COREPCG_METHOD_COUNT, .name = "amgpcg",
+    {.method = (corepcg_method)COREPCG_METHODS_NAMED, .name = "amgpcg",
      .ops = &cpg_amgpcg_ops, .options = ITERATES, .auto_rank = 4},
     /* auto reads what its candidates read (corepcg_method_takes); its
      * info reports what the one it ran reports */
@@ -55,7 +55,7 @@ const cpg_method_entry cpg_methods[] = {
 /* The rows: one per corepcg_method constant, and any method added since,
  * whose row gives it the next value (the header need not name it). */
 #define ROWS ((int)(sizeof cpg_methods / sizeof cpg_methods[0]))
-_Static_assert(ROWS >= COREPCG_METHOD_COUNT, "a row for every corepcg_method");
+_Static_assert(ROWS >= COREPCG_METHODS_NAMED, "a row for every corepcg_method");
 
 int cpg_method_rows(void)
 {
