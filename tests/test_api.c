@@ -1469,6 +1469,46 @@ static void test_ic_breakdown_and_fallback(void)
 
 /* One version everywhere: the headers' string and numbers and the
  * library's corepcg_version() (all from meson's project()). */
+/* A fixed node whose block of A is zero (its diagonal given as explicit
+ * zeros) beside a free node with 4 I: A~ = 4 I. Every method that works
+ * on A~ solves it (an outside review: amgpcg filled the fixed node's
+ * directions with trace/3 = 0 and called A~ not positive definite);
+ * MPCG's preconditioner is A's own diagonal blocks, refused by name. */
+static void test_zero_block_of_a_fixed_node(void)
+{
+    int colptr[7] = {0, 1, 2, 3, 4, 5, 6}, rowidx[6] = {0, 1, 2, 3, 4, 5};
+    double values[6] = {0, 0, 0, 4, 4, 4};
+    corepcg_constraint con[1] = {{.node = 0, .ndof = 0}};
+    double z[6] = {1, 2, 3, 0, 0, 0}, b[6] = {1, 1, 1, 1, 1, 1}, x[6];
+    const double want[6] = {1, 2, 3, 0.25, 0.25, 0.25};
+    int pairs[2] = {0, 1};
+    corepcg_system sys = {.num_nodes = 2, .A_format = COREPCG_CSC,
+        .A_triangle = COREPCG_LOWER, .A_colptr = colptr, .A_rowidx = rowidx,
+        .A_values = values, .num_constraints = 1, .constraints = con, .z = z,
+        .num_stretch = 1, .stretch_pairs = pairs};
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        corepcg_method m = (corepcg_method)corepcg_method_at(k);
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.method = m;
+        corepcg_solver *h = NULL;
+        corepcg_create(&h);
+        int rc = corepcg_setup(h, &sys, &set);
+        if (rc >= 0)
+            rc = corepcg_solve(h, b, NULL, x, NULL);
+        if (m == COREPCG_METHOD_MPCG || m == COREPCG_METHOD_MPCG_BW) {
+            CHECK_INT(rc, COREPCG_ERR_NOT_SPD);
+            CHECK_STR_CONTAINS(corepcg_message(h), "diagonal block of node 0");
+        } else {
+            CHECK(rc == COREPCG_OK, "%s: %d (%s)", corepcg_method_name(m), rc,
+                  corepcg_message(h));
+            for (int i = 0; rc == COREPCG_OK && i < 6; i++)
+                CHECK_NEAR(x[i], want[i], 1e-15);
+        }
+        corepcg_free(&h);
+    }
+}
+
 static void test_version(void)
 {
     CHECK(strcmp(corepcg_version(), COREPCG_VERSION) == 0,
@@ -1487,6 +1527,7 @@ static void test_version(void)
 int main(void)
 {
     test_version();
+    test_zero_block_of_a_fixed_node();
     test_defaults_and_two_rhs();
     test_ic_breakdown_and_fallback();
     test_update();

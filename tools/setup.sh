@@ -9,7 +9,7 @@
 # build/.
 # Re-running it when nothing changed takes seconds.
 
-COREPCG_PACKAGES="gcc libc6-dev pkg-config meson ninja-build cmake libsuitesparse-dev libopenblas-dev liblapacke-dev zlib1g-dev libembree-dev python3 python3-numpy python3-scipy python3-venv python3-pip python3-setuptools python3-wheel"
+COREPCG_PACKAGES="gcc libc6-dev locales pkg-config meson ninja-build cmake libsuitesparse-dev libopenblas-dev liblapacke-dev zlib1g-dev libembree-dev python3 python3-numpy python3-scipy python3-venv python3-pip python3-setuptools python3-wheel"
 
 corepcg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

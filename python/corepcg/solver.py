@@ -258,9 +258,10 @@ class Solver:
 
     def _solve_message(self, rc, info):
         message = self.message
-        if rc == errors.Status.NOT_CONVERGED and not message:
-            message = (f"{info.iterations} iterations, relative residual "
-                       f"{info.rel_residual:.3e}")
+        if rc == errors.Status.NOT_CONVERGED:
+            where = (f"{info.iterations} iterations, relative residual "
+                     f"{info.rel_residual:.3e}")
+            message = f"{where}: {message}" if message else where
         return message
 
     def close(self):

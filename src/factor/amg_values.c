@@ -141,6 +141,11 @@ static void projected_rows(void *ctx, int from, int to, int *mark)
             const double *a = A->x + 9 * (size_t)amg->src[A0->diag[k]];
             const double *s = S + 9 * (size_t)k;
             double d = (a[0] + a[4] + a[8]) / 3;
+            /* a fixed node's block may be zero (only the free part of a
+             * block must be positive definite, and it has none): its
+             * directions, coupled to nothing, take any positive scale */
+            if (!(d > 0))
+                d = 1;
             for (int e = 0; e < 9; e++)
                 out[e] += d * ((e % 4 == 0) - s[e]);
         }

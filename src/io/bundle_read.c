@@ -8,6 +8,7 @@
  * stored `general`, a positive diagonal -- is bundle_A.c's.
  * constraints.txt is read by constraints_read.c. */
 #include "bundle_io.h"
+#include "c_locale.h"
 #include "cholmod_quiet.h"
 
 #include "atomic_file.h"
@@ -369,7 +370,7 @@ static int read_bundle(cholmod_common *cm, void *arg, char *msg)
     return rc;
 }
 
-int corepcg_bundle_read(const char *dir, corepcg_bundle **out, char *msg)
+static int bundle_read(const char *dir, corepcg_bundle **out, char *msg)
 {
     if (msg)
         msg[0] = '\0';
@@ -411,7 +412,7 @@ void corepcg_bundle_free(corepcg_bundle **bundle)
     *bundle = NULL;
 }
 
-int corepcg_vector_read(const char *path, int n, double **out, char *msg)
+static int vector_read(const char *path, int n, double **out, char *msg)
 {
     if (msg)
         msg[0] = '\0';
@@ -423,4 +424,31 @@ int corepcg_vector_read(const char *path, int n, double **out, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "corepcg_vector_read: need a path and n >= 1");
     return read_vector_scanned(path, "the vector", n, out, msg);
+}
+
+/* The public calls: the files' numbers in the C locale (c_locale.h). */
+int corepcg_bundle_read(const char *dir, corepcg_bundle **out, char *msg)
+{
+    cpg_c_locale l;
+    if (out)
+        *out = NULL;
+    int rc = cpg_c_locale_enter(&l, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    rc = bundle_read(dir, out, msg);
+    cpg_c_locale_leave(&l);
+    return rc;
+}
+
+int corepcg_vector_read(const char *path, int n, double **out, char *msg)
+{
+    cpg_c_locale l;
+    if (out)
+        *out = NULL;
+    int rc = cpg_c_locale_enter(&l, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    rc = vector_read(path, n, out, msg);
+    cpg_c_locale_leave(&l);
+    return rc;
 }

@@ -10,6 +10,7 @@
  * all are complete do they replace the old ones, all or nothing
  * (atomic_file.c). */
 #include "bundle_io.h"
+#include "c_locale.h"
 #include "cholmod_quiet.h"
 #include "system.h" /* cpg_sys_import */
 
@@ -47,7 +48,7 @@ static int write_sparse_to(cpg_atomic_file *af, const cholmod_sparse *M,
     return cpg_mm_write_lower(af->f, af->path, M, msg);
 }
 
-int corepcg_vector_write(const char *path, int n, const double *x, char *msg)
+static int vector_write(const char *path, int n, const double *x, char *msg)
 {
     if (msg)
         msg[0] = '\0';
@@ -293,8 +294,8 @@ static int write_bundle(cholmod_common *cm, void *arg, char *msg)
     return rc;
 }
 
-int corepcg_bundle_write(const char *dir, const corepcg_system *sys,
-                         const double *b, const double *x0, char *msg)
+static int bundle_write(const char *dir, const corepcg_system *sys,
+                        const double *b, const double *x0, char *msg)
 {
     if (msg)
         msg[0] = '\0';
@@ -304,4 +305,28 @@ int corepcg_bundle_write(const char *dir, const corepcg_system *sys,
                         "and b");
     write_args w = {dir, sys, b, x0};
     return cpg_cholmod_call(write_bundle, &w, "", msg);
+}
+
+/* The public calls: the files' numbers in the C locale (c_locale.h). */
+int corepcg_vector_write(const char *path, int n, const double *x, char *msg)
+{
+    cpg_c_locale l;
+    int rc = cpg_c_locale_enter(&l, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    rc = vector_write(path, n, x, msg);
+    cpg_c_locale_leave(&l);
+    return rc;
+}
+
+int corepcg_bundle_write(const char *dir, const corepcg_system *sys,
+                         const double *b, const double *x0, char *msg)
+{
+    cpg_c_locale l;
+    int rc = cpg_c_locale_enter(&l, msg);
+    if (rc != COREPCG_OK)
+        return rc;
+    rc = bundle_write(dir, sys, b, x0, msg);
+    cpg_c_locale_leave(&l);
+    return rc;
 }

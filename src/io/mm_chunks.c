@@ -10,6 +10,7 @@
  * can hold. */
 #include "mm_lines.h"
 
+#include <locale.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -114,6 +115,8 @@ typedef struct mm_team {
     pthread_cond_t cond;
     int counted;  /* chunks counted */
     int go;       /* 0: wait; 1: parse; -1: stop */
+    locale_t locale; /* the starting thread's: a new thread has the
+                        process's (c_locale.h) */
 } mm_team;
 
 static void team_counted(mm_team *t, int chunks)
@@ -128,6 +131,7 @@ static void *chunk_thread(void *arg)
 {
     mm_chunk *c = arg;
     mm_team *t = c->team;
+    uselocale(t->locale);
     count_lines(c);
     team_counted(t, 1);
     pthread_mutex_lock(&t->lock);
@@ -193,7 +197,7 @@ int cpg_mm_parse_parallel(cpg_mm_scan *s, const char *body, size_t len,
     size_t starts[CPG_MM_MAX_CHUNKS];
     int count = (int)cpg_mm_chunk_starts(body, len, want, starts);
     mm_chunk *c = calloc((size_t)count, sizeof *c);
-    mm_team team = {.counted = 0, .go = 0};
+    mm_team team = {.counted = 0, .go = 0, .locale = uselocale((locale_t)0)};
     if (!c)
         return COREPCG_ERR_NO_MEMORY;
     if (pthread_mutex_init(&team.lock, NULL) != 0) {

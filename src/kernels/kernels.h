@@ -157,6 +157,8 @@ void cpg_pcg_work_free(cpg_pcg_work *w);
  * and a power of two scales every operation's result exactly, so where
  * nothing under- or overflows the answer is the same bits. */
 double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v);
+/* The same for a largest magnitude given (one or several vectors'). */
+double cpg_unit_scale_of(double largest);
 
 /* x holds the initial guess on entry and the answer on exit. Returns OK,
  * NOT_CONVERGED, STOPPED (the monitor asked), ERR_BREAKDOWN or ERR_NAN;
@@ -168,6 +170,9 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
  * (a tol below what double precision gives on the system): the answer
  * is as good as any method's, not a failure to fall back from. */
 int cpg_pcg_at_round_off(const char *msg);
+
+/* 1 when msg, of a NOT_CONVERGED loop, says it ran to max_iter. */
+int cpg_pcg_at_max_iter(const char *msg);
 
 /* ------------------------------------------------------ preconditioners */
 

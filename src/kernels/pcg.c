@@ -45,7 +45,11 @@ void cpg_pcg_work_free(cpg_pcg_work *w)
 
 double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v)
 {
-    double largest = n > 0 ? vec->amax(n, v) : 0;
+    return cpg_unit_scale_of(n > 0 ? vec->amax(n, v) : 0);
+}
+
+double cpg_unit_scale_of(double largest)
+{
     if (!(largest > 0) || !isfinite(largest))
         return 1;
     int e;
@@ -75,6 +79,7 @@ double cpg_unit_scale(const cpg_vec_ops *vec, int n, const double *v)
  * the free part of the answer is zero to round-off): no answer does
  * better and this one is right, OK. */
 #define AT_ROUND_OFF "the residual reached round-off"
+#define AT_MAX_ITER "max_iter reached"
 
 static int at_round_off(char *msg, int it, double measure, double reference,
                         double tol)
@@ -91,6 +96,11 @@ static int at_round_off(char *msg, int it, double measure, double reference,
 int cpg_pcg_at_round_off(const char *msg)
 {
     return msg && strstr(msg, AT_ROUND_OFF) != NULL;
+}
+
+int cpg_pcg_at_max_iter(const char *msg)
+{
+    return msg && strstr(msg, AT_MAX_ITER) != NULL;
 }
 
 /* r = S(b - A x) afresh for x as it will be handed out (q is scratch);
@@ -296,7 +306,11 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     while ((pb->stop_residual ? rr : delta) > target) {
         if (it >= pb->max_iter) {
             *iterations = it;
-            return COREPCG_NOT_CONVERGED;
+            return cpg_fail(msg, COREPCG_NOT_CONVERGED, AT_MAX_ITER " (%d): "
+                            "the stopping rule's measure is %.2e, above "
+                            "tol %.2e",
+                            it, sqrt((pb->stop_residual ? rr : delta) /
+                                     reference), pb->tol);
         }
         if (!pb->stop_residual && delta <= round_off) {
             *iterations = it;

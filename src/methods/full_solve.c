@@ -121,7 +121,11 @@ static void apply_finish(void *ctx, double *x)
 
 double cpg_fwork_unit(const cpg_fwork *w, int n)
 {
-    return cpg_unit_scale(w->vec, n, w->b);
+    /* S b and S A (I - S) z, what the start's residual is made of: b's
+     * constrained rows, which S drops, may be of any size (an outside
+     * review: 1e300 at a fixed node made the loop "converge" at 1) */
+    return cpg_unit_scale_of(fmax(n > 0 ? w->vec->amax(n, w->bd) : 0,
+                                  w->prescribed));
 }
 
 /* b, b^ and x times factor. */

@@ -270,9 +270,11 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   const double *bdelta, double delta0, double *x,
                   int *iterations);
 
-/* The power of two cpg_fwork_run brings w->b (n) to when bdelta is NULL
- * (cpg_unit_scale): a delta0 given is computed from vectors at that
- * scale, so that it neither under- nor overflows where they do not. */
+/* The power of two cpg_fwork_run brings the loop to when bdelta is NULL
+ * (cpg_unit_scale_of): from w->bd (S b there) and w->prescribed (|S A (I
+ * - S) z|), the start's residual's parts. A delta0 given is computed from
+ * vectors at that scale, so that it neither under- nor overflows where
+ * they do not. */
 double cpg_fwork_unit(const cpg_fwork *w, int n);
 
 /* w->prescribed = |S A (I - S) z|, from Aw = A (I - S) z, or NULL to

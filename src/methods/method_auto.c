@@ -542,9 +542,10 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
             cpg_fail(ctx->msg, rc, "auto: %s", why_failed);
             return rc;
         }
-        /* a loop that stopped at round-off says so; at its budget, not */
+        /* at its budget (auto's, or max_iter), said as such */
         note_failure(why_failed, st->cand[k],
-                     rc == COREPCG_NOT_CONVERGED && !ctx->msg[0]
+                     rc == COREPCG_NOT_CONVERGED &&
+                             (!ctx->msg[0] || cpg_pcg_at_max_iter(ctx->msg))
                          ? "no convergence within its iteration budget"
                          : ctx->msg);
         if (rc == COREPCG_NOT_CONVERGED)

@@ -62,14 +62,17 @@ int cpg_constraint_check(const corepcg_constraint *c, int N, char *why)
      * array of records); fixed nodes have no directions either */
     if (c->ndof == 0 || c->ndof == 3)
         return COREPCG_OK;
-    if (!finite3(c->p) || norm3(c->p) == 0)
-        return cpg_fail(why, COREPCG_ERR_CONSTRAINT,
-                        "p is zero or not finite");
+    /* NaN or Inf is ERR_NOT_FINITE, as in A, b, z and constraints.txt */
+    if (!finite3(c->p))
+        return cpg_fail(why, COREPCG_ERR_NOT_FINITE, "p is not finite");
+    if (norm3(c->p) == 0)
+        return cpg_fail(why, COREPCG_ERR_CONSTRAINT, "p is zero");
     if (c->ndof == 2)
         return COREPCG_OK;
-    if (!finite3(c->q) || norm3(c->q) == 0)
-        return cpg_fail(why, COREPCG_ERR_CONSTRAINT,
-                        "q is zero or not finite");
+    if (!finite3(c->q))
+        return cpg_fail(why, COREPCG_ERR_NOT_FINITE, "q is not finite");
+    if (norm3(c->q) == 0)
+        return cpg_fail(why, COREPCG_ERR_CONSTRAINT, "q is zero");
     double p[3], q[3];
     unit3(c->p, p);
     unit3(c->q, q);
