@@ -12,6 +12,7 @@
  * sequential pass after them would have read the file: slower, not
  * wrong, so no output here can show it.) Public API, shared library. */
 #include "corepcg.h"
+#include "fixture.h"
 #include "test.h"
 
 #include <locale.h>
@@ -24,26 +25,6 @@ static char tmp_dir[512];
 static int caller_locale_kept(void)
 {
     return strcmp(localeconv()->decimal_point, ",") == 0;
-}
-
-/* The bytes of a file, NUL-terminated (NULL when it cannot be read). */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)len + 1);
-    if (s && fread(s, 1, (size_t)len, f) != (size_t)len) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[len] = '\0';
-    fclose(f);
-    return s;
 }
 
 /* No ',' outside the comment lines of a Matrix Market file. */
@@ -83,7 +64,7 @@ static void bundle_round_trip(void)
     CHECK(caller_locale_kept(), "the caller's locale is lost after writing");
     char file[1200];
     snprintf(file, sizeof file, "%s/b.mtx", path);
-    char *text = slurp(file);
+    char *text = fixture_read(file);
     CHECK(text && commas_in_numbers(text) == 0, "%s holds a comma:\n%s", file,
           text ? text : "(unreadable)");
     free(text);
@@ -114,7 +95,7 @@ static void long_vector(void)
     snprintf(path, sizeof path, "%s/x.mtx", tmp_dir);
     int rc = corepcg_vector_write(path, n, x, msg);
     CHECK(rc == COREPCG_OK, "writing %s: %d %s", path, rc, msg);
-    char *text = slurp(path);
+    char *text = fixture_read(path);
     CHECK(text && strlen(text) > 1000000, "%s is short", path);
     CHECK(text && commas_in_numbers(text) == 0, "%s holds a comma", path);
     free(text);
