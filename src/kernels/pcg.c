@@ -72,15 +72,17 @@ double cpg_unit_scale_of(double largest)
  * read as a breakdown. */
 #define ROUND_OFF (64 * DBL_EPSILON)
 
+/* How a NOT_CONVERGED loop's message begins, by why it stopped (auto
+ * tells the two apart: cpg_pcg_at_round_off, cpg_pcg_at_max_iter). */
+#define AT_ROUND_OFF "the residual reached round-off"
+#define AT_MAX_ITER "max_iter reached"
+
 /* The end of a loop whose measure (the true |r|^2 or delta) is at
  * round-off, above tol. A tol below ROUND_OFF asked for more than double
  * precision gives: NOT_CONVERGED, said so, x the answer as far as it goes.
  * At a larger tol, b^ itself is at the round-off of b (b = A (I - S) z:
  * the free part of the answer is zero to round-off): no answer does
  * better and this one is right, OK. */
-#define AT_ROUND_OFF "the residual reached round-off"
-#define AT_MAX_ITER "max_iter reached"
-
 static int at_round_off(char *msg, int it, double measure, double reference,
                         double tol)
 {
