@@ -183,7 +183,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, bench_case *cs)
     set.tol = cs->id.tol;
     char msg[COREPCG_MSG_SIZE] = "";
     cs->contacts_found = 0;
-    if (sim->num_obstacles == 0)
+    if (!cloth_sim_has_obstacles(sim))
         return 0;
     while (cs->warmup_steps < BENCH_MAX_WARMUP) {
         progress(o, "bench %s %s k %g tol %g: warm-up step %d",

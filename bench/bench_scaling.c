@@ -222,7 +222,7 @@ static int warm_up(const bench_options *o, cloth_sim *sim, scaling_record *rec)
     set.tol = o->tols[0];
     char msg[COREPCG_MSG_SIZE] = "";
     double t0 = cpg_now();
-    while (sim->num_obstacles > 0 && sim->contacts == 0 && rec->warmup_steps < BENCH_MAX_WARMUP) {
+    while (cloth_sim_has_obstacles(sim) && sim->contacts == 0 && rec->warmup_steps < BENCH_MAX_WARMUP) {
         if (o->progress)
             fprintf(stderr, "\r\033[Kscaling %s: warm-up step %d", rec->label,
                     rec->warmup_steps + 1);

@@ -69,6 +69,10 @@ typedef struct cloth_sim {
 int cloth_sim_create(const cloth_params *par, cloth_sim **out, char *msg);
 void cloth_sim_free(cloth_sim **sim);
 
+/* 1 when the scene has an obstacle, analytic or a mesh: something its
+ * cloth can come to touch (gen and bench step until it does). */
+int cloth_sim_has_obstacles(const cloth_sim *sim);
+
 /* The part of cloth_sim_create in scene.c: the nodes' starting positions
  * (and x_rest), what the scene holds, its obstacles. mesh: par's, or NULL
  * for the grid. */

@@ -9,6 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int cloth_sim_has_obstacles(const cloth_sim *sim)
+{
+    return sim->num_obstacles + sim->num_mesh_obstacles > 0;
+}
+
 void cloth_sim_free(cloth_sim **sim)
 {
     if (!sim || !*sim)

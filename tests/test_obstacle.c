@@ -5,6 +5,7 @@
  * their crease, a cloth starting inside an obstacle refused (and moved
  * out with --translate), and obstacle files refused as meshes are. */
 #include "cloth_fixture.h"
+#include "fixture.h"
 #include "test.h"
 #include "monotonic.h"
 
@@ -422,6 +423,53 @@ static void test_bench(void)
     CHECK_STR_CONTAINS(out, "--translate and --scale move a mesh");
 }
 
+/* gen and bench step a scene until its cloth touches an obstacle, a mesh
+ * obstacle too (an outside review: with --obstacle meshes alone gen wrote
+ * step 10 with no contact and bench measured a step without one): a 5 x 5
+ * sheet 0.3 m above a floor mesh. */
+static void test_first_contact_with_meshes(void)
+{
+    char sheet[1024], floor_obj[1024], args[4096], out[16384];
+    snprintf(sheet, sizeof sheet, "%s/sheet.obj", tmpdir);
+    snprintf(floor_obj, sizeof floor_obj, "%s/floor.obj", tmpdir);
+    char text[4096];
+    int used = 0;
+    for (int r = 0; r < 5; r++)
+        for (int c = 0; c < 5; c++)
+            used += snprintf(text + used, sizeof text - (size_t)used, "v %g %g 0\n",
+                             0.1 * c, 0.1 * r);
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            int a = 5 * r + c + 1;
+            used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n",
+                             a, a + 1, a + 6, a + 5);
+        }
+    write_text(sheet, text);
+    write_text(floor_obj, "v -5 -5 -0.3\nv 5 -5 -0.3\nv 5 5 -0.3\nv -5 5 -0.3\n"
+                          "f 1 2 3\nf 1 3 4\n");
+    snprintf(args, sizeof args, "gen garment --mesh %s --up z --obstacle %s --out %s/first",
+             sheet, floor_obj, tmpdir);
+    CHECK(fixture_run_cli(args, out, sizeof out) == 0, "%s: %s", args, out);
+    int step = 0, contacts = 0;
+    const char *at = strstr(out, ", step ");
+    const char *c = strstr(out, " contacts");
+    CHECK(at && sscanf(at, ", step %d", &step) == 1, "no step in: %s", out);
+    while (c && c > out && c[-1] != ' ')
+        c--;
+    CHECK(c && sscanf(c - 1, " %d", &contacts) == 1, "no contacts in: %s", out);
+    CHECK(step > 10 && contacts > 0, "gen wrote step %d with %d contacts: %s", step,
+          contacts, out);
+    snprintf(args, sizeof args, "bench --scene garment --mesh %s --up z --obstacle %s "
+             "--methods direct --k 600 --steps 1 --markdown %s/first.md", sheet, floor_obj,
+             tmpdir);
+    CHECK(fixture_run_cli(args, out, sizeof out) == 0, "%s: %s", args, out);
+    char md[1024];
+    snprintf(md, sizeof md, "%s/first.md", tmpdir);
+    char *m = fixture_read(md);
+    CHECK(m && !strstr(m, "no contact"), "bench found no contact:\n%s", m ? m : "");
+    free(m);
+}
+
 /* The last row's contacts of a simulate --csv file, and those `back`
  * rows before it; -1 when unreadable. */
 static int csv_contacts(const char *path, int back, int *earlier)
@@ -561,6 +609,7 @@ int main(void)
     timed("start_inside", test_start_inside);
     timed("bad_obstacles", test_bad_obstacles);
     timed("bench", test_bench);
+    timed("first_contact", test_first_contact_with_meshes);
     timed("dressed", test_dressed);
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -69,7 +69,7 @@ int cmd_gen(int argc, char **argv)
         return gen_failed(&sim, &o, &made);
     char msg[COREPCG_MSG_SIZE];
     int rc;
-    int until_contact = o.steps == 0 && sim->num_obstacles > 0;
+    int until_contact = o.steps == 0 && cloth_sim_has_obstacles(sim);
     int last = o.steps ? o.steps : until_contact ? GEN_CONTACT_LIMIT : GEN_DEFAULT_STEPS;
     int not_converged = 0, solved = 0;
     for (;;) {
