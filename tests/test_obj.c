@@ -766,6 +766,35 @@ static void test_cli_frames(void)
     CHECK(fixture_exists(dir, "frame_00002.obj") && !fixture_exists(dir, "frame_00003.obj"),
           "not the 2 frames of the last run");
 
+    /* a run that fails after its first frame (an FEM step of 1 s at
+     * k 1e12 is not positive definite at step 2) leaves DIR as it was:
+     * the earlier frames, none of its own, no staging directory (an
+     * outside review: it had removed the earlier frames and left its own
+     * first) */
+    char frame2[2 * FIXTURE_PATH];
+    snprintf(frame2, sizeof frame2, "%s/frame_00002.obj", dir);
+    char *before = fixture_read(frame2);
+    int files = fixture_count_files(dir);
+    char coarse[2 * FIXTURE_PATH];
+    snprintf(coarse, sizeof coarse, "%s/meshes/tshirt_coarse.obj", fixture_data_dir());
+    snprintf(args, sizeof args, "simulate free --mesh '%s' --model fem --dt 1 "
+             "--k-stretch 1e12 --method direct --steps 5 --obj '%s'", coarse, dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    CHECK_STR_CONTAINS(out, "corepcg: simulate: step 2: ");
+    char *after = fixture_read(frame2);
+    CHECK(before && after && strcmp(before, after) == 0, "a failed run changed %s", frame2);
+    free(before);
+    free(after);
+    CHECK_INT(fixture_count_files(dir), files);
+    CHECK(!strstr(out, "removed"), "a failed run said: %s", out);
+
+    /* --csv naming a frame in --obj DIR: refused, nothing written */
+    snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --up y --steps 2 "
+             "--obj '%s' --csv '%s/frame_00001.obj'", tmp_dir, dir, dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 2);
+    CHECK_STR_CONTAINS(out, "is a frame's name in --obj");
+    CHECK_INT(fixture_count_files(dir), files);
+
     /* one frame: the word singular; an empty or new folder: nothing said */
     fixture_remove_tree(dir);
     CHECK_INT(mkdir(dir, 0755), 0);

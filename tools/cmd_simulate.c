@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SIMULATE_DEFAULT_STEPS 100
@@ -33,10 +35,13 @@ static const char usage_text[] =
     "  --steps s        steps to take (default 100)\n"
     "  --method M       one of @METHODS@\n"
     "  --tol T          solver tolerance (default 1e-5)\n"
-    "  --obj DIR        write DIR/frame_NNNNN.obj after each step (cloth and\n"
+    "  --obj DIR        write DIR/frame_NNNNN.obj for each step (cloth and\n"
     "                   obstacles); DIR and its parents are created if missing;\n"
-    "                   the frame_NNNNN.obj files already in DIR (an earlier\n"
-    "                   run's) are removed first, and said so; no other file\n"
+    "                   the frames go to DIR/.corepcg-frames-XXXXXX while the\n"
+    "                   run goes and replace the frame_NNNNN.obj files already\n"
+    "                   in DIR (an earlier run's, said so) when it ends well;\n"
+    "                   a failed run leaves DIR as it was; no other file\n"
+    "                   is touched\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
     "                   method,reason,iterations,seconds,analysis_reused,\n"
     "                   self_contacts,ic_shift,ic_retries,ic_compensation\n"
@@ -75,15 +80,25 @@ static int write_frame(const cloth_sim *sim, const char *dir, char *msg)
     return rc == COREPCG_OK ? cloth_write_obj(sim, path, msg) : rc;
 }
 
-/* DIR holds this run's frames alone: an earlier run's, longer or of
- * another scene, would be taken for this one's (render draws every
- * frame file given); the count removed is said on stderr. 0, or -1
- * having said why not. */
-static int clear_frames(const char *dir)
+/* Before the run: DIR's earlier frames can be replaced, and the run's
+ * own go to a staging directory in DIR. 0, or -1 with the error printed. */
+static int stage_frames(const char *dir, char **staging)
+{
+    char msg[COREPCG_MSG_SIZE];
+    if (frame_files_check(dir, msg) == COREPCG_OK &&
+        frame_staging_open(dir, staging, msg) == COREPCG_OK)
+        return 0;
+    cli_error("simulate: %s", msg);
+    return -1;
+}
+
+/* The run ended well: its frames, staged, replace an earlier run's in
+ * DIR (their count said on stderr). 0, or -1 with the error printed. */
+static int commit_frames(char **staging, const char *dir)
 {
     char msg[COREPCG_MSG_SIZE];
     int removed = 0;
-    if (frame_files_clear(dir, &removed, msg) != COREPCG_OK) {
+    if (frame_staging_commit(staging, dir, &removed, msg) != COREPCG_OK) {
         cli_error("simulate: %s", msg);
         return -1;
     }
@@ -91,6 +106,27 @@ static int clear_frames(const char *dir)
         fprintf(stderr, "corepcg: simulate: removed %d frame%s of an earlier run from %s\n",
                 removed, removed == 1 ? "" : "s", dir);
     return 0;
+}
+
+/* --csv FILE naming a frame of --obj DIR (DIR/frame_00001.obj): the CSV
+ * and the frame would replace each other. 0, or -1 with the error
+ * printed. Both outputs' directories exist (cli_outputs_ready). */
+static int csv_apart_from_frames(const char *csv, const char *dir)
+{
+    const char *slash = strrchr(csv, '/');
+    const char *name = slash ? slash + 1 : csv;
+    if (!frame_is_name(name))
+        return 0;
+    char *parent = slash ? strndup(csv, (size_t)(slash - csv) + (slash == csv)) : strdup(".");
+    struct stat a, b;
+    int same = parent && stat(parent, &a) == 0 && stat(dir, &b) == 0 &&
+               a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    free(parent);
+    if (!same)
+        return 0;
+    cli_error("simulate: --csv %s is a frame's name in --obj %s: the frames "
+              "would replace it", csv, dir);
+    return -1;
 }
 
 /* " (icpcg x97, corepcg x3)": the methods that solved some of the steps
@@ -134,11 +170,16 @@ int cmd_simulate(int argc, char **argv)
     char msg[COREPCG_MSG_SIZE];
     /* the mesh and the scene first: a bad one leaves no output directory */
     cloth_sim *sim = NULL;
+    char *staging = NULL; /* the run's frames until it ends well */
+    int refused = CLI_EXIT_ERROR;
     if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim) ||
-        cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1) || (o.obj && clear_frames(o.obj))) {
+        cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1) ||
+        (o.obj && o.csv && csv_apart_from_frames(o.csv, o.obj) &&
+         (refused = CLI_EXIT_USAGE)) ||
+        (o.obj && stage_frames(o.obj, &staging))) {
         cloth_sim_free(&sim);
         cloth_cli_free(&o);
-        return CLI_EXIT_ERROR;
+        return refused;
     }
     /* the CSV appears at the end, whole, or not at all */
     cpg_atomic_file csv_file = {0};
@@ -146,6 +187,7 @@ int cmd_simulate(int argc, char **argv)
     if (o.csv) {
         if (cpg_atomic_open(&csv_file, o.csv, msg) != COREPCG_OK) {
             cli_error("simulate: %s", msg);
+            frame_staging_discard(&staging);
             cloth_sim_free(&sim);
             cloth_cli_free(&o);
             return CLI_EXIT_ERROR;
@@ -177,8 +219,8 @@ int cmd_simulate(int argc, char **argv)
                     sim->info.iterations, sim->time_solve_s);
         if (csv)
             csv_row(csv, sim);
-        if (o.obj)
-            rc = write_frame(sim, o.obj, msg);
+        if (staging)
+            rc = write_frame(sim, staging, msg);
     }
     if (progress)
         fprintf(stderr, "\r%*s\r", 72, "");
@@ -188,8 +230,10 @@ int cmd_simulate(int argc, char **argv)
             rc = crc;
     }
     cpg_atomic_discard(&csv_file);
-    if (rc < 0) {
+    if (rc < 0)
         cli_error("simulate: %s", msg);
+    if (rc < 0 || (staging && commit_frames(&staging, o.obj))) {
+        frame_staging_discard(&staging);
         cloth_sim_free(&sim);
         cloth_cli_free(&o);
         free(seconds);

@@ -38,9 +38,12 @@ int frame_is_name(const char *name)
     return 1;
 }
 
-/* Each of DIR's frame names in turn: check (nothing removed) or remove.
- * COREPCG_OK, or a code with msg naming the file. */
-static int frame_files_pass(const char *dir, int remove, int *removed, char *msg)
+enum pass { CHECK, REMOVE, MOVE };
+
+/* Each of DIR's frame names in turn: check (nothing removed), remove, or
+ * move into `to`. COREPCG_OK, or a code with msg naming the file. */
+static int frame_files_pass(const char *dir, enum pass what, const char *to,
+                            int *done, char *msg)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -56,22 +59,28 @@ static int frame_files_pass(const char *dir, int remove, int *removed, char *msg
         if (!frame_is_name(e->d_name))
             continue;
         char *path = cpg_path_join(dir, e->d_name);
-        if (!path) {
+        char *target = path && what == MOVE ? cpg_path_join(to, e->d_name) : NULL;
+        if (!path || (what == MOVE && !target)) {
             snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
             rc = COREPCG_ERR_NO_MEMORY;
-        } else if (!remove && lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        } else if (what == CHECK && lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
             /* unlink would refuse it after the frames before it were gone */
             snprintf(msg, COREPCG_MSG_SIZE, "%.400s: a directory of a frame's name, "
                      "which cannot be removed: move it away (no frame was removed)", path);
             rc = COREPCG_ERR_IO;
-        } else if (remove && unlink(path) != 0) {
+        } else if (what == REMOVE && unlink(path) != 0) {
             snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot remove an earlier run's "
                      "frame: %s", path, strerror(errno));
             rc = COREPCG_ERR_IO;
+        } else if (what == MOVE && rename(path, target) != 0) {
+            snprintf(msg, COREPCG_MSG_SIZE, "%.200s: cannot move it to %.200s: %s",
+                     path, to, strerror(errno));
+            rc = COREPCG_ERR_IO;
         } else {
-            *removed += remove;
+            *done += what != CHECK;
         }
         free(path);
+        free(target);
     }
     closedir(d);
     return rc;
@@ -82,6 +91,60 @@ int frame_files_clear(const char *dir, int *removed, char *msg)
     *removed = 0;
     /* every name checked before any is removed: a run refused removes
      * nothing */
-    int rc = frame_files_pass(dir, 0, removed, msg);
-    return rc == COREPCG_OK ? frame_files_pass(dir, 1, removed, msg) : rc;
+    int rc = frame_files_pass(dir, CHECK, NULL, removed, msg);
+    return rc == COREPCG_OK ? frame_files_pass(dir, REMOVE, NULL, removed, msg) : rc;
+}
+
+int frame_files_check(const char *dir, char *msg)
+{
+    int none = 0;
+    return frame_files_pass(dir, CHECK, NULL, &none, msg);
+}
+
+int frame_staging_open(const char *dir, char **staging, char *msg)
+{
+    *staging = cpg_path_join(dir, ".corepcg-frames-XXXXXX");
+    if (!*staging) {
+        snprintf(msg, COREPCG_MSG_SIZE, "out of memory");
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    if (mkdtemp(*staging))
+        return COREPCG_OK;
+    snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot make a directory for the "
+             "run's frames: %s", dir, strerror(errno));
+    free(*staging);
+    *staging = NULL;
+    return COREPCG_ERR_IO;
+}
+
+int frame_staging_commit(char **staging, const char *dir, int *removed, char *msg)
+{
+    int moved = 0;
+    int rc = frame_files_clear(dir, removed, msg);
+    if (rc == COREPCG_OK)
+        rc = frame_files_pass(*staging, MOVE, dir, &moved, msg);
+    if (rc == COREPCG_OK && rmdir(*staging) != 0) {
+        snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot remove: %s", *staging,
+                 strerror(errno));
+        rc = COREPCG_ERR_IO;
+    }
+    if (rc != COREPCG_OK) {
+        frame_staging_discard(staging);
+        return rc;
+    }
+    free(*staging);
+    *staging = NULL;
+    return rc;
+}
+
+void frame_staging_discard(char **staging)
+{
+    if (!*staging)
+        return;
+    int removed = 0;
+    char msg[COREPCG_MSG_SIZE];
+    frame_files_pass(*staging, REMOVE, NULL, &removed, msg);
+    rmdir(*staging);
+    free(*staging);
+    *staging = NULL;
 }

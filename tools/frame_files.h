@@ -21,4 +21,23 @@ int frame_is_name(const char *name);
  * of such a name is found before any file is removed, and none is. */
 int frame_files_clear(const char *dir, int *removed, char *msg);
 
+/* frame_files_clear's check alone, nothing removed: OK, or ERR_IO with msg
+ * naming a directory of a frame's name. */
+int frame_files_check(const char *dir, char *msg);
+
+/* A run writes its frames into a staging directory inside DIR
+ * (DIR/.corepcg-frames-XXXXXX, made here; *staging malloc'd) and moves
+ * them into DIR only when it ends well: a run that fails leaves DIR as it
+ * was, its earlier frames included. OK, or a code with msg. */
+int frame_staging_open(const char *dir, char **staging, char *msg);
+
+/* The run ended well: DIR's earlier frames removed (*removed counts them),
+ * the staged ones moved in, the staging directory removed and *staging
+ * freed. OK, or ERR_IO with msg. */
+int frame_staging_commit(char **staging, const char *dir, int *removed, char *msg);
+
+/* The run failed: the staged frames and the staging directory removed,
+ * *staging freed. Nothing when *staging is NULL. */
+void frame_staging_discard(char **staging);
+
 #endif /* COREPCG_FRAME_FILES_H */
