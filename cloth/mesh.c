@@ -241,7 +241,8 @@ int cloth_mesh_check(const cloth_mesh *mesh, char *msg)
             unused = i;
     free(used);
     if (unused >= 0)
-        return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: vertex %d is on no face (it would have no mass)",
+        return cpg_fail(msg, COREPCG_ERR_FORMAT, "%s: vertex %d is on no face: remove it "
+                        "(a garment's vertex would have no mass, an obstacle's no surface)",
                         vertex_place(mesh, unused, where, sizeof where), unused + 1);
     return COREPCG_OK;
 }
