@@ -166,9 +166,9 @@ typedef struct cloth_pseudo_normals {
 
 /* The normals of a checked mesh. ERR_FORMAT naming the triangle
  * (file:line) that runs an edge the same way as its neighbour: its
- * normal would point the other way, and no side would be outside. A
- * closed mesh of negative volume (wound inward) has its normals turned
- * round. */
+ * normal would point the other way, and no side would be outside. Each
+ * closed part (a connected piece) of negative volume (wound inward) has
+ * its normals turned round. */
 int cloth_pseudo_normals_build(const cloth_mesh *mesh, cloth_pseudo_normals *pn,
                                char *msg);
 void cloth_pseudo_normals_free(cloth_pseudo_normals *pn);
@@ -181,7 +181,7 @@ void cloth_pseudo_normals_free(cloth_pseudo_normals *pn);
  * points come from an Embree BVH, its normals are the closest point's
  * face normal, or the angle-weighted pseudo-normal of the edge or corner
  * holding it, the same from both triangles of an edge. Outside is where
- * the normals point; a closed mesh wound inward is turned round. */
+ * the normals point; each closed part wound inward is turned round. */
 typedef struct cloth_mesh_obstacle cloth_mesh_obstacle;
 
 /* Builds one from a checked mesh (copied); ERR_FORMAT naming the

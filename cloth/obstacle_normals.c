@@ -50,11 +50,40 @@ static double corner_angle(const double *a, const double *b, const double *c)
                  dot);
 }
 
-/* Each triangle's unit normal (right-handed winding); returns 6 times
- * the signed volume the triangles enclose (for a closed mesh). */
-static double face_normals(const cloth_mesh *m, double *face)
+/* The root of v's part (path halving). */
+static int part_root(int *parent, int v)
 {
-    double volume6 = 0.0;
+    while (parent[v] != v)
+        v = parent[v] = parent[parent[v]];
+    return v;
+}
+
+/* Each vertex's part, the connected pieces of the mesh (a body of
+ * separate limbs, two spheres in one file), as its root vertex: parent
+ * (num_vertices) is left with parent[v] the root of v. */
+static void find_parts(const cloth_mesh *m, int *parent)
+{
+    for (int v = 0; v < m->num_vertices; v++)
+        parent[v] = v;
+    for (int t = 0; t < m->num_triangles; t++) {
+        const int *tri = &m->triangles[3 * t];
+        for (int k = 1; k < 3; k++) {
+            int a = part_root(parent, tri[0]), b = part_root(parent, tri[k]);
+            if (a != b)
+                parent[a < b ? b : a] = a < b ? a : b;
+        }
+    }
+    for (int v = 0; v < m->num_vertices; v++)
+        parent[v] = part_root(parent, v);
+}
+
+/* Each triangle's unit normal (right-handed winding); into volume6[root]
+ * 6 times the signed volume each part's triangles enclose (for a closed
+ * part), volume6 zeroed first. */
+static void face_normals(const cloth_mesh *m, const int *part, double *face, double *volume6)
+{
+    for (int v = 0; v < m->num_vertices; v++)
+        volume6[v] = 0.0;
     for (int t = 0; t < m->num_triangles; t++) {
         const int *tri = &m->triangles[3 * t];
         const double *a = &m->x[3 * tri[0]], *b = &m->x[3 * tri[1]], *c = &m->x[3 * tri[2]];
@@ -66,11 +95,11 @@ static double face_normals(const cloth_mesh *m, double *face)
         n[0] = u[1] * w[2] - u[2] * w[1];
         n[1] = u[2] * w[0] - u[0] * w[2];
         n[2] = u[0] * w[1] - u[1] * w[0];
-        volume6 += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-                   a[2] * (b[0] * c[1] - b[1] * c[0]);
+        volume6[part[tri[0]]] += a[0] * (b[1] * c[2] - b[2] * c[1]) -
+                                 a[1] * (b[0] * c[2] - b[2] * c[0]) +
+                                 a[2] * (b[0] * c[1] - b[1] * c[0]);
     }
     normalise(face, m->num_triangles);
-    return volume6;
 }
 
 /* The triangle that runs an edge as an earlier one did, or -1: each edge
@@ -131,15 +160,39 @@ int cloth_pseudo_normals_build(const cloth_mesh *m, cloth_pseudo_normals *pn, ch
         cloth_pseudo_normals_free(pn);
         return COREPCG_ERR_FORMAT;
     }
-    double volume6 = face_normals(m, pn->face);
+    /* a closed part wound inward has its normals point in: turned round,
+     * part by part (one volume for the file missed a part wound the
+     * other way from the rest; an outside review) */
+    int *part = malloc((V + 1) * sizeof *part);
+    double *volume6 = malloc((V + 1) * sizeof *volume6);
+    unsigned char *open = calloc(V + 1, 1);
+    if (!part || !volume6 || !open) {
+        free(part);
+        free(volume6);
+        free(open);
+        goto no_memory;
+    }
+    find_parts(m, part);
+    face_normals(m, part, pn->face, volume6);
     pn->closed = 1;
     for (size_t e = 0; e < E; e++)
         if (edges[e].opposite[1] < 0) {
             pn->edge_border[e] = 1;
             pn->vertex_border[edges[e].a] = pn->vertex_border[edges[e].b] = 1;
             pn->closed = 0;
+            open[part[edges[e].a]] = 1;
         }
     free(edges);
+    edges = NULL;
+    for (size_t t = 0; t < T; t++) {
+        int root = part[m->triangles[3 * t]];
+        if (!open[root] && volume6[root] < 0.0)
+            for (int c = 0; c < 3; c++)
+                pn->face[3 * t + c] = -pn->face[3 * t + c];
+    }
+    free(part);
+    free(volume6);
+    free(open);
     for (size_t t = 0; t < T; t++) {
         const int *tri = &m->triangles[3 * t];
         const double *n = &pn->face[3 * t];
@@ -156,15 +209,6 @@ int cloth_pseudo_normals_build(const cloth_mesh *m, cloth_pseudo_normals *pn, ch
     }
     normalise(pn->edge, (long)E);
     normalise(pn->corner, (long)V);
-    /* a closed mesh wound inward: its normals point in */
-    if (pn->closed && volume6 < 0.0) {
-        for (size_t k = 0; k < 3 * T; k++)
-            pn->face[k] = -pn->face[k];
-        for (size_t k = 0; k < 3 * E; k++)
-            pn->edge[k] = -pn->edge[k];
-        for (size_t k = 0; k < 3 * V; k++)
-            pn->corner[k] = -pn->corner[k];
-    }
     return COREPCG_OK;
 
 no_memory:

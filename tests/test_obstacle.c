@@ -470,6 +470,53 @@ static void test_first_contact_with_meshes(void)
     free(m);
 }
 
+/* Two spheres in one mesh, the second wound inward: each closed part is
+ * turned round on its own (an outside review: one volume for the file
+ * left the second's normals pointing in, and a cloth above it "started
+ * inside"). Points outside either sphere are outside, inside are in. */
+static void test_parts_wound_apart(void)
+{
+    const double c1[3] = {0, 0, 0}, c2[3] = {2, 0, 0}, R1 = 0.8, R2 = 0.3;
+    cloth_mesh a, b;
+    if (icosphere(2, R1, c1, &a) != COREPCG_OK)
+        return;
+    if (icosphere(2, R2, c2, &b) != COREPCG_OK) {
+        cloth_mesh_free(&a);
+        return;
+    }
+    cloth_mesh both;
+    memset(&both, 0, sizeof both);
+    both.num_vertices = a.num_vertices + b.num_vertices;
+    both.num_triangles = a.num_triangles + b.num_triangles;
+    both.x = malloc(3 * sizeof(double) * (size_t)both.num_vertices);
+    both.triangles = malloc(3 * sizeof(int) * (size_t)both.num_triangles);
+    memcpy(both.x, a.x, 3 * sizeof(double) * (size_t)a.num_vertices);
+    memcpy(both.x + 3 * a.num_vertices, b.x, 3 * sizeof(double) * (size_t)b.num_vertices);
+    memcpy(both.triangles, a.triangles, 3 * sizeof(int) * (size_t)a.num_triangles);
+    for (int t = 0; t < b.num_triangles; t++) { /* the second wound inward */
+        int *out = &both.triangles[3 * (a.num_triangles + t)];
+        out[0] = a.num_vertices + b.triangles[3 * t];
+        out[1] = a.num_vertices + b.triangles[3 * t + 2];
+        out[2] = a.num_vertices + b.triangles[3 * t + 1];
+    }
+    cloth_mesh_obstacle *ob = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_mesh_obstacle_create(&both, &ob, msg), COREPCG_OK);
+    const struct { double x[3]; int inside; } probes[] = {
+        {{2, 0, 0.35}, 0}, {{2, 0, 0.1}, 1}, {{2.4, 0, 0}, 0},
+        {{0, 0, 0.9}, 0}, {{0, 0, 0.5}, 1}};
+    for (size_t k = 0; ob && k < sizeof probes / sizeof probes[0]; k++) {
+        cloth_surface_point sp;
+        CHECK(cloth_mesh_obstacle_closest(ob, probes[k].x, INFINITY, &sp), "probe %zu", k);
+        CHECK((sp.distance < 0) == probes[k].inside, "probe %zu (%g %g %g): distance %g",
+              k, probes[k].x[0], probes[k].x[1], probes[k].x[2], sp.distance);
+    }
+    cloth_mesh_obstacle_free(&ob);
+    cloth_mesh_free(&both);
+    cloth_mesh_free(&a);
+    cloth_mesh_free(&b);
+}
+
 /* The last row's contacts of a simulate --csv file, and those `back`
  * rows before it; -1 when unreadable. */
 static int csv_contacts(const char *path, int back, int *earlier)
@@ -604,6 +651,7 @@ int main(void)
         return test_summary("test_obstacle");
     }
     timed("closest", test_closest);
+    timed("parts_wound_apart", test_parts_wound_apart);
     timed("crease", test_crease);
     timed("sphere_drape", test_sphere_drape);
     timed("start_inside", test_start_inside);
