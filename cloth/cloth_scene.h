@@ -162,6 +162,9 @@ typedef struct cloth_pseudo_normals {
     unsigned char *vertex_border; /* num_vertices: 1 on a border edge      */
     int num_edges;
     int closed;                /* no border edge                           */
+    int num_parts;             /* connected pieces (a body's limbs)        */
+    int *triangle_part;        /* num_triangles: its piece, 0 .. num_parts-1 */
+    unsigned char *part_closed; /* num_parts: 1 when the piece has no border */
 } cloth_pseudo_normals;
 
 /* The normals of a checked mesh. ERR_FORMAT naming the triangle
@@ -203,7 +206,10 @@ typedef struct cloth_surface_point {
 } cloth_surface_point;
 
 /* 1 and *p when the surface comes within radius of x (INFINITY: always),
- * else 0. */
+ * else 0. The obstacle is the union of its closed parts (a body of
+ * overlapping limbs): a point inside one of them is inside, and gets that
+ * part's closest point, even where another part's surface, buried in the
+ * first, is nearer -- when that part's surface is within radius too. */
 int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3],
                                 double radius, cloth_surface_point *p);
 

@@ -5,7 +5,9 @@
  * double precision (triangle_closest.c); its normal is the feature's
  * pseudo-normal (obstacle_normals.c). Embree's tree is in single
  * precision, so each query reaches a little further than asked and the
- * exact distances decide. */
+ * exact distances decide. A mesh of two or more closed parts is their
+ * union: each has a tree of its own too, asked when the nearest surface
+ * says outside (it may be a part's surface buried in another). */
 #include "cloth_scene.h"
 #include "embree_mesh.h"
 
@@ -14,17 +16,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A closed part's own tree, and where it lies. */
+typedef struct part_tree {
+    RTCScene scene;
+    int *triangles;        /* the tree's triangle k is the mesh's triangles[k] */
+    double lo[3], hi[3];   /* its box, widened by the slack                */
+} part_tree;
+
 struct cloth_mesh_obstacle {
     cloth_mesh mesh;
     cloth_pseudo_normals normals;
     double slack;          /* m: single precision's rounding, and some   */
     RTCDevice device;
     RTCScene scene;
+    int num_part_trees;    /* 0 unless two or more parts are closed        */
+    part_tree *part_trees;
 };
 
 /* One query's state, shared with Embree's callback. */
 typedef struct query {
     const cloth_mesh_obstacle *ob;
+    const int *map;        /* a part's tree: its triangles' numbers; or NULL */
     double x[3];
     double best2;          /* squared distance to beat                   */
     int triangle, feature; /* the nearest so far; triangle -1 for none   */
@@ -36,6 +48,12 @@ void cloth_mesh_obstacle_free(cloth_mesh_obstacle **obp)
     if (!obp || !*obp)
         return;
     cloth_mesh_obstacle *ob = *obp;
+    for (int k = 0; k < ob->num_part_trees; k++) {
+        if (ob->part_trees[k].scene)
+            rtcReleaseScene(ob->part_trees[k].scene);
+        free(ob->part_trees[k].triangles);
+    }
+    free(ob->part_trees);
     if (ob->scene)
         rtcReleaseScene(ob->scene);
     if (ob->device)
@@ -49,6 +67,62 @@ void cloth_mesh_obstacle_free(cloth_mesh_obstacle **obp)
 const cloth_mesh *cloth_mesh_obstacle_mesh(const cloth_mesh_obstacle *ob)
 {
     return &ob->mesh;
+}
+
+/* A tree for each closed part when there are two or more: OK, or
+ * ERR_NO_MEMORY. */
+static int build_part_trees(cloth_mesh_obstacle *ob)
+{
+    const cloth_mesh *m = &ob->mesh;
+    const cloth_pseudo_normals *pn = &ob->normals;
+    int closed = 0;
+    for (int k = 0; k < pn->num_parts; k++)
+        closed += pn->part_closed[k];
+    if (closed < 2)
+        return COREPCG_OK;
+    ob->part_trees = calloc((size_t)closed, sizeof *ob->part_trees);
+    if (!ob->part_trees)
+        return COREPCG_ERR_NO_MEMORY;
+    for (int part = 0; part < pn->num_parts; part++) {
+        if (!pn->part_closed[part])
+            continue;
+        part_tree *pt = &ob->part_trees[ob->num_part_trees++];
+        int count = 0;
+        for (int t = 0; t < m->num_triangles; t++)
+            count += pn->triangle_part[t] == part;
+        pt->triangles = malloc(sizeof(int) * (size_t)count);
+        int *corners = malloc(3 * sizeof(int) * (size_t)count);
+        if (!pt->triangles || !corners) {
+            free(corners);
+            return COREPCG_ERR_NO_MEMORY;
+        }
+        for (int c = 0; c < 3; c++) {
+            pt->lo[c] = INFINITY;
+            pt->hi[c] = -INFINITY;
+        }
+        for (int t = 0, k = 0; t < m->num_triangles; t++) {
+            if (pn->triangle_part[t] != part)
+                continue;
+            pt->triangles[k] = t;
+            for (int j = 0; j < 3; j++) {
+                int v = corners[3 * k + j] = m->triangles[3 * t + j];
+                for (int c = 0; c < 3; c++) {
+                    pt->lo[c] = fmin(pt->lo[c], m->x[3 * v + c] - ob->slack);
+                    pt->hi[c] = fmax(pt->hi[c], m->x[3 * v + c] + ob->slack);
+                }
+            }
+            k++;
+        }
+        /* the whole vertex array, this part's triangles */
+        cloth_mesh sub = *m;
+        sub.triangles = corners;
+        sub.num_triangles = count;
+        pt->scene = cloth_embree_scene(ob->device, &sub, NULL);
+        free(corners);
+        if (!pt->scene)
+            return COREPCG_ERR_NO_MEMORY;
+    }
+    return COREPCG_OK;
 }
 
 /* Embree's tree of the mesh, in single precision, built on the calling
@@ -66,7 +140,7 @@ static int build_tree(cloth_mesh_obstacle *ob, char *msg)
         return COREPCG_ERR_NO_MEMORY;
     }
     ob->scene = cloth_embree_scene(ob->device, m, NULL);
-    if (ob->scene)
+    if (ob->scene && build_part_trees(ob) == COREPCG_OK)
         return COREPCG_OK;
     if (msg)
         snprintf(msg, COREPCG_MSG_SIZE, "obstacle of %d triangles: Embree could not "
@@ -113,7 +187,7 @@ static bool nearer(struct RTCPointQueryFunctionArguments *args)
 {
     query *qs = args->userPtr;
     const cloth_mesh *m = &qs->ob->mesh;
-    int t = (int)args->primID;
+    int t = qs->map ? qs->map[args->primID] : (int)args->primID;
     const int *tri = &m->triangles[3 * t];
     double q[3];
     int feature = cloth_triangle_closest(&m->x[3 * tri[0]], &m->x[3 * tri[1]],
@@ -154,13 +228,13 @@ static const double *feature_normal(const cloth_mesh_obstacle *ob, int t, int fe
     return &pn->face[3 * (size_t)t];
 }
 
-int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3],
-                                double radius, cloth_surface_point *p)
+/* The nearest triangle of a tree (the mesh's, or a part's with map)
+ * within radius of x into *qs: 1, or 0 when none comes that near. */
+static int nearest_in(const cloth_mesh_obstacle *ob, RTCScene scene, const int *map,
+                      const double x[3], double radius, query *qs)
 {
-    if (!(radius >= 0.0))
-        return 0;
-    query qs = {.ob = ob, .best2 = radius * radius, .triangle = -1};
-    memcpy(qs.x, x, sizeof qs.x);
+    *qs = (query){.ob = ob, .map = map, .best2 = radius * radius, .triangle = -1};
+    memcpy(qs->x, x, sizeof qs->x);
     struct RTCPointQuery pq;
     pq.x = (float)x[0];
     pq.y = (float)x[1];
@@ -169,18 +243,69 @@ int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3]
     pq.time = 0.0f;
     struct RTCPointQueryContext context;
     rtcInitPointQueryContext(&context);
-    rtcPointQuery(ob->scene, &pq, &context, nearer, &qs);
-    if (qs.triangle < 0)
-        return 0;
+    rtcPointQuery(scene, &pq, &context, nearer, qs);
+    return qs->triangle >= 0;
+}
+
+/* The query's closest point as x's surface point (signed distance). */
+static void surface_point(const cloth_mesh_obstacle *ob, const query *qs, const double x[3],
+                          cloth_surface_point *p)
+{
     int border;
-    const double *n = feature_normal(ob, qs.triangle, qs.feature, &border);
+    const double *n = feature_normal(ob, qs->triangle, qs->feature, &border);
     double along = 0.0;
     for (int k = 0; k < 3; k++) {
-        p->q[k] = qs.q[k];
+        p->q[k] = qs->q[k];
         p->normal[k] = n[k];
-        along += (x[k] - qs.q[k]) * n[k];
+        along += (x[k] - qs->q[k]) * n[k];
     }
-    double dist = sqrt(qs.best2);
+    double dist = sqrt(qs->best2);
     p->distance = along < 0.0 && !border ? -dist : dist;
+}
+
+/* x inside a closed part other than `own` (the one whose surface was the
+ * nearest, and says outside), within radius of that part's surface: 1
+ * and that part's closest point (of those x is inside, the one it leaves
+ * soonest); 0 when it is inside none that near. A cloth gets deeper than
+ * a step's travel into a part only by passing its open surface, where
+ * the nearest surface is that part's own; at the start (radius INFINITY)
+ * every depth is seen. */
+static int inside_another_part(const cloth_mesh_obstacle *ob, const double x[3], int own,
+                               double radius, cloth_surface_point *p)
+{
+    int found = 0;
+    for (int k = 0; k < ob->num_part_trees; k++) {
+        const part_tree *pt = &ob->part_trees[k];
+        if (ob->normals.triangle_part[pt->triangles[0]] == own ||
+            x[0] < pt->lo[0] || x[0] > pt->hi[0] || x[1] < pt->lo[1] ||
+            x[1] > pt->hi[1] || x[2] < pt->lo[2] || x[2] > pt->hi[2])
+            continue;
+        query qs;
+        cloth_surface_point sp;
+        if (!nearest_in(ob, pt->scene, pt->triangles, x, radius, &qs))
+            continue;
+        surface_point(ob, &qs, x, &sp);
+        if (sp.distance < 0.0 && (!found || sp.distance > p->distance)) {
+            *p = sp;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3],
+                                double radius, cloth_surface_point *p)
+{
+    if (!(radius >= 0.0))
+        return 0;
+    query qs;
+    if (!nearest_in(ob, ob->scene, NULL, x, radius, &qs))
+        return 0;
+    surface_point(ob, &qs, x, p);
+    if (p->distance < 0.0 || ob->num_part_trees == 0)
+        return 1;
+    cloth_surface_point in;
+    if (inside_another_part(ob, x, ob->normals.triangle_part[qs.triangle], radius, &in))
+        *p = in;
     return 1;
 }

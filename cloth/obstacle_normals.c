@@ -21,6 +21,8 @@ void cloth_pseudo_normals_free(cloth_pseudo_normals *pn)
     free(pn->side_edge);
     free(pn->edge_border);
     free(pn->vertex_border);
+    free(pn->triangle_part);
+    free(pn->part_closed);
     memset(pn, 0, sizeof *pn);
 }
 
@@ -190,9 +192,26 @@ int cloth_pseudo_normals_build(const cloth_mesh *m, cloth_pseudo_normals *pn, ch
             for (int c = 0; c < 3; c++)
                 pn->face[3 * t + c] = -pn->face[3 * t + c];
     }
+    /* the parts numbered 0 .. num_parts - 1 (volume6 reused as the map) */
+    pn->triangle_part = malloc((T + 1) * sizeof *pn->triangle_part);
+    pn->part_closed = malloc(V + 1);
+    if (pn->triangle_part && pn->part_closed) {
+        for (size_t v = 0; v < V; v++)
+            volume6[v] = -1.0;
+        for (size_t t = 0; t < T; t++) {
+            int root = part[m->triangles[3 * t]];
+            if (volume6[root] < 0.0) {
+                pn->part_closed[pn->num_parts] = !open[root];
+                volume6[root] = pn->num_parts++;
+            }
+            pn->triangle_part[t] = (int)volume6[root];
+        }
+    }
     free(part);
     free(volume6);
     free(open);
+    if (!pn->triangle_part || !pn->part_closed)
+        goto no_memory;
     for (size_t t = 0; t < T; t++) {
         const int *tri = &m->triangles[3 * t];
         const double *n = &pn->face[3 * t];

@@ -517,6 +517,57 @@ static void test_parts_wound_apart(void)
     cloth_mesh_free(&b);
 }
 
+/* Two overlapping spheres in one mesh, as the shipped body's limbs
+ * overlap: the obstacle is their union. A point inside the big one whose
+ * nearest surface is the small one's cap buried in it is inside (an
+ * outside review: it read as outside, and a garment started there). */
+static void test_overlapping_parts(void)
+{
+    const double c1[3] = {0, 0, 0}, c2[3] = {1.2, 0, 0};
+    cloth_mesh a, b;
+    if (icosphere(3, 1.0, c1, &a) != COREPCG_OK)
+        return;
+    if (icosphere(3, 0.5, c2, &b) != COREPCG_OK) {
+        cloth_mesh_free(&a);
+        return;
+    }
+    cloth_mesh both;
+    memset(&both, 0, sizeof both);
+    both.num_vertices = a.num_vertices + b.num_vertices;
+    both.num_triangles = a.num_triangles + b.num_triangles;
+    both.x = malloc(3 * sizeof(double) * (size_t)both.num_vertices);
+    both.triangles = malloc(3 * sizeof(int) * (size_t)both.num_triangles);
+    memcpy(both.x, a.x, 3 * sizeof(double) * (size_t)a.num_vertices);
+    memcpy(both.x + 3 * a.num_vertices, b.x, 3 * sizeof(double) * (size_t)b.num_vertices);
+    memcpy(both.triangles, a.triangles, 3 * sizeof(int) * (size_t)a.num_triangles);
+    for (int k = 0; k < 3 * b.num_triangles; k++)
+        both.triangles[3 * a.num_triangles + k] = a.num_vertices + b.triangles[k];
+    cloth_mesh_obstacle *ob = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_mesh_obstacle_create(&both, &ob, msg), COREPCG_OK);
+    /* x, inside?, and the depth when inside (to the big sphere's surface) */
+    const struct { double x[3]; int inside; double depth; } probes[] = {
+        {{0.6, 0, 0}, 1, 0.4}, {{0.6, 0.05, 0}, 1, 0.398}, {{1.5, 0, 0}, 1, 0.2},
+        {{0, 0, 1.2}, 0, 0}, {{1.8, 0, 0}, 0, 0}};
+    for (size_t k = 0; ob && k < sizeof probes / sizeof probes[0]; k++) {
+        cloth_surface_point sp;
+        CHECK(cloth_mesh_obstacle_closest(ob, probes[k].x, INFINITY, &sp), "probe %zu", k);
+        CHECK((sp.distance < 0) == probes[k].inside, "probe %zu (%g %g %g): distance %g",
+              k, probes[k].x[0], probes[k].x[1], probes[k].x[2], sp.distance);
+        if (probes[k].inside)
+            CHECK_NEAR(-sp.distance, probes[k].depth, 0.01);
+        /* within a radius that reaches no surface that holds it: nothing */
+        if (probes[k].inside && probes[k].depth > 0.3)
+            CHECK(!cloth_mesh_obstacle_closest(ob, probes[k].x, 0.05, &sp) ||
+                      sp.distance > 0,
+                  "probe %zu at radius 0.05", k);
+    }
+    cloth_mesh_obstacle_free(&ob);
+    cloth_mesh_free(&both);
+    cloth_mesh_free(&a);
+    cloth_mesh_free(&b);
+}
+
 /* The last row's contacts of a simulate --csv file, and those `back`
  * rows before it; -1 when unreadable. */
 static int csv_contacts(const char *path, int back, int *earlier)
@@ -652,6 +703,7 @@ int main(void)
     }
     timed("closest", test_closest);
     timed("parts_wound_apart", test_parts_wound_apart);
+    timed("overlapping_parts", test_overlapping_parts);
     timed("crease", test_crease);
     timed("sphere_drape", test_sphere_drape);
     timed("start_inside", test_start_inside);
