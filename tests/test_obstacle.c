@@ -568,6 +568,28 @@ static void test_overlapping_parts(void)
     cloth_mesh_free(&b);
 }
 
+/* A garment wholly within the contact margin of a mesh obstacle is
+ * refused, with no --up advice: --up turns the obstacles with the
+ * garment, and so does the search for the advice (an outside review: it
+ * turned the garment alone and said "try --up y", and under --up y "try
+ * --up z"). */
+static void test_no_circular_up_advice(void)
+{
+    char sheet[1024], floor_obj[1024], args[4096], out[16384];
+    snprintf(sheet, sizeof sheet, "%s/touching.obj", tmpdir);
+    snprintf(floor_obj, sizeof floor_obj, "%s/floor.obj", tmpdir);
+    write_text(sheet, "v 0 0 0.0005\nv 0.01 0 0.0005\nv 0 0.01 0.0005\nf 1 2 3\n");
+    write_text(floor_obj, "v -5 -5 0\nv 5 -5 0\nv 5 5 0\nv -5 5 0\nf 1 2 3\nf 1 3 4\n");
+    const char *ups[] = {"z", "y"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "simulate garment --mesh %s --obstacle %s --up %s "
+                 "--steps 1", sheet, floor_obj, ups[k]);
+        CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+        CHECK_STR_CONTAINS(out, "no vertex of 3 is free: 0 fixed, 3 touching");
+        CHECK(!strstr(out, "try --up"), "--up %s: %s", ups[k], out);
+    }
+}
+
 /* The last row's contacts of a simulate --csv file, and those `back`
  * rows before it; -1 when unreadable. */
 static int csv_contacts(const char *path, int back, int *earlier)
@@ -710,6 +732,7 @@ int main(void)
     timed("bad_obstacles", test_bad_obstacles);
     timed("bench", test_bench);
     timed("first_contact", test_first_contact_with_meshes);
+    timed("no_circular_up_advice", test_no_circular_up_advice);
     timed("dressed", test_dressed);
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
