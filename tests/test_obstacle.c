@@ -470,35 +470,47 @@ static void test_first_contact_with_meshes(void)
     free(m);
 }
 
+/* Two icospheres (icosphere(levels, ...)) in one mesh, the
+ * second wound inward when `inward`. OK, or a code (out then empty). */
+static int two_spheres(int levels, const double c1[3], double r1, const double c2[3],
+                       double r2, int inward, cloth_mesh *out)
+{
+    cloth_mesh a, b;
+    memset(out, 0, sizeof *out);
+    if (icosphere(levels, r1, c1, &a) != COREPCG_OK)
+        return COREPCG_ERR_NO_MEMORY;
+    if (icosphere(levels, r2, c2, &b) != COREPCG_OK) {
+        cloth_mesh_free(&a);
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    out->num_vertices = a.num_vertices + b.num_vertices;
+    out->num_triangles = a.num_triangles + b.num_triangles;
+    out->x = malloc(3 * sizeof(double) * (size_t)out->num_vertices);
+    out->triangles = malloc(3 * sizeof(int) * (size_t)out->num_triangles);
+    memcpy(out->x, a.x, 3 * sizeof(double) * (size_t)a.num_vertices);
+    memcpy(out->x + 3 * a.num_vertices, b.x, 3 * sizeof(double) * (size_t)b.num_vertices);
+    memcpy(out->triangles, a.triangles, 3 * sizeof(int) * (size_t)a.num_triangles);
+    for (int t = 0; t < b.num_triangles; t++) {
+        int *tri = &out->triangles[3 * (a.num_triangles + t)];
+        tri[0] = a.num_vertices + b.triangles[3 * t];
+        tri[1] = a.num_vertices + b.triangles[3 * t + (inward ? 2 : 1)];
+        tri[2] = a.num_vertices + b.triangles[3 * t + (inward ? 1 : 2)];
+    }
+    cloth_mesh_free(&a);
+    cloth_mesh_free(&b);
+    return COREPCG_OK;
+}
+
 /* Two spheres in one mesh, the second wound inward: each closed part is
  * turned round on its own (an outside review: one volume for the file
  * left the second's normals pointing in, and a cloth above it "started
  * inside"). Points outside either sphere are outside, inside are in. */
 static void test_parts_wound_apart(void)
 {
-    const double c1[3] = {0, 0, 0}, c2[3] = {2, 0, 0}, R1 = 0.8, R2 = 0.3;
-    cloth_mesh a, b;
-    if (icosphere(2, R1, c1, &a) != COREPCG_OK)
-        return;
-    if (icosphere(2, R2, c2, &b) != COREPCG_OK) {
-        cloth_mesh_free(&a);
-        return;
-    }
+    const double c1[3] = {0, 0, 0}, c2[3] = {2, 0, 0};
     cloth_mesh both;
-    memset(&both, 0, sizeof both);
-    both.num_vertices = a.num_vertices + b.num_vertices;
-    both.num_triangles = a.num_triangles + b.num_triangles;
-    both.x = malloc(3 * sizeof(double) * (size_t)both.num_vertices);
-    both.triangles = malloc(3 * sizeof(int) * (size_t)both.num_triangles);
-    memcpy(both.x, a.x, 3 * sizeof(double) * (size_t)a.num_vertices);
-    memcpy(both.x + 3 * a.num_vertices, b.x, 3 * sizeof(double) * (size_t)b.num_vertices);
-    memcpy(both.triangles, a.triangles, 3 * sizeof(int) * (size_t)a.num_triangles);
-    for (int t = 0; t < b.num_triangles; t++) { /* the second wound inward */
-        int *out = &both.triangles[3 * (a.num_triangles + t)];
-        out[0] = a.num_vertices + b.triangles[3 * t];
-        out[1] = a.num_vertices + b.triangles[3 * t + 2];
-        out[2] = a.num_vertices + b.triangles[3 * t + 1];
-    }
+    if (two_spheres(2, c1, 0.8, c2, 0.3, 1, &both) != COREPCG_OK)
+        return;
     cloth_mesh_obstacle *ob = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
     CHECK_INT(cloth_mesh_obstacle_create(&both, &ob, msg), COREPCG_OK);
@@ -513,8 +525,6 @@ static void test_parts_wound_apart(void)
     }
     cloth_mesh_obstacle_free(&ob);
     cloth_mesh_free(&both);
-    cloth_mesh_free(&a);
-    cloth_mesh_free(&b);
 }
 
 /* Two overlapping spheres in one mesh, as the shipped body's limbs
@@ -524,24 +534,9 @@ static void test_parts_wound_apart(void)
 static void test_overlapping_parts(void)
 {
     const double c1[3] = {0, 0, 0}, c2[3] = {1.2, 0, 0};
-    cloth_mesh a, b;
-    if (icosphere(3, 1.0, c1, &a) != COREPCG_OK)
-        return;
-    if (icosphere(3, 0.5, c2, &b) != COREPCG_OK) {
-        cloth_mesh_free(&a);
-        return;
-    }
     cloth_mesh both;
-    memset(&both, 0, sizeof both);
-    both.num_vertices = a.num_vertices + b.num_vertices;
-    both.num_triangles = a.num_triangles + b.num_triangles;
-    both.x = malloc(3 * sizeof(double) * (size_t)both.num_vertices);
-    both.triangles = malloc(3 * sizeof(int) * (size_t)both.num_triangles);
-    memcpy(both.x, a.x, 3 * sizeof(double) * (size_t)a.num_vertices);
-    memcpy(both.x + 3 * a.num_vertices, b.x, 3 * sizeof(double) * (size_t)b.num_vertices);
-    memcpy(both.triangles, a.triangles, 3 * sizeof(int) * (size_t)a.num_triangles);
-    for (int k = 0; k < 3 * b.num_triangles; k++)
-        both.triangles[3 * a.num_triangles + k] = a.num_vertices + b.triangles[k];
+    if (two_spheres(3, c1, 1.0, c2, 0.5, 0, &both) != COREPCG_OK)
+        return;
     cloth_mesh_obstacle *ob = NULL;
     char msg[COREPCG_MSG_SIZE] = "";
     CHECK_INT(cloth_mesh_obstacle_create(&both, &ob, msg), COREPCG_OK);
@@ -564,8 +559,6 @@ static void test_overlapping_parts(void)
     }
     cloth_mesh_obstacle_free(&ob);
     cloth_mesh_free(&both);
-    cloth_mesh_free(&a);
-    cloth_mesh_free(&b);
 }
 
 /* A garment wholly within the contact margin of a mesh obstacle is
