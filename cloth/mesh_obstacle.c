@@ -19,6 +19,7 @@
 /* A closed part's own tree, and where it lies. */
 typedef struct part_tree {
     RTCScene scene;
+    int part;              /* its number (cloth_pseudo_normals)            */
     int *triangles;        /* the tree's triangle k is the mesh's triangles[k] */
     double lo[3], hi[3];   /* its box, widened by the slack                */
 } part_tree;
@@ -29,7 +30,7 @@ struct cloth_mesh_obstacle {
     double slack;          /* m: single precision's rounding, and some   */
     RTCDevice device;
     RTCScene scene;
-    int num_part_trees;    /* 0 unless two or more parts are closed        */
+    int num_part_trees;    /* the closed parts that meet another part      */
     part_tree *part_trees;
 };
 
@@ -69,60 +70,152 @@ const cloth_mesh *cloth_mesh_obstacle_mesh(const cloth_mesh_obstacle *ob)
     return &ob->mesh;
 }
 
-/* A tree for each closed part when there are two or more: OK, or
- * ERR_NO_MEMORY. */
+/* Each part's box (lo, hi: 3 num_parts each), widened by the slack. */
+static void part_boxes(const cloth_mesh_obstacle *ob, double *lo, double *hi)
+{
+    const cloth_mesh *m = &ob->mesh;
+    const cloth_pseudo_normals *pn = &ob->normals;
+    for (int k = 0; k < 3 * pn->num_parts; k++) {
+        lo[k] = INFINITY;
+        hi[k] = -INFINITY;
+    }
+    for (int t = 0; t < m->num_triangles; t++) {
+        double *l = &lo[3 * pn->triangle_part[t]], *h = &hi[3 * pn->triangle_part[t]];
+        for (int j = 0; j < 3; j++)
+            for (int c = 0; c < 3; c++) {
+                double x = m->x[3 * m->triangles[3 * t + j] + c];
+                l[c] = fmin(l[c], x - ob->slack);
+                h[c] = fmax(h[c], x + ob->slack);
+            }
+    }
+}
+
+/* need[k] = 1 for a closed part whose box meets another part's (closed or
+ * open: a floor through a body buries the body's surface too); only such
+ * a part can hold a point whose nearest surface is another's. Parts by
+ * their boxes' lower x, each against those that start before it ends. */
+static int parts_that_meet(const cloth_pseudo_normals *pn, const double *lo,
+                           const double *hi, unsigned char *need)
+{
+    int P = pn->num_parts;
+    int *order = malloc(sizeof(int) * (size_t)P);
+    if (!order)
+        return COREPCG_ERR_NO_MEMORY;
+    for (int k = 0; k < P; k++)
+        order[k] = k;
+    /* insertion sort is enough for the few parts of a body; a heap of
+     * thousands sorts in place too */
+    for (int i = 1; i < P; i++) {
+        int v = order[i], j = i;
+        while (j > 0 && lo[3 * order[j - 1]] > lo[3 * v]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = v;
+    }
+    memset(need, 0, (size_t)P);
+    for (int i = 0; i < P; i++)
+        for (int j = i + 1; j < P && lo[3 * order[j]] <= hi[3 * order[i]]; j++) {
+            int a = order[i], b = order[j];
+            if (lo[3 * a + 1] <= hi[3 * b + 1] && lo[3 * b + 1] <= hi[3 * a + 1] &&
+                lo[3 * a + 2] <= hi[3 * b + 2] && lo[3 * b + 2] <= hi[3 * a + 2]) {
+                need[a] |= pn->part_closed[a];
+                need[b] |= pn->part_closed[b];
+            }
+        }
+    free(order);
+    return COREPCG_OK;
+}
+
+/* One part's tree over its own triangles and vertices (renumbered through
+ * local, all -1 on entry and again on return). */
+static int build_one_part_tree(cloth_mesh_obstacle *ob, part_tree *pt, const int *tris,
+                               int count, int *local)
+{
+    const cloth_mesh *m = &ob->mesh;
+    cloth_mesh sub;
+    memset(&sub, 0, sizeof sub);
+    sub.triangles = malloc(3 * sizeof(int) * (size_t)count);
+    sub.x = malloc(9 * sizeof(double) * (size_t)count);
+    pt->triangles = malloc(sizeof(int) * (size_t)count);
+    int filled = sub.triangles && sub.x && pt->triangles;
+    int rc = filled ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+    for (int k = 0; filled && k < count; k++) {
+        pt->triangles[k] = tris[k];
+        for (int j = 0; j < 3; j++) {
+            int v = m->triangles[3 * tris[k] + j];
+            if (local[v] < 0) {
+                local[v] = sub.num_vertices++;
+                memcpy(&sub.x[3 * local[v]], &m->x[3 * v], 3 * sizeof(double));
+            }
+            sub.triangles[3 * k + j] = local[v];
+        }
+    }
+    sub.num_triangles = count;
+    if (rc == COREPCG_OK) {
+        pt->scene = cloth_embree_scene(ob->device, &sub, NULL);
+        rc = pt->scene ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+    }
+    for (int k = 0; filled && k < 3 * count; k++)
+        local[m->triangles[3 * tris[k / 3] + k % 3]] = -1;
+    free(sub.triangles);
+    free(sub.x);
+    return rc;
+}
+
+/* A tree for each closed part that meets another part (part_boxes,
+ * parts_that_meet), over its own triangles and vertices: OK, or
+ * ERR_NO_MEMORY. None when no closed part meets another. */
 static int build_part_trees(cloth_mesh_obstacle *ob)
 {
     const cloth_mesh *m = &ob->mesh;
     const cloth_pseudo_normals *pn = &ob->normals;
-    int closed = 0;
-    for (int k = 0; k < pn->num_parts; k++)
-        closed += pn->part_closed[k];
-    if (closed < 2)
-        return COREPCG_OK;
-    ob->part_trees = calloc((size_t)closed, sizeof *ob->part_trees);
-    if (!ob->part_trees)
-        return COREPCG_ERR_NO_MEMORY;
-    for (int part = 0; part < pn->num_parts; part++) {
-        if (!pn->part_closed[part])
+    int P = pn->num_parts, T = m->num_triangles;
+    double *lo = malloc(3 * sizeof(double) * (size_t)P);
+    double *hi = malloc(3 * sizeof(double) * (size_t)P);
+    unsigned char *need = malloc((size_t)P);
+    int *first = calloc((size_t)P + 1, sizeof(int)), *by_part = malloc(sizeof(int) * (size_t)T);
+    int *local = malloc(sizeof(int) * (size_t)m->num_vertices);
+    int rc = lo && hi && need && first && by_part && local ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+    if (rc == COREPCG_OK) {
+        part_boxes(ob, lo, hi);
+        rc = parts_that_meet(pn, lo, hi, need);
+    }
+    int trees = 0;
+    for (int k = 0; rc == COREPCG_OK && k < P; k++)
+        trees += need[k];
+    if (rc == COREPCG_OK && trees > 0) {
+        /* the triangles by part (counting sort) */
+        for (int t = 0; t < T; t++)
+            first[pn->triangle_part[t] + 1]++;
+        for (int k = 0; k < P; k++)
+            first[k + 1] += first[k];
+        for (int t = 0; t < T; t++)
+            by_part[first[pn->triangle_part[t]]++] = t;
+        for (int k = P; k > 0; k--)
+            first[k] = first[k - 1];
+        first[0] = 0;
+        for (int v = 0; v < m->num_vertices; v++)
+            local[v] = -1;
+        ob->part_trees = calloc((size_t)trees, sizeof *ob->part_trees);
+        rc = ob->part_trees ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+    }
+    for (int k = 0; rc == COREPCG_OK && trees > 0 && k < P; k++) {
+        if (!need[k])
             continue;
         part_tree *pt = &ob->part_trees[ob->num_part_trees++];
-        int count = 0;
-        for (int t = 0; t < m->num_triangles; t++)
-            count += pn->triangle_part[t] == part;
-        pt->triangles = malloc(sizeof(int) * (size_t)count);
-        int *corners = malloc(3 * sizeof(int) * (size_t)count);
-        if (!pt->triangles || !corners) {
-            free(corners);
-            return COREPCG_ERR_NO_MEMORY;
-        }
-        for (int c = 0; c < 3; c++) {
-            pt->lo[c] = INFINITY;
-            pt->hi[c] = -INFINITY;
-        }
-        for (int t = 0, k = 0; t < m->num_triangles; t++) {
-            if (pn->triangle_part[t] != part)
-                continue;
-            pt->triangles[k] = t;
-            for (int j = 0; j < 3; j++) {
-                int v = corners[3 * k + j] = m->triangles[3 * t + j];
-                for (int c = 0; c < 3; c++) {
-                    pt->lo[c] = fmin(pt->lo[c], m->x[3 * v + c] - ob->slack);
-                    pt->hi[c] = fmax(pt->hi[c], m->x[3 * v + c] + ob->slack);
-                }
-            }
-            k++;
-        }
-        /* the whole vertex array, this part's triangles */
-        cloth_mesh sub = *m;
-        sub.triangles = corners;
-        sub.num_triangles = count;
-        pt->scene = cloth_embree_scene(ob->device, &sub, NULL);
-        free(corners);
-        if (!pt->scene)
-            return COREPCG_ERR_NO_MEMORY;
+        memcpy(pt->lo, &lo[3 * k], sizeof pt->lo);
+        memcpy(pt->hi, &hi[3 * k], sizeof pt->hi);
+        pt->part = k;
+        rc = build_one_part_tree(ob, pt, &by_part[first[k]], first[k + 1] - first[k], local);
     }
-    return COREPCG_OK;
+    free(lo);
+    free(hi);
+    free(need);
+    free(first);
+    free(by_part);
+    free(local);
+    return rc;
 }
 
 /* Embree's tree of the mesh, in single precision, built on the calling
@@ -276,7 +369,7 @@ static int inside_another_part(const cloth_mesh_obstacle *ob, const double x[3],
     int found = 0;
     for (int k = 0; k < ob->num_part_trees; k++) {
         const part_tree *pt = &ob->part_trees[k];
-        if (ob->normals.triangle_part[pt->triangles[0]] == own ||
+        if (pt->part == own ||
             x[0] < pt->lo[0] || x[0] > pt->hi[0] || x[1] < pt->lo[1] ||
             x[1] > pt->hi[1] || x[2] < pt->lo[2] || x[2] > pt->hi[2])
             continue;

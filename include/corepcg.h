@@ -539,7 +539,8 @@ COREPCG_EXPORT int corepcg_check(const corepcg_system *sys, const double *b,
  * are checked as by corepcg_setup.
  * Returns OK; ERR_ARGUMENT (v or out NULL, num_nodes < 1, a negative
  * count or NULL records with a positive count); ERR_TOO_LARGE (3 num_nodes
- * overflows int); ERR_NOT_FINITE (v); ERR_CONSTRAINT (a bad record);
+ * overflows int); ERR_NOT_FINITE (v, a record's p or q); ERR_CONSTRAINT
+ * (a bad record);
  * ERR_NO_MEMORY. out is untouched on failure. */
 COREPCG_EXPORT int corepcg_filter(int num_nodes, int num_constraints,
                                   const corepcg_constraint *constraints,

@@ -787,6 +787,12 @@ static void test_cli_frames(void)
     free(after);
     CHECK_INT(fixture_count_files(dir), files);
     CHECK(!strstr(out, "removed"), "a failed run said: %s", out);
+    /* into directories it makes: they are taken back */
+    snprintf(args, sizeof args, "simulate free --mesh '%s' --model fem --dt 1 "
+             "--k-stretch 1e12 --method direct --steps 5 --obj '%s/made/frames'", coarse,
+             tmp_dir);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    CHECK(!fixture_exists(tmp_dir, "made"), "a failed run left %s/made", tmp_dir);
 
     /* --csv naming a frame in --obj DIR: refused, nothing written */
     snprintf(args, sizeof args, "simulate hang --mesh '%s/blender.obj' --up y --steps 2 "

@@ -558,6 +558,31 @@ static void test_overlapping_parts(void)
                   "probe %zu at radius 0.05", k);
     }
     cloth_mesh_obstacle_free(&ob);
+    /* one closed part and an open one through it (a floor through a
+     * body, in one file): the point above the floor inside the sphere is
+     * inside (an independent review: with one closed part no part had a
+     * tree of its own) */
+    const double c0[3] = {0, 0, 0};
+    cloth_mesh sphere;
+    if (icosphere(3, 1.0, c0, &sphere) == COREPCG_OK) {
+        int V = sphere.num_vertices, T = sphere.num_triangles;
+        sphere.x = realloc(sphere.x, 3 * sizeof(double) * (size_t)(V + 4));
+        sphere.triangles = realloc(sphere.triangles, 3 * sizeof(int) * (size_t)(T + 2));
+        const double corner[4][3] = {{-2, -2, -0.05}, {2, -2, -0.05}, {2, 2, -0.05},
+                                     {-2, 2, -0.05}};
+        memcpy(&sphere.x[3 * V], corner, sizeof corner);
+        const int quad[6] = {V, V + 1, V + 2, V, V + 2, V + 3};
+        memcpy(&sphere.triangles[3 * T], quad, sizeof quad);
+        sphere.num_vertices = V + 4;
+        sphere.num_triangles = T + 2;
+        CHECK_INT(cloth_mesh_obstacle_create(&sphere, &ob, msg), COREPCG_OK);
+        const double x[3] = {0.1, 0, 0};
+        cloth_surface_point sp;
+        CHECK(ob && cloth_mesh_obstacle_closest(ob, x, INFINITY, &sp) && sp.distance < -0.8,
+              "inside the sphere above its floor: distance %g", ob ? sp.distance : 0.0);
+        cloth_mesh_obstacle_free(&ob);
+        cloth_mesh_free(&sphere);
+    }
     cloth_mesh_free(&both);
 }
 

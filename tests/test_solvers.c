@@ -1013,6 +1013,31 @@ static void test_tol_below_round_off(void)
     testsys_free(&t);
 }
 
+/* Every method solves sys for b at tol 1e-10 (mpcg-bw, on its own rule,
+ * to 1e-8); x has room for the answer; label names the case. */
+static void every_method_solves(const corepcg_system *sys, const double *b, double *x,
+                                const char *label)
+{
+    for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+        int m = corepcg_method_at(k);
+        corepcg_settings set;
+        corepcg_settings_default(&set);
+        set.method = (corepcg_method)m;
+        set.tol = 1e-10;
+        corepcg_solver *h = NULL;
+        corepcg_create(&h);
+        corepcg_info info;
+        int rc = setup_for(h, sys, &set);
+        if (rc >= 0)
+            rc = corepcg_solve(h, b, NULL, x, &info);
+        CHECK(rc == COREPCG_OK, "%s, %s: %d (%s)", corepcg_method_name((corepcg_method)m),
+              label, rc, corepcg_message(h));
+        if (rc == COREPCG_OK)
+            CHECK_LE(info.rel_residual, m == COREPCG_METHOD_MPCG_BW ? 1e-8 : 1e-10);
+        corepcg_free(&h);
+    }
+}
+
 /* b's constrained rows, which S drops, of 1e8 while its free part is of
  * order one: every method's answer meets tol 1e-10 on b^ (the loops'
  * round-off is relative to b^ and S A (I - S) z, not to b). */
@@ -1038,31 +1063,31 @@ static void test_constrained_rows_of_b(void)
             if (t.cons[c].ndof == 0)
                 for (int a = 0; a < 3; a++)
                     b[3 * t.cons[c].node + a] = sizes[e];
-        for (int k = 0; corepcg_method_at(k) >= 0; k++) {
-            int m = corepcg_method_at(k);
-            corepcg_settings set;
-            corepcg_settings_default(&set);
-            set.method = (corepcg_method)m;
-            set.tol = 1e-10;
-            corepcg_solver *h = NULL;
-            corepcg_create(&h);
-            corepcg_info info;
-            int rc = setup_for(h, &t.sys, &set);
-            if (rc >= 0)
-                rc = corepcg_solve(h, b, NULL, x, &info);
-            CHECK(rc == COREPCG_OK, "%s, %g: %d (%s)",
-                  corepcg_method_name((corepcg_method)m), sizes[e], rc,
-                  corepcg_message(h));
-            /* mpcg-bw: its own rule, near tol */
-            if (rc == COREPCG_OK)
-                CHECK_LE(info.rel_residual,
-                         m == COREPCG_METHOD_MPCG_BW ? 1e-8 : 1e-10);
-            corepcg_free(&h);
-        }
+        char label[32];
+        snprintf(label, sizeof label, "%g", sizes[e]);
+        every_method_solves(&t.sys, b, x, label);
     }
     free(b);
     free(x);
     testsys_free(&t);
+}
+
+/* 1e300 in b along a sliding node's constrained direction (p = e_x, so
+ * that S drops it exactly), the rest of b 1e-20: every method solves it
+ * (an independent review: the full-space loops scaled b to Inf there, and
+ * the filter's 0 * Inf made NaN). Two nodes, A = 4 I - the coupling. */
+static void test_sliding_row_of_b(void)
+{
+    int colptr[7] = {0, 2, 4, 6, 7, 8, 9}, rowidx[9] = {0, 3, 1, 4, 2, 5, 3, 4, 5};
+    double values[9] = {4, -1, 4, -1, 4, -1, 4, 4, 4};
+    corepcg_constraint con[1] = {{.node = 0, .ndof = 2, .p = {1, 0, 0}}};
+    int pairs[2] = {0, 1};
+    corepcg_system sys = {.num_nodes = 2, .A_format = COREPCG_CSC,
+        .A_triangle = COREPCG_LOWER, .A_colptr = colptr, .A_rowidx = rowidx,
+        .A_values = values, .num_constraints = 1, .constraints = con,
+        .num_stretch = 1, .stretch_pairs = pairs};
+    double b[6] = {1e300, 1e-20, 1e-20, 1e-20, 1e-20, 1e-20}, x[6];
+    every_method_solves(&sys, b, x, "1e300 on a sliding node");
 }
 
 int main(void)
@@ -1071,6 +1096,7 @@ int main(void)
     test_units_of_b();
     test_tol_below_round_off();
     test_constrained_rows_of_b();
+    test_sliding_row_of_b();
     test_random_accuracy();
     test_tiny_bundle();
     test_large_guess();

@@ -52,11 +52,11 @@ void cli_make_new_dirs(const char *dir, cli_new_dirs *made)
         p[k] = '\0';
         int made_it = mkdir(p, 0777) == 0;
         char *copy = made_it ? strdup(p) : NULL;
-        p[k] = c;
-        if (made_it && !copy) {
+        if (made_it && !copy) { /* not recorded: taken back now */
             rmdir(p);
             break;
         }
+        p[k] = c;
         if (copy)
             paths[made->count++] = copy;
         else if (errno != EEXIST)

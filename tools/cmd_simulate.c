@@ -92,13 +92,14 @@ static int stage_frames(const char *dir, char **staging)
     return -1;
 }
 
-/* The run ended well: its frames, staged, replace an earlier run's in
- * DIR (their count said on stderr). 0, or -1 with the error printed. */
-static int commit_frames(char **staging, const char *dir)
+/* The run of `steps` steps ended well: its frames, staged, replace an
+ * earlier run's in DIR (the count of those removed said on stderr). 0,
+ * or -1 with the error printed. */
+static int commit_frames(char **staging, const char *dir, int steps)
 {
     char msg[COREPCG_MSG_SIZE];
     int removed = 0;
-    if (frame_staging_commit(staging, dir, &removed, msg) != COREPCG_OK) {
+    if (frame_staging_commit(staging, dir, steps, &removed, msg) != COREPCG_OK) {
         cli_error("simulate: %s", msg);
         return -1;
     }
@@ -170,13 +171,25 @@ int cmd_simulate(int argc, char **argv)
     char msg[COREPCG_MSG_SIZE];
     /* the mesh and the scene first: a bad one leaves no output directory */
     cloth_sim *sim = NULL;
+    if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim)) {
+        cloth_sim_free(&sim);
+        cloth_cli_free(&o);
+        return CLI_EXIT_ERROR;
+    }
+    /* the directories --obj makes: a run refused or failed takes them back */
+    cli_new_dirs made = {0, NULL};
+    if (o.obj)
+        cli_make_new_dirs(o.obj, &made);
     char *staging = NULL; /* the run's frames until it ends well */
-    int refused = CLI_EXIT_ERROR;
-    if (cloth_cli_load(&o) || cloth_cli_create(&o, &sim) ||
-        cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1) ||
-        (o.obj && o.csv && csv_apart_from_frames(o.csv, o.obj) &&
-         (refused = CLI_EXIT_USAGE)) ||
-        (o.obj && stage_frames(o.obj, &staging))) {
+    int refused = 0;
+    if (cli_outputs_ready("simulate", &o.csv, 1, &o.obj, 1))
+        refused = CLI_EXIT_ERROR;
+    else if (o.obj && o.csv && csv_apart_from_frames(o.csv, o.obj))
+        refused = CLI_EXIT_USAGE;
+    else if (o.obj && stage_frames(o.obj, &staging))
+        refused = CLI_EXIT_ERROR;
+    if (refused) {
+        cli_remove_new_dirs(&made);
         cloth_sim_free(&sim);
         cloth_cli_free(&o);
         return refused;
@@ -188,6 +201,7 @@ int cmd_simulate(int argc, char **argv)
         if (cpg_atomic_open(&csv_file, o.csv, msg) != COREPCG_OK) {
             cli_error("simulate: %s", msg);
             frame_staging_discard(&staging);
+            cli_remove_new_dirs(&made);
             cloth_sim_free(&sim);
             cloth_cli_free(&o);
             return CLI_EXIT_ERROR;
@@ -224,21 +238,25 @@ int cmd_simulate(int argc, char **argv)
     }
     if (progress)
         fprintf(stderr, "\r%*s\r", 72, "");
-    if (csv && rc >= 0) {
-        int crc = cpg_atomic_commit(&csv_file, msg);
-        if (crc != COREPCG_OK)
-            rc = crc;
-    }
-    cpg_atomic_discard(&csv_file);
     if (rc < 0)
         cli_error("simulate: %s", msg);
-    if (rc < 0 || (staging && commit_frames(&staging, o.obj))) {
+    /* the frames, then the CSV: a frame that cannot be moved in leaves
+     * no CSV of the run */
+    int failed = rc < 0 || (staging && commit_frames(&staging, o.obj, steps));
+    if (csv && !failed && cpg_atomic_commit(&csv_file, msg) != COREPCG_OK) {
+        cli_error("simulate: %s", msg);
+        failed = 1;
+    }
+    cpg_atomic_discard(&csv_file);
+    if (failed) {
         frame_staging_discard(&staging);
+        cli_remove_new_dirs(&made);
         cloth_sim_free(&sim);
         cloth_cli_free(&o);
         free(seconds);
         return CLI_EXIT_ERROR;
     }
+    cli_forget_new_dirs(&made);
     print_summary(&o, sim, steps, ran, iterations, cli_median(seconds, steps),
                   assemble / steps);
     cloth_sim_free(&sim);

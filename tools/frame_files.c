@@ -40,9 +40,21 @@ int frame_is_name(const char *name)
 
 enum pass { CHECK, REMOVE, MOVE };
 
-/* Each of DIR's frame names in turn: check (nothing removed), remove, or
- * move into `to`. COREPCG_OK, or a code with msg naming the file. */
-static int frame_files_pass(const char *dir, enum pass what, const char *to,
+/* 1 when name is the frame a run of `steps` steps wrote (frame_path's
+ * name of a step 1 .. steps). */
+static int written_by_run(const char *name, int steps)
+{
+    int step = atoi(name + strlen(FRAME_PREFIX));
+    char own[64];
+    snprintf(own, sizeof own, FRAME_PREFIX "%0*d" FRAME_SUFFIX, FRAME_DIGITS, step);
+    return step >= 1 && step <= steps && strcmp(own, name) == 0;
+}
+
+/* Each of DIR's frame names in turn: check (nothing removed), remove (but
+ * the frames of a run of `keep` steps), or move into `to`; *done counts
+ * the files removed, or replaced in `to`. COREPCG_OK, or a code with msg
+ * naming the file. */
+static int frame_files_pass(const char *dir, enum pass what, const char *to, int keep,
                             int *done, char *msg)
 {
     DIR *d = opendir(dir);
@@ -56,7 +68,7 @@ static int frame_files_pass(const char *dir, enum pass what, const char *to,
     struct dirent *e;
     struct stat st;
     while (rc == COREPCG_OK && (e = readdir(d))) {
-        if (!frame_is_name(e->d_name))
+        if (!frame_is_name(e->d_name) || (what == REMOVE && written_by_run(e->d_name, keep)))
             continue;
         char *path = cpg_path_join(dir, e->d_name);
         char *target = path && what == MOVE ? cpg_path_join(to, e->d_name) : NULL;
@@ -72,12 +84,15 @@ static int frame_files_pass(const char *dir, enum pass what, const char *to,
             snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot remove an earlier run's "
                      "frame: %s", path, strerror(errno));
             rc = COREPCG_ERR_IO;
-        } else if (what == MOVE && rename(path, target) != 0) {
-            snprintf(msg, COREPCG_MSG_SIZE, "%.200s: cannot move it to %.200s: %s",
-                     path, to, strerror(errno));
-            rc = COREPCG_ERR_IO;
+        } else if (what == MOVE) {
+            *done += lstat(target, &st) == 0; /* an earlier frame replaced */
+            if (rename(path, target) != 0) {
+                snprintf(msg, COREPCG_MSG_SIZE, "%.200s: cannot move it to %.200s: %s",
+                         path, to, strerror(errno));
+                rc = COREPCG_ERR_IO;
+            }
         } else {
-            *done += what != CHECK;
+            *done += what == REMOVE;
         }
         free(path);
         free(target);
@@ -91,14 +106,14 @@ int frame_files_clear(const char *dir, int *removed, char *msg)
     *removed = 0;
     /* every name checked before any is removed: a run refused removes
      * nothing */
-    int rc = frame_files_pass(dir, CHECK, NULL, removed, msg);
-    return rc == COREPCG_OK ? frame_files_pass(dir, REMOVE, NULL, removed, msg) : rc;
+    int rc = frame_files_pass(dir, CHECK, NULL, 0, removed, msg);
+    return rc == COREPCG_OK ? frame_files_pass(dir, REMOVE, NULL, 0, removed, msg) : rc;
 }
 
 int frame_files_check(const char *dir, char *msg)
 {
     int none = 0;
-    return frame_files_pass(dir, CHECK, NULL, &none, msg);
+    return frame_files_pass(dir, CHECK, NULL, 0, &none, msg);
 }
 
 int frame_staging_open(const char *dir, char **staging, char *msg)
@@ -117,12 +132,15 @@ int frame_staging_open(const char *dir, char **staging, char *msg)
     return COREPCG_ERR_IO;
 }
 
-int frame_staging_commit(char **staging, const char *dir, int *removed, char *msg)
+int frame_staging_commit(char **staging, const char *dir, int steps, int *removed,
+                         char *msg)
 {
-    int moved = 0;
-    int rc = frame_files_clear(dir, removed, msg);
+    /* the run's frames over the earlier ones of their names (rename
+     * replaces each whole), then the earlier ones past them removed */
+    *removed = 0;
+    int rc = frame_files_pass(*staging, MOVE, dir, 0, removed, msg);
     if (rc == COREPCG_OK)
-        rc = frame_files_pass(*staging, MOVE, dir, &moved, msg);
+        rc = frame_files_pass(dir, REMOVE, NULL, steps, removed, msg);
     if (rc == COREPCG_OK && rmdir(*staging) != 0) {
         snprintf(msg, COREPCG_MSG_SIZE, "%.400s: cannot remove: %s", *staging,
                  strerror(errno));
@@ -143,7 +161,7 @@ void frame_staging_discard(char **staging)
         return;
     int removed = 0;
     char msg[COREPCG_MSG_SIZE];
-    frame_files_pass(*staging, REMOVE, NULL, &removed, msg);
+    frame_files_pass(*staging, REMOVE, NULL, 0, &removed, msg);
     rmdir(*staging);
     free(*staging);
     *staging = NULL;

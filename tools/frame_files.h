@@ -31,10 +31,13 @@ int frame_files_check(const char *dir, char *msg);
  * was, its earlier frames included. OK, or a code with msg. */
 int frame_staging_open(const char *dir, char **staging, char *msg);
 
-/* The run ended well: DIR's earlier frames removed (*removed counts them),
- * the staged ones moved in, the staging directory removed and *staging
- * freed. OK, or ERR_IO with msg. */
-int frame_staging_commit(char **staging, const char *dir, int *removed, char *msg);
+/* The run of `steps` steps ended well: its staged frames moved into DIR
+ * (each replacing an earlier frame of its name), the earlier frames past
+ * them removed (*removed counts the earlier frames, replaced or
+ * removed), the staging directory removed and *staging freed. OK, or
+ * ERR_IO with msg. */
+int frame_staging_commit(char **staging, const char *dir, int steps, int *removed,
+                         char *msg);
 
 /* The run failed: the staged frames and the staging directory removed,
  * *staging freed. Nothing when *staging is NULL. */

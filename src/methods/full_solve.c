@@ -119,13 +119,23 @@ static void apply_finish(void *ctx, double *x)
     on_constraints(&f->s->u, f->w, 3 * f->s->A.nb, x);
 }
 
+/* The loop's power of two from `largest` (the size of what its residual
+ * is made of), kept small enough that b, whose constrained rows S drops
+ * and which may be of any size, stays finite at that scale: b's own
+ * largest entry counts once it is 2^900 times larger (an outside review:
+ * 1e300 on a sliding node's constrained direction overflowed, and the
+ * filter's 0 * Inf made NaN). Below that ratio nothing changes. */
+static double loop_unit(const cpg_fwork *w, int n, double largest)
+{
+    double b_max = n > 0 ? w->vec->amax(n, w->b) : 0;
+    return cpg_unit_scale_of(fmax(largest, ldexp(b_max, -900)));
+}
+
 double cpg_fwork_unit(const cpg_fwork *w, int n)
 {
-    /* S b and S A (I - S) z, what the start's residual is made of: b's
-     * constrained rows, which S drops, may be of any size (an outside
-     * review: 1e300 at a fixed node made the loop "converge" at 1) */
-    return cpg_unit_scale_of(fmax(n > 0 ? w->vec->amax(n, w->bd) : 0,
-                                  w->prescribed));
+    /* S b and S A (I - S) z, what the start's residual is made of (b
+     * alone: 1e300 at a fixed node made the loop "converge" at 1) */
+    return loop_unit(w, n, fmax(n > 0 ? w->vec->amax(n, w->bd) : 0, w->prescribed));
 }
 
 /* b, b^ and x times factor. */
@@ -145,7 +155,7 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
     int n = 3 * s->A.nb;
     /* the loop at unit scale (cpg_unit_scale): b, bdelta, x0 and the
      * prescribed part by one power of two (delta0 comes at that scale) */
-    double unit = bdelta ? cpg_unit_scale(w->vec, n, bdelta)
+    double unit = bdelta ? loop_unit(w, n, w->vec->amax(n, bdelta))
                          : cpg_fwork_unit(w, n);
     scale_all(w, n, unit);
     /* b - A x's round-off is relative to b^ and to what the prescribed

@@ -542,9 +542,10 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
             cpg_fail(ctx->msg, rc, "auto: %s", why_failed);
             return rc;
         }
-        /* at its budget (auto's, or max_iter), said as such */
+        /* at auto's own budget (a trial's), said as such; at the caller's
+         * max_iter, the loop's message */
         note_failure(why_failed, st->cand[k],
-                     rc == COREPCG_NOT_CONVERGED &&
+                     rc == COREPCG_NOT_CONVERGED && c.set == &st->trial[k] &&
                              (!ctx->msg[0] || cpg_pcg_at_max_iter(ctx->msg))
                          ? "no convergence within its iteration budget"
                          : ctx->msg);

@@ -69,8 +69,8 @@ void cpg_ublocks_free(cpg_ublocks *u);
 /* Checks one record against docs/format.md's rules except duplicates: node in
  * [0, N), ndof in {0, 1, 2, 3} (3: free, as if unlisted; the file refuses
  * it), p (ndof 1, 2) and q (ndof 1) nonzero and
- * finite, |p.q| <= 1e-6 after normalising. Returns OK or ERR_CONSTRAINT
- * with a short reason ("q is not orthogonal to p (|p.q| = 0.1)") in why
+ * finite, |p.q| <= 1e-6 after normalising. Returns OK, ERR_NOT_FINITE (a
+ * NaN or Inf in p or q) or ERR_CONSTRAINT with a short reason ("q is not orthogonal to p (|p.q| = 0.1)") in why
  * (COREPCG_MSG_SIZE bytes). */
 int cpg_constraint_check(const corepcg_constraint *c, int N, char *why);
 
