@@ -92,9 +92,11 @@ int cloth_scene_check(cloth_sim *sim, char *msg);
 
 /* The first up axis (in the order y, z, x, -y, -z, -x), other than
  * `current`, under which par's scene on par->mesh -- a mesh read with up
- * `current` -- would start (cloth_scene_check), or -1 when none would or
- * par has no mesh. */
-int cloth_scene_suggest_up(const cloth_params *par, cloth_up current);
+ * `current`, then moved by `moved` (--translate; NULL: not moved) -- would
+ * start (cloth_scene_check), or -1 when none would or par has no mesh.
+ * The mesh turns about `moved` (--up applies before --translate), the
+ * obstacle meshes about the origin, as --up turns them. */
+int cloth_scene_suggest_up(const cloth_params *par, cloth_up current, const double moved[3]);
 
 /* Detects contacts (obstacles and, when on, self-contact) at the current
  * state and fills values, b, cons, z. OK, or ERR_NO_MEMORY when the

@@ -9,7 +9,19 @@
 
 #include <stdlib.h>
 
-int cloth_scene_suggest_up(const cloth_params *par, cloth_up current)
+/* m turned from up `was` to `now` about the point c. */
+static void orient_about(cloth_mesh *m, cloth_up was, cloth_up now, const double c[3])
+{
+    for (int i = 0; c && i < m->num_vertices; i++)
+        for (int k = 0; k < 3; k++)
+            m->x[3 * i + k] -= c[k];
+    cloth_mesh_orient(m, was, now);
+    for (int i = 0; c && i < m->num_vertices; i++)
+        for (int k = 0; k < 3; k++)
+            m->x[3 * i + k] += c[k];
+}
+
+int cloth_scene_suggest_up(const cloth_params *par, cloth_up current, const double moved[3])
 {
     static const cloth_up order[CLOTH_UP_COUNT] = {
         CLOTH_UP_Y, CLOTH_UP_Z, CLOTH_UP_X, CLOTH_UP_MINUS_Y, CLOTH_UP_MINUS_Z,
@@ -34,7 +46,7 @@ int cloth_scene_suggest_up(const cloth_params *par, cloth_up current)
         if (order[k] == current)
             continue;
         for (int m = 0; m < count; m++)
-            cloth_mesh_orient(&turned[m], was, order[k]);
+            orient_about(&turned[m], was, order[k], m == 0 ? moved : NULL);
         was = order[k];
         cloth_sim *sim = NULL;
         if (cloth_sim_create(&p, &sim, NULL) == COREPCG_OK)

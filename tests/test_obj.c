@@ -507,7 +507,7 @@ static int blender_scene(cloth_scene scene, cloth_up up, int *held, char *msg)
     for (int i = 0; sim && i < sim->model.N; i++)
         *held += sim->held[i] == 0;
     if (rc != COREPCG_OK) /* the advice, as the CLI gives it */
-        *held = -1 - cloth_scene_suggest_up(&p, up);
+        *held = -1 - cloth_scene_suggest_up(&p, up, NULL);
     cloth_sim_free(&sim);
     cloth_mesh_free(&m);
     return rc;

@@ -608,6 +608,60 @@ static void test_no_circular_up_advice(void)
     }
 }
 
+/* The --up advice with --translate: the advised axis starts (an
+ * independent review: the advice turned the moved mesh about the origin,
+ * where --up turns it before --translate; "try --up y" was then refused
+ * as inside the obstacle). A flat 5 x 5 sheet lifted by 1 m, a ball at
+ * (0, 1, 0). */
+static void test_up_advice_with_translate(void)
+{
+    char sheet[1024], ball[1024], args[4096], out[16384];
+    snprintf(sheet, sizeof sheet, "%s/flat.obj", tmpdir);
+    snprintf(ball, sizeof ball, "%s/ball_y1.obj", tmpdir);
+    char text[4096];
+    int used = 0;
+    for (int r = 0; r < 5; r++)
+        for (int c = 0; c < 5; c++)
+            used += snprintf(text + used, sizeof text - (size_t)used, "v %g %g 0\n",
+                             0.1 * c - 0.2, 0.1 * r - 0.2);
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            int a = 5 * r + c + 1;
+            used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n",
+                             a, a + 1, a + 6, a + 5);
+        }
+    write_text(sheet, text);
+    const double centre[3] = {0, 1, 0};
+    cloth_mesh sphere;
+    if (icosphere(2, 0.5, centre, &sphere) != COREPCG_OK)
+        return;
+    size_t cap = 64 * (size_t)(sphere.num_vertices + sphere.num_triangles) + 1;
+    char *obj = malloc(cap);
+    size_t len = 0;
+    for (int i = 0; obj && i < sphere.num_vertices; i++)
+        len += (size_t)snprintf(obj + len, cap - len, "v %.17g %.17g %.17g\n",
+                                sphere.x[3 * i], sphere.x[3 * i + 1], sphere.x[3 * i + 2]);
+    for (int t = 0; obj && t < sphere.num_triangles; t++)
+        len += (size_t)snprintf(obj + len, cap - len, "f %d %d %d\n",
+                                sphere.triangles[3 * t] + 1, sphere.triangles[3 * t + 1] + 1,
+                                sphere.triangles[3 * t + 2] + 1);
+    if (obj)
+        write_text(ball, obj);
+    free(obj);
+    cloth_mesh_free(&sphere);
+    snprintf(args, sizeof args, "simulate hang --mesh %s --obstacle %s --translate 0 0 1 "
+             "--steps 1", sheet, ball);
+    CHECK_INT(fixture_run_cli(args, out, sizeof out), 1);
+    const char *try_up = strstr(out, "try --up ");
+    char axis[8] = "";
+    CHECK(try_up && sscanf(try_up, "try --up %7s", axis) == 1, "no advice: %s", out);
+    if (!axis[0])
+        return;
+    snprintf(args, sizeof args, "simulate hang --mesh %s --obstacle %s --translate 0 0 1 "
+             "--up %s --steps 1", sheet, ball, axis);
+    CHECK(fixture_run_cli(args, out, sizeof out) == 0, "the advised --up %s: %s", axis, out);
+}
+
 /* The last row's contacts of a simulate --csv file, and those `back`
  * rows before it; -1 when unreadable. */
 static int csv_contacts(const char *path, int back, int *earlier)
@@ -751,6 +805,7 @@ int main(void)
     timed("bench", test_bench);
     timed("first_contact", test_first_contact_with_meshes);
     timed("no_circular_up_advice", test_no_circular_up_advice);
+    timed("up_advice_with_translate", test_up_advice_with_translate);
     timed("dressed", test_dressed);
     char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

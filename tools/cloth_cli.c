@@ -319,14 +319,15 @@ int cloth_cli_self_check(const char *command, const char *path, const cloth_mesh
     return -1;
 }
 
-void cloth_cli_refused(const char *command, const cloth_params *par, int up, const char *msg)
+void cloth_cli_refused(const char *command, const cloth_params *par, int up,
+                       const double moved[3], const char *msg)
 {
     const char *hint = cloth_place_hint(msg, par->mesh != NULL);
     if (hint[0]) { /* another --up would only turn the mesh off the body */
         cli_error("%s: %s%s", command, msg, hint);
         return;
     }
-    int other = par->mesh ? cloth_scene_suggest_up(par, (cloth_up)up) : -1;
+    int other = par->mesh ? cloth_scene_suggest_up(par, (cloth_up)up, moved) : -1;
     if (other >= 0)
         cli_error("%s: %s; is it %s-up? try --up %s", command, msg, cloth_up_name(other),
                   cloth_up_name(other));
@@ -339,7 +340,8 @@ int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim)
     char msg[COREPCG_MSG_SIZE];
     if (cloth_sim_create(&o->par, sim, msg) == COREPCG_OK)
         return 0;
-    cloth_cli_refused(o->command, &o->par, o->up, msg);
+    cloth_cli_refused(o->command, &o->par, o->up,
+                      o->place.have_translate ? o->place.translate : NULL, msg);
     return -1;
 }
 

@@ -84,9 +84,10 @@ int cloth_cli_self_check(const char *command, const char *path, const cloth_mesh
                          int levels, const cloth_mesh *mesh);
 
 /* Prints "COMMAND: MSG" for a simulation par refused, and for a mesh
- * read with `up` the --up under which it would start. */
+ * read with `up` (and moved by `moved`, --translate, or NULL) the --up
+ * under which it would start. */
 void cloth_cli_refused(const char *command, const cloth_params *par, int up,
-                       const char *msg);
+                       const double moved[3], const char *msg);
 
 /* The simulation of o->par. 0, or -1 after printing why not; a mesh
  * scene refused for its start is told which --up would start it. */

@@ -548,7 +548,7 @@ static int mesh_scenes_start(const void *arg)
         int rc = cloth_sim_create(&par, &sim, msg);
         cloth_sim_free(&sim);
         if (rc != COREPCG_OK) {
-            cloth_cli_refused("bench", &par, o->up < 0 ? CLOTH_UP_Z : o->up, msg);
+            cloth_cli_refused("bench", &par, o->up < 0 ? CLOTH_UP_Z : o->up, NULL, msg);
             return -1;
         }
     }
