@@ -423,6 +423,24 @@ static void test_bench(void)
     CHECK_STR_CONTAINS(out, "--translate and --scale move a mesh");
 }
 
+/* A flat 5 x 5 sheet of quads, 0.1 m apart, from (at, at, 0), as OBJ. */
+static void write_sheet(const char *path, double at)
+{
+    char text[4096];
+    int used = 0;
+    for (int r = 0; r < 5; r++)
+        for (int c = 0; c < 5; c++)
+            used += snprintf(text + used, sizeof text - (size_t)used, "v %g %g 0\n",
+                             at + 0.1 * c, at + 0.1 * r);
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            int a = 5 * r + c + 1;
+            used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n",
+                             a, a + 1, a + 6, a + 5);
+        }
+    write_text(path, text);
+}
+
 /* gen and bench step a scene until its cloth touches an obstacle, a mesh
  * obstacle too (an outside review: with --obstacle meshes alone gen wrote
  * step 10 with no contact and bench measured a step without one): a 5 x 5
@@ -432,19 +450,7 @@ static void test_first_contact_with_meshes(void)
     char sheet[1024], floor_obj[1024], args[4096], out[16384];
     snprintf(sheet, sizeof sheet, "%s/sheet.obj", tmpdir);
     snprintf(floor_obj, sizeof floor_obj, "%s/floor.obj", tmpdir);
-    char text[4096];
-    int used = 0;
-    for (int r = 0; r < 5; r++)
-        for (int c = 0; c < 5; c++)
-            used += snprintf(text + used, sizeof text - (size_t)used, "v %g %g 0\n",
-                             0.1 * c, 0.1 * r);
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) {
-            int a = 5 * r + c + 1;
-            used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n",
-                             a, a + 1, a + 6, a + 5);
-        }
-    write_text(sheet, text);
+    write_sheet(sheet, 0.0);
     write_text(floor_obj, "v -5 -5 -0.3\nv 5 -5 -0.3\nv 5 5 -0.3\nv -5 5 -0.3\n"
                           "f 1 2 3\nf 1 3 4\n");
     snprintf(args, sizeof args, "gen garment --mesh %s --up z --obstacle %s --out %s/first",
@@ -618,19 +624,7 @@ static void test_up_advice_with_translate(void)
     char sheet[1024], ball[1024], args[4096], out[16384];
     snprintf(sheet, sizeof sheet, "%s/flat.obj", tmpdir);
     snprintf(ball, sizeof ball, "%s/ball_y1.obj", tmpdir);
-    char text[4096];
-    int used = 0;
-    for (int r = 0; r < 5; r++)
-        for (int c = 0; c < 5; c++)
-            used += snprintf(text + used, sizeof text - (size_t)used, "v %g %g 0\n",
-                             0.1 * c - 0.2, 0.1 * r - 0.2);
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) {
-            int a = 5 * r + c + 1;
-            used += snprintf(text + used, sizeof text - (size_t)used, "f %d %d %d %d\n",
-                             a, a + 1, a + 6, a + 5);
-        }
-    write_text(sheet, text);
+    write_sheet(sheet, -0.2);
     const double centre[3] = {0, 1, 0};
     cloth_mesh sphere;
     if (icosphere(2, 0.5, centre, &sphere) != COREPCG_OK)
