@@ -90,6 +90,18 @@ static void part_boxes(const cloth_mesh_obstacle *ob, double *lo, double *hi)
     }
 }
 
+/* A part by its box's lower x, for the sweep below. */
+typedef struct by_lower_x {
+    double x;
+    int part;
+} by_lower_x;
+
+static int lower_x_first(const void *pa, const void *pb)
+{
+    const by_lower_x *a = pa, *b = pb;
+    return (a->x > b->x) - (a->x < b->x);
+}
+
 /* need[k] = 1 for a closed part whose box meets another part's (closed or
  * open: a floor through a body buries the body's surface too); only such
  * a part can hold a point whose nearest surface is another's. Parts by
@@ -98,25 +110,16 @@ static int parts_that_meet(const cloth_pseudo_normals *pn, const double *lo,
                            const double *hi, unsigned char *need)
 {
     int P = pn->num_parts;
-    int *order = malloc(sizeof(int) * (size_t)P);
+    by_lower_x *order = malloc(sizeof *order * (size_t)P);
     if (!order)
         return COREPCG_ERR_NO_MEMORY;
     for (int k = 0; k < P; k++)
-        order[k] = k;
-    /* insertion sort is enough for the few parts of a body; a heap of
-     * thousands sorts in place too */
-    for (int i = 1; i < P; i++) {
-        int v = order[i], j = i;
-        while (j > 0 && lo[3 * order[j - 1]] > lo[3 * v]) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = v;
-    }
+        order[k] = (by_lower_x){lo[3 * k], k};
+    qsort(order, (size_t)P, sizeof *order, lower_x_first);
     memset(need, 0, (size_t)P);
     for (int i = 0; i < P; i++)
-        for (int j = i + 1; j < P && lo[3 * order[j]] <= hi[3 * order[i]]; j++) {
-            int a = order[i], b = order[j];
+        for (int j = i + 1; j < P && order[j].x <= hi[3 * order[i].part]; j++) {
+            int a = order[i].part, b = order[j].part;
             if (lo[3 * a + 1] <= hi[3 * b + 1] && lo[3 * b + 1] <= hi[3 * a + 1] &&
                 lo[3 * a + 2] <= hi[3 * b + 2] && lo[3 * b + 2] <= hi[3 * a + 2]) {
                 need[a] |= pn->part_closed[a];

@@ -192,25 +192,28 @@ int cloth_pseudo_normals_build(const cloth_mesh *m, cloth_pseudo_normals *pn, ch
             for (int c = 0; c < 3; c++)
                 pn->face[3 * t + c] = -pn->face[3 * t + c];
     }
-    /* the parts numbered 0 .. num_parts - 1 (volume6 reused as the map) */
+    /* the parts numbered 0 .. num_parts - 1 (number: a root's) */
+    int *number = malloc((V + 1) * sizeof *number);
     pn->triangle_part = malloc((T + 1) * sizeof *pn->triangle_part);
     pn->part_closed = malloc(V + 1);
-    if (pn->triangle_part && pn->part_closed) {
+    int numbered = number && pn->triangle_part && pn->part_closed;
+    if (numbered) {
         for (size_t v = 0; v < V; v++)
-            volume6[v] = -1.0;
+            number[v] = -1;
         for (size_t t = 0; t < T; t++) {
             int root = part[m->triangles[3 * t]];
-            if (volume6[root] < 0.0) {
+            if (number[root] < 0) {
                 pn->part_closed[pn->num_parts] = !open[root];
-                volume6[root] = pn->num_parts++;
+                number[root] = pn->num_parts++;
             }
-            pn->triangle_part[t] = (int)volume6[root];
+            pn->triangle_part[t] = number[root];
         }
     }
+    free(number);
     free(part);
     free(volume6);
     free(open);
-    if (!pn->triangle_part || !pn->part_closed)
+    if (!numbered)
         goto no_memory;
     for (size_t t = 0; t < T; t++) {
         const int *tri = &m->triangles[3 * t];
