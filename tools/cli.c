@@ -32,38 +32,27 @@ int cli_outputs_ready(const char *command, const char *const *files,
     return 0;
 }
 
+/* cpg_make_dirs_noting's note: the path appended to made's list. */
+static int note_new_dir(const char *path, void *ctx)
+{
+    cli_new_dirs *made = ctx;
+    char **more = realloc(made->paths, sizeof *more * (size_t)(made->count + 1));
+    char *copy = more ? strdup(path) : NULL;
+    if (more)
+        made->paths = more;
+    if (!copy)
+        return -1;
+    made->paths[made->count++] = copy;
+    return 0;
+}
+
 void cli_make_new_dirs(const char *dir, cli_new_dirs *made)
 {
     made->count = 0;
     made->paths = NULL;
-    char *p = strdup(dir);
-    size_t len = p ? strlen(p) : 0;
-    char **paths = p ? calloc(len + 1, sizeof *paths) : NULL;
-    if (!paths) {
-        free(p);
-        return;
-    }
-    /* each prefix that ends a component ("a", "a/..", "a/../b"), a doubled
-     * or trailing slash adding none; only a mkdir that succeeded is ours */
-    for (size_t k = 1; k <= len; k++) {
-        if (k < len ? p[k] != '/' || p[k - 1] == '/' : p[k - 1] == '/')
-            continue;
-        char c = p[k];
-        p[k] = '\0';
-        int made_it = mkdir(p, 0777) == 0;
-        char *copy = made_it ? strdup(p) : NULL;
-        if (made_it && !copy) { /* not recorded: taken back now */
-            rmdir(p);
-            break;
-        }
-        p[k] = c;
-        if (copy)
-            paths[made->count++] = copy;
-        else if (errno != EEXIST)
-            break; /* cli_outputs_ready says why */
-    }
-    free(p);
-    made->paths = paths;
+    char msg[COREPCG_MSG_SIZE];
+    /* best effort: cli_outputs_ready says why a directory cannot be made */
+    cpg_make_dirs_noting(dir, note_new_dir, made, msg);
 }
 
 void cli_remove_new_dirs(cli_new_dirs *made)

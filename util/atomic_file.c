@@ -44,15 +44,27 @@ int cpg_path_exists(const char *path, char *msg)
     return cpg_fail(msg, COREPCG_ERR_IO, "%s: %s", path, strerror(errno));
 }
 
-static int make_one_dir(const char *dir, char *msg)
+static int make_one_dir(const char *dir, cpg_made_dir_fn made, void *ctx, char *msg)
 {
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+    if (mkdir(dir, 0777) == 0) {
+        if (made && made(dir, ctx) != 0) { /* not noted: taken back */
+            rmdir(dir);
+            return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
+        }
+        return COREPCG_OK;
+    }
+    if (errno == EEXIST)
         return COREPCG_OK;
     return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot create: %s", dir,
                 strerror(errno));
 }
 
 int cpg_make_dirs(const char *dir, char *msg)
+{
+    return cpg_make_dirs_noting(dir, NULL, NULL, msg);
+}
+
+int cpg_make_dirs_noting(const char *dir, cpg_made_dir_fn made, void *ctx, char *msg)
 {
     char *p = malloc(strlen(dir) + 1);
     if (!p)
@@ -65,12 +77,12 @@ int cpg_make_dirs(const char *dir, char *msg)
         if (*s != '/')
             continue;
         *s = '\0';
-        rc = make_one_dir(p, msg);
+        rc = make_one_dir(p, made, ctx, msg);
         *s = '/';
     }
     free(p);
     if (rc == COREPCG_OK)
-        rc = make_one_dir(dir, msg);
+        rc = make_one_dir(dir, made, ctx, msg);
     struct stat st;
     if (rc == COREPCG_OK && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
         rc = cpg_fail(msg, COREPCG_ERR_IO, "%s: exists and is not a directory",

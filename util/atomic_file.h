@@ -73,6 +73,12 @@ int cpg_path_exists(const char *path, char *msg);
 /* mkdir -p: dir and any missing parents; dir must end up a directory. */
 int cpg_make_dirs(const char *dir, char *msg);
 
+/* The same, calling made(path, ctx) for each directory it created (not
+ * one that was there), parents first; made returns non-zero when it could
+ * not note it (out of memory), and that directory is removed again. */
+typedef int (*cpg_made_dir_fn)(const char *path, void *ctx);
+int cpg_make_dirs_noting(const char *dir, cpg_made_dir_fn made, void *ctx, char *msg);
+
 /* Whether path can be written, checked before any work that would end in
  * writing it: creates its missing parents, refuses what cpg_atomic_open
  * refuses and an unwritable directory (by creating and removing a
