@@ -102,6 +102,11 @@ class RaisedByTheLibrary(unittest.TestCase):
         self.assertEqual(cm.exception.message,
                          "settings: tol must be a number in [1e-300, 0.999999], got 2")
         self.assertIsInstance(cm.exception, ValueError)
+        # the value as given, not %g's "1e+09", which reads as in range
+        with self.assertRaises(corepcg.ArgumentError) as cm:
+            corepcg.Solver(A, method="upcg", max_iter=10**9 + 1)
+        self.assertEqual(cm.exception.message, "settings: max_iter must be a "
+                         "whole number in [1, 1000000000], got 1000000001")
         with self.assertRaises(corepcg.ArgumentError) as cm:
             corepcg.Solver(A, method="mpcg", precond="projected")
         self.assertIn("projected is for upcg", cm.exception.message)
