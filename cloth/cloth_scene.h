@@ -207,9 +207,10 @@ typedef struct cloth_surface_point {
 
 /* 1 and *p when the surface comes within radius of x (INFINITY: always),
  * else 0. The obstacle is the union of its closed parts (a body of
- * overlapping limbs): a point inside one of them is inside, and gets that
- * part's closest point, even where another part's surface, buried in the
- * first, is nearer -- when that part's surface is within radius too. */
+ * overlapping limbs): a point inside one of them is inside, even where
+ * another part's surface, buried in the first, is nearer -- when that
+ * part's surface is within radius too -- and gets its nearest point on
+ * the union's surface, where no part's surface is buried in another. */
 int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3],
                                 double radius, cloth_surface_point *p);
 

@@ -66,6 +66,8 @@ CHOLMOD_HEADER = re.compile(r'^\s*#\s*include\s+<(suitesparse/)?cholmod\.h>')
 CLOTH_ROOMS = [
     ["cloth_mesh.h", "embree_mesh.h", "vec3.h"],  # meshes, their trees
     ["cloth_scene.h"],   # scenes, holds, obstacles, mesh obstacles
+    ["mesh_obstacle_parts.h"],  # inside a mesh obstacle: its query and
+                         # the union of its parts
     ["cloth_model.h"],   # parameters, springs, the model, FEM elements,
                          # the force models' rows
     ["cloth_sim.h"],     # the simulation, its step and output

@@ -536,7 +536,15 @@ static void test_parts_wound_apart(void)
 /* Two overlapping spheres in one mesh, as the shipped body's limbs
  * overlap: the obstacle is their union. A point inside the big one whose
  * nearest surface is the small one's cap buried in it is inside (an
- * outside review: it read as outside, and a garment started there). */
+ * outside review: it read as outside, and a garment started there), and
+ * a point inside goes out through the union's surface, not through a
+ * part's surface buried in the other (the same review: it was sent onto
+ * the big sphere inside the small one). The spheres' surfaces cross on
+ * the circle x = 0.9125, radius 0.4093 (cos 24.1 degrees on the big
+ * one), so from (0.6, 0, 0), whose nearest surface point (1, 0, 0) is
+ * buried, the way out is to that circle, 0.515 away; from (0.85, 0, 0),
+ * inside both, 0.414; from (0.4, 0, 0), 0.656. The meshes' seam lies
+ * inside the round one by up to a triangle's sag. */
 static void test_overlapping_parts(void)
 {
     const double c1[3] = {0, 0, 0}, c2[3] = {1.2, 0, 0};
@@ -547,16 +555,34 @@ static void test_overlapping_parts(void)
     char msg[COREPCG_MSG_SIZE] = "";
     CHECK_INT(cloth_mesh_obstacle_create(&both, &ob, msg), COREPCG_OK);
     /* x, inside?, and the depth when inside (to the big sphere's surface) */
+    /* x, inside?, and the depth when inside (to the union's surface) */
     const struct { double x[3]; int inside; double depth; } probes[] = {
-        {{0.6, 0, 0}, 1, 0.4}, {{0.6, 0.05, 0}, 1, 0.398}, {{1.5, 0, 0}, 1, 0.2},
-        {{0, 0, 1.2}, 0, 0}, {{1.8, 0, 0}, 0, 0}};
+        {{0.6, 0, 0}, 1, 0.515}, {{0.6, 0.05, 0}, 1, 0.476}, {{0.85, 0, 0}, 1, 0.414},
+        {{0.4, 0, 0}, 1, 0.656}, {{1.5, 0, 0}, 1, 0.2}, {{0, 0, 1.2}, 0, 0},
+        {{1.8, 0, 0}, 0, 0}};
     for (size_t k = 0; ob && k < sizeof probes / sizeof probes[0]; k++) {
         cloth_surface_point sp;
         CHECK(cloth_mesh_obstacle_closest(ob, probes[k].x, INFINITY, &sp), "probe %zu", k);
         CHECK((sp.distance < 0) == probes[k].inside, "probe %zu (%g %g %g): distance %g",
               k, probes[k].x[0], probes[k].x[1], probes[k].x[2], sp.distance);
-        if (probes[k].inside)
-            CHECK_NEAR(-sp.distance, probes[k].depth, 0.01);
+        if (!probes[k].inside)
+            continue;
+        CHECK_NEAR(-sp.distance, probes[k].depth, 0.03);
+        /* the way out: q is x's distance away, in neither sphere, and
+         * the normal there points out of the one it is on */
+        double to_q = 0, from_c1 = 0, from_c2 = 0, along = 0;
+        for (int c = 0; c < 3; c++) {
+            to_q += (sp.q[c] - probes[k].x[c]) * (sp.q[c] - probes[k].x[c]);
+            from_c1 += (sp.q[c] - c1[c]) * (sp.q[c] - c1[c]);
+            from_c2 += (sp.q[c] - c2[c]) * (sp.q[c] - c2[c]);
+        }
+        CHECK_NEAR(sqrt(to_q), -sp.distance, 1e-12);
+        CHECK(sqrt(from_c1) > 0.99 && sqrt(from_c2) > 0.49,
+              "probe %zu: q (%g %g %g) inside a sphere", k, sp.q[0], sp.q[1], sp.q[2]);
+        const double *c = fabs(sqrt(from_c1) - 1.0) < fabs(sqrt(from_c2) - 0.5) ? c1 : c2;
+        for (int i = 0; i < 3; i++)
+            along += (sp.q[i] - c[i]) * sp.normal[i];
+        CHECK(along > 0, "probe %zu: the normal at q points in", k);
         /* within a radius that reaches no surface that holds it: nothing */
         if (probes[k].inside && probes[k].depth > 0.3)
             CHECK(!cloth_mesh_obstacle_closest(ob, probes[k].x, 0.05, &sp) ||
