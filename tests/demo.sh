@@ -22,3 +22,24 @@ grep -Eq "^fastest warm step: (mpcg-bw|mpcg|upcg|direct|corepcg|icpcg|amgpcg) \(
 grep -q "^  why: " <<<"$out" || fail "data/ballhit41-k60: no reason given"
 grep -Eq "^  auto, the default: [0-9.]+ x the fastest warm step; its 5 warm steps ran [a-z-]+ [0-9]" <<<"$out" \
     || fail "data/ballhit41-k60: auto's line does not say what its warm steps ran"
+# The demo's check measures the written answers: a corepcg whose solve
+# writes zeros (its printed figures unchanged) fails the demo (an
+# outside review: the check's result was thrown away, so nothing failed).
+fake=$(mktemp -d)
+trap 'rm -rf "$fake"' EXIT
+cat >"$fake/corepcg" <<FAKE
+#!/usr/bin/env bash
+out="" prev=""
+for a in "\$@"; do [ "\$prev" = --out ] && out=\$a; prev=\$a; done
+"$COREPCG_CLI" "\$@"; rc=\$?
+if [ "\$1" = solve ] && [ -n "\$out" ] && [ -f "\$out" ]; then
+    awk 'NR <= 2 || /^%/ { print; next } { print 0 }' "\$out" >"\$out.zero" && mv "\$out.zero" "\$out"
+fi
+exit \$rc
+FAKE
+chmod +x "$fake/corepcg"
+rc=0
+out=$(COREPCG_CLI="$fake/corepcg" COREPCG_DEMO_RANK_FLOOR_S=10 "$src/tools/demo" "$COREPCG_DATA_DIR/tiny" 2>&1) || rc=$?
+[ "$rc" = 1 ] || fail "answers of zeros: exit $rc, not 1"
+[ "$(grep -c "check failed: the written answer's relative residual" <<<"$out")" -ge 7 ] \
+    || fail "answers of zeros: not every method's check failed"

@@ -163,6 +163,31 @@ static void test_called_every_iteration(const testsys *t, const double *x0,
     free(x);
 }
 
+/* A tol below round-off: the solve ends NOT_CONVERGED at round-off, and
+ * the monitor was shown that last iteration too (an outside review: the
+ * CLI's --monitor printed one line fewer than the iterations reported). */
+static void test_round_off_stop_shown(const testsys *t)
+{
+    double *x = malloc(sizeof(double) * (size_t)t->n);
+    for (int k = 0; x && corepcg_method_at(k) >= 0; k++) {
+        corepcg_method m = corepcg_method_at(k);
+        if (m == COREPCG_METHOD_DIRECT)
+            continue;
+        watch w = {0};
+        corepcg_info info;
+        corepcg_settings set = watched_settings(m, &w);
+        set.tol = 1e-300;
+        corepcg_solver *h = set_up(t, &set);
+        int rc = h ? corepcg_solve(h, t->b, t->x0, x, &info) : COREPCG_ERR_ARGUMENT;
+        CHECK(rc == COREPCG_NOT_CONVERGED, "%s at tol 1e-300: %s", corepcg_method_name(m),
+              corepcg_strerror(rc));
+        if (rc == COREPCG_NOT_CONVERGED)
+            check_numbering(&w, &info, corepcg_method_name(m));
+        corepcg_free(&h);
+    }
+    free(x);
+}
+
 /* A monitor that returns non-zero at iteration k stops the solve there:
  * STOPPED, k iterations, x finite, on its constraints, not converged,
  * and its measures those of x. */
@@ -315,6 +340,7 @@ int main(void)
         far[k] = 1e8 * t.x0[k];
     test_called_every_iteration(&t, far, "x0 * 1e8");
     free(far);
+    test_round_off_stop_shown(&t);
     test_stop_at(&t, 1);
     test_stop_at(&t, 2);
     test_stop_when_converged(&t);

@@ -86,8 +86,8 @@ int cli_finite_number(const char *text, double *out)
 
 int cli_path_value(const char *opt, const char *value, const char *what)
 {
-    if (!value) {
-        cli_error("%s needs %s", opt, what);
+    if (!value || !*value) {
+        cli_error("%s needs %s%s", opt, what, value ? ", got ''" : "");
         return -1;
     }
     /* the next option taken as the name: the user left the value out */

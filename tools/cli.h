@@ -50,7 +50,7 @@ void cli_usage_entry(FILE *out, int column, const char *flag, const char *value,
                      const char *text);
 
 /* A file or directory name as opt's value (what: "a file name"): refused
- * when missing, or when it is an option name ("--out --json" would
+ * when missing or empty, or when it is an option name ("--out --json" would
  * write a file named --json). 0, or -1 having said why. */
 int cli_path_value(const char *opt, const char *value, const char *what);
 

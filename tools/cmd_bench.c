@@ -294,10 +294,6 @@ static int bench_option(const char *a, const char *v, void *ctx)
         g->scenes = 1;
     } else if (strcmp(a, "--mesh") == 0) {
         rc = cli_path_value(a, v, "an OBJ file");
-        if (rc == 0 && !*v) {
-            cli_error("--mesh needs an OBJ file");
-            rc = -1;
-        }
         o->mesh_path = v;
     } else if (strcmp(a, "--subdivide") == 0) {
         rc = parse_list(a, v, BENCH_MAX_LIST, one_level, o->levels, &o->num_levels);

@@ -213,6 +213,8 @@ static int render_option(const char *a, const char *v, void *ctx)
         int *side = a[2] == 'w' ? &r->width : &r->height;
         rc = cli_parse_int(a, v, 16, RENDER_MAX_SIDE, side);
     } else if (a[0] != '-') {
+        if (cli_positional_name("render", "FRAME", a))
+            return CLI_ARG_ERROR;
         r->frames[r->count++] = a;
         return CLI_ARG_ALONE;
     } else {

@@ -5,6 +5,7 @@
 #include "monotonic.h"
 #include "solve_report.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ struct solve_options {
 typedef struct warm_steps {
     int count;
     double median_s, min_s;   /* wall clock around update + solve */
-    int iterations;           /* of the last */
+    int fewest, most;         /* iterations                         */
     int runs[TOOL_MAX_METHODS]; /* steps each method ran (auto's choice) */
 } warm_steps;
 
@@ -239,15 +240,21 @@ static void print_summary(const corepcg_info *in, const solve_report *rep,
            in->time_factor_s, in->time_solve_s, in->time_iterate_s,
            in->time_total_s);
     if (warm->count) {
-        char runs[256];
+        char runs[256], its[32];
         warm_runs_text(warm, 0, runs, sizeof runs);
+        if (warm->fewest == warm->most)
+            snprintf(its, sizeof its, "%d", warm->most);
+        else
+            snprintf(its, sizeof its, "%d-%d", warm->fewest, warm->most);
         printf("warm step         %.4f s median of %d (min %.4f; update + "
-               "solve, %d iterations; %s)\n", warm->median_s, warm->count,
-               warm->min_s, warm->iterations, runs);
+               "solve, %s iterations; %s)\n", warm->median_s, warm->count,
+               warm->min_s, its, runs);
     }
 }
 
-/* o->repeat warm steps on h, set up with the same system; the code of
+/* o->repeat warm steps on h, set up with the same system, each solving
+ * into x (not the cold step's answer: that is the one reported and
+ * written, and auto's warm steps may run another method); the code of
  * the first failure, else OK. */
 static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
                            const corepcg_bundle *bundle, double *x,
@@ -259,6 +266,7 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
     double *seconds = malloc(sizeof(double) * (size_t)o->repeat);
     if (!seconds)
         return COREPCG_ERR_NO_MEMORY;
+    warm->fewest = INT_MAX;
     int rc = COREPCG_OK;
     for (int k = 0; k < o->repeat && rc >= 0; k++) {
         corepcg_info info;
@@ -267,7 +275,10 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
         if (rc >= 0)
             rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
         seconds[k] = cpg_now() - t;
-        warm->iterations = info.iterations;
+        if (rc >= 0) {
+            warm->fewest = info.iterations < warm->fewest ? info.iterations : warm->fewest;
+            warm->most = info.iterations > warm->most ? info.iterations : warm->most;
+        }
         if (rc >= 0 && info.method_used >= 0 && info.method_used < TOOL_MAX_METHODS)
             warm->runs[info.method_used]++;
     }
@@ -306,12 +317,14 @@ int cmd_solve(int argc, char **argv)
     }
     int n = 3 * bundle->system.num_nodes;
     double *x = malloc(sizeof(double) * (size_t)n);
+    double *x_warm = o.repeat > 0 ? malloc(sizeof(double) * (size_t)n) : NULL;
+    char why[COREPCG_MSG_SIZE] = ""; /* the reported solve's message */
     corepcg_solver *h = NULL;
     corepcg_info info;
     memset(&info, 0, sizeof info);
     solve_report rep = {0};
-    if (!x || (rc = corepcg_create(&h)) != COREPCG_OK) {
-        rc = x ? rc : COREPCG_ERR_NO_MEMORY;
+    if (!x || (o.repeat > 0 && !x_warm) || (rc = corepcg_create(&h)) != COREPCG_OK) {
+        rc = rc < 0 ? rc : COREPCG_ERR_NO_MEMORY;
         cli_fail(rc, "%s", corepcg_strerror(rc));
         goto done;
     }
@@ -326,6 +339,7 @@ int cmd_solve(int argc, char **argv)
         goto done;
     }
     /* what this solve's method reports, before the warm steps solve again */
+    snprintf(why, sizeof why, "%s", corepcg_message(h));
     if (solve_report_take(&rep, h) != 0) {
         rc = COREPCG_ERR_NO_MEMORY;
         cli_fail(rc, "%s", corepcg_strerror(rc));
@@ -334,7 +348,7 @@ int cmd_solve(int argc, char **argv)
     /* the warm steps run unwatched: their times are the loop's own */
     corepcg_set_monitor(h, NULL, NULL);
     warm_steps warm;
-    int wrc = time_warm_steps(&o, h, bundle, x, &warm);
+    int wrc = time_warm_steps(&o, h, bundle, x_warm, &warm);
     if (wrc < 0) { /* the same system solved once already: unexpected */
         library_error(o.bundle, wrc, corepcg_message(h));
         rc = wrc;
@@ -352,7 +366,6 @@ int cmd_solve(int argc, char **argv)
     else
         print_summary(&info, &rep, read_s, &warm);
     if (rc == COREPCG_NOT_CONVERGED) {
-        const char *why = corepcg_message(h); /* e.g. round-off above tol */
         cli_error("%s: not converged in %d iterations (relative residual "
                   "%.3e)%s%s%s", o.bundle, info.iterations, info.rel_residual,
                   why[0] ? ": " : "", why,
@@ -363,5 +376,6 @@ done:
     corepcg_free(&h);
     corepcg_bundle_free(&bundle);
     free(x);
+    free(x_warm);
     return cli_exit_status(rc);
 }

@@ -83,10 +83,11 @@ static int dispatch(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const char *first = argv[1];
-    /* `help --help` asks help for itself: the same text, as every
-     * command's --help is */
-    if (is_help_flag(first) || (strcmp(first, "help") == 0 &&
-                                (argc == 2 || (argc == 3 && is_help_flag(argv[2]))))) {
+    /* `help --help` and `help help` ask help for itself: the same text,
+     * as every command's --help is */
+    if (is_help_flag(first) ||
+        (strcmp(first, "help") == 0 &&
+         (argc == 2 || (argc == 3 && (is_help_flag(argv[2]) || strcmp(argv[2], "help") == 0))))) {
         usage(stdout);
         return CLI_EXIT_OK;
     }

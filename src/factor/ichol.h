@@ -149,6 +149,12 @@ typedef struct cpg_ichol {
 int cpg_ichol_analyse(cpg_ichol *ic, const cpg_rmat *At,
                       const cpg_ichol_opts *opts, char *msg);
 
+/* The factor's entries as a scalar L = (I + F) D^1/2 would hold them:
+ * each block of F its nodes' ndof product, each pivot its lower
+ * triangle (the padding of nodes with ndof < 3 not counted), as of the
+ * last analyse or factorise. */
+long cpg_ichol_entries(const cpg_ichol *ic);
+
 /* Storage for one attempt's numbers on ic's analysed pattern: OK or
  * ERR_NO_MEMORY (v left empty). */
 int cpg_ichol_numbers_alloc(const cpg_ichol *ic, cpg_ichol_numbers *v);

@@ -490,3 +490,14 @@ fail_msg:
     cpg_ichol_free(ic);
     return rc;
 }
+
+long cpg_ichol_entries(const cpg_ichol *ic)
+{
+    long entries = 0;
+    for (int k = 0; k < ic->G; k++) {
+        entries += ic->dim[k] * (ic->dim[k] + 1) / 2;
+        for (int p = ic->lp[k]; p < ic->lp[k + 1]; p++)
+            entries += (long)ic->dim[ic->li[p]] * ic->dim[k];
+    }
+    return entries;
+}

@@ -334,6 +334,8 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             rr = true_residual(pb, vec, x, r, q);
             if (rr > target && rr <= round_off) {
                 *iterations = it;
+                if (pb->monitor) /* shown its last iteration, as every stop */
+                    pb->monitor(it, sqrt(rr / reference), pb->monitor_user);
                 return at_round_off(msg, it, rr, reference, pb->tol);
             }
             if (rr > target) { /* drifted: go on from the true residual */

@@ -123,8 +123,9 @@ static int factorise(icpcg_state *st, const cpg_ctx *ctx, int stop_at_breakdown)
     ctx->rec->ic_shift = in->shift;
     ctx->rec->ic_retries = in->retries;
     ctx->rec->ic_compensation = in->compensation;
-    /* the factor's entries as stored: F's 3x3 blocks and the pivots */
-    ctx->rec->nnz_factor = 9 * in->blocks + 6L * in->nodes;
+    /* the factor's entries as a scalar L holds them (its padded storage
+     * holds 9 per block and 6 per pivot) */
+    ctx->rec->nnz_factor = cpg_ichol_entries(&st->ic);
     return rc;
 }
 
