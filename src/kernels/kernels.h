@@ -109,6 +109,15 @@ typedef int (*cpg_precond2_fn)(void *ctx, const double *in1,
 
 /* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
  * Stops by the residual rule or the papers' (pcg.c says how). */
+/* Why a loop ended NOT_CONVERGED (auto tells them apart: at round-off
+ * no method gets closer; max_iter may be its own trial budget). */
+typedef enum {
+    CPG_PCG_NOT_STOPPED = 0, /* converged, or another code               */
+    CPG_PCG_AT_MAX_ITER,
+    CPG_PCG_AT_ROUND_OFF,    /* above a tol below round-off              */
+    CPG_PCG_DRIFTED          /* the true residual stayed above tol       */
+} cpg_pcg_stop;
+
 typedef struct cpg_pcg_problem {
     int n;
     cpg_apply_fn matvec;  void *matvec_ctx;    /* out = A in            */
@@ -136,6 +145,7 @@ typedef struct cpg_pcg_problem {
                                 compared with tol; non-zero stops the loop
                                 (STOPPED)                               */
     void *monitor_user;
+    cpg_pcg_stop *stopped; /* or NULL: set by every loop, why it ended   */
 } cpg_pcg_problem;
 
 /* The loop's vectors, and the back end that holds them and runs every
@@ -165,14 +175,6 @@ double cpg_unit_scale_of(double largest);
  * *iterations is always set. */
 int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
             int *iterations, char *msg);
-
-/* 1 when msg, of a NOT_CONVERGED loop, says it stopped at round-off
- * (a tol below what double precision gives on the system): the answer
- * is as good as any method's, not a failure to fall back from. */
-int cpg_pcg_at_round_off(const char *msg);
-
-/* 1 when msg, of a NOT_CONVERGED loop, says it ran to max_iter. */
-int cpg_pcg_at_max_iter(const char *msg);
 
 /* ------------------------------------------------------ preconditioners */
 

@@ -72,10 +72,13 @@ double cpg_unit_scale_of(double largest)
  * read as a breakdown. */
 #define ROUND_OFF (64 * DBL_EPSILON)
 
-/* How a NOT_CONVERGED loop's message begins, by why it stopped (auto
- * tells the two apart: cpg_pcg_at_round_off, cpg_pcg_at_max_iter). */
-#define AT_ROUND_OFF "the residual reached round-off"
-#define AT_MAX_ITER "max_iter reached"
+/* NOT_CONVERGED, and why into pb->stopped (cpg_pcg clears it first). */
+static int not_converged(const cpg_pcg_problem *pb, cpg_pcg_stop why)
+{
+    if (pb->stopped)
+        *pb->stopped = why;
+    return COREPCG_NOT_CONVERGED;
+}
 
 /* The end of a loop whose measure (the true |r|^2 or delta) is at
  * round-off, above tol. A tol below ROUND_OFF asked for more than double
@@ -83,26 +86,16 @@ double cpg_unit_scale_of(double largest)
  * At a larger tol, b^ itself is at the round-off of b (b = A (I - S) z:
  * the free part of the answer is zero to round-off): no answer does
  * better and this one is right, OK. */
-static int at_round_off(char *msg, int it, double measure, double reference,
-                        double tol)
+static int at_round_off(const cpg_pcg_problem *pb, char *msg, int it, double measure,
+                        double reference)
 {
-    if (tol >= ROUND_OFF)
+    if (pb->tol >= ROUND_OFF)
         return COREPCG_OK;
-    cpg_fail(msg, COREPCG_NOT_CONVERGED, AT_ROUND_OFF " "
+    cpg_fail(msg, COREPCG_NOT_CONVERGED, "the residual reached round-off "
              "(%.2e) after %d iterations, above tol %.2e: double precision "
              "gets no closer on this system", sqrt(measure / reference), it,
-             tol);
-    return COREPCG_NOT_CONVERGED;
-}
-
-int cpg_pcg_at_round_off(const char *msg)
-{
-    return msg && strstr(msg, AT_ROUND_OFF) != NULL;
-}
-
-int cpg_pcg_at_max_iter(const char *msg)
-{
-    return msg && strstr(msg, AT_MAX_ITER) != NULL;
+             pb->tol);
+    return not_converged(pb, CPG_PCG_AT_ROUND_OFF);
 }
 
 /* r = S(b - A x) afresh for x as it will be handed out (q is scratch);
@@ -259,11 +252,11 @@ static int pcg_end(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         (rr = true_residual(pb, w->vec, x, w->r, w->q)) <= target)
         return COREPCG_OK;
     if (rr <= round_off)
-        return at_round_off(msg, it, rr, reference, pb->tol);
+        return at_round_off(pb, msg, it, rr, reference);
     cpg_fail(msg, COREPCG_NOT_CONVERGED, "the true residual stays above "
              "tol after %d iterations (the recurrence drifted: a guess far "
              "from the answer?)", it);
-    return COREPCG_NOT_CONVERGED;
+    return not_converged(pb, CPG_PCG_DRIFTED);
 }
 
 /* 1 when the monitor, shown iteration it and the stopping rule's measure
@@ -288,6 +281,8 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     const cpg_vec_ops *vec = w->vec;
     double *r = w->r, *c = w->c, *q = w->q, *s = w->s;
     *iterations = 0;
+    if (pb->stopped)
+        *pb->stopped = CPG_PCG_NOT_STOPPED;
     double delta0 = 0, delta = 0, target = 0, reference = 0;
     int rc = pcg_start(pb, w, x, &delta0, &delta, msg);
     if (rc != COREPCG_OK)
@@ -308,15 +303,14 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     while ((pb->stop_residual ? rr : delta) > target) {
         if (it >= pb->max_iter) {
             *iterations = it;
-            return cpg_fail(msg, COREPCG_NOT_CONVERGED, AT_MAX_ITER " (%d): "
-                            "the stopping rule's measure is %.2e, above "
-                            "tol %.2e",
-                            it, sqrt((pb->stop_residual ? rr : delta) /
-                                     reference), pb->tol);
+            cpg_fail(msg, COREPCG_NOT_CONVERGED, "max_iter reached (%d): the "
+                     "stopping rule's measure is %.2e, above tol %.2e", it,
+                     sqrt((pb->stop_residual ? rr : delta) / reference), pb->tol);
+            return not_converged(pb, CPG_PCG_AT_MAX_ITER);
         }
         if (!pb->stop_residual && delta <= round_off) {
             *iterations = it;
-            return at_round_off(msg, it, delta, reference, pb->tol);
+            return at_round_off(pb, msg, it, delta, reference);
         }
         double delta_old = delta;
         rc = pcg_step(pb, w, x, &delta, &rr, &it, msg);
@@ -336,7 +330,7 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
                 *iterations = it;
                 if (pb->monitor) /* shown its last iteration, as every stop */
                     pb->monitor(it, sqrt(rr / reference), pb->monitor_user);
-                return at_round_off(msg, it, rr, reference, pb->tol);
+                return at_round_off(pb, msg, it, rr, reference);
             }
             if (rr > target) { /* drifted: go on from the true residual */
                 delta = precondition(pb, vec, r, c, &rc);

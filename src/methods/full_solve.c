@@ -177,6 +177,7 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
         .monitor = ctx->monitor, .monitor_user = ctx->monitor_user,
+        .stopped = ctx->stopped,
     };
     int rc = cpg_pcg(&pb, &w->pcg, w->x, iterations, ctx->msg);
     scale_all(w, n, 1 / unit);

@@ -26,6 +26,8 @@ typedef struct cpg_ctx {
     const cpg_vec_ops *vec;      /* NULL, or the back end the methods'
                                     solve-time vectors go on instead of
                                     the CPU (cpg_backend) */
+    cpg_pcg_stop *stopped;       /* NULL, or where a solve's PCG says why
+                                    it ended NOT_CONVERGED (auto's) */
 } cpg_ctx;
 
 /* The back end of the methods' solve-time vectors for ctx (backend.c):

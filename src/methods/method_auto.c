@@ -512,6 +512,8 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
     for (;;) {
         int k = st->chosen;
         cpg_ctx c = solve_ctx(st, ctx, k);
+        cpg_pcg_stop stopped = CPG_PCG_NOT_STOPPED;
+        c.stopped = &stopped;
         ctx->msg[0] = '\0'; /* this attempt's own (note_failure reads it) */
         double t = cpg_now();
         int rc = ops_of(st, k)->solve(st->sub[k], &c, b, y, x, iterations);
@@ -537,7 +539,7 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         }
         /* at round-off no method gets closer: the answer stands (a
          * fallback ran hundreds of iterations to a worse one) */
-        if (rc == COREPCG_NOT_CONVERGED && cpg_pcg_at_round_off(ctx->msg)) {
+        if (rc == COREPCG_NOT_CONVERGED && stopped == CPG_PCG_AT_ROUND_OFF) {
             note_failure(why_failed, st->cand[k], ctx->msg);
             cpg_fail(ctx->msg, rc, "auto: %s", why_failed);
             return rc;
@@ -546,7 +548,7 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
          * max_iter, the loop's message */
         note_failure(why_failed, st->cand[k],
                      rc == COREPCG_NOT_CONVERGED && c.set == &st->trial[k] &&
-                             (!ctx->msg[0] || cpg_pcg_at_max_iter(ctx->msg))
+                             stopped == CPG_PCG_AT_MAX_ITER
                          ? "no convergence within its iteration budget"
                          : ctx->msg);
         if (rc == COREPCG_NOT_CONVERGED)

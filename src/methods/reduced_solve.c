@@ -76,6 +76,7 @@ static int run_pcg(cpg_rwork *w, const cpg_ctx *ctx, int n, const double *b,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
         .max_iter = ctx->set->max_iter,
         .monitor = ctx->monitor, .monitor_user = ctx->monitor_user,
+        .stopped = ctx->stopped,
     };
     return cpg_pcg(&pb, &w->pcg, x, iterations, ctx->msg);
 }
