@@ -135,25 +135,63 @@ static double longest_edge(const cloth_mesh *m, int t)
     return longest;
 }
 
-/* A vertex against one other part, while its triangles are marked. */
-enum { UNSEEN, PENDING, OUTSIDE, INSIDE };
+/* A vertex against one other part, while its part's triangles are
+ * marked: NEAR_ when that part's surface is within its reach (its
+ * seam_distance then exact), else only the side it is on. */
+enum { UNSEEN, PENDING, OUTSIDE, INSIDE, NEAR_OUTSIDE, NEAR_INSIDE };
 
-/* The side of part pt's surface each corner of the triangles tris lies
- * on, into side[] (UNSEEN on entry), and seam_distance lowered to the
- * exact distance where that surface is within the corner's reach (the
- * longest edge of its triangles). Beyond its reach a corner is on the
- * side of a neighbour: the edge between them is no longer than that
- * reach, so the surface does not cross it. Only a run of corners none of
- * which comes within reach, nor has a neighbour that does, asks the
- * tree without bound, once. */
-static void sides_of_part(cloth_mesh_obstacle *ob, const part_tree *pt, const int *tris,
-                          int count, const double *reach, unsigned char *side)
+/* The side a known vertex hands on to its neighbours. */
+static unsigned char side_beyond(unsigned char side)
+{
+    return side == NEAR_INSIDE || side == INSIDE ? INSIDE : OUTSIDE;
+}
+
+/* The side of part pt's surface each corner of the triangles tris (one
+ * part's) lies on, into side[] (UNSEEN on entry and on return), and
+ * seam_distance lowered to the exact distance where that surface is
+ * within the corner's reach (the longest edge of its triangles), to
+ * -INFINITY where the corner is inside beyond it. Beyond its reach a
+ * corner is on the side of a neighbour: the edge between them is no
+ * longer than that reach, so the surface does not cross it; the sides
+ * spread breadth-first from the corners measured. Only a run of corners
+ * none of which comes within reach asks the tree without bound, once.
+ * local: all -1 on entry and on return. OK or ERR_NO_MEMORY. */
+static int sides_of_part(cloth_mesh_obstacle *ob, const part_tree *pt, const int *tris,
+                         int count, const double *reach, unsigned char *side, int *local)
 {
     const cloth_mesh *m = &ob->mesh;
+    int *verts = malloc(sizeof(int) * 3 * (size_t)count);
+    int *start = calloc(3 * (size_t)count + 1, sizeof(int));
+    int *tri_of = malloc(sizeof(int) * 3 * (size_t)count);
+    int *queue = malloc(sizeof(int) * 3 * (size_t)count);
+    if (!verts || !start || !tri_of || !queue) {
+        free(verts);
+        free(start);
+        free(tri_of);
+        free(queue);
+        return COREPCG_ERR_NO_MEMORY;
+    }
+    /* the part's vertices numbered locally, and each one's triangles */
+    int nv = 0;
     for (int k = 0; k < 3 * count; k++) {
         int v = m->triangles[3 * tris[k / 3] + k % 3];
-        if (side[v] != UNSEEN)
-            continue;
+        if (local[v] < 0) {
+            local[v] = nv;
+            verts[nv++] = v;
+        }
+        start[local[v] + 1]++;
+    }
+    for (int i = 0; i < nv; i++)
+        start[i + 1] += start[i];
+    for (int k = 0; k < 3 * count; k++)
+        tri_of[start[local[m->triangles[3 * tris[k / 3] + k % 3]]]++] = tris[k / 3];
+    for (int i = nv; i > 0; i--)
+        start[i] = start[i - 1];
+    start[0] = 0;
+    /* measured within reach; outside the part's box beyond it */
+    int head = 0, tail = 0;
+    for (int i = 0; i < nv; i++) {
+        int v = verts[i];
         const double *x = &m->x[3 * v];
         int near_box = 1, in_box = 1;
         for (int c = 0; c < 3; c++) {
@@ -162,49 +200,55 @@ static void sides_of_part(cloth_mesh_obstacle *ob, const part_tree *pt, const in
         }
         obstacle_query qs = {0};
         cloth_surface_point sp;
-        side[v] = OUTSIDE;
+        side[v] = in_box ? PENDING : OUTSIDE;
         if (near_box && obstacle_nearest(ob, pt->scene, pt->triangles, x, reach[v], &qs)) {
             obstacle_surface_point(ob, &qs, x, &sp);
             ob->seam_distance[v] = fmin(ob->seam_distance[v], sp.distance);
-            side[v] = sp.distance < 0.0 ? INSIDE : OUTSIDE;
-        } else if (in_box)
-            side[v] = PENDING;
-    }
-    for (;;) {
-        for (int changed = 1; changed;) {
-            changed = 0;
-            for (int k = 0; k < count; k++) {
-                const int *tri = &m->triangles[3 * tris[k]];
-                int known = UNSEEN;
-                for (int j = 0; j < 3; j++)
-                    known = side[tri[j]] >= OUTSIDE ? side[tri[j]] : known;
-                for (int j = 0; known != UNSEEN && j < 3; j++)
-                    if (side[tri[j]] == PENDING) {
-                        side[tri[j]] = (unsigned char)known;
-                        changed = 1;
-                    }
-            }
+            side[v] = sp.distance < 0.0 ? NEAR_INSIDE : NEAR_OUTSIDE;
         }
-        int pending = -1;
-        for (int k = 0; pending < 0 && k < 3 * count; k++)
-            if (side[m->triangles[3 * tris[k / 3] + k % 3]] == PENDING)
-                pending = m->triangles[3 * tris[k / 3] + k % 3];
-        if (pending < 0)
+        if (side[v] != PENDING)
+            queue[tail++] = i;
+    }
+    /* the rest from their neighbours */
+    for (int next = 0;;) {
+        while (head < tail) {
+            int i = queue[head++];
+            unsigned char known = side_beyond(side[verts[i]]);
+            for (int p = start[i]; p < start[i + 1]; p++)
+                for (int j = 0; j < 3; j++) {
+                    int u = m->triangles[3 * tri_of[p] + j];
+                    if (side[u] == PENDING) {
+                        side[u] = known;
+                        queue[tail++] = local[u];
+                    }
+                }
+        }
+        while (next < nv && side[verts[next]] != PENDING)
+            next++;
+        if (next == nv)
             break;
+        int v = verts[next];
         obstacle_query qs = {0};
         cloth_surface_point sp;
-        side[pending] = OUTSIDE;
-        if (obstacle_nearest(ob, pt->scene, pt->triangles, &m->x[3 * pending], INFINITY, &qs)) {
-            obstacle_surface_point(ob, &qs, &m->x[3 * pending], &sp);
-            side[pending] = sp.distance < 0.0 ? INSIDE : OUTSIDE;
+        side[v] = OUTSIDE;
+        if (obstacle_nearest(ob, pt->scene, pt->triangles, &m->x[3 * v], INFINITY, &qs)) {
+            obstacle_surface_point(ob, &qs, &m->x[3 * v], &sp);
+            side[v] = sp.distance < 0.0 ? INSIDE : OUTSIDE;
         }
+        queue[tail++] = next;
     }
-    for (int k = 0; k < 3 * count; k++) {
-        int v = m->triangles[3 * tris[k / 3] + k % 3];
+    for (int i = 0; i < nv; i++) {
+        int v = verts[i];
         if (side[v] == INSIDE)
-            ob->seam_distance[v] = fmin(ob->seam_distance[v], -INFINITY);
+            ob->seam_distance[v] = -INFINITY;
         side[v] = UNSEEN;
+        local[v] = -1;
     }
+    free(verts);
+    free(start);
+    free(tri_of);
+    free(queue);
+    return COREPCG_OK;
 }
 
 /* seam_distance and burial, over the pairs of parts that meet: each
@@ -223,23 +267,28 @@ static int mark_burial(cloth_mesh_obstacle *ob, const int *pairs, int num_pairs,
     ob->seam_distance = malloc(sizeof(double) * (size_t)V);
     double *reach = calloc((size_t)V, sizeof(double));
     unsigned char *side = calloc((size_t)V, 1);
-    if (!ob->burial || !ob->seam_distance || !reach || !side) {
+    int *local = malloc(sizeof(int) * (size_t)V);
+    if (!ob->burial || !ob->seam_distance || !reach || !side || !local) {
         free(reach);
         free(side);
+        free(local);
         return COREPCG_ERR_NO_MEMORY;
     }
-    for (int v = 0; v < V; v++)
+    for (int v = 0; v < V; v++) {
         ob->seam_distance[v] = INFINITY;
+        local[v] = -1;
+    }
     for (int t = 0; t < T; t++) {
         double edge = longest_edge(m, t);
         for (int j = 0; j < 3; j++)
             reach[m->triangles[3 * t + j]] = fmax(reach[m->triangles[3 * t + j]], edge);
     }
-    for (int k = 0; k < 2 * num_pairs; k++) {
+    int rc = COREPCG_OK;
+    for (int k = 0; rc == COREPCG_OK && k < 2 * num_pairs; k++) {
         int own = pairs[k], other = pairs[k ^ 1];
         if (tree_of[other] >= 0)
-            sides_of_part(ob, &ob->part_trees[tree_of[other]], &by_part[first[own]],
-                          first[own + 1] - first[own], reach, side);
+            rc = sides_of_part(ob, &ob->part_trees[tree_of[other]], &by_part[first[own]],
+                               first[own + 1] - first[own], reach, side, local);
     }
     for (int t = 0; t < T; t++) {
         double edge = longest_edge(m, t);
@@ -253,7 +302,8 @@ static int mark_burial(cloth_mesh_obstacle *ob, const int *pairs, int num_pairs,
     }
     free(reach);
     free(side);
-    return COREPCG_OK;
+    free(local);
+    return rc;
 }
 
 int obstacle_union_build(cloth_mesh_obstacle *ob)

@@ -43,3 +43,14 @@ out=$(COREPCG_CLI="$fake/corepcg" COREPCG_DEMO_RANK_FLOOR_S=10 "$src/tools/demo"
 [ "$rc" = 1 ] || fail "answers of zeros: exit $rc, not 1"
 [ "$(grep -c "check failed: the written answer's relative residual" <<<"$out")" -ge 7 ] \
     || fail "answers of zeros: not every method's check failed"
+# and a solve that fails (exit 1) fails the demo too (the review after:
+# it printed "failed (exit 1)" for every method and exited 0)
+cat >"$fake/corepcg" <<FAKE
+#!/usr/bin/env bash
+[ "\$1" = solve ] && [ "\$2" != --help ] && { echo "solve: refused" >&2; exit 1; }
+exec "$COREPCG_CLI" "\$@"
+FAKE
+rc=0
+out=$(COREPCG_CLI="$fake/corepcg" COREPCG_DEMO_RANK_FLOOR_S=10 "$src/tools/demo" "$COREPCG_DATA_DIR/tiny" 2>&1) || rc=$?
+[ "$rc" = 1 ] || fail "every solve failing: exit $rc, not 1"
+[ "$(grep -c ": failed (exit 1)" <<<"$out")" -ge 7 ] || fail "every solve failing: not said"

@@ -476,6 +476,28 @@ static void test_first_contact_with_meshes(void)
     free(m);
 }
 
+/* a and b in one mesh, b's triangles wound the other way when `inward`
+ * (out's arrays NULL when out of memory). */
+static void join_meshes(const cloth_mesh *a, const cloth_mesh *b, int inward, cloth_mesh *out)
+{
+    memset(out, 0, sizeof *out);
+    out->num_vertices = a->num_vertices + b->num_vertices;
+    out->num_triangles = a->num_triangles + b->num_triangles;
+    out->x = malloc(3 * sizeof(double) * (size_t)out->num_vertices);
+    out->triangles = malloc(3 * sizeof(int) * (size_t)out->num_triangles);
+    if (!out->x || !out->triangles)
+        return;
+    memcpy(out->x, a->x, 3 * sizeof(double) * (size_t)a->num_vertices);
+    memcpy(out->x + 3 * a->num_vertices, b->x, 3 * sizeof(double) * (size_t)b->num_vertices);
+    memcpy(out->triangles, a->triangles, 3 * sizeof(int) * (size_t)a->num_triangles);
+    for (int t = 0; t < b->num_triangles; t++) {
+        int *tri = &out->triangles[3 * (a->num_triangles + t)];
+        tri[0] = a->num_vertices + b->triangles[3 * t];
+        tri[1] = a->num_vertices + b->triangles[3 * t + (inward ? 2 : 1)];
+        tri[2] = a->num_vertices + b->triangles[3 * t + (inward ? 1 : 2)];
+    }
+}
+
 /* Two icospheres (icosphere(levels, ...)) in one mesh, the
  * second wound inward when `inward`. OK, or a code (out then empty). */
 static int two_spheres(int levels, const double c1[3], double r1, const double c2[3],
@@ -489,22 +511,30 @@ static int two_spheres(int levels, const double c1[3], double r1, const double c
         cloth_mesh_free(&a);
         return COREPCG_ERR_NO_MEMORY;
     }
-    out->num_vertices = a.num_vertices + b.num_vertices;
-    out->num_triangles = a.num_triangles + b.num_triangles;
-    out->x = malloc(3 * sizeof(double) * (size_t)out->num_vertices);
-    out->triangles = malloc(3 * sizeof(int) * (size_t)out->num_triangles);
-    memcpy(out->x, a.x, 3 * sizeof(double) * (size_t)a.num_vertices);
-    memcpy(out->x + 3 * a.num_vertices, b.x, 3 * sizeof(double) * (size_t)b.num_vertices);
-    memcpy(out->triangles, a.triangles, 3 * sizeof(int) * (size_t)a.num_triangles);
-    for (int t = 0; t < b.num_triangles; t++) {
-        int *tri = &out->triangles[3 * (a.num_triangles + t)];
-        tri[0] = a.num_vertices + b.triangles[3 * t];
-        tri[1] = a.num_vertices + b.triangles[3 * t + (inward ? 2 : 1)];
-        tri[2] = a.num_vertices + b.triangles[3 * t + (inward ? 1 : 2)];
-    }
+    join_meshes(&a, &b, inward, out);
     cloth_mesh_free(&a);
     cloth_mesh_free(&b);
-    return COREPCG_OK;
+    return out->x && out->triangles ? COREPCG_OK : COREPCG_ERR_NO_MEMORY;
+}
+
+/* The box [lo, hi] as 12 triangles wound outward, subdivided `levels`
+ * times: OK, or a code (out then empty). Corner i has x from bit 0, y
+ * from bit 1, z from bit 2 (hi where set). */
+static int box_mesh(const double lo[3], const double hi[3], int levels, cloth_mesh *out)
+{
+    static const int faces[12][3] = {
+        {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5},  /* -x, +x */
+        {0, 1, 5}, {0, 5, 4}, {2, 6, 7}, {2, 7, 3},  /* -y, +y */
+        {0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}}; /* -z, +z */
+    double x[24];
+    for (int i = 0; i < 8; i++)
+        for (int c = 0; c < 3; c++)
+            x[3 * i + c] = (i >> c) & 1 ? hi[c] : lo[c];
+    cloth_mesh box = {.num_vertices = 8, .num_triangles = 12, .x = x,
+                      .triangles = (int *)faces};
+    char msg[COREPCG_MSG_SIZE];
+    memset(out, 0, sizeof *out);
+    return cloth_mesh_subdivide(&box, levels, out, msg);
 }
 
 /* Two spheres in one mesh, the second wound inward: each closed part is
@@ -616,6 +646,51 @@ static void test_overlapping_parts(void)
         cloth_mesh_free(&sphere);
     }
     cloth_mesh_free(&both);
+}
+
+/* A beam through a box's face, in one mesh: flat faces, so the union's
+ * surface is known exactly. From inside the box near the face x = 2,
+ * where the beam's end is buried, the way out is the face beside the
+ * beam's side y = 0.55, not the face inside the beam; and a point whose
+ * nearest face point is beside the beam keeps it (an independent review:
+ * every triangle with a corner in the beam counted as wholly buried, so
+ * (1.95, 0.52, 1) was sent to y = 0.5, 0.054 away, not 0.05). */
+static void test_beam_through_box(void)
+{
+    const double lo1[3] = {0, 0, 0}, hi1[3] = {2, 2, 2};
+    const double lo2[3] = {1.1, 0.55, 0.55}, hi2[3] = {3.1, 1.45, 1.45};
+    cloth_mesh a, b, both;
+    if (box_mesh(lo1, hi1, 3, &a) != COREPCG_OK)
+        return;
+    if (box_mesh(lo2, hi2, 3, &b) != COREPCG_OK) {
+        cloth_mesh_free(&a);
+        return;
+    }
+    join_meshes(&a, &b, 0, &both);
+    cloth_mesh_obstacle *ob = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_mesh_obstacle_create(&both, &ob, msg), COREPCG_OK);
+    /* x, and its nearest point on the union's surface */
+    const struct { double x[3], q[3]; } probes[] = {
+        {{1.9, 0.8, 1.0}, {2, 0.55, 1.0}},
+        {{1.95, 0.7, 0.9}, {2, 0.55, 0.9}},
+        {{1.95, 0.52, 1.0}, {2, 0.52, 1.0}},
+        {{1.9, 1.0, 0.62}, {2, 1.0, 0.55}},
+        {{2.5, 1.0, 1.2}, {2.5, 1.0, 1.45}}};
+    for (size_t k = 0; ob && k < sizeof probes / sizeof probes[0]; k++) {
+        cloth_surface_point sp;
+        double depth = 0;
+        for (int c = 0; c < 3; c++)
+            depth += (probes[k].q[c] - probes[k].x[c]) * (probes[k].q[c] - probes[k].x[c]);
+        CHECK(cloth_mesh_obstacle_closest(ob, probes[k].x, INFINITY, &sp), "probe %zu", k);
+        CHECK_NEAR(sp.distance, -sqrt(depth), 1e-9);
+        for (int c = 0; c < 3; c++)
+            CHECK_NEAR(sp.q[c], probes[k].q[c], 1e-9);
+    }
+    cloth_mesh_obstacle_free(&ob);
+    cloth_mesh_free(&both);
+    cloth_mesh_free(&a);
+    cloth_mesh_free(&b);
 }
 
 /* A garment wholly within the contact margin of a mesh obstacle is
@@ -818,6 +893,7 @@ int main(void)
     timed("closest", test_closest);
     timed("parts_wound_apart", test_parts_wound_apart);
     timed("overlapping_parts", test_overlapping_parts);
+    timed("beam_through_box", test_beam_through_box);
     timed("crease", test_crease);
     timed("sphere_drape", test_sphere_drape);
     timed("start_inside", test_start_inside);

@@ -332,6 +332,33 @@ static void test_core_not_spd(void)
     corepcg_free(&h);
 }
 
+/* A guess 1e200 times b on A = 2 I: its residual's square overflows. The
+ * solve says so, blaming the guess with its size (it said only "NaN or
+ * Inf before the first iteration"), for every iterative method. */
+static void test_guess_far_off(void)
+{
+    double dense[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2};
+    sysbuf s;
+    sys_from_dense(&s, 1, dense);
+    double b[3] = {1, 1, 1}, x0[3] = {1e200, -1e200, 1e200}, x[3];
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    const corepcg_method ms[] = {COREPCG_METHOD_UPCG, COREPCG_METHOD_MPCG,
+                                 COREPCG_METHOD_ICPCG};
+    for (int m = 0; m < 3; m++) {
+        corepcg_settings set = settings_for(ms[m]);
+        CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+        fill(x, 3, SENTINEL);
+        int rc = corepcg_solve(h, b, x0, x, NULL);
+        CHECK(rc == COREPCG_ERR_NAN, "%s: solve %d (%s)", corepcg_method_name(ms[m]), rc,
+              corepcg_message(h));
+        CHECK_STR_CONTAINS(corepcg_message(h), "the guess's largest entry is 1.0e+200 times");
+        CHECK_STR_CONTAINS(corepcg_message(h), "pass none");
+        CHECK(all_equal(x, 3, SENTINEL), "x written after ERR_NAN");
+    }
+    corepcg_free(&h);
+}
+
 /* ------------------------------------------------ NaN / Inf in the loop */
 
 /* One node, A = [[d, -c, 0], [-c, d, 0], [0, 0, 1]] with d = 1.7e308 and
@@ -396,6 +423,9 @@ static void test_nan_during_iteration(void)
           corepcg_message(h));
     CHECK_STR_CONTAINS(corepcg_message(h), "before the first iteration");
     CHECK(all_equal(x, 3, SENTINEL), "x written after ERR_NAN");
+    /* (here A's 1.7e308 overflows, not the guess, 1e-1 of b at unit
+     * scale: the message does not blame the guess) */
+    CHECK(!strstr(corepcg_message(h), "the guess's"), "%s", corepcg_message(h));
 
     /* NaN or Inf in the caller's vectors is refused, not iterated on */
     double bad[3] = {1, NAN, 0};
@@ -1052,6 +1082,7 @@ int main(void)
     test_not_spd();
     test_breakdown_second_step();
     test_core_not_spd();
+    test_guess_far_off();
     test_nan_during_iteration();
     test_not_converged();
     test_degenerate_directions();

@@ -98,6 +98,24 @@ static int at_round_off(const cpg_pcg_problem *pb, char *msg, int it, double mea
     return not_converged(pb, CPG_PCG_AT_ROUND_OFF);
 }
 
+/* ERR_NAN before the first iteration (what overflowed in `what`), with
+ * the guess's size where that is the cause: at unit scale b's largest
+ * entry is about 1, and a guess 1e154 times it overflows |r|^2. */
+static int not_finite_at_start(const cpg_pcg_problem *pb, const cpg_vec_ops *vec,
+                               const double *x, const char *what, char *msg)
+{
+    double guess = vec->amax(pb->n, x), size = vec->amax(pb->n, pb->b);
+    guess /= size > 0 ? size : 1.0;
+    if (guess > 1e100)
+        return cpg_fail(msg, COREPCG_ERR_NAN, "NaN or Inf before the first "
+                        "iteration%s: the guess's largest entry is %.1e times "
+                        "the right-hand side's, and its residual overflows (a "
+                        "guess this far off is worse than none: pass none)",
+                        what, guess);
+    return cpg_fail(msg, COREPCG_ERR_NAN, "NaN or Inf before the first iteration%s",
+                    what);
+}
+
 /* r = S(b - A x) afresh for x as it will be handed out (q is scratch);
  * returns r^T r. */
 static double true_residual(const cpg_pcg_problem *pb,
@@ -161,8 +179,7 @@ static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
         pb->filter(pb->filter_ctx, c);
     *delta = vec->dot(n, r, c);
     if (!isfinite(*delta0) || !isfinite(*delta))
-        return cpg_fail(msg, COREPCG_ERR_NAN,
-                        "NaN or Inf before the first iteration");
+        return not_finite_at_start(pb, vec, x, "", msg);
     if (*delta0 < 0 || *delta < 0)
         return cpg_fail(msg, COREPCG_ERR_BREAKDOWN,
                         "preconditioner is not positive definite "
@@ -177,15 +194,14 @@ static int pcg_start(const cpg_pcg_problem *pb, cpg_pcg_work *w,
  * the initial residual instead (the solver answers a zero reduced
  * right-hand side exactly before getting here). */
 static int pcg_target(const cpg_pcg_problem *pb, const cpg_vec_ops *vec,
-                      double rr, double delta0, double delta, double *target,
-                      double *reference, char *msg)
+                      const double *x, double rr, double delta0, double delta,
+                      double *target, double *reference, char *msg)
 {
     if (pb->stop_residual) {
         double ref = pb->bdelta ? vec->dot(pb->n, pb->bdelta, pb->bdelta)
                                 : rr;
         if (!isfinite(rr) || !isfinite(ref))
-            return cpg_fail(msg, COREPCG_ERR_NAN, "NaN or Inf before the "
-                            "first iteration (|r|^2 overflows)");
+            return not_finite_at_start(pb, vec, x, " (|r|^2 overflows)", msg);
         *reference = ref > 0 ? ref : rr;
     } else {
         *reference = delta0 > 0 ? delta0 : delta;
@@ -288,7 +304,7 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
     if (rc != COREPCG_OK)
         return rc;
     double rr = vec->dot(n, r, r);
-    rc = pcg_target(pb, vec, rr, delta0, delta, &target, &reference, msg);
+    rc = pcg_target(pb, vec, x, rr, delta0, delta, &target, &reference, msg);
     if (rc != COREPCG_OK)
         return rc;
     int checks = 0, verified = 1; /* rr is the true residual's */

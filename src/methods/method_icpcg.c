@@ -190,7 +190,7 @@ static double report_ic_compensation(const void *state, const corepcg_info *rec)
 }
 
 static const cpg_report_item report[] = {
-    CPG_NNZ_FACTOR_ITEM("the incomplete factor"),
+    CPG_NNZ_FACTOR_ITEM("entries of the incomplete factor L (not its padded storage)"),
     {{"ic_fill", COREPCG_VALUE_INT, "", "the fill level of its factor"},
      report_ic_fill, NULL},
     {{"ic_shift", COREPCG_VALUE_REAL, "",
