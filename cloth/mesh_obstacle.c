@@ -91,13 +91,22 @@ int cloth_mesh_obstacle_create(const cloth_mesh *mesh, cloth_mesh_obstacle **out
 
 /* x is inside the union, and p, its closest point on a part, is buried
  * in another: p becomes x's nearest point on the union's surface (the
- * triangles and parts of triangles not buried). */
+ * triangles not buried, and the parts of MIXED ones their corners say
+ * are not). A MIXED triangle's point is checked against the parts, and
+ * passed over when inside one: then the way out may lie up to a
+ * triangle farther than the nearest. */
 static void exit_point(const cloth_mesh_obstacle *ob, const double x[3],
                        cloth_surface_point *p)
 {
     obstacle_query qs = {.exposed_only = 1};
-    if (!obstacle_nearest(ob, ob->scene, NULL, x, INFINITY, &qs))
-        return; /* every triangle buried: keep p */
+    for (;;) {
+        if (!obstacle_nearest(ob, ob->scene, NULL, x, INFINITY, &qs))
+            return; /* every triangle buried: keep p */
+        if (qs.num_passed == OBSTACLE_MAX_PASSED ||
+            !obstacle_point_buried(ob, qs.q, qs.triangle))
+            break;
+        qs.passed[qs.num_passed++] = qs.triangle;
+    }
     obstacle_surface_point(ob, &qs, x, p);
     p->distance = -fabs(p->distance);
 }

@@ -37,6 +37,10 @@ struct cloth_mesh_obstacle {
     unsigned char *burial;
 };
 
+/* An exit search passes over at most this many MIXED triangles whose
+ * guessed point lies inside another part. */
+#define OBSTACLE_MAX_PASSED 32
+
 /* One query's state, shared with Embree's callback. */
 typedef struct obstacle_query {
     const cloth_mesh_obstacle *ob;
@@ -45,7 +49,11 @@ typedef struct obstacle_query {
     double best2;          /* squared distance to beat                   */
     int triangle, feature; /* the nearest so far; triangle -1 for none   */
     double q[3];
-    int exposed_only;      /* only the parts of triangles not buried      */
+    int exposed_only;      /* only triangles not buried, and of a MIXED one
+                            * the part its corners say is not buried; not
+                            * the MIXED ones passed over                  */
+    int num_passed;
+    int passed[OBSTACLE_MAX_PASSED];
 } obstacle_query;
 
 /* obstacle_query.c: the nearest triangle of a tree (the mesh's, or a
@@ -56,9 +64,6 @@ int obstacle_nearest(const cloth_mesh_obstacle *ob, RTCScene scene, const int *m
                      const double x[3], double radius, obstacle_query *qs);
 void obstacle_surface_point(const cloth_mesh_obstacle *ob, const obstacle_query *qs,
                             const double x[3], cloth_surface_point *p);
-
-/* 1 when the point q of triangle t lies inside another closed part. */
-int obstacle_point_buried(const cloth_mesh_obstacle *ob, const double q[3], int t);
 
 /* obstacle_union.c: the part trees and the burial marks (none when no
  * closed part meets another): OK or ERR_NO_MEMORY; and their release. */
@@ -71,5 +76,9 @@ void obstacle_union_free(cloth_mesh_obstacle *ob);
  * when it is inside none that near. */
 int obstacle_inside_another_part(const cloth_mesh_obstacle *ob, const double x[3], int own,
                                  double radius, cloth_surface_point *p, int *triangle);
+
+/* 1 when the point q of triangle t lies inside another closed part
+ * (BURIED: always; MIXED: asked of the parts' trees). */
+int obstacle_point_buried(const cloth_mesh_obstacle *ob, const double q[3], int t);
 
 #endif /* COREPCG_MESH_OBSTACLE_PARTS_H */

@@ -13,43 +13,14 @@
 #include <math.h>
 #include <string.h>
 
-/* On a MIXED triangle: where its corners' seam distances, interpolated
- * at q, are negative. */
-int obstacle_point_buried(const cloth_mesh_obstacle *ob, const double q[3], int t)
-{
-    if (ob->burial[t] != MIXED)
-        return ob->burial[t] == BURIED;
-    const cloth_mesh *m = &ob->mesh;
-    const int *tri = &m->triangles[3 * t];
-    const double *a = &m->x[3 * tri[0]], *b = &m->x[3 * tri[1]], *c = &m->x[3 * tri[2]];
-    double e1[3], e2[3], f[3];
-    for (int k = 0; k < 3; k++) {
-        e1[k] = b[k] - a[k];
-        e2[k] = c[k] - a[k];
-        f[k] = q[k] - a[k];
-    }
-    double d11 = 0, d12 = 0, d22 = 0, f1 = 0, f2 = 0;
-    for (int k = 0; k < 3; k++) {
-        d11 += e1[k] * e1[k];
-        d12 += e1[k] * e2[k];
-        d22 += e2[k] * e2[k];
-        f1 += f[k] * e1[k];
-        f2 += f[k] * e2[k];
-    }
-    double det = d11 * d22 - d12 * d12;
-    if (!(det > 0.0))
-        return 0;
-    double v = (d22 * f1 - d12 * f2) / det, w = (d11 * f2 - d12 * f1) / det;
-    const double *s = ob->seam_distance;
-    return (1.0 - v - w) * s[tri[0]] + v * s[tri[1]] + w * s[tri[2]] < 0.0;
-}
-
-/* The closest point q to x on the part of MIXED triangle t outside the
- * other closed parts (where its corners' seam distances, interpolated,
- * are not negative: a triangle or a quadrilateral, clipped): 1, or 0
- * when no part of it is. */
-static int exposed_closest(const cloth_mesh_obstacle *ob, int t, const double x[3],
-                           double q[3])
+/* A guess at the closest point q to x on the part of MIXED triangle t
+ * outside the other closed parts: on the part where its corners' seam
+ * distances, interpolated, are not negative (a triangle or a
+ * quadrilateral, clipped), or, where none is (its corners inside
+ * different parts), on the whole triangle. Interpolated distances are
+ * exact only against a flat surface, so the caller checks q. */
+static void exposed_closest(const cloth_mesh_obstacle *ob, int t, const double x[3],
+                            double q[3])
 {
     const cloth_mesh *m = &ob->mesh;
     const int *tri = &m->triangles[3 * t];
@@ -78,7 +49,17 @@ static int exposed_closest(const cloth_mesh_obstacle *ob, int t, const double x[
             memcpy(q, r, sizeof r);
         }
     }
-    return best2 < INFINITY;
+    if (best2 == INFINITY)
+        cloth_triangle_closest(&m->x[3 * tri[0]], &m->x[3 * tri[1]], &m->x[3 * tri[2]], x, q);
+}
+
+/* 1 when an exit search has passed over MIXED triangle t already. */
+static int passed_over(const obstacle_query *qs, int t)
+{
+    for (int k = 0; k < qs->num_passed; k++)
+        if (qs->passed[k] == t)
+            return 1;
+    return 0;
 }
 
 /* Embree calls this for each triangle whose box the query's sphere
@@ -89,7 +70,7 @@ static bool nearer(struct RTCPointQueryFunctionArguments *args)
     const cloth_mesh *m = &qs->ob->mesh;
     int t = qs->map ? qs->map[args->primID] : (int)args->primID;
     int burial = qs->exposed_only ? qs->ob->burial[t] : CLEAR;
-    if (burial == BURIED)
+    if (burial == BURIED || (burial == MIXED && passed_over(qs, t)))
         return false;
     const int *tri = &m->triangles[3 * t];
     double q[3];
@@ -97,8 +78,8 @@ static bool nearer(struct RTCPointQueryFunctionArguments *args)
     if (burial == CLEAR)
         feature = cloth_triangle_closest(&m->x[3 * tri[0]], &m->x[3 * tri[1]],
                                          &m->x[3 * tri[2]], qs->x, q);
-    else if (!exposed_closest(qs->ob, t, qs->x, q))
-        return false;
+    else
+        exposed_closest(qs->ob, t, qs->x, q);
     double d2 = 0.0;
     for (int k = 0; k < 3; k++)
         d2 += (qs->x[k] - q[k]) * (qs->x[k] - q[k]);

@@ -408,3 +408,13 @@ int obstacle_inside_another_part(const cloth_mesh_obstacle *ob, const double x[3
     return found;
 }
 
+
+int obstacle_point_buried(const cloth_mesh_obstacle *ob, const double q[3], int t)
+{
+    if (ob->burial[t] != MIXED)
+        return ob->burial[t] == BURIED;
+    cloth_surface_point in;
+    int triangle;
+    return obstacle_inside_another_part(ob, q, ob->normals.triangle_part[t], INFINITY, &in,
+                                        &triangle);
+}
