@@ -31,7 +31,7 @@ static void exposed_closest(const cloth_mesh_obstacle *ob, int t, const double x
         double sa = ob->seam_distance[a], sb = ob->seam_distance[b];
         if (sa >= 0.0)
             memcpy(poly[count++], &m->x[3 * a], sizeof poly[0]);
-        if ((sa < 0.0) != (sb < 0.0)) {
+        if ((sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0)) { /* no repeated corner */
             double w = sa / (sa - sb);
             for (int c = 0; c < 3; c++)
                 poly[count][c] = m->x[3 * a + c] + w * (m->x[3 * b + c] - m->x[3 * a + c]);
