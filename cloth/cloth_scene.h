@@ -209,8 +209,9 @@ typedef struct cloth_surface_point {
  * else 0. The obstacle is the union of its closed parts (a body of
  * overlapping limbs): a point inside one of them is inside, even where
  * another part's surface, buried in the first, is nearer -- when that
- * part's surface is within radius too -- and gets its nearest point on
- * the union's surface, where no part's surface is buried in another. */
+ * part's surface is within radius too -- and gets a point on the union's
+ * surface, where no part's surface is buried in another: the nearest, or
+ * where parts cross (obstacle_union.c) up to about a triangle farther. */
 int cloth_mesh_obstacle_closest(const cloth_mesh_obstacle *ob, const double x[3],
                                 double radius, cloth_surface_point *p);
 

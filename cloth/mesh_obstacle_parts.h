@@ -32,7 +32,8 @@ struct cloth_mesh_obstacle {
      * parts (the least; negative inside one; exact within its triangles'
      * longest edge, else +-INFINITY), and per triangle whether it is
      * CLEAR of them, BURIED in one, or MIXED. Over a MIXED triangle the
-     * corners' values, interpolated, say which of it is buried. */
+     * corners' values, interpolated, guess which of it is buried (exact
+     * against a flat part; a point found there is checked). */
     double *seam_distance;
     unsigned char *burial;
 };
