@@ -124,15 +124,9 @@ static int build_one_part_tree(cloth_mesh_obstacle *ob, part_tree *pt, const int
 /* The longest edge of triangle t. */
 static double longest_edge(const cloth_mesh *m, int t)
 {
-    const int *tri = &m->triangles[3 * t];
-    double longest = 0.0;
-    for (int j = 0; j < 3; j++) {
-        const double *a = &m->x[3 * tri[j]], *b = &m->x[3 * tri[(j + 1) % 3]];
-        longest = fmax(longest, sqrt((a[0] - b[0]) * (a[0] - b[0]) +
-                                     (a[1] - b[1]) * (a[1] - b[1]) +
-                                     (a[2] - b[2]) * (a[2] - b[2])));
-    }
-    return longest;
+    double longest2;
+    cloth_mesh_triangle_area(m, t, &longest2);
+    return sqrt(longest2);
 }
 
 /* A vertex against one other part, while its part's triangles are

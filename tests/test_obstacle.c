@@ -693,6 +693,44 @@ static void test_beam_through_box(void)
     cloth_mesh_free(&b);
 }
 
+/* A small sphere through one large triangle of a coarse box (2 triangles
+ * a face): every corner of that triangle is outside the sphere, so the
+ * corners' distances say none of it is buried, yet its middle is. The
+ * way out from under it is on the sphere's rim at the box's top, 0.997
+ * away, not the triangle's point inside the sphere, 0.05 away (a second
+ * independent review). */
+static void test_sphere_through_coarse_face(void)
+{
+    const double lo[3] = {0, 0, 0}, hi[3] = {10, 10, 10}, c[3] = {7, 3, 10};
+    cloth_mesh box, ball, both;
+    if (box_mesh(lo, hi, 0, &box) != COREPCG_OK)
+        return;
+    if (icosphere(3, 1.0, c, &ball) != COREPCG_OK) {
+        cloth_mesh_free(&box);
+        return;
+    }
+    join_meshes(&box, &ball, 0, &both);
+    cloth_mesh_obstacle *ob = NULL;
+    char msg[COREPCG_MSG_SIZE] = "";
+    CHECK_INT(cloth_mesh_obstacle_create(&both, &ob, msg), COREPCG_OK);
+    const double x[3] = {7, 3, 9.95};
+    cloth_surface_point sp;
+    if (ob && cloth_mesh_obstacle_closest(ob, x, INFINITY, &sp)) {
+        double from_c = sqrt((sp.q[0] - c[0]) * (sp.q[0] - c[0]) +
+                             (sp.q[1] - c[1]) * (sp.q[1] - c[1]) +
+                             (sp.q[2] - c[2]) * (sp.q[2] - c[2]));
+        CHECK_NEAR(sp.distance, -0.997, 0.02);
+        CHECK(from_c > 0.98 && sp.q[2] >= 10 - 1e-9, "q (%g %g %g) inside the ball or the box",
+              sp.q[0], sp.q[1], sp.q[2]);
+    } else {
+        CHECK(0, "no closest point");
+    }
+    cloth_mesh_obstacle_free(&ob);
+    cloth_mesh_free(&both);
+    cloth_mesh_free(&box);
+    cloth_mesh_free(&ball);
+}
+
 /* A garment wholly within the contact margin of a mesh obstacle is
  * refused, with no --up advice: --up turns the obstacles with the
  * garment, and so does the search for the advice (an outside review: it
@@ -894,6 +932,7 @@ int main(void)
     timed("parts_wound_apart", test_parts_wound_apart);
     timed("overlapping_parts", test_overlapping_parts);
     timed("beam_through_box", test_beam_through_box);
+    timed("sphere_through_coarse_face", test_sphere_through_coarse_face);
     timed("crease", test_crease);
     timed("sphere_drape", test_sphere_drape);
     timed("start_inside", test_start_inside);

@@ -65,7 +65,7 @@ double cpg_report_factor_flops(const void *state, const corepcg_info *rec);
     {{"nnz_factor", COREPCG_VALUE_INT, "", what}, \
      cpg_report_nnz_factor, NULL}
 #define CPG_CHOLMOD_ITEMS                                                     \
-    CPG_NNZ_FACTOR_ITEM("stored entries of the factor L"),                                      \
+    CPG_NNZ_FACTOR_ITEM("stored entries of the factor L"),                    \
     {{"ordering", COREPCG_VALUE_CHOICE, "", "the ordering CHOLMOD used"},     \
      cpg_report_ordering, corepcg_ordering_name},                             \
     {{"factor_supernodal", COREPCG_VALUE_SWITCH, "",                          \
