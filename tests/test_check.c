@@ -213,7 +213,8 @@ static void test_internal_entry(void)
         double x[n], w1[n], w2[n], c1, r1, c2, r2;
         memcpy(x, tiny_x, sizeof x);
         x[4] -= 0.75;
-        cpg_check_measures(&A, &u, tiny->b, tiny->system.z, x, w1, w2, &c1, &r1);
+        cpg_check_measures(&A, &u, tiny->b, tiny->system.z, x, w1, w2, &c1, &r1,
+                           NULL);
         CHECK_INT(corepcg_check(&tiny->system, tiny->b, x, &c2, &r2, msg),
                   COREPCG_OK);
         CHECK_NEAR(c1, c2, 0);

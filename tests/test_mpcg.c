@@ -310,7 +310,7 @@ static void equivalence(int m, double k, const int *steps, int count)
 
 static void test_equivalence_ballhit(void)
 {
-    const int soft[] = {30, 39, 44}, stiff[] = {36, 47, 48}, big[] = {19};
+    const int soft[] = {30, 39, 44}, stiff[] = {36, 46, 48}, big[] = {19};
     equivalence(41, 60, soft, 3);
     equivalence(41, 6000, stiff, 3);
     equivalence(81, 60, big, 1);

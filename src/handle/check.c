@@ -41,7 +41,7 @@ static double norm2(const double *v, size_t n)
 void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
                         const double *b, const double *z, const double *x,
                         double *w, double *Aw, double *constraint_error,
-                        double *rel_residual)
+                        double *rel_residual, double *prescribed_ratio)
 {
     size_t n = 3 * (size_t)A->nb;
 
@@ -63,6 +63,12 @@ void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
     /* denominator: b^ = S (b - A (I - S) z) */
     cpg_prescribed(u, z, w);
     cpg_bmat_mult_prescribed(A, w, Aw);
+    double prescribed = 0;
+    if (prescribed_ratio) { /* w is free again */
+        memcpy(w, Aw, n * sizeof(double));
+        cpg_filter(u, w);
+        prescribed = norm2(w, n);
+    }
     for (size_t k = 0; k < n; k++)
         Aw[k] = b[k] - Aw[k];
     cpg_filter(u, Aw);
@@ -70,6 +76,8 @@ void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
 
     *constraint_error = cerr;
     *rel_residual = den > 0 ? num / den : num;
+    if (prescribed_ratio)
+        *prescribed_ratio = den > 0 ? prescribed / den : INFINITY;
 }
 
 /* The first entry of v that is NaN or Inf, or -1. */
@@ -114,7 +122,7 @@ static int check_answer(const check_args *c, char *msg)
                       "corepcg_check: out of memory");
     if (rc == COREPCG_OK) {
         cpg_check_measures(&sys_in.A, &sys_in.u, b, sys_in.z, x, work,
-                           work + n, constraint_error, rel_residual);
+                           work + n, constraint_error, rel_residual, NULL);
         /* finite inputs, yet A x overflowed: no measure can be trusted */
         if (!isfinite(*constraint_error) || !isfinite(*rel_residual))
             rc = cpg_fail(msg, COREPCG_ERR_NAN,

@@ -11,10 +11,12 @@
 #include "system.h"
 
 /* docs/format.md's measures, on the internal representation, with two work
- * vectors of n doubles (no allocation). A NaN anywhere gives NaN. */
+ * vectors of n doubles (no allocation), and into *prescribed_ratio (unless
+ * NULL) |S A (I - S) z| / |b^|, how far b^ is a remainder of the prescribed
+ * values' part (Inf for b^ = 0). A NaN anywhere gives NaN. */
 void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
                         const double *b, const double *z, const double *x,
                         double *w, double *Aw, double *constraint_error,
-                        double *rel_residual);
+                        double *rel_residual, double *prescribed_ratio);
 
 #endif /* COREPCG_CHECK_H */

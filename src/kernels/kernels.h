@@ -10,6 +10,8 @@
 #include "system.h"
 #include "vec.h"
 
+#include <float.h>
+
 /* ------------------------------------------------------------ products */
 
 /* The products run their block columns in two halves (two_parts.c), on
@@ -107,6 +109,11 @@ typedef int (*cpg_precond2_fn)(void *ctx, const double *in1,
                                const double *in2, double *out1,
                                double *out2);
 
+/* How far below its parts' size a residual b - A x gets in double
+ * precision at most (pcg.c's floor; the solver's check of b^ at round-off):
+ * 64 eps, generous, so that only a floor is taken for one. */
+#define CPG_ROUND_OFF (64 * DBL_EPSILON)
+
 /* One PCG run (Ye et al.'s uPCG; with a filter, Ascher & Boxerman's MPCG).
  * Stops by the residual rule or the papers' (pcg.c says how). */
 /* Why a loop ended NOT_CONVERGED (auto tells them apart: at round-off
@@ -134,9 +141,9 @@ typedef struct cpg_pcg_problem {
     const double *bdelta;  /* vector defining delta0 (b or b^), or NULL  */
     double delta0;         /* used when bdelta is NULL                   */
     double floor_size;     /* what b - A x's round-off is relative to (a
-                              norm; 0: |b|): the full-space loops' x holds
-                              the prescribed values, whose product with A
-                              b^ does not show when it cancels b       */
+                              norm; 0: |b|): Baraff & Witkin's x holds the
+                              prescribed values, whose product with A b^
+                              does not show when it cancels b          */
     int stop_residual;     /* COREPCG_STOP_RESIDUAL: stop on |r| <= tol
                               |bdelta| (|r0| when bdelta is NULL) instead */
     double tol;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* full_solve.c -- what the methods on the full system with the filter S
  * share at solve time (Ascher & Boxerman's corrected MPCG): b^ =
- * S (b - A (I - S) z), the loop from x0 = S y + (I - S) z, and the answer
- * put back on the constraints. Every vector is the back end's (w->vec):
+ * S (b - A (I - S) z), the loop on the free part from x0 = S y, and the
+ * answer put back on the constraints. Every vector is the back end's (w->vec):
  * the caller's b and guess come in, and the answer goes out, through its
  * to_device and from_device (Baraff & Witkin's start, method_mpcg.c,
  * brings in its own b and z the same way). */
@@ -146,10 +146,13 @@ static void scale_all(cpg_fwork *w, int n, double factor)
     w->vec->scale(n, factor, w->x);
 }
 
-int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
-                  cpg_precond2_fn precond2, void *precond_ctx,
-                  const double *bdelta, double delta0, double *x,
-                  int *iterations)
+/* The loop of cpg_fwork_run; free_part: on A x_f = b^ from x_f = S x
+ * (cpg_fwork_pcg's), else on A x = b from x on its constraints (Baraff &
+ * Witkin's). */
+static int run_loop(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+                    cpg_precond2_fn precond2, void *precond_ctx,
+                    const double *bdelta, double delta0, int free_part,
+                    double *x, int *iterations)
 {
     const cpg_sys *s = ctx->sys;
     int n = 3 * s->A.nb;
@@ -158,11 +161,16 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
     double unit = bdelta ? loop_unit(w, n, w->vec->amax(n, bdelta))
                          : cpg_fwork_unit(w, n);
     scale_all(w, n, unit);
-    /* b - A x's round-off is relative to b^ and to what the prescribed
-     * values contribute (b = 0: b^ = -S A (I - S) z; b = A (I - S) z: b^
-     * at its round-off), not to b, whose constrained rows S drops */
-    double floor_size = hypot(sqrt(w->vec->dot(n, w->bd, w->bd)),
-                              w->prescribed * unit);
+    /* On A x = b, b - A x's round-off is relative to b^ and to what the
+     * prescribed values contribute (b = 0: b^ = -S A (I - S) z; b = A (I
+     * - S) z: b^ at its round-off), not to b, whose constrained rows S
+     * drops. On the free part it is b^'s alone (0: pb.b's), as on the
+     * reduced system: the prescribed part was subtracted once, in b^, so
+     * its round-off stays out of every residual (with it in, a residual
+     * 1e11 times b^'s stopped at 2e-5 where a direct solve reached 8e-6) */
+    double floor_size = free_part ? 0
+                                  : hypot(sqrt(w->vec->dot(n, w->bd, w->bd)),
+                                          w->prescribed * unit);
     w->vec->to_device(n, s->w, w->w);
     w->vec->scale(n, unit, w->w);
     scaled_finish finish = {s, w->w};
@@ -170,8 +178,9 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
         .precond = precond, .precond_ctx = precond_ctx, .precond2 = precond2,
         .filter = apply_filter, .filter_ctx = (void *)&s->u,
-        .finish = apply_finish, .finish_ctx = &finish,
-        .b = w->b, .bdelta = bdelta, .delta0 = delta0,
+        .finish = free_part ? apply_filter : apply_finish,
+        .finish_ctx = free_part ? (void *)&s->u : (void *)&finish,
+        .b = free_part ? w->bd : w->b, .bdelta = bdelta, .delta0 = delta0,
         .floor_size = floor_size,
         .tol = ctx->set->tol,
         .stop_residual = ctx->set->stop == COREPCG_STOP_RESIDUAL,
@@ -193,6 +202,15 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
     return rc;
 }
 
+int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
+                  cpg_precond2_fn precond2, void *precond_ctx,
+                  const double *bdelta, double delta0, double *x,
+                  int *iterations)
+{
+    return run_loop(w, ctx, precond, precond2, precond_ctx, bdelta, delta0, 0,
+                    x, iterations);
+}
+
 int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
                   const double *y, double *x, int *iterations)
@@ -203,7 +221,7 @@ int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
         w->vec->to_device(n, y, w->x);
     else
         w->vec->fill(n, 0, w->x);
-    cpg_fwork_finish(s, w->x); /* x0 = S y + (I - S) z */
-    return cpg_fwork_run(w, ctx, precond, precond2, precond_ctx, w->bd, 0, x,
-                         iterations);
+    cpg_filter(&s->u, w->x); /* x_f's start S y; the answer x_f + (I - S) z */
+    return run_loop(w, ctx, precond, precond2, precond_ctx, w->bd, 0, 1, x,
+                    iterations);
 }

@@ -235,8 +235,9 @@ typedef struct cpg_fwork {
                           iterate), then copied out */
     double *w;         /* n: (I - S) z at the loop's scale
                           (cpg_unit_scale), with iterate = 1 */
-    double prescribed; /* |S A (I - S) z| of this solve, with |b^| the
-                          size of b - A x's round-off (pcg.c's floor) */
+    double prescribed; /* |S A (I - S) z| of this solve: with |b^| the
+                          size of Baraff & Witkin's b - A x round-off
+                          (pcg.c's floor), and its loop's scale */
     cpg_pcg_work pcg;  /* n, when allocated with iterate = 1 */
     const cpg_vec_ops *vec; /* the back end of the vector work (vec.h) */
 } cpg_fwork;
@@ -250,13 +251,14 @@ void cpg_fwork_free(cpg_fwork *w);
  * answer is exactly zero (PCG would chase it to underflow). */
 int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x);
 
-/* After cpg_fwork_rhs returned 0: the PCG loop with the filter from
- * x0 = S y + (I - S) z (y, the caller's, NULL: zero), ctx's stopping
- * rule, tol and max_iter (the papers' rule with delta0 = b^T M^-1 b^), and
- * the given preconditioner (precond2, if not NULL, makes the papers'
- * rule's first two applications one); then x = S x + (I - S) z, so that
- * the answer meets the constraints to its own round-off, copied out into
- * x (the caller's) unless the loop failed. */
+/* After cpg_fwork_rhs returned 0: the PCG loop with the filter on the
+ * free part, A x_f = b^ from x_f = S y (y, the caller's, NULL: zero), so
+ * that the prescribed part's round-off stays out of its residuals;
+ * ctx's stopping rule, tol and max_iter (the papers' rule with delta0 =
+ * b^T M^-1 b^), and the given preconditioner (precond2, if not NULL,
+ * makes the papers' rule's first two applications one); then x = S x_f +
+ * (I - S) z, so that the answer meets the constraints to its own
+ * round-off, copied out into x (the caller's) unless the loop failed. */
 int cpg_fwork_pcg(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
                   cpg_precond2_fn precond2, void *precond_ctx,
                   const double *y, double *x, int *iterations);
