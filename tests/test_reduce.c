@@ -595,6 +595,42 @@ static int entry_sharing_block(const testsys *t, int *k_out, int *j_out)
     return 0;
 }
 
+/* One node, A diagonal, its arrays exactly 3 entries long; the next
+ * step's colptr {0, 1, 1000, 3}, a column ending past colptr[n]: the walk
+ * refuses it without reading past the arrays (an outside review: it read
+ * on towards 1000 and crashed where the caller's arrays end at a page;
+ * the sanitizer build sees any read past them). */
+static void test_walk_colptr_past_end(void)
+{
+    int colptr[4] = {0, 1, 2, 3}, *rowidx = malloc(3 * sizeof(int));
+    double *values = malloc(3 * sizeof(double));
+    for (int k = 0; k < 3; k++) {
+        rowidx[k] = k;
+        values[k] = 2.0;
+    }
+    corepcg_system sys = {.num_nodes = 1, .A_format = COREPCG_CSC,
+        .A_triangle = COREPCG_LOWER, .A_colptr = colptr, .A_rowidx = rowidx,
+        .A_values = values};
+    char msg[COREPCG_MSG_SIZE];
+    cpg_bmat A, out;
+    cpg_import_map *m = NULL;
+    CHECK(cpg_bmat_from_system(&sys, NULL, &A, msg) == COREPCG_OK, "%s", msg);
+    CHECK(cpg_import_map_build(&sys, &A, 1, &m) == COREPCG_OK && m,
+          "no walked map for a diagonal lower CSC A");
+    if (m) {
+        int bad[4] = {0, 1, 1000, 3};
+        sys.A_colptr = bad;
+        int taken = cpg_import_map_values(m, &sys, &A, NULL, &out);
+        CHECK(!taken, "a column ending past colptr[n] taken");
+        if (taken)
+            cpg_bmat_free(&out);
+        cpg_import_map_free(&m);
+    }
+    cpg_bmat_free(&A);
+    free(rowidx);
+    free(values);
+}
+
 /* A lower CSC A with sorted rows gets the walked map at setup
  * (walk_only); an update's values through it equal the full import's bit
  * for bit whenever it takes them, and it refuses every input whose full
@@ -745,5 +781,6 @@ int main(void)
     test_forms();
     test_bad_input();
     test_walked_map();
+    test_walk_colptr_past_end();
     return test_summary("test_reduce");
 }

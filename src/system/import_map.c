@@ -162,8 +162,11 @@ static int walk_column(const cpg_import_map *m, const corepcg_system *in,
     const int j = 3 * J + c, end = A->p[J + 1];
     int k = in->A_colptr[j];
     const int kend = in->A_colptr[j + 1];
-    if (!(k < kend && Ai[k] == j)) /* its diagonal, first */
-        return -1;
+    /* colptr unchecked yet: walked in order, k >= 0 from the column
+     * before, and nothing past colptr[n] read (an outside review: a
+     * colptr[j + 1] past it read beyond the caller's arrays) */
+    if (!(k < kend && kend <= in->A_colptr[3 * m->N] && Ai[k] == j))
+        return -1; /* its diagonal, first */
     int t = m->diag_slot[J], last = j - 1, blocks = 0;
     while (k < kend) {
         const int I = Ai[k] / 3, lim = 3 * I + 3;
