@@ -7,6 +7,7 @@
 #include "fixture.h"
 #include "test.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,8 @@ static void self_pair(tiny_copy *t) { t->pairs[2] = t->pairs[3] = 0; }
 static void pair_out_of_range(tiny_copy *t) { t->pairs[1] = 4; }
 static void negative_pairs(tiny_copy *t) { t->sys.num_stretch = -1; }
 static void null_pairs(tiny_copy *t) { t->sys.stretch_pairs = NULL; }
+/* refused by its count, before a pair is read (2^30 + 1 overflowed 2 s) */
+static void too_many_pairs(tiny_copy *t) { t->sys.num_stretch = INT_MAX / 18 + 1; }
 static void node_twice(tiny_copy *t) { t->cons[1].node = t->cons[0].node; }
 static void ndof_four(tiny_copy *t) { t->cons[1].ndof = 4; }
 /* ndof 3 (a free node) is a record too: listing its node again is not */
@@ -84,6 +87,8 @@ static const bad_case cases[] = {
     {"a stretch pair's node out of range", COREPCG_ERR_DIMENSION, pair_out_of_range},
     {"a negative stretch count", COREPCG_ERR_ARGUMENT, negative_pairs},
     {"stretch pairs missing", COREPCG_ERR_ARGUMENT, null_pairs},
+    {"more stretch pairs than the core indexes", COREPCG_ERR_TOO_LARGE,
+     too_many_pairs},
     {"a node constrained twice", COREPCG_ERR_CONSTRAINT, node_twice},
     {"ndof 4 in a record", COREPCG_ERR_CONSTRAINT, ndof_four},
     {"a node listed again as free", COREPCG_ERR_CONSTRAINT, free_node_twice},

@@ -5,6 +5,7 @@
  * same systems, with the same codes and messages. */
 #include "system.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,15 @@ int cpg_stretch_check(int num_stretch, const int *pairs, int N, char *msg)
         return cpg_fail(msg, COREPCG_ERR_ARGUMENT,
                         "num_stretch is %d with %s stretch_pairs", num_stretch,
                         pairs ? "some" : "NULL");
+    /* each pair gives the core two 3x3 blocks, and a block's 9 entries
+     * are indexed by int, as A's are (an outside review: 2^30 + 1 pairs
+     * overflowed 2 s) */
+    long most = ((long)INT_MAX / 9 - N) / 2;
+    if (num_stretch > most)
+        return cpg_fail(msg, COREPCG_ERR_TOO_LARGE,
+                        "num_stretch %d: more stretch pairs than the core's "
+                        "blocks can index (at most %ld for %d nodes)",
+                        num_stretch, most > 0 ? most : 0, N);
     for (int s = 0; s < num_stretch; s++) {
         int a = pairs[2 * s], b = pairs[2 * s + 1];
         if (a < 0 || a >= N || b < 0 || b >= N)
