@@ -219,7 +219,10 @@ COREPCG_EXPORT int corepcg_method_reports(int method);
  * sqrt(r^T M^-1 r / delta0)). Non-zero stops the solve after this
  * iteration with COREPCG_STOPPED: x is written, holds the constraints and
  * is this iteration's answer. Runs on the thread of corepcg_solve; must
- * not call the library on this handle. (docs/design.md, "Stopping") */
+ * not call the library on this handle: setup, update, solve and
+ * set_monitor on it then return ERR_STATE and change nothing (the
+ * message stays the running solve's), and corepcg_free leaves it be.
+ * (docs/design.md, "Stopping") */
 typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
 
 /* Room for the methods' own settings (settings.method_options). */
@@ -473,11 +476,14 @@ COREPCG_EXPORT int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
  * it is a full setup (docs/design.md, "Each method owns its state").
  * info (may be NULL) gets status, analysis_reused and the setup times.
  * Returns setup's codes, and ERR_STATE on a handle no setup has accepted
- * settings for. If the new system cannot be read (a code from the checks
- * above), the previous one stays set up; if it is read but its
- * factorisation fails, the handle is left empty (solve: ERR_STATE) and
- * the next update is a full setup of its system with the settings in
- * force, so a simulation's next step recovers. */
+ * settings for. If the new system cannot be read (its arrays, constraints
+ * or stretch pairs malformed or not finite, or a diagonal block not
+ * positive definite), the previous one stays set up; if it is read but
+ * the method cannot set it up (ERR_NO_CORE: no stretch pairs for corepcg's
+ * core; a factorisation that fails: ERR_NOT_SPD, ERR_CORE_NOT_SPD,
+ * ERR_NO_MEMORY, ERR_CHOLMOD), the handle is left empty (solve:
+ * ERR_STATE) and the next update is a full setup of its system with the
+ * settings in force, so a simulation's next step recovers. */
 COREPCG_EXPORT int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
                                   corepcg_info *info);
 

@@ -274,6 +274,73 @@ static void test_set_monitor(const testsys *t)
     free(x);
 }
 
+/* A monitor that calls the library on the handle being solved (its
+ * docs say it must not): every call that would change the handle. */
+typedef struct reentry {
+    corepcg_solver *h;
+    const testsys *t;
+    double *scratch;
+    int calls, codes[6];
+} reentry;
+
+static int call_back_in(int iteration, double residual, void *user)
+{
+    (void)iteration;
+    (void)residual;
+    reentry *r = user;
+    if (r->calls++ > 0)
+        return 0;
+    corepcg_info info;
+    corepcg_solver *same = r->h;
+    r->codes[0] = corepcg_solve(r->h, r->t->b, NULL, r->scratch, &info);
+    r->codes[1] = corepcg_update(r->h, &r->t->sys, &info);
+    r->codes[2] = corepcg_setup(r->h, &r->t->sys, NULL);
+    r->codes[3] = corepcg_set_monitor(r->h, NULL, NULL);
+    corepcg_free(&same);
+    r->codes[4] = same == r->h;      /* left be */
+    r->codes[5] = corepcg_ready(r->h);
+    return 0;
+}
+
+/* Called from within its own solve, solve, update, setup and set_monitor
+ * return ERR_STATE and change nothing, and free leaves the handle be (an
+ * outside review: a solve from the monitor crashed): the solve goes on
+ * to the answer it gives without them, bit for bit. */
+static void test_reentry_refused(const testsys *t)
+{
+    double *x = malloc(sizeof(double) * (size_t)t->n);
+    double *plain = malloc(sizeof(double) * (size_t)t->n);
+    double *scratch = malloc(sizeof(double) * (size_t)t->n);
+    /* not auto: its second step may run another method, by the clock */
+    const corepcg_method methods[] = {COREPCG_METHOD_COREPCG, COREPCG_METHOD_ICPCG,
+                                      COREPCG_METHOD_MPCG};
+    for (int k = 0; k < 3; k++) {
+        corepcg_settings set = watched_settings(methods[k], NULL);
+        corepcg_solver *h = set_up(t, &set);
+        corepcg_info info;
+        CHECK_INT(corepcg_solve(h, t->b, NULL, plain, &info), COREPCG_OK);
+        reentry r = {.h = h, .t = t, .scratch = scratch};
+        CHECK_INT(corepcg_set_monitor(h, call_back_in, &r), COREPCG_OK);
+        CHECK_INT(corepcg_update(h, &t->sys, NULL), COREPCG_OK);
+        int rc = corepcg_solve(h, t->b, NULL, x, &info);
+        const char *name = corepcg_method_name(methods[k]);
+        CHECK(rc == COREPCG_OK, "%s: the solve around the calls: %d (%s)", name,
+              rc, corepcg_message(h));
+        CHECK(r.calls > 0, "%s: the monitor never ran", name);
+        for (int c = 0; c < 4; c++)
+            CHECK(r.codes[c] == COREPCG_ERR_STATE, "%s: call %d from the "
+                  "monitor returned %d", name, c, r.codes[c]);
+        CHECK(r.codes[4] && r.codes[5], "%s: free from the monitor dropped "
+              "the handle", name);
+        CHECK(memcmp(x, plain, sizeof(double) * (size_t)t->n) == 0,
+              "%s: the answer differs from the one without the calls", name);
+        corepcg_free(&h);
+    }
+    free(x);
+    free(plain);
+    free(scratch);
+}
+
 /* auto does not time a step its solve was stopped in: after a stopped
  * first solve the next step is still auto's first choice (one timed step
  * would have made it probe another candidate). */
@@ -345,6 +412,7 @@ int main(void)
     test_stop_at(&t, 2);
     test_stop_when_converged(&t);
     test_set_monitor(&t);
+    test_reentry_refused(&t);
     test_auto_untimed_when_stopped(&t);
     test_auto_fallback_numbering(&t);
     testsys_free(&t);

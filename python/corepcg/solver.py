@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The solver handle (corepcg_create / setup / update / solve / free) as a
 Python class, and the one-shot solve()."""
-from contextlib import nullcontext
+import threading
+from contextlib import contextmanager, nullcontext
 from ctypes import POINTER, byref, c_double
 
 import numpy as np
@@ -99,7 +100,10 @@ class Solver:
                  core_threshold=None, fallback_upcg=None, ic_fill=None,
                  stop=None, **options):
         self._h = None
-        self._solving = False  # inside corepcg_solve (a callback's call)
+        # held by the thread inside update, solve or close: another
+        # thread's call, or a callback's, is refused (StateError)
+        self._lock = threading.Lock()
+        self._owner = None
         self._settings = make_settings(
             method=method, tol=tol, max_iter=max_iter, precond=precond,
             ordering=ordering, factor=factor, core=core,
@@ -140,14 +144,28 @@ class Solver:
     def closed(self):
         return self._h is None
 
-    def _handle(self, call):
+    @contextmanager
+    def _use(self, call):
+        """The handle, held for this thread during the call: the library's
+        handle serves one call at a time (two threads on one Solver gave
+        wrong answers silently, an outside review)."""
         if self._h is None:
             raise errors.StateError("the Solver is closed")
-        if self._solving:
+        if not self._lock.acquire(blocking=False):
+            if self._owner == threading.get_ident():
+                raise errors.StateError(
+                    f"{call} called from the solve's callback: the Solver "
+                    "is solving (return True from the callback to stop it)")
             raise errors.StateError(
-                f"{call} called from the solve's callback: the Solver is "
-                "solving (return True from the callback to stop it)")
-        return self._h
+                f"{call} while another thread is using the Solver: one "
+                "Solver serves one thread at a time (give each thread its "
+                "own Solver)")
+        self._owner = threading.get_ident()
+        try:
+            yield self._h
+        finally:
+            self._owner = None
+            self._lock.release()
 
     def update(self, A, *, constraints=_KEEP, z=_KEEP, stretch_pairs=_KEEP,
                triangle="auto"):
@@ -156,23 +174,24 @@ class Solver:
         symbolic analysis is reused (info["analysis_reused"] is True).
         Returns the info dict of the update (status, analysis_reused, setup
         times). On an error the previous system stays set up if the new
-        one could not be read, else the handle is empty: solve raises
+        one could not be read, else (NoCore, a failed factorisation) the
+        handle is empty: solve raises
         StateError until the next successful update, which sets its
         system up afresh with the Solver's settings."""
-        h = self._handle("update")
-        self._check_kept_fit(A, constraints is _KEEP, z is _KEEP,
-                             stretch_pairs is _KEEP)
-        system = CSystem(
-            A,
-            self._constraints if constraints is _KEEP else constraints,
-            self._z if z is _KEEP else z,
-            self._stretch if stretch_pairs is _KEEP else stretch_pairs,
-            triangle)
-        info = Info()
-        rc = lib.corepcg_update(h, system.ref(), byref(info))
-        errors.check(rc, python_message(rc, self.message))
-        self._keep(system)
-        return info_dict(info, h)
+        with self._use("update") as h:
+            self._check_kept_fit(A, constraints is _KEEP, z is _KEEP,
+                                 stretch_pairs is _KEEP)
+            system = CSystem(
+                A,
+                self._constraints if constraints is _KEEP else constraints,
+                self._z if z is _KEEP else z,
+                self._stretch if stretch_pairs is _KEEP else stretch_pairs,
+                triangle)
+            info = Info()
+            rc = lib.corepcg_update(h, system.ref(), byref(info))
+            errors.check(rc, python_message(rc, self.message))
+            self._keep(system)
+            return info_dict(info, h)
 
     def _check_kept_fit(self, A, keep_constraints, keep_z, keep_stretch):
         """A of another size than the system set up, with values kept from
@@ -220,7 +239,12 @@ class Solver:
 
     def _solve(self, b, x0, out, callback, history, stacklevel):
         """solve(); stacklevel makes a warning point at the user's line."""
-        h = self._handle("solve")
+        with self._use("solve") as h:
+            return self._solve_held(h, b, x0, out, callback, history,
+                                    stacklevel + 1)
+
+    def _solve_held(self, h, b, x0, out, callback, history, stacklevel):
+        """_solve with the handle held."""
         if not lib.corepcg_ready(h):
             raise errors.StateError(
                 "no system is set up: the last update failed (the next "
@@ -232,16 +256,12 @@ class Solver:
         info = Info()
         watch = Watch(h, callback, history) \
             if callback is not None or history else None
-        self._solving = True
-        try:
-            with watch if watch is not None else nullcontext():
-                rc = lib.corepcg_solve(
-                    h, b.ctypes.data_as(POINTER(c_double)),
-                    None if x0 is None
-                    else x0.ctypes.data_as(POINTER(c_double)),
-                    x.ctypes.data_as(POINTER(c_double)), byref(info))
-        finally:
-            self._solving = False
+        with watch if watch is not None else nullcontext():
+            rc = lib.corepcg_solve(
+                h, b.ctypes.data_as(POINTER(c_double)),
+                None if x0 is None
+                else x0.ctypes.data_as(POINTER(c_double)),
+                x.ctypes.data_as(POINTER(c_double)), byref(info))
         if watch is not None and watch.error is not None:
             raise watch.error
         errors.check(rc, self._solve_message(rc, info), stacklevel)
@@ -268,9 +288,9 @@ class Solver:
         """Frees the handle; safe to call twice (not from the solve's
         callback: StateError)."""
         if self._h is not None:
-            self._handle("close")
-            lib.corepcg_free(byref(self._h))
-            self._h = None
+            with self._use("close") as h:
+                lib.corepcg_free(byref(h))
+                self._h = None
 
     def __enter__(self):
         return self

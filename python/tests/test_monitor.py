@@ -7,6 +7,7 @@ gives info["residuals"]; the handle is unwatched again afterwards; the
 CLI's --monitor prints one line an iteration."""
 import json
 import re
+import threading
 import unittest
 import warnings
 
@@ -169,6 +170,38 @@ class Callback(unittest.TestCase):
                                   cm.exception.message)
                     self.assertFalse(s.closed)
                     x, _ = s.solve(self.b, self.x0)
+                    self.assertEqual(x.tobytes(), want.tobytes())
+
+    def test_another_thread_is_refused(self):
+        # a second thread's solve, update or close while this thread
+        # solves: StateError in that thread, and this solve's answer as
+        # without it (an outside review: two threads on one Solver gave
+        # wrong answers silently)
+        with self.solver("icpcg") as s:
+            want, _ = s.solve(self.b, self.x0)
+            calls = {"solve": lambda: s.solve(self.b),
+                     "update": lambda: s.update(self.A),
+                     "close": lambda: s.close()}
+            for name, call in calls.items():
+                raised = []
+
+                def other_thread():
+                    try:
+                        call()
+                    except corepcg.StateError as e:
+                        raised.append(e.message)
+
+                def callback(iteration, residual):
+                    if iteration == 1:
+                        t = threading.Thread(target=other_thread)
+                        t.start()
+                        t.join()
+                with self.subTest(call=name):
+                    x, _ = s.solve(self.b, self.x0, callback=callback)
+                    self.assertEqual(len(raised), 1)
+                    self.assertIn(f"{name} while another thread is using "
+                                  "the Solver", raised[0])
+                    self.assertFalse(s.closed)
                     self.assertEqual(x.tobytes(), want.tobytes())
 
     def test_keyboard_interrupt_propagates(self):

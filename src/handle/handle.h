@@ -20,6 +20,8 @@ struct corepcg_solver {
     int ready;               /* a system is set up */
     int configured;          /* a setup accepted set: an update of an
                                 empty handle sets up anew with it */
+    int solving;             /* inside a solve: a call from its monitor
+                                that would change the handle is refused */
     cpg_sys sys;             /* the system set up (the methods borrow it) */
     cpg_bmat spare_A;        /* the previous step's A arrays, reused by the
                                 next import of the same pattern */

@@ -47,7 +47,7 @@ static void clear_system(corepcg_solver *h)
 
 void corepcg_free(corepcg_solver **hp)
 {
-    if (!hp || !*hp)
+    if (!hp || !*hp || (*hp)->solving)
         return;
     corepcg_solver *h = *hp;
     clear_system(h);
@@ -68,6 +68,8 @@ int corepcg_set_monitor(corepcg_solver *h, corepcg_monitor monitor,
 {
     if (!h)
         return COREPCG_ERR_ARGUMENT;
+    if (h->solving)
+        return COREPCG_ERR_STATE;
     h->set.monitor = monitor;
     h->set.monitor_user = user;
     return COREPCG_OK;
@@ -154,6 +156,8 @@ int corepcg_setup(corepcg_solver *h, const corepcg_system *sys,
 {
     if (!h)
         return COREPCG_ERR_ARGUMENT;
+    if (h->solving)
+        return COREPCG_ERR_STATE;
     h->msg[0] = '\0';
     double t0 = cpg_now();
     corepcg_settings s;
@@ -188,6 +192,11 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
 {
     if (!h)
         return report_update(h, COREPCG_ERR_ARGUMENT, info);
+    if (h->solving) {
+        if (info)
+            info->status = COREPCG_ERR_STATE;
+        return COREPCG_ERR_STATE;
+    }
     h->msg[0] = '\0';
     double t0 = cpg_now();
     if (!h->ready && !h->configured)
@@ -273,6 +282,8 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
     int rc = COREPCG_OK;
     if (!h)
         rc = COREPCG_ERR_ARGUMENT;
+    else if (h->solving) /* from its own monitor: its message stays */
+        rc = COREPCG_ERR_STATE;
     else if ((h->msg[0] = '\0', !h->ready))
         rc = cpg_fail(h->msg, COREPCG_ERR_STATE, h->configured
                       ? "no system is set up: the last setup or update "
@@ -295,7 +306,9 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
     corepcg_info run = h->setup_info;
     cpg_ctx ctx = context(h);
     ctx.rec = &run;
+    h->solving = 1;
     rc = h->ops->solve(h->state, &ctx, b, x0, h->x, &iterations);
+    h->solving = 0;
     h->last_info = run; /* what the method that ran reports */
     double t_iterate = cpg_now() - t0;
 
