@@ -462,7 +462,7 @@ COREPCG_EXPORT int corepcg_create(corepcg_solver **out);
  * ERR_DIMENSION (an index out of range); ERR_NOT_FINITE; ERR_NOT_SYMMETRIC
  * (BOTH given but not symmetric to 1e-12 max|A|); ERR_CONSTRAINT (a bad
  * record); ERR_NOT_SPD (direct: A~ is not positive definite; any method: a
- * diagonal block is not);
+ * node's diagonal block on its free directions, U^T A_ii U, is not);
  * ERR_CORE_NOT_SPD (corepcg without fallback); ERR_NO_CORE (corepcg, core
  * stretch, no stretch pairs); ERR_NO_MEMORY; ERR_TOO_LARGE; ERR_CHOLMOD.
  * With fallback_upcg a core that is not SPD gives OK here and FELL_BACK

@@ -169,6 +169,49 @@ static void make_indefinite(sysbuf *s, double *b)
     b[3] = b[4] = b[5] = -1;
 }
 
+/* Node 0 massless, its block k e1 e1^T (a spring along x alone), node 1
+ * the identity; node 0 slides in the plane z = 0 (which holds e1), or is
+ * free: A~ is singular on node 0's free directions. Every method refuses
+ * it at setup, naming the node, and a kept handle's update likewise,
+ * keeping its system (an outside review: corePCG, MPCG and upcg iterated
+ * to max_iter, residuals of 1e13, with no word why). */
+static void test_singular_free_block(void)
+{
+    double dense[36] = {0};
+    dense[0] = 1e3;
+    for (int k = 3; k < 6; k++)
+        dense[6 * k + k] = 1;
+    sysbuf bad, good;
+    sys_from_dense(&bad, 2, dense);
+    dense[6 * 1 + 1] = dense[6 * 2 + 2] = 1; /* node 0 given mass */
+    sys_from_dense(&good, 2, dense);
+    double b[6] = {1, 0, 0, 1, 1, 1}, x[6];
+    for (int sliding = 0; sliding < 2; sliding++) {
+        bad.cons[0] = (corepcg_constraint){.node = 0, .ndof = 2, .p = {0, 0, 1}};
+        bad.sys.num_constraints = sliding;
+        for (int k = 0; corepcg_method_at(k) >= 0; k++) {
+            corepcg_method m = (corepcg_method)corepcg_method_at(k);
+            corepcg_settings set = settings_for(m);
+            int core = corepcg_option_from_name("core"); /* no stretch pairs */
+            if (corepcg_method_takes(m, core))
+                corepcg_option_set(&set, core, COREPCG_CORE_AUTO);
+            const char *name = corepcg_method_name(m);
+            corepcg_solver *h = NULL;
+            CHECK_INT(corepcg_create(&h), COREPCG_OK);
+            int rc = corepcg_setup(h, &bad.sys, &set);
+            CHECK(rc == COREPCG_ERR_NOT_SPD, "%s, node 0 %s: setup %d (%s)",
+                  name, sliding ? "sliding" : "free", rc, corepcg_message(h));
+            CHECK_STR_CONTAINS(corepcg_message(h), "node 0's diagonal block");
+            CHECK_INT(corepcg_setup(h, &good.sys, &set), COREPCG_OK);
+            CHECK_INT(corepcg_update(h, &bad.sys, NULL), COREPCG_ERR_NOT_SPD);
+            CHECK_STR_CONTAINS(corepcg_message(h), "node 0's diagonal block");
+            CHECK(corepcg_ready(h), "%s: the update dropped the system", name);
+            CHECK_INT(corepcg_solve(h, b, NULL, x, NULL), COREPCG_OK);
+            corepcg_free(&h);
+        }
+    }
+}
+
 static void test_not_spd(void)
 {
     sysbuf s;
@@ -1080,6 +1123,7 @@ static void test_check_overflow(void)
 int main(void)
 {
     test_not_spd();
+    test_singular_free_block();
     test_breakdown_second_step();
     test_core_not_spd();
     test_guess_far_off();

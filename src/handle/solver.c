@@ -146,8 +146,12 @@ static int setup_system(corepcg_solver *h, const corepcg_system *sys,
 {
     cpg_sys im;
     int rc = cpg_sys_import_next(sys, NULL, NULL, &im, h->msg);
-    if (rc != COREPCG_OK)
+    if (rc == COREPCG_OK)
+        rc = cpg_free_blocks_check(&im.A, &im.u, h->msg);
+    if (rc != COREPCG_OK) {
+        cpg_sys_free(&im);
         return rc;
+    }
     return full_setup(h, &im, t0, cpg_now() - t0);
 }
 
@@ -210,6 +214,8 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
         return report_update(h, setup_system(h, sys, t0), info);
     cpg_sys im;
     int rc = cpg_sys_import_next(sys, &h->sys, &h->spare_A, &im, h->msg);
+    if (rc == COREPCG_OK && (rc = cpg_free_blocks_check(&im.A, &im.u, h->msg)) != COREPCG_OK)
+        cpg_sys_free(&im);
     if (rc != COREPCG_OK)
         return report_update(h, rc, info); /* the current system stays usable */
     double t_import = cpg_now() - t0;

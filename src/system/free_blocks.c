@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* free_blocks.c -- each node's diagonal block of A on its free
+ * directions, U^T A_JJ U, positive definite: what A~ needs of every node
+ * before any method runs. A massless node whose only stiffness lies
+ * along one direction of its sliding plane made A~ singular: corePCG and
+ * MPCG then iterated to max_iter with residuals of 1e13 and no word why
+ * (an outside review), while direct and amgpcg named the node. */
+#include "system.h"
+
+#include <math.h>
+
+/* Where node J's diagonal block lies in A's pattern, or -1. */
+static long diagonal_block(const cpg_bmat *A, int J)
+{
+    for (long k = A->p[J]; k < A->p[J + 1]; k++)
+        if (A->i[k] == J)
+            return k;
+    return -1;
+}
+
+/* M = U^T B U / max|B| (d x d, column-major) for B 3 x 3 and U's first d
+ * columns: scaled, so that blocks near the largest double do not
+ * overflow (positive definiteness does not depend on the scale). */
+static void on_free_directions(const double *B, const double *U, int d, double *M)
+{
+    double largest = 0;
+    for (int e = 0; e < 9; e++)
+        largest = fmax(largest, fabs(B[e]));
+    double unit = largest > 0 ? 1 / largest : 1;
+    for (int a = 0; a < d; a++)
+        for (int c = 0; c < d; c++) {
+            double s = 0;
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    s += U[3 * a + i] * (B[3 * j + i] * unit) * U[3 * c + j];
+            M[d * c + a] = s;
+        }
+}
+
+/* Cholesky of M (d x d, in place); the first pivot that is not positive
+ * into *pivot, its index returned, or -1 when M is positive definite. Not
+ * "to working precision": a block of condition 1e308 is positive definite
+ * and its system solvable (test_reliability), so only a pivot that
+ * round-off left at zero or below counts. */
+static int first_bad_pivot(double *M, int d, double *pivot)
+{
+    for (int c = 0; c < d; c++) {
+        double p = M[d * c + c];
+        for (int k = 0; k < c; k++)
+            p -= M[d * k + c] * M[d * k + c];
+        if (!(p > 0)) {
+            *pivot = p;
+            return c;
+        }
+        double l = sqrt(p);
+        M[d * c + c] = l;
+        for (int a = c + 1; a < d; a++) {
+            double s = M[d * c + a];
+            for (int k = 0; k < c; k++)
+                s -= M[d * k + a] * M[d * k + c];
+            M[d * c + a] = s / l;
+        }
+    }
+    return -1;
+}
+
+int cpg_free_blocks_check(const cpg_bmat *A, const cpg_ublocks *u, char *msg)
+{
+    for (int J = 0; J < u->N; J++) {
+        int d = u->ndof[J];
+        long k = d > 0 ? diagonal_block(A, J) : -1;
+        if (k < 0)
+            continue; /* fixed, or no block: the import said so */
+        double M[9], pivot = 0;
+        on_free_directions(A->x + 9 * k, u->U + 9L * J, d, M);
+        int bad = first_bad_pivot(M, d, &pivot);
+        if (bad >= 0)
+            return cpg_fail(msg, COREPCG_ERR_NOT_SPD,
+                            "node %d's diagonal block on its %d free "
+                            "direction%s is not positive definite (Cholesky "
+                            "pivot %d of %d: %.3g, the block scaled to a "
+                            "largest entry of 1), so A~ (A on the free "
+                            "directions) is not", J, d, d > 1 ? "s" : "",
+                            bad + 1, d, pivot);
+    }
+    return COREPCG_OK;
+}
