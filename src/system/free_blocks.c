@@ -18,23 +18,25 @@ static long diagonal_block(const cpg_bmat *A, int J)
     return -1;
 }
 
-/* M = U^T B U / max|B| (d x d, column-major) for B 3 x 3 and U's first d
- * columns: scaled, so that blocks near the largest double do not
- * overflow (positive definiteness does not depend on the scale). */
+/* M = U^T B U / max|B| (d x d, column-major; its lower triangle) for B
+ * 3 x 3 and U's first d columns: scaled, so that blocks near the largest
+ * double do not overflow (positive definiteness does not depend on the
+ * scale). B U first: 9 d products, then d (d + 1) / 2 dots. */
 static void on_free_directions(const double *B, const double *U, int d, double *M)
 {
-    double largest = 0;
+    double largest = 0; /* A is finite (the import checked) */
     for (int e = 0; e < 9; e++)
-        largest = fmax(largest, fabs(B[e]));
-    double unit = largest > 0 ? 1 / largest : 1;
-    for (int a = 0; a < d; a++)
-        for (int c = 0; c < d; c++) {
-            double s = 0;
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++)
-                    s += U[3 * a + i] * (B[3 * j + i] * unit) * U[3 * c + j];
-            M[d * c + a] = s;
-        }
+        if (fabs(B[e]) > largest)
+            largest = fabs(B[e]);
+    double unit = largest > 0 ? 1 / largest : 1, BU[9];
+    for (int c = 0; c < d; c++)
+        for (int i = 0; i < 3; i++)
+            BU[3 * c + i] = unit * (B[i] * U[3 * c] + B[3 + i] * U[3 * c + 1] +
+                                    B[6 + i] * U[3 * c + 2]);
+    for (int c = 0; c < d; c++)
+        for (int a = c; a < d; a++)
+            M[d * c + a] = U[3 * a] * BU[3 * c] + U[3 * a + 1] * BU[3 * c + 1] +
+                           U[3 * a + 2] * BU[3 * c + 2];
 }
 
 /* Cholesky of M (d x d, in place); the first pivot that is not positive
