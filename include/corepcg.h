@@ -49,7 +49,9 @@ enum corepcg_status {
     COREPCG_OK = 0,
     /* warnings: x is usable */
     COREPCG_NOT_CONVERGED = 1,    /* tol not met: iteration limit reached,
-                                     or the residual at round-off above tol */
+                                     or the residual at round-off above tol;
+                                     direct: an answer whose residual shows
+                                     round-off lost A~ (docs/design.md) */
     COREPCG_FELL_BACK = 2,        /* core not SPD; solved by block PCG     */
     COREPCG_STOPPED = 3,          /* monitor said stop; x is that iterate */
     /* errors: no usable x */

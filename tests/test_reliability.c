@@ -212,6 +212,32 @@ static void test_singular_free_block(void)
     }
 }
 
+/* Two nodes, blocks a I: a = [1e59 1e19; 1e19 1e-20], SPD (determinant
+ * 9e38) of condition 1e79: the factorisation succeeds and its answer's
+ * residual is 1e23. direct ends NOT_CONVERGED, said why, x written (an
+ * outside review: it said OK). */
+static void test_direct_lost_to_round_off(void)
+{
+    const double a[4] = {1e59, 1e19, 1e19, 1e-20};
+    sysbuf s;
+    sys_from_blocks(&s, 2, a);
+    double b[6] = {1, 1, 1, 1, 1, 1}, x[6];
+    corepcg_settings set = settings_for(COREPCG_METHOD_DIRECT);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK_INT(corepcg_setup(h, &s.sys, &set), COREPCG_OK);
+    fill(x, 6, SENTINEL);
+    corepcg_info info;
+    int rc = corepcg_solve(h, b, NULL, x, &info);
+    CHECK(rc == COREPCG_NOT_CONVERGED, "direct, cond 1e79: solve %d (%s), "
+          "residual %.3g", rc, corepcg_message(h), info.rel_residual);
+    CHECK_STR_CONTAINS(corepcg_message(h), "lost A~ to round-off");
+    CHECK(info.rel_residual > 1 && !info.converged, "residual %.3g, converged %d",
+          info.rel_residual, info.converged);
+    CHECK(!all_equal(x, 6, SENTINEL), "x not written");
+    corepcg_free(&h);
+}
+
 static void test_not_spd(void)
 {
     sysbuf s;
@@ -1124,6 +1150,7 @@ int main(void)
 {
     test_not_spd();
     test_singular_free_block();
+    test_direct_lost_to_round_off();
     test_breakdown_second_step();
     test_core_not_spd();
     test_guess_far_off();

@@ -6,6 +6,7 @@
 #include "handle.h"
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,23 @@ static int check_vector(corepcg_solver *h, const double *v, int n,
     return COREPCG_OK;
 }
 
+/* rc, or NOT_CONVERGED where direct's answer has a relative residual
+ * above sqrt(eps) beyond what the prescribed part's round-off explains: a
+ * backward-stable Cholesky leaves about n eps cond(A~), so such a residual
+ * says A~ is too ill-conditioned for double precision (an outside review:
+ * entries from 1e-20 to 1e59, cond 1e79, OK at a residual of 1e23). */
+static int direct_answer_holds(corepcg_solver *h, int rc, double rres,
+                               double prescribed_ratio)
+{
+    double bound = fmax(sqrt(DBL_EPSILON), CPG_ROUND_OFF * prescribed_ratio);
+    if (!(rres > bound))
+        return rc;
+    return cpg_fail(h->msg, COREPCG_NOT_CONVERGED, "the answer's relative "
+                    "residual %.2e is above %.2e: the factorisation lost A~ "
+                    "to round-off (A~ is too ill-conditioned for double "
+                    "precision)", rres, bound);
+}
+
 /* rc, or NOT_CONVERGED where an iterative method's own residual met tol
  * but the answer's, measured from b as info reports it, is above tol: the
  * round-off of b - A x, which holds the prescribed values' part S A (I -
@@ -268,9 +286,11 @@ static int residual_meets_tol(corepcg_solver *h, int rc, double rres,
                               double prescribed_ratio)
 {
     const corepcg_settings *s = &h->set;
-    if (s->stop != COREPCG_STOP_RESIDUAL || !(rres > s->tol) ||
-        !corepcg_method_takes(s->method, COREPCG_OPTION_TOL) ||
-        !(prescribed_ratio * CPG_ROUND_OFF < 1))
+    if (!(prescribed_ratio * CPG_ROUND_OFF < 1))
+        return rc;
+    if (!corepcg_method_takes(s->method, COREPCG_OPTION_TOL))
+        return direct_answer_holds(h, rc, rres, prescribed_ratio);
+    if (s->stop != COREPCG_STOP_RESIDUAL || !(rres > s->tol))
         return rc;
     return cpg_fail(h->msg, COREPCG_NOT_CONVERGED, "the answer's relative "
                     "residual %.2e is above tol %.2e, although the method's "
