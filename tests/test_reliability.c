@@ -238,6 +238,25 @@ static void test_direct_lost_to_round_off(void)
     corepcg_free(&h);
 }
 
+/* The same matrix with its nodes swapped, a = [1e-20 1e19; 1e19 1e59]:
+ * icpcg's factor has entries beyond float's range, in which it keeps the
+ * factor: ERR_IC_BREAKDOWN at setup, said why (it was ERR_NAN at the
+ * solve, "NaN or Inf before the first iteration", an outside review). */
+static void test_icpcg_factor_beyond_float(void)
+{
+    const double a[4] = {1e-20, 1e19, 1e19, 1e59};
+    sysbuf s;
+    sys_from_blocks(&s, 2, a);
+    corepcg_settings set = settings_for(COREPCG_METHOD_ICPCG);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    int rc = corepcg_setup(h, &s.sys, &set);
+    CHECK(rc == COREPCG_ERR_IC_BREAKDOWN, "icpcg, factor beyond float: setup "
+          "%d (%s)", rc, corepcg_message(h));
+    CHECK_STR_CONTAINS(corepcg_message(h), "beyond float's range");
+    corepcg_free(&h);
+}
+
 static void test_not_spd(void)
 {
     sysbuf s;
@@ -1151,6 +1170,7 @@ int main(void)
     test_not_spd();
     test_singular_free_block();
     test_direct_lost_to_round_off();
+    test_icpcg_factor_beyond_float();
     test_breakdown_second_step();
     test_core_not_spd();
     test_guess_far_off();

@@ -411,6 +411,20 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
                         "node %d with shift %.3g after %d retries%s",
                         inf->breakdown_node, inf->breakdown_ratio, bad, alpha,
                         inf->retries, comp ? " (compensated)" : "");
+    /* the sweeps read the factor in float: an entry beyond its range
+     * (A~'s entries spanning some 1e40 and more) would make every
+     * iteration Inf, reported as NaN with no cause (an outside review) */
+    long n9 = 9L * ic->lp[ic->G];
+    int beyond_float = 0;
+    for (long q = 0; q < n9; q++) {
+        ic->lxf[q] = (float)ic->num.lx[q];
+        beyond_float |= isinf(ic->lxf[q]);
+    }
+    if (beyond_float)
+        return cpg_fail(msg, COREPCG_ERR_IC_BREAKDOWN, "incomplete Cholesky: "
+                        "a factor entry lies beyond float's range (3.4e38), "
+                        "in which icpcg keeps its factor: A~'s entries span "
+                        "too many orders of magnitude for icpcg");
     inf->shift = alpha;
     inf->factorised = 1;
     if (comp) {
@@ -421,9 +435,6 @@ int cpg_ichol_factorise(cpg_ichol *ic, const cpg_rmat *At, char *msg)
         inf->compensated = 1;
         inf->compensation = trace > 0 ? ic->num.comp_added / trace : 0;
     }
-    long n9 = 9L * ic->lp[ic->G];
-    for (long q = 0; q < n9; q++)
-        ic->lxf[q] = (float)ic->num.lx[q];
     return COREPCG_OK;
 }
 
