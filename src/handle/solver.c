@@ -282,13 +282,13 @@ static int direct_answer_holds(corepcg_solver *h, int rc, double rres,
  * about 1e-320: 3e-4). Where b^ is itself at that round-off
  * (b = A (I - S) z) any answer at round-off is right and the measure
  * says nothing (docs/design.md, "Round-off"). */
-static int residual_meets_tol(corepcg_solver *h, int rc, double rres,
-                              double prescribed_ratio)
+static int residual_meets_tol(corepcg_solver *h, int rc, corepcg_method ran,
+                              double rres, double prescribed_ratio)
 {
     const corepcg_settings *s = &h->set;
     if (!(prescribed_ratio * CPG_ROUND_OFF < 1))
         return rc;
-    if (!corepcg_method_takes(s->method, COREPCG_OPTION_TOL))
+    if (!corepcg_method_takes(ran, COREPCG_OPTION_TOL)) /* direct, or auto's */
         return direct_answer_holds(h, rc, rres, prescribed_ratio);
     if (s->stop != COREPCG_STOP_RESIDUAL || !(rres > s->tol))
         return rc;
@@ -349,7 +349,8 @@ int corepcg_solve(corepcg_solver *h, const double *b, const double *x0,
         else
             memcpy(x, h->x, sizeof(double) * n);
         if (rc == COREPCG_OK || rc == COREPCG_FELL_BACK)
-            rc = residual_meets_tol(h, rc, rres, prescribed_ratio);
+            rc = residual_meets_tol(h, rc, run.method_used, rres,
+                                    prescribed_ratio);
     }
     if (info) {
         *info = run;

@@ -171,8 +171,10 @@ static int run_loop(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
     double floor_size = free_part ? 0
                                   : hypot(sqrt(w->vec->dot(n, w->bd, w->bd)),
                                           w->prescribed * unit);
-    w->vec->to_device(n, s->w, w->w);
-    w->vec->scale(n, unit, w->w);
+    if (!free_part) { /* x's prescribed part, at the loop's scale */
+        w->vec->to_device(n, s->w, w->w);
+        w->vec->scale(n, unit, w->w);
+    }
     scaled_finish finish = {s, w->w};
     cpg_pcg_problem pb = {
         .n = n, .matvec = apply_full, .matvec_ctx = (void *)&s->A,
