@@ -498,10 +498,13 @@ COREPCG_EXPORT int corepcg_ready(const corepcg_solver *h);
  * zero: it is the unconstrained guess y of Ascher & Boxerman), into x (n).
  * info may be NULL; its status is the code returned. Allocates nothing.
  * May be called any number of times after setup/update.
- * Returns OK; the warnings NOT_CONVERGED (max_iter reached, or the
- * residual at round-off above tol), FELL_BACK and
+ * Returns OK; the warnings NOT_CONVERGED (max_iter reached; the residual
+ * at round-off above tol; the answer's residual from b, info.rel_residual,
+ * above tol though the method's own measure met it; direct: an answer
+ * whose residual shows round-off lost A~), FELL_BACK and
  * STOPPED (the monitor asked to stop) (x written); or, x untouched:
- * ERR_ARGUMENT, ERR_STATE (no system set up), ERR_NOT_FINITE (b or x0),
+ * ERR_ARGUMENT, ERR_STATE (no system set up, or called from this handle's
+ * own monitor), ERR_NOT_FINITE (b or x0),
  * ERR_BREAKDOWN (p^T A p <= 0: A~ is not positive definite), ERR_NAN (NaN
  * or Inf while iterating, or an answer whose residual overflows),
  * ERR_NO_MEMORY / ERR_CHOLMOD (a failed factor solve). */
@@ -512,7 +515,8 @@ COREPCG_EXPORT int corepcg_solve(corepcg_solver *h, const double *b,
 /* Replaces the monitor in force (NULL: none) for the solves that follow,
  * without a new setup (a per-call callback, a log of one step).
  * corepcg_update keeps it; the next corepcg_setup puts back its settings'
- * own. Returns OK, or ERR_ARGUMENT (h is NULL). */
+ * own. Returns OK, ERR_ARGUMENT (h is NULL), or ERR_STATE (called from
+ * this handle's own monitor: nothing changed). */
 COREPCG_EXPORT int corepcg_set_monitor(corepcg_solver *h,
                                        corepcg_monitor monitor, void *user);
 
@@ -527,7 +531,8 @@ COREPCG_EXPORT int corepcg_info_get(const corepcg_solver *h, int k,
                                     double *value);
 
 /* Frees the handle and sets *h to NULL; safe on NULL and on *h == NULL,
- * so a second call does nothing. */
+ * so a second call does nothing. From the handle's own monitor it does
+ * nothing (the solve goes on with it). */
 COREPCG_EXPORT void corepcg_free(corepcg_solver **h);
 
 /* ---------------------------------------------------------------- check */

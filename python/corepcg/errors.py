@@ -135,8 +135,10 @@ class CorepcgWarning(UserWarning):
 
 
 class NotConvergedWarning(CorepcgWarning):
-    """The iteration limit was reached before the tolerance
-    (NOT_CONVERGED); info["converged"] is False."""
+    """The tolerance was not met (NOT_CONVERGED): the iteration limit
+    reached, the residual at round-off above tol, or the answer's residual
+    from b above tol (direct: one showing round-off lost A~); x is
+    written and info["converged"] is False, the message says which."""
     code = Status.NOT_CONVERGED
 
 

@@ -148,9 +148,8 @@ class Solver:
     def _use(self, call):
         """The handle, held for this thread during the call: the library's
         handle serves one call at a time (two threads on one Solver gave
-        wrong answers silently, an outside review)."""
-        if self._h is None:
-            raise errors.StateError("the Solver is closed")
+        wrong answers silently, an outside review). Closed is checked
+        with the lock held: another thread may close it until then."""
         if not self._lock.acquire(blocking=False):
             if self._owner == threading.get_ident():
                 raise errors.StateError(
@@ -162,6 +161,8 @@ class Solver:
                 "own Solver)")
         self._owner = threading.get_ident()
         try:
+            if self._h is None:
+                raise errors.StateError("the Solver is closed")
             yield self._h
         finally:
             self._owner = None
@@ -287,10 +288,15 @@ class Solver:
     def close(self):
         """Frees the handle; safe to call twice (not from the solve's
         callback: StateError)."""
-        if self._h is not None:
+        if self._h is None:
+            return
+        try:
             with self._use("close") as h:
                 lib.corepcg_free(byref(h))
                 self._h = None
+        except errors.StateError:
+            if self._h is not None:  # not closed by another thread meanwhile
+                raise
 
     def __enter__(self):
         return self

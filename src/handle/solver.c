@@ -140,19 +140,28 @@ static int full_setup(corepcg_solver *h, cpg_sys *im, double t0,
     return rc;
 }
 
+/* sys imported (cpg_sys_import_next, prev and spare as there) and each
+ * node's block on its free directions checked; on failure *im is empty. */
+static int import_checked(const corepcg_system *sys, cpg_sys *prev,
+                          cpg_bmat *spare, cpg_sys *im, char *msg)
+{
+    int rc = cpg_sys_import_next(sys, prev, spare, im, msg);
+    if (rc == COREPCG_OK)
+        rc = cpg_free_blocks_check(&im->A, &im->u, msg);
+    if (rc != COREPCG_OK)
+        cpg_sys_free(im);
+    return rc;
+}
+
 /* sys imported afresh (no previous system to reuse), then set up with
  * the handle's settings. */
 static int setup_system(corepcg_solver *h, const corepcg_system *sys,
                         double t0)
 {
     cpg_sys im;
-    int rc = cpg_sys_import_next(sys, NULL, NULL, &im, h->msg);
-    if (rc == COREPCG_OK)
-        rc = cpg_free_blocks_check(&im.A, &im.u, h->msg);
-    if (rc != COREPCG_OK) {
-        cpg_sys_free(&im);
+    int rc = import_checked(sys, NULL, NULL, &im, h->msg);
+    if (rc != COREPCG_OK)
         return rc;
-    }
     return full_setup(h, &im, t0, cpg_now() - t0);
 }
 
@@ -197,11 +206,8 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
 {
     if (!h)
         return report_update(h, COREPCG_ERR_ARGUMENT, info);
-    if (h->solving) {
-        if (info)
-            info->status = COREPCG_ERR_STATE;
-        return COREPCG_ERR_STATE;
-    }
+    if (h->solving) /* from its own monitor: the message stays the solve's */
+        return report_update(h, COREPCG_ERR_STATE, info);
     h->msg[0] = '\0';
     double t0 = cpg_now();
     if (!h->ready && !h->configured)
@@ -214,9 +220,7 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
     if (!h->ready)
         return report_update(h, setup_system(h, sys, t0), info);
     cpg_sys im;
-    int rc = cpg_sys_import_next(sys, &h->sys, &h->spare_A, &im, h->msg);
-    if (rc == COREPCG_OK && (rc = cpg_free_blocks_check(&im.A, &im.u, h->msg)) != COREPCG_OK)
-        cpg_sys_free(&im);
+    int rc = import_checked(sys, &h->sys, &h->spare_A, &im, h->msg);
     if (rc != COREPCG_OK)
         return report_update(h, rc, info); /* the current system stays usable */
     double t_import = cpg_now() - t0;

@@ -54,13 +54,10 @@ static double norm_of(const cpg_vec_ops *vec, int n, double *v)
     return largest * sqrt(vec->dot(n, v, v));
 }
 
-void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s, const double *Aw)
+void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s)
 {
     int n = 3 * s->A.nb;
-    if (Aw)
-        w->vec->copy(n, Aw, w->w);
-    else
-        cpg_bmat_mult_prescribed(&s->A, s->w, w->w);
+    cpg_bmat_mult_prescribed(&s->A, s->w, w->w);
     cpg_filter(&s->u, w->w);
     w->prescribed = norm_of(w->vec, n, w->w);
 }
@@ -71,8 +68,6 @@ int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x)
     double *bd = w->bd;
     w->vec->to_device(n, b, w->b);
     cpg_bmat_mult_prescribed(&s->A, s->w, bd);
-    if (w->w) /* an iterative method's: its loop's round-off floor */
-        cpg_fwork_prescribed(w, s, bd);
     w->vec->sub(n, w->b, bd, bd);
     cpg_filter(&s->u, bd);
     if (!w->vec->all_zero(n, bd))

@@ -281,9 +281,10 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
  * they do not. */
 double cpg_fwork_unit(const cpg_fwork *w, int n);
 
-/* w->prescribed = |S A (I - S) z|, from Aw = A (I - S) z, or NULL to
- * compute it; with iterate = 1 only (w->w is its scratch). */
-void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s, const double *Aw);
+/* w->prescribed = |S A (I - S) z| (Baraff & Witkin's start: its loop's
+ * scale and round-off floor); with iterate = 1 only (w->w is its
+ * scratch). */
+void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s);
 
 /* x = S x + (I - S) z. */
 void cpg_fwork_finish(const cpg_sys *s, double *x);

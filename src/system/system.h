@@ -134,8 +134,8 @@ int cpg_sys_import_next(const corepcg_system *in, cpg_sys *prev,
                         cpg_bmat *spare, cpg_sys *out, char *msg);
 
 /* free_blocks.c: OK when every node's diagonal block of A on its free
- * directions (U^T A_JJ U) is positive definite to working precision, else
- * ERR_NOT_SPD naming the first node that is not. */
+ * directions (U^T A_JJ U) is positive definite (a Cholesky whose pivots
+ * are all above zero), else ERR_NOT_SPD naming the first node that is not. */
 int cpg_free_blocks_check(const cpg_bmat *A, const cpg_ublocks *u, char *msg);
 
 /* import_map.c: the map (none for BOTH, whose symmetry each import must
