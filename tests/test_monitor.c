@@ -280,7 +280,7 @@ typedef struct reentry {
     corepcg_solver *h;
     const testsys *t;
     double *scratch;
-    int calls, codes[6];
+    int calls, codes[7];
 } reentry;
 
 static int call_back_in(int iteration, double residual, void *user)
@@ -293,7 +293,11 @@ static int call_back_in(int iteration, double residual, void *user)
     corepcg_info info;
     corepcg_solver *same = r->h;
     r->codes[0] = corepcg_solve(r->h, r->t->b, NULL, r->scratch, &info);
+    memset(&info, 0x5a, sizeof info);
     r->codes[1] = corepcg_update(r->h, &r->t->sys, &info);
+    /* info filled as by every refused update, not left as it came */
+    r->codes[6] = info.status == COREPCG_ERR_STATE &&
+                  (info.analysis_reused == 0 || info.analysis_reused == 1);
     r->codes[2] = corepcg_setup(r->h, &r->t->sys, NULL);
     r->codes[3] = corepcg_set_monitor(r->h, NULL, NULL);
     corepcg_free(&same);
@@ -332,6 +336,7 @@ static void test_reentry_refused(const testsys *t)
                   "monitor returned %d", name, c, r.codes[c]);
         CHECK(r.codes[4] && r.codes[5], "%s: free from the monitor dropped "
               "the handle", name);
+        CHECK(r.codes[6], "%s: update from the monitor left info unfilled", name);
         CHECK(memcmp(x, plain, sizeof(double) * (size_t)t->n) == 0,
               "%s: the answer differs from the one without the calls", name);
         corepcg_free(&h);
