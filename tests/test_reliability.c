@@ -210,6 +210,18 @@ static void test_singular_free_block(void)
             corepcg_free(&h);
         }
     }
+    /* and blocks of subnormal size, [2 -1; -1 2] 1e-310, are positive
+     * definite (an outside review: 1 / max|B| overflowed there, and the
+     * check refused them with a NaN pivot) */
+    const double tiny_blocks[4] = {2e-310, -1e-310, -1e-310, 2e-310};
+    sysbuf sub;
+    sys_from_blocks(&sub, 2, tiny_blocks);
+    corepcg_settings set = settings_for(COREPCG_METHOD_DIRECT);
+    corepcg_solver *h = NULL;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK(corepcg_setup(h, &sub.sys, &set) == COREPCG_OK, "subnormal blocks "
+          "refused: %s", corepcg_message(h));
+    corepcg_free(&h);
 }
 
 /* Two nodes, blocks a I: a = [1e59 1e19; 1e19 1e-20], SPD (determinant

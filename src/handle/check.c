@@ -37,6 +37,26 @@ static double norm2(const double *v, size_t n)
     return scale * sqrt(sum);
 }
 
+/* y = |A| |w|, entry by entry, from the columns of nodes whose w is not
+ * zero (the constrained ones): the size of what is summed in A w, which
+ * its round-off is relative to even where the sum cancels. */
+static void abs_product(const cpg_bmat *A, const double *w, double *y)
+{
+    memset(y, 0, 3 * (size_t)A->nb * sizeof(double));
+    for (int J = 0; J < A->nb; J++) {
+        const double *wj = w + 3L * J;
+        if (wj[0] == 0 && wj[1] == 0 && wj[2] == 0)
+            continue;
+        for (int k = A->p[J]; k < A->p[J + 1]; k++) {
+            const double *B = A->x + 9L * k;
+            double *yi = y + 3L * A->i[k];
+            for (int a = 0; a < 3; a++)
+                for (int c = 0; c < 3; c++)
+                    yi[a] += fabs(B[3 * c + a]) * fabs(wj[c]);
+        }
+    }
+}
+
 /* The measures with caller-provided work vectors w and Aw (n each). */
 void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
                         const double *b, const double *z, const double *x,
@@ -62,13 +82,13 @@ void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
 
     /* denominator: b^ = S (b - A (I - S) z) */
     cpg_prescribed(u, z, w);
-    cpg_bmat_mult_prescribed(A, w, Aw);
     double prescribed = 0;
-    if (prescribed_ratio) { /* w is free again */
-        memcpy(w, Aw, n * sizeof(double));
-        cpg_filter(u, w);
-        prescribed = norm2(w, n);
+    if (prescribed_ratio) {
+        abs_product(A, w, Aw);
+        cpg_filter(u, Aw);
+        prescribed = norm2(Aw, n);
     }
+    cpg_bmat_mult_prescribed(A, w, Aw);
     for (size_t k = 0; k < n; k++)
         Aw[k] = b[k] - Aw[k];
     cpg_filter(u, Aw);

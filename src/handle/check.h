@@ -12,8 +12,9 @@
 
 /* docs/format.md's measures, on the internal representation, with two work
  * vectors of n doubles (no allocation), and into *prescribed_ratio (unless
- * NULL) |S A (I - S) z| / |b^|, how far b^ is a remainder of the prescribed
- * values' part (Inf for b^ = 0). A NaN anywhere gives NaN. */
+ * NULL) |S |A| |(I - S) z|| / |b^|: how far b^ is a remainder of the
+ * prescribed values' part, whose round-off is relative to the size of
+ * what A (I - S) z sums (Inf for b^ = 0). A NaN anywhere gives NaN. */
 void cpg_check_measures(const cpg_bmat *A, const cpg_ublocks *u,
                         const double *b, const double *z, const double *x,
                         double *w, double *Aw, double *constraint_error,

@@ -324,12 +324,11 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
                        (pb->stop_residual ? size2 : reference);
     /* Stopping at that floor is final only where b^ is itself round-off
      * or tol asks for more than double precision gives; otherwise the
-     * floor is an estimate (most systems get well below it: 64 eps |b^|
-     * was 100 |b^| times what a direct solve reached where the prescribed
-     * values' part outweighs b^ by 1e11), so the loop goes on to tol from
-     * the true residual, and says round-off only once the checks ran out. */
+     * floor is an estimate (64 eps of the prescribed part was 100 times
+     * what a direct solve reached where that part outweighs b^ by 1e11),
+     * so the loop goes on from the true residual, and says round-off once
+     * the checks ran out. */
     int floor_final = pb->tol < ROUND_OFF || b_at_round_off(reference, round_off);
-    double check_at = floor_final ? fmax(target, round_off) : target;
 
     int it = 0;
     while ((pb->stop_residual ? rr : delta) > target) {
@@ -352,10 +351,10 @@ int cpg_pcg(const cpg_pcg_problem *pb, cpg_pcg_work *w, double *x,
         }
         verified = 0;
         int restart = 0;
-        /* checked once the recurrence meets tol, or a final round-off,
-         * whichever comes first (below round-off it would only shrink
-         * alone) */
-        if (pb->stop_residual && rr <= check_at && checks < TRUE_RESIDUAL_CHECKS) {
+        /* checked once the recurrence meets tol, or round-off, whichever
+         * comes first (below round-off it would only shrink alone) */
+        if (pb->stop_residual && rr <= fmax(target, round_off) &&
+            checks < TRUE_RESIDUAL_CHECKS) {
             checks++;
             rr = true_residual(pb, vec, x, r, q);
             if (rr > target && rr <= round_off && floor_final) {

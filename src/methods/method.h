@@ -247,8 +247,10 @@ int cpg_fwork_alloc(cpg_fwork *w, const cpg_ctx *ctx, int n, int iterate);
 void cpg_fwork_free(cpg_fwork *w);
 
 /* w->b = b (the caller's, copied in) and w->bd = b^. Returns 1 when
- * b^ = 0, having set x (the caller's) = (I - S) z: the free part of the
- * answer is exactly zero (PCG would chase it to underflow). */
+ * b^ = 0, or (an iterative method's, allocated with iterate = 1) no more
+ * than the round-off of S A (I - S) z, having set x (the caller's) =
+ * (I - S) z: the free part of the answer is zero to round-off (PCG would
+ * chase it to underflow). */
 int cpg_fwork_rhs(cpg_fwork *w, const cpg_sys *s, const double *b, double *x);
 
 /* After cpg_fwork_rhs returned 0: the PCG loop with the filter on the
@@ -281,10 +283,10 @@ int cpg_fwork_run(cpg_fwork *w, const cpg_ctx *ctx, cpg_precond_fn precond,
  * they do not. */
 double cpg_fwork_unit(const cpg_fwork *w, int n);
 
-/* w->prescribed = |S A (I - S) z| (Baraff & Witkin's start: its loop's
- * scale and round-off floor); with iterate = 1 only (w->w is its
- * scratch). */
-void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s);
+/* w->prescribed = |S A (I - S) z|, from Aw = A (I - S) z, or NULL to
+ * compute it (Baraff & Witkin's start: its loop's scale and round-off
+ * floor); with iterate = 1 only (w->w is its scratch). */
+void cpg_fwork_prescribed(cpg_fwork *w, const cpg_sys *s, const double *Aw);
 
 /* x = S x + (I - S) z. */
 void cpg_fwork_finish(const cpg_sys *s, double *x);

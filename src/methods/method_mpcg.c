@@ -80,7 +80,7 @@ static int bw_solve(void *state, const cpg_ctx *ctx, const double *b,
     w->vec->to_device(n, b, w->b);
     w->vec->copy(n, w->b, sb);
     cpg_filter(&s->u, sb);
-    cpg_fwork_prescribed(w, s);
+    cpg_fwork_prescribed(w, s, NULL);
     /* delta0 at the loop's scale: in A's units it is b's squared times
      * A's, and overflows long before the loop's own sums would */
     double unit = cpg_fwork_unit(w, n);
