@@ -141,15 +141,23 @@ static int full_setup(corepcg_solver *h, cpg_sys *im, double t0,
 }
 
 /* sys imported (cpg_sys_import_next, prev and spare as there) and each
- * node's block on its free directions checked; on failure *im is empty. */
+ * node's block on its free directions checked; on failure *im is empty,
+ * and prev keeps the import map the import took over from it (the next
+ * step's update walks it instead of importing in full). */
 static int import_checked(const corepcg_system *sys, cpg_sys *prev,
                           cpg_bmat *spare, cpg_sys *im, char *msg)
 {
+    cpg_import_map *prev_map = prev ? prev->map : NULL;
     int rc = cpg_sys_import_next(sys, prev, spare, im, msg);
     if (rc == COREPCG_OK)
         rc = cpg_free_blocks_check(&im->A, &im->u, msg);
-    if (rc != COREPCG_OK)
+    if (rc != COREPCG_OK) {
+        if (prev_map && im->map == prev_map) {
+            prev->map = prev_map;
+            im->map = NULL;
+        }
         cpg_sys_free(im);
+    }
     return rc;
 }
 
