@@ -7,6 +7,7 @@
  * (an outside review), while direct and amgpcg named the node. */
 #include "system.h"
 
+#include <float.h>
 #include <math.h>
 
 /* Where node J's diagonal block lies in A's pattern, or -1. */
@@ -18,12 +19,12 @@ static long diagonal_block(const cpg_bmat *A, int J)
     return -1;
 }
 
-/* M = U^T B U 2^-e (d x d, column-major; its lower triangle) for B 3 x 3
- * and U's first d columns, 2^e about B's largest entry: scaled by a power
- * of two, entry by entry, so that blocks near the largest double do not
- * overflow and subnormal ones do not underflow (1 / max|B| itself
- * overflows below 5.6e-309; an outside review). Positive definiteness
- * does not depend on the scale. B U first: 9 d products, then d (d + 1)
+/* M = U^T B U / max|B| (d x d, column-major; its lower triangle) for B
+ * 3 x 3 and U's first d columns: scaled, so that blocks near the largest
+ * double do not overflow and subnormal ones do not underflow (there by a
+ * power of two, entry by entry: 1 / max|B| itself overflows below
+ * 5.6e-309; an outside review). Positive definiteness does not depend on
+ * the scale. B U first: 9 d products, then d (d + 1)
  * / 2 dots. */
 static void on_free_directions(const double *B, const double *U, int d, double *M)
 {
@@ -31,10 +32,16 @@ static void on_free_directions(const double *B, const double *U, int d, double *
     for (int e = 0; e < 9; e++)
         if (fabs(B[e]) > largest)
             largest = fabs(B[e]);
-    int exponent = 0;
-    (void)frexp(largest, &exponent);
-    for (int e = 0; e < 9; e++)
-        Bs[e] = ldexp(B[e], -exponent);
+    if (largest >= DBL_MIN) { /* 1 / largest finite: one multiply each */
+        double unit = largest > 0 ? 1 / largest : 1;
+        for (int e = 0; e < 9; e++)
+            Bs[e] = unit * B[e];
+    } else {
+        int exponent = 0;
+        (void)frexp(largest, &exponent);
+        for (int e = 0; e < 9; e++)
+            Bs[e] = ldexp(B[e], -exponent);
+    }
     for (int c = 0; c < d; c++)
         for (int i = 0; i < 3; i++)
             BU[3 * c + i] = Bs[i] * U[3 * c] + Bs[3 + i] * U[3 * c + 1] +
@@ -87,7 +94,7 @@ int cpg_free_blocks_check(const cpg_bmat *A, const cpg_ublocks *u, char *msg)
                             "node %d's diagonal block on its %d free "
                             "direction%s is not positive definite (Cholesky "
                             "pivot %d of %d: %.3g, the block scaled to a "
-                            "largest entry in [0.5, 1)), so A~ (A on the free "
+                            "largest entry of about 1), so A~ (A on the free "
                             "directions) is not", J, d, d > 1 ? "s" : "",
                             bad + 1, d, pivot);
     }
