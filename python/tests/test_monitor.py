@@ -204,6 +204,38 @@ class Callback(unittest.TestCase):
                     self.assertFalse(s.closed)
                     self.assertEqual(x.tobytes(), want.tobytes())
 
+    def test_closed_by_another_thread_meanwhile(self):
+        # another thread closes the Solver between this call's start and
+        # its taking the handle: close() is a no-op and solve() says the
+        # Solver is closed (an outside review: close() raised TypeError,
+        # update() ArgumentError, from a handle of None)
+        class RacingLock:
+            def __init__(self, solver):
+                self.real, self.solver, self.armed = threading.Lock(), solver, True
+
+            def acquire(self, blocking=True):
+                if self.armed:
+                    self.armed = False
+                    t = threading.Thread(target=self.solver.close)
+                    t.start()
+                    t.join()
+                return self.real.acquire(blocking)
+
+            def release(self):
+                self.real.release()
+
+        for call in ("close", "solve"):
+            with self.subTest(call=call):
+                s = self.solver("icpcg")
+                s._lock = RacingLock(s)
+                if call == "close":
+                    s.close()
+                else:
+                    with self.assertRaises(corepcg.StateError) as cm:
+                        s.solve(self.b)
+                    self.assertIn("the Solver is closed", cm.exception.message)
+                self.assertTrue(s.closed)
+
     def test_keyboard_interrupt_propagates(self):
         def interrupt(iteration, residual):
             raise KeyboardInterrupt
