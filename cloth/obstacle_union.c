@@ -402,7 +402,6 @@ int obstacle_inside_another_part(const cloth_mesh_obstacle *ob, const double x[3
     return found;
 }
 
-
 int obstacle_point_buried(const cloth_mesh_obstacle *ob, const double q[3], int t)
 {
     if (ob->burial[t] != MIXED)

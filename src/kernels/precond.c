@@ -49,15 +49,6 @@ static int invert_spd(double *M, int d)
     return 0;
 }
 
-/* Index of node J's diagonal block in A's pattern. */
-static long diagonal_index(const cpg_bmat *A, int J)
-{
-    for (long k = A->p[J]; k < A->p[J + 1]; k++)
-        if (A->i[k] == J)
-            return k;
-    return -1; /* cpg_bmat_from_system guarantees it exists */
-}
-
 static int alloc_inv(cpg_precond *pc, size_t count)
 {
     pc->inv = calloc(count ? count : 1, sizeof(double));
@@ -140,7 +131,7 @@ int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
     if (alloc_inv(pc, count))
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     for (int i = 0; i < A->nb; i++) {
-        const double *B = A->x + 9 * diagonal_index(A, i);
+        const double *B = A->x + 9 * cpg_bmat_diagonal(A, i);
         if (kind == COREPCG_PRECOND_DIAG) {
             for (int m = 0; m < 3; m++) {
                 if (!(B[4 * m] > 0)) {
@@ -170,7 +161,7 @@ int cpg_precond_projected_blocks(cpg_precond *pc, const cpg_bmat *A,
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     for (int i = 0; i < A->nb; i++) {
         int d = u->ndof[i];
-        const double *B = A->x + 9 * diagonal_index(A, i), *U = u->U + 9L * i;
+        const double *B = A->x + 9 * cpg_bmat_diagonal(A, i), *U = u->U + 9L * i;
         double V[9]; /* U^T B U, d x d */
         cpg_reduce_block(B, U, d, U, d, V);
         if (d > 0 && invert_spd(V, d)) {

@@ -452,6 +452,14 @@ int cpg_bmat_from_system(const corepcg_system *sys, cholmod_common *cm,
     return rc;
 }
 
+long cpg_bmat_diagonal(const cpg_bmat *A, int J)
+{
+    for (long k = A->p[J]; k < A->p[J + 1]; k++)
+        if (A->i[k] == J)
+            return k;
+    return -1;
+}
+
 int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b)
 {
     return a->nb == b->nb &&

@@ -10,30 +10,19 @@
 #include <float.h>
 #include <math.h>
 
-/* Where node J's diagonal block lies in A's pattern, or -1. */
-static long diagonal_block(const cpg_bmat *A, int J)
-{
-    for (long k = A->p[J]; k < A->p[J + 1]; k++)
-        if (A->i[k] == J)
-            return k;
-    return -1;
-}
-
-/* M = U^T B U / max|B| (d x d, column-major; its lower triangle) for B
- * 3 x 3 and U's first d columns: scaled, so that blocks near the largest
- * double do not overflow and subnormal ones do not underflow (there by a
- * power of two, entry by entry: 1 / max|B| itself overflows below
- * 5.6e-309; an outside review). Positive definiteness does not depend on
- * the scale. B U first: 9 d products, then d (d + 1)
- * / 2 dots. */
+/* M = U^T B U / max|B| (d x d, column-major) for B 3 x 3 and U's first d
+ * columns: scaled, so that blocks near the largest double do not
+ * overflow and subnormal ones do not underflow (there by a power of two,
+ * entry by entry: 1 / max|B| itself overflows below 5.6e-309; an
+ * outside review). Positive definiteness does not depend on the scale. */
 static void on_free_directions(const double *B, const double *U, int d, double *M)
 {
-    double largest = 0, Bs[9], BU[9]; /* A is finite (the import checked) */
+    double largest = 0, Bs[9]; /* A is finite (the import checked) */
     for (int e = 0; e < 9; e++)
         if (fabs(B[e]) > largest)
             largest = fabs(B[e]);
     if (largest >= DBL_MIN) { /* 1 / largest finite: one multiply each */
-        double unit = largest > 0 ? 1 / largest : 1;
+        double unit = 1 / largest;
         for (int e = 0; e < 9; e++)
             Bs[e] = unit * B[e];
     } else {
@@ -42,21 +31,16 @@ static void on_free_directions(const double *B, const double *U, int d, double *
         for (int e = 0; e < 9; e++)
             Bs[e] = ldexp(B[e], -exponent);
     }
-    for (int c = 0; c < d; c++)
-        for (int i = 0; i < 3; i++)
-            BU[3 * c + i] = Bs[i] * U[3 * c] + Bs[3 + i] * U[3 * c + 1] +
-                            Bs[6 + i] * U[3 * c + 2];
-    for (int c = 0; c < d; c++)
-        for (int a = c; a < d; a++)
-            M[d * c + a] = U[3 * a] * BU[3 * c] + U[3 * a + 1] * BU[3 * c + 1] +
-                           U[3 * a + 2] * BU[3 * c + 2];
+    cpg_reduce_block(Bs, U, d, U, d, M);
 }
 
 /* Cholesky of M (d x d, in place); the first pivot that is not positive
- * into *pivot, its index returned, or -1 when M is positive definite. Not
- * "to working precision": a block of condition 1e308 is positive definite
- * and its system solvable (test_reliability), so only a pivot that
- * round-off left at zero or below counts. */
+ * into *pivot, its index returned, or -1 when M is positive definite.
+ * Written out for at most 3x3 (the test reads only the pivots' signs;
+ * precond.c's invert_spd calls LAPACK, whose rounding its inverse
+ * keeps). Not "to working precision": a block of condition 1e308 is
+ * positive definite and its system solvable (test_reliability), so only
+ * a pivot that round-off left at zero or below counts. */
 static int first_bad_pivot(double *M, int d, double *pivot)
 {
     for (int c = 0; c < d; c++) {
@@ -83,7 +67,7 @@ int cpg_free_blocks_check(const cpg_bmat *A, const cpg_ublocks *u, char *msg)
 {
     for (int J = 0; J < u->N; J++) {
         int d = u->ndof[J];
-        long k = d > 0 ? diagonal_block(A, J) : -1;
+        long k = d > 0 ? cpg_bmat_diagonal(A, J) : -1;
         if (k < 0)
             continue; /* fixed, or no block: the import said so */
         double M[9], pivot = 0;

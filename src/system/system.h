@@ -53,6 +53,10 @@ int cpg_symmetry_check(struct cholmod_sparse_struct *A, const char *what,
 /* 1 when the two matrices have the same block pattern. */
 int cpg_bmat_same_pattern(const cpg_bmat *a, const cpg_bmat *b);
 
+/* Where node J's diagonal block lies (cpg_bmat_from_system guarantees
+ * that it exists). */
+long cpg_bmat_diagonal(const cpg_bmat *A, int J);
+
 /* ------------------------------------------------- constraints, U blocks */
 
 /* U_i (3 x ndof_i, orthonormal columns, U_i U_i^T = S_i) for every node. */
