@@ -196,8 +196,11 @@ typedef struct cpg_precond {
 
 int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
                         const cpg_rmat *At, char *msg);
+/* MPCG's: A's diagonal (DIAG) or 3x3 diagonal blocks (BLOCK), inverted;
+ * a fixed node's (u->ndof 0) is the identity, as the filter drops what
+ * it gives, so its block of A may be anything (even zero). */
 int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
-                     char *msg);
+                     const cpg_ublocks *u, char *msg);
 /* Per node U_i (U_i^T A_ii U_i)^-1 U_i^T, applied in the full space: on
  * range(S) the node-block preconditioner of A~ (upcg's block), for the
  * loop with the filter. */

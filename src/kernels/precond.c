@@ -118,7 +118,7 @@ int cpg_precond_reduced(cpg_precond *pc, corepcg_precond kind,
 }
 
 int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
-                     char *msg)
+                     const cpg_ublocks *u, char *msg)
 {
     memset(pc, 0, sizeof *pc);
     pc->n = 3 * A->nb;
@@ -132,7 +132,14 @@ int cpg_precond_full(cpg_precond *pc, corepcg_precond kind, const cpg_bmat *A,
         return cpg_fail(msg, COREPCG_ERR_NO_MEMORY, "out of memory");
     for (int i = 0; i < A->nb; i++) {
         const double *B = A->x + 9 * cpg_bmat_diagonal(A, i);
-        if (kind == COREPCG_PRECOND_DIAG) {
+        if (u->ndof[i] == 0) { /* the filter drops it: the identity */
+            if (kind == COREPCG_PRECOND_DIAG)
+                for (int m = 0; m < 3; m++)
+                    pc->inv[3L * i + m] = 1;
+            else
+                for (int m = 0; m < 9; m++)
+                    pc->inv[9L * i + m] = m % 4 == 0;
+        } else if (kind == COREPCG_PRECOND_DIAG) {
             for (int m = 0; m < 3; m++) {
                 if (!(B[4 * m] > 0)) {
                     cpg_precond_free(pc);

@@ -40,7 +40,7 @@ static int mpcg_factorise(void *state, const cpg_ctx *ctx)
     mpcg_state *st = state;
     cpg_precond_free(&st->pc);
     return cpg_precond_full(&st->pc, ctx->set->precond, &ctx->sys->A,
-                            ctx->msg);
+                            &ctx->sys->u, ctx->msg);
 }
 
 /* v^T P v with P itself, not its inverse: diag(A), or A's 3x3 diagonal
