@@ -51,10 +51,17 @@ def _from_bundle(bundle):
     colptr = _copy(s.A_colptr, n + 1, np.int32)
     rowidx = _copy(s.A_rowidx, colptr[-1], np.int32)
     values = _copy(s.A_values, colptr[-1], np.float64)
-    lower = sp.csc_matrix((values, rowidx, colptr), shape=(n, n))
-    # Mirror the strictly lower part: the two patterns are disjoint, so no
-    # value is changed by the sum.
-    A = (lower + sp.tril(lower, k=-1).T).tocsc()
+    # Mirror the strictly lower part by its entries, not by a sum of
+    # matrices: SciPy's sum drops stored zeros, which are part of A's
+    # pattern (docs/format.md), so a read and a write would not copy the
+    # bundle. The two patterns are disjoint: no value is summed.
+    cols = np.repeat(np.arange(n, dtype=np.int32), np.diff(colptr))
+    strict = rowidx != cols
+    A = sp.coo_matrix((np.concatenate([values, values[strict]]),
+                       (np.concatenate([rowidx, cols[strict]]),
+                        np.concatenate([cols, rowidx[strict]]))),
+                      shape=(n, n)).tocsc()
+    A.sort_indices()
     constraints = np.zeros(s.num_constraints, CONSTRAINT_DTYPE)
     if s.num_constraints:
         ctypes.memmove(constraints.ctypes.data, s.constraints,
