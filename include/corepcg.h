@@ -235,7 +235,8 @@ typedef int (*corepcg_monitor)(int iteration, double residual, void *user);
  * corepcg_option_describe and corepcg_method_takes. */
 typedef struct corepcg_settings {
     corepcg_method method;     /* default COREPCG_METHOD_AUTO                */
-    double tol;                /* iterative methods' tolerance, (0, 1)       */
+    double tol;                /* iterative methods' tolerance, in [1e-300,
+                                  0.999999]; COREPCG_DEFAULT_TOL           */
     int max_iter;              /* reaching it gives NOT_CONVERGED            */
     corepcg_precond precond;   /* default DIAG                               */
     corepcg_ordering ordering; /* default NESDIS                             */
@@ -576,9 +577,9 @@ typedef struct corepcg_bundle {
  * Returns OK; ERR_IO (missing or unreadable file); ERR_FORMAT (malformed
  * content, with file:line); ERR_DIMENSION; ERR_NOT_FINITE;
  * ERR_NOT_SYMMETRIC; ERR_CONSTRAINT (constraints.txt, with file:line);
- * ERR_NOT_SPD (a diagonal entry <= 0 or missing); ERR_TOO_LARGE (absurd
- * header sizes, refused before allocating); ERR_NO_MEMORY. *out is NULL
- * on failure. */
+ * ERR_FORMAT too for a diagonal entry missing, ERR_NOT_SPD for one <= 0;
+ * ERR_TOO_LARGE (absurd header sizes, refused before allocating);
+ * ERR_NO_MEMORY. *out is NULL on failure. */
 COREPCG_EXPORT int corepcg_bundle_read(const char *dir, corepcg_bundle **out,
                                        char *msg);
 COREPCG_EXPORT void corepcg_bundle_free(corepcg_bundle **bundle);
@@ -589,7 +590,8 @@ COREPCG_EXPORT void corepcg_bundle_free(corepcg_bundle **bundle);
  * All or nothing (docs/format.md, "9.4 All or nothing").
  * Returns OK, setup's codes for a bad system (it runs the same checks),
  * ERR_NOT_FINITE (|v| >= 1e308 too, which Matrix Market cannot carry),
- * ERR_NOT_SPD (a diagonal entry <= 0 or missing), ERR_NO_MEMORY, ERR_IO. */
+ * ERR_FORMAT (a diagonal entry missing), ERR_NOT_SPD (one <= 0),
+ * ERR_NO_MEMORY, ERR_IO. */
 COREPCG_EXPORT int corepcg_bundle_write(const char *dir,
                                         const corepcg_system *sys,
                                         const double *b, const double *x0,
