@@ -237,6 +237,19 @@ void bench_print_machine(FILE *out, const bench_env *env);
 /* The 1, 5 and 15 minute load averages as text ("?" when unknown); returns
  * the 1 minute one (0 when unknown). */
 double bench_load_average(char *buf, size_t len);
+/* The time now, UTC ("2026-12-07 10:45 UTC"): when a run started. */
+void bench_date(char *buf, size_t len);
+/* When a run started and the load average then. */
+typedef struct bench_stamp {
+    char date[64];
+    char load[64];
+    double load1;
+} bench_stamp;
+void bench_stamp_take(bench_stamp *st);
+/* The 1 minute load average above which the machine counts as busy when
+ * a run starts (before the bench's own work): others' work then took half
+ * a core or more. */
+#define BENCH_BUSY_LOAD 0.5
 
 /* bench_fork.c: bench's child processes (see there why a process that
  * forks must not have built an Embree tree). fork() after flushing
@@ -253,11 +266,34 @@ int bench_apart(int (*work)(const void *), const void *arg, const char *what);
 /* bench_run.c: runs every case; 0, or a negative status when a scene
  * could not be built (msg says why). */
 int bench_run(const bench_options *o, bench_results *res, char *msg);
+
+/* What every mode of the bench makes of one answer (its status,
+ * iterations, rel_residual and constraint_error), by one rule: an
+ * iterative method's residual within BENCH_RESIDUAL_FACTOR x tol, one
+ * that takes no tol (ran: the method that answered, auto's choice) within
+ * BENCH_DIRECT_RESIDUAL, the constraints within BENCH_CONSTRAINT_TOL.
+ * why says what failed (message: the library's, or NULL). */
+enum { BENCH_ANSWER_OK = 0, BENCH_ANSWER_NOT_CONVERGED = 1, BENCH_ANSWER_FAILED = 2 };
+int bench_judge(const bench_sample *s, int ran, double tol, const char *message,
+                char *why, size_t len);
+/* A verdict's name in the CSVs: "ok", "not_converged" or "failed". */
+const char *bench_answer_name(int verdict);
 /* 1 when the run has a cell or a case that failed. */
 int bench_any_failure(const bench_results *res);
 
 /* bench_report.c */
 void bench_print_table(FILE *out, const bench_results *res);
+/* The lines every markdown report opens with after its command: the
+ * machine, the system, the build, then the date, the run's length and
+ * the load average at its start (load1_start: the 1 minute one) and end,
+ * flagged busy when others' work was running as it started. */
+void bench_print_run_header(FILE *out, const bench_env *env, const char *date,
+                            double total_s, const char *load_start,
+                            double load1_start);
+/* One CSV field as RFC 4180 has it: quoted, its quotes doubled, when it
+ * holds a comma, a quote or a line break (a mesh label "tshirt.obj (fem,
+ * bending 0.0001)"); as it is otherwise. */
+void bench_csv_text(FILE *out, const char *text);
 int bench_write_csv(FILE *out, const bench_results *res);
 int bench_write_markdown(FILE *out, const bench_results *res,
                          const bench_env *env);

@@ -6,6 +6,7 @@
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 double bench_load_average(char *buf, size_t len)
@@ -21,6 +22,19 @@ double bench_load_average(char *buf, size_t len)
     if (f)
         fclose(f);
     return l1;
+}
+
+void bench_date(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tmv;
+    strftime(buf, len, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
+}
+
+void bench_stamp_take(bench_stamp *st)
+{
+    bench_date(st->date, sizeof st->date);
+    st->load1 = bench_load_average(st->load, sizeof st->load);
 }
 
 /* 1 when /proc/cpuinfo's first flags line lists flag. */

@@ -193,29 +193,49 @@ void bench_print_table(FILE *out, const bench_results *res)
 
 /* ----------------------------------------------------------------- CSV */
 
+void bench_csv_text(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\r\n")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
 int bench_write_csv(FILE *out, const bench_results *res)
 {
     const bench_options *o = res->opt;
     fprintf(out, "scene,tol,size,k_stretch,dt,method,steps,iterations_median,"
                  "time_median_s,time_min_s,time_max_s,rel_residual_max,"
-                 "constraint_error_max,nnz_factor,factor_gflops_median,mesh\n");
+                 "constraint_error_max,nnz_factor,factor_gflops_median,mesh,status\n");
     for (int c = 0; c < res->num_cases; c++) {
         const bench_case *cs = &res->cases[c];
         for (int j = 0; j < o->num_methods; j++) {
             const bench_cell *cl = &cs->cells[j];
-            /* a failed cell is flagged by iterations_median = -1 */
+            /* a failed cell is flagged by iterations_median = -1, and
+             * status says whether it failed or did not converge */
             /* factor_gflops_median is nan for a method that does not
              * factorise with CHOLMOD */
-            /* size 0 and the mesh's file name on a mesh */
+            /* size 0 and the mesh's label on a mesh (quoted: it may hold
+             * a comma) */
             fprintf(out, "%s,%.6g,%d,%.17g,%.6g,%s,%d,%.17g,%.6e,%.6e,%.6e,%.6e,%.6e,%ld,"
-                         "%.4g,%s\n",
+                         "%.4g,",
                     cloth_scene_name(cs->id.scene), cs->id.tol, cs->id.size, cs->id.k,
                     cs->dt,
                     corepcg_method_name(cl->method), cl->steps,
                     cl->failed ? -1.0 : cl->iterations_median, cl->time_median_s,
                     cl->time_min_s, cl->time_max_s, cl->rel_residual_max,
-                    cl->constraint_error_max, cl->nnz_factor, cl->factor_gflops_median,
-                    cs->id.size ? "" : cs->id.label);
+                    cl->constraint_error_max, cl->nnz_factor, cl->factor_gflops_median);
+            bench_csv_text(out, cs->id.size ? "" : cs->id.label);
+            fprintf(out, ",%s\n", bench_answer_name(!cl->failed ? BENCH_ANSWER_OK
+                                   : cl->not_converged ? BENCH_ANSWER_NOT_CONVERGED
+                                                       : BENCH_ANSWER_FAILED));
         }
     }
     return ferror(out) ? -1 : 0;
@@ -429,6 +449,30 @@ static void for_each_group(FILE *out, const bench_results *res,
     }
 }
 
+void bench_print_run_header(FILE *out, const bench_env *env, const char *date,
+                            double total_s, const char *load_start,
+                            double load1_start)
+{
+    bench_print_machine(out, env);
+    struct utsname u;
+    if (uname(&u) == 0)
+        fprintf(out, "- system: %s %s %s\n", u.sysname, u.release, u.machine);
+#ifdef __OPTIMIZE__
+    fprintf(out, "- tool compiled with optimisation (use `meson setup BUILD --buildtype=release`)\n");
+#else
+    fprintf(out, "- tool compiled WITHOUT optimisation: times are not representative\n");
+#endif
+    /* the load at the start, before the bench's own threads count in it:
+     * at the end it holds the bench itself */
+    int busy = load1_start > BENCH_BUSY_LOAD;
+    fprintf(out, "- date: %s; the whole run took %.0f s; load average (1, 5, 15 min) "
+                 "%s at the start, %s at the end; busy: %s (busy means a 1 minute "
+                 "load above %g at the start, before the bench's own work: other "
+                 "work was running%s)\n",
+            date, total_s, load_start, env->load, busy ? "yes" : "no", BENCH_BUSY_LOAD,
+            busy ? ", and absolute times suffer more than ratios" : "");
+}
+
 int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *env)
 {
     const bench_options *o = res->opt;
@@ -440,21 +484,8 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
     }
     fprintf(out, "# corepcg bench\n\n");
     fprintf(out, "Reproduce: `%s`\n\n", o->command);
-    bench_print_machine(out, env);
-    struct utsname u;
-    if (uname(&u) == 0)
-        fprintf(out, "- system: %s %s %s\n", u.sysname, u.release, u.machine);
-#ifdef __OPTIMIZE__
-    fprintf(out, "- tool compiled with optimisation (use `meson setup BUILD --buildtype=release`)\n");
-#else
-    fprintf(out, "- tool compiled WITHOUT optimisation: times are not representative\n");
-#endif
-    int busy = fmax(res->load1_start, env->load1) > env->cores + 0.5;
-    fprintf(out, "- date: %s; the whole run took %.0f s; load average (1, 5, 15 min) "
-                 "%s at the start, %s at the end%s\n",
-            res->date, res->total_s, res->load_start, env->load,
-            busy ? " (above the core count: other work shared the machine, and "
-                   "absolute times suffer more than ratios)" : "");
+    bench_print_run_header(out, env, res->date, res->total_s, res->load_start,
+                           res->load1_start);
     fprintf(out, "- the tol of each table for every iterative method, on the true "
                  "relative residual |S(b - A x)| <= tol |S(b - A(I-S)z)| (the default "
                  "stopping rule: every method at the same accuracy); default settings "
@@ -470,7 +501,9 @@ int bench_write_markdown(FILE *out, const bench_results *res, const bench_env *e
                  "measured step is a warm corepcg_update + corepcg_solve, and "
                  "starts from the previous step's answer. The cloth advances with %s's "
                  "answer%s.\n", o->steps, BENCH_HIT_WINDOW_S, advance,
-            substitutes ? " (another verified answer where it failed)" : "");
+            substitutes ? " (where that answer failed or did not converge, the answer "
+                          "of another method whose solve returned neither an error "
+                          "nor non-convergence; its residual is not checked)" : "");
     fprintf(out, "- time = a monotonic clock around corepcg_update + "
                  "corepcg_solve, i.e. everything a simulator waits for, including the "
                  "library's own check of the answer; medians over the steps. Ratios are "

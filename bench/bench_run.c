@@ -22,7 +22,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* "\r" progress on a terminal only. */
 static void progress(const bench_options *o, const char *fmt, ...)
@@ -52,37 +51,54 @@ static void fail_cell(bench_cell *c, const char *fmt, ...)
     c->failed = 1;
 }
 
-/* Judges one sample: an error, no convergence or a wrong answer fails the
- * cell (the first reason is kept). An iterative method's answer is
- * judged against its tol, direct's (auto's when it ran direct) against
- * round-off. */
+int bench_judge(const bench_sample *s, int ran, double tol, const char *message,
+                char *why, size_t len)
+{
+    int exact = !corepcg_method_takes(ran, COREPCG_OPTION_TOL);
+    int has_message = message && *message;
+    why[0] = '\0';
+    if (s->status < 0) {
+        snprintf(why, len, "%s", has_message ? message : corepcg_strerror(s->status));
+        return BENCH_ANSWER_FAILED;
+    }
+    if (s->status == COREPCG_NOT_CONVERGED) {
+        /* the library's reason (e.g. tol below round-off), not a guess */
+        snprintf(why, len, "not converged in %d iterations (relative residual %.2e)%s%s",
+                 s->iterations, s->rel_residual, has_message ? ": " : "",
+                 has_message ? message : "");
+        return BENCH_ANSWER_NOT_CONVERGED;
+    }
+    if (exact && !(s->rel_residual <= BENCH_DIRECT_RESIDUAL))
+        snprintf(why, len, "relative residual %.2e > %.2g (%s takes no tol: %g x "
+                 "round-off, 64 eps)", s->rel_residual, BENCH_DIRECT_RESIDUAL,
+                 corepcg_method_name(ran), BENCH_DIRECT_RESIDUAL / BENCH_ROUND_OFF);
+    else if (!exact && !(s->rel_residual <= BENCH_RESIDUAL_FACTOR * tol))
+        snprintf(why, len, "relative residual %.2e > %g x tol", s->rel_residual,
+                 BENCH_RESIDUAL_FACTOR);
+    else if (!(s->constraint_error <= BENCH_CONSTRAINT_TOL))
+        snprintf(why, len, "constraint error %.2e > %g", s->constraint_error,
+                 BENCH_CONSTRAINT_TOL);
+    return why[0] ? BENCH_ANSWER_FAILED : BENCH_ANSWER_OK;
+}
+
+const char *bench_answer_name(int verdict)
+{
+    return verdict == BENCH_ANSWER_OK ? "ok"
+           : verdict == BENCH_ANSWER_NOT_CONVERGED ? "not_converged" : "failed";
+}
+
+/* Judges one sample (bench_judge): an error, no convergence or a wrong
+ * answer fails the cell (the first reason is kept). */
 static void verify(const bench_case *cs, bench_cell *c, int step,
                    const bench_sample *s, const char *message)
 {
     int ran = c->method == COREPCG_METHOD_AUTO ? s->method_used : c->method;
-    int exact = !corepcg_method_takes(ran, COREPCG_OPTION_TOL);
-    int has_message = message && *message;
-    if (s->status < 0) {
-        fail_cell(c, "step %d: %s", step + 1, has_message
-                  ? message : corepcg_strerror(s->status));
-    } else if (s->status == COREPCG_NOT_CONVERGED) {
-        /* the library's reason (e.g. tol below round-off), not a guess */
+    char why[COREPCG_MSG_SIZE];
+    int verdict = bench_judge(s, ran, cs->id.tol, message, why, sizeof why);
+    if (verdict == BENCH_ANSWER_NOT_CONVERGED)
         c->not_converged |= !c->failed;
-        fail_cell(c, "step %d: not converged in %d iterations (relative residual "
-                  "%.2e)%s%s", step + 1, s->iterations, s->rel_residual,
-                  has_message ? ": " : "", has_message ? message : "");
-    } else if (exact && !(s->rel_residual <= BENCH_DIRECT_RESIDUAL)) {
-        fail_cell(c, "step %d: relative residual %.2e > %.2g (%s takes no tol: "
-                  "%g x round-off, 64 eps)", step + 1, s->rel_residual,
-                  BENCH_DIRECT_RESIDUAL, corepcg_method_name(ran),
-                  BENCH_DIRECT_RESIDUAL / BENCH_ROUND_OFF);
-    } else if (!exact && !(s->rel_residual <= BENCH_RESIDUAL_FACTOR * cs->id.tol)) {
-        fail_cell(c, "step %d: relative residual %.2e > %g x tol", step + 1,
-                  s->rel_residual, BENCH_RESIDUAL_FACTOR);
-    } else if (!(s->constraint_error <= BENCH_CONSTRAINT_TOL)) {
-        fail_cell(c, "step %d: constraint error %.2e > %g", step + 1,
-                  s->constraint_error, BENCH_CONSTRAINT_TOL);
-    }
+    if (verdict != BENCH_ANSWER_OK)
+        fail_cell(c, "step %d: %s", step + 1, why);
 }
 
 /* One method on the assembled system: setup (first time, or after a
@@ -258,7 +274,8 @@ static int prime_handles(bench_case *cs, cloth_sim *sim, case_handles *ch,
 
 /* Measured step `step`: the stride's steps in between, then every method
  * on the same system (order rotated per step), then the cloth advanced
- * with the reference answer (another verified one if it failed). */
+ * with the reference answer (if it failed or did not converge, the next
+ * method's whose status is neither: its residual is not checked). */
 static int measured_step(const bench_options *o, bench_case *cs, cloth_sim *sim,
                          case_handles *ch, int step,
                          const corepcg_settings *between)
@@ -390,9 +407,7 @@ int bench_run(const bench_options *o, bench_results *res, char *msg)
 {
     memset(res, 0, sizeof *res);
     res->opt = o;
-    time_t now = time(NULL);
-    struct tm tmv;
-    strftime(res->date, sizeof res->date, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
+    bench_date(res->date, sizeof res->date);
     res->load1_start = bench_load_average(res->load_start, sizeof res->load_start);
     res->num_cases = bench_case_count(o);
     res->cases = calloc((size_t)res->num_cases, sizeof *res->cases);

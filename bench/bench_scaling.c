@@ -53,7 +53,10 @@ typedef struct scaling_record {
         warm_constraint_error;
     long peak_kb, sim_kb;      /* ru_maxrss; resident size before setup  */
     int ran[TOOL_MAX_METHODS]; /* warm steps each method ran (auto's) */
-    char error[256];
+    int verdict;               /* the worst BENCH_ANSWER_* of the cold and
+                                  warm answers (bench_judge)             */
+    char error[512];           /* the first reason for that verdict, or
+                                  for a step that could not run          */
 } scaling_record;
 
 static void send_record(int fd, const scaling_record *rec)
@@ -76,11 +79,27 @@ static long resident_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Judges one answer as the per-step bench does (bench_judge): the worst
+ * verdict kept, with the first reason for it. */
+static void judge(scaling_record *rec, const char *step, int status,
+                  const corepcg_info *info, double tol, const char *message)
+{
+    bench_sample s = {.status = status, .iterations = info->iterations,
+                      .rel_residual = status >= 0 ? info->rel_residual : NAN,
+                      .constraint_error = status >= 0 ? info->constraint_error : NAN};
+    char why[COREPCG_MSG_SIZE];
+    int verdict = bench_judge(&s, info->method_used, tol, message, why, sizeof why);
+    if (verdict > rec->verdict) {
+        rec->verdict = verdict;
+        snprintf(rec->error, sizeof rec->error, "%s: %.200s", step, why);
+    }
+}
+
 /* Grandchild, after the cold step: the simulator takes the answer x and
  * assembles the next step, which the same handle solves warm; `steps`
  * times. */
 static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
-                       scaling_record *rec)
+                       double tol, scaling_record *rec)
 {
     double seconds[BENCH_MAX_STEPS], its[BENCH_MAX_STEPS], factor[BENCH_MAX_STEPS];
     rec->warm_rel_residual = rec->warm_constraint_error = 0;
@@ -92,6 +111,7 @@ static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
     if (corepcg_update(h, &first, NULL) < 0) {
         rec->warm_status = COREPCG_ERR_STATE;
         rec->warm_rel_residual = rec->warm_constraint_error = NAN;
+        rec->verdict = BENCH_ANSWER_FAILED;
         snprintf(rec->error, sizeof rec->error, "first update: %s",
                  corepcg_message(h));
         return;
@@ -103,6 +123,7 @@ static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
         int rc = cloth_assemble(sim, msg);
         if (rc < 0) {
             rec->warm_status = rc;
+            rec->verdict = BENCH_ANSWER_FAILED;
             snprintf(rec->error, sizeof rec->error, "warm step %d: %s", k + 1, msg);
             break;
         }
@@ -117,11 +138,14 @@ static void warm_steps(corepcg_solver *h, cloth_sim *sim, double *x, int steps,
         if (rc >= 0)
             rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
         seconds[k] = cpg_now() - t0;
-        rec->warm_status = rc;
+        /* the worst step's, not the last's: one that did not converge
+         * early in the run is not hidden by those after it */
+        rec->warm_status = cli_worse_status(rec->warm_status, rc);
+        char step[32];
+        snprintf(step, sizeof step, "warm step %d", k + 1);
+        judge(rec, step, rc, &info, tol, corepcg_message(h));
         if (rc < 0) {
             rec->warm_rel_residual = rec->warm_constraint_error = NAN;
-            snprintf(rec->error, sizeof rec->error, "warm step %d: %s", k + 1,
-                     corepcg_message(h)[0] ? corepcg_message(h) : corepcg_strerror(rc));
             break;
         }
         its[k] = info.iterations;
@@ -166,10 +190,7 @@ static void run_method(const bench_options *o, cloth_sim *sim, int method,
         rc = corepcg_solve(h, sim->b, sim->dv, x, &info);
     rec->seconds = cpg_now() - t0;
     rec->status = rc;
-    if (rc < 0)
-        snprintf(rec->error, sizeof rec->error, "%s",
-                 h && corepcg_message(h)[0] ? corepcg_message(h)
-                                            : corepcg_strerror(rc));
+    judge(rec, "cold step", rc, &info, o->tols[0], h ? corepcg_message(h) : NULL);
     rec->r = info.r;
     rec->iterations = info.iterations;
     rec->setup_s = info.time_setup_s;
@@ -183,7 +204,7 @@ static void run_method(const bench_options *o, cloth_sim *sim, int method,
     rec->nnz_factor = info.nnz_factor;
     rec->factor_flops = info.factor_flops;
     if (rc >= 0)
-        warm_steps(h, sim, x, o->steps, rec);
+        warm_steps(h, sim, x, o->steps, o->tols[0], rec);
     /* after the warm steps: an update holds a second A beside the first */
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -341,6 +362,18 @@ static double largest_constraint_error(const scaling_record *r)
     return largest(r, r->constraint_error, r->warm_constraint_error);
 }
 
+/* The record's BENCH_ANSWER_*: the worst of its answers' verdicts; a
+ * scene, a step or a process that failed before answering counts
+ * failed. */
+static int verdict_of(const scaling_record *r)
+{
+    if (r->method < 0 || r->status < 0 || r->warm_status < 0)
+        return BENCH_ANSWER_FAILED;
+    if (r->verdict != BENCH_ANSWER_OK)
+        return r->verdict;
+    return r->error[0] ? BENCH_ANSWER_FAILED : BENCH_ANSWER_OK;
+}
+
 static void print_header(FILE *out)
 {
     fprintf(out, "| size | k_stretch | unknowns n | method | warm-up steps | contacts | cold step "
@@ -396,7 +429,7 @@ static void print_row(FILE *out, const scaling_record *r)
         else
             snprintf(kept, sizeof kept, "%d of %d", r->warm_reused, r->warm_steps);
     }
-    int failed = r->status < 0 || r->warm_status < 0 || r->error[0];
+    int verdict = verdict_of(r);
     char method[96];
     method_cell(r, method, sizeof method);
     fprintf(out, "| %s | %g | %d | %s | %d | %d | %.3f s | %.3f s | %.3f s | %s | %.3f s | %d | "
@@ -406,9 +439,9 @@ static void print_row(FILE *out, const scaling_record *r)
             r->iterations, warm, warm_factor, warm_its, kept, changed,
             r->nnz_factor, r->peak_kb / 1024.0, r->sim_kb / 1024.0,
             largest_residual(r),
-            failed ? "**FAILED**: " : "",
-            failed ? (r->error[0] ? r->error : corepcg_strerror(r->status))
-                   : corepcg_strerror(r->status));
+            verdict == BENCH_ANSWER_FAILED ? "**FAILED**: "
+            : verdict == BENCH_ANSWER_NOT_CONVERGED ? "**NOT CONVERGED**: " : "",
+            verdict && r->error[0] ? r->error : corepcg_strerror(r->status));
 }
 
 static void print_table(FILE *out, const scaling_record *recs, int count)
@@ -424,7 +457,7 @@ struct scaling_report {
     int count;
     const bench_env *env;
     double total_s;
-    const char *load_start;
+    const bench_stamp *start;
 };
 
 static int fill_csv(FILE *out, const void *what)
@@ -433,31 +466,35 @@ static int fill_csv(FILE *out, const void *what)
     fprintf(out, "scene,size,k_stretch,dt,n,method,seconds,setup_s,solve_s,iterations,"
                  "nnz_factor,peak_rss_mb,sim_rss_mb,rel_residual_max,constraint_error_max,status,"
                  "factor_gflops,warm_s,warm_iterations,warm_analysis_reused,warm_factor_s,"
-                 "mesh,subdivide,nodes,warm_steps,warm_pattern_changes,model,method_ran\n");
+                 "mesh,subdivide,nodes,warm_steps,warm_pattern_changes,model,method_ran,tol\n");
     for (int i = 0; i < sr->count; i++) {
         const scaling_record *r = &sr->recs[i];
         double gflops = r->factor_flops > 0 && r->factor_s > 0
                             ? 1e-9 * r->factor_flops / r->factor_s : NAN;
-        int failed = r->method < 0 || r->error[0];
-        /* status: of the cold step, "failed" when either step failed;
-         * rel_residual/constraint_error: the largest of the cold and
-         * warm steps' (NaN when one failed) */
+        /* status: ok, not_converged or failed, the worst of the cold
+         * and warm steps' (bench_judge); rel_residual/constraint_error:
+         * the largest of the cold and warm steps' (NaN when one failed) */
         /* mesh, subdivide: empty on a grid */
         char level[16] = "";
         if (r->level >= 0)
             snprintf(level, sizeof level, "%d", r->level);
         char ran[96]; /* auto's: "corepcg x3; direct x7" */
         ran_text(r, "; ", ran, sizeof ran);
+        /* the string fields through bench_csv_text: a mesh's file name
+         * may hold a comma */
         fprintf(out, "%s,%d,%.17g,%.6g,%d,%s,%.6e,%.6e,%.6e,%d,%ld,%.1f,%.1f,%.6e,%.6e,%s,"
-                     "%.4g,%.6e,%g,%d,%.6e,%s,%s,%d,%d,%d,%s,%s\n",
+                     "%.4g,%.6e,%g,%d,%.6e,",
                 cloth_scene_name(r->scene), r->size, r->k, r->dt, r->n,
                 r->method < 0 ? "none" : corepcg_method_name(r->method), r->seconds,
                 r->setup_s, r->solve_s, r->iterations, r->nnz_factor, r->peak_kb / 1024.0,
                 r->sim_kb / 1024.0, largest_residual(r), largest_constraint_error(r),
-                failed ? "failed" : corepcg_strerror(r->status), gflops, r->warm_s,
-                r->warm_iterations, r->warm_reused, r->warm_factor_s,
-                r->level >= 0 && sr->o->mesh_name ? sr->o->mesh_name : "", level, r->nodes,
-                r->warm_steps, r->warm_pattern_changes, cloth_force_model_name(r->model), ran);
+                bench_answer_name(verdict_of(r)), gflops, r->warm_s,
+                r->warm_iterations, r->warm_reused, r->warm_factor_s);
+        bench_csv_text(out, r->level >= 0 && sr->o->mesh_name ? sr->o->mesh_name : "");
+        fprintf(out, ",%s,%d,%d,%d,%s,", level, r->nodes, r->warm_steps,
+                r->warm_pattern_changes, cloth_force_model_name(r->model));
+        bench_csv_text(out, ran);
+        fprintf(out, ",%.6g\n", sr->o->tols[0]);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -467,7 +504,8 @@ static int fill_markdown(FILE *out, const void *what)
     const struct scaling_report *sr = what;
     fprintf(out, "# corepcg bench --scaling: %s\n\n", cloth_scene_name(sr->o->scenes[0]));
     fprintf(out, "Reproduce: `%s`\n\n", sr->o->command);
-    bench_print_machine(out, sr->env);
+    bench_print_run_header(out, sr->env, sr->start->date, sr->total_s, sr->start->load,
+                           sr->start->load1);
     fprintf(out, "- per size (on a mesh: per subdivision level, 4^K triangles): a child process "
                  "steps the scene (with upcg, on a mesh with icpcg, so that the process that "
                  "forks never runs CHOLMOD's OpenMP regions, which GNU libgomp cannot fork) until the cloth "
@@ -478,14 +516,16 @@ static int fill_markdown(FILE *out, const void *what)
                  "which builds the handle's import map; the median time and iterations; \"new "
                  "pattern\": warm steps whose A's pattern changed, self-contact springs "
                  "coming or going), each timed with a monotonic clock. "
-                 "rel. residual: the largest true relative residual of the cold and warm steps. "
+                 "rel. residual: the largest true relative residual of the cold and warm steps; "
+                 "every answer is checked as in the per-step tables (an iterative method's "
+                 "within %g x tol, direct's within %.2g): a row with an answer that "
+                 "did not converge is marked NOT CONVERGED, one with an error or a failed "
+                 "check FAILED. "
                  "GFlop/s: CHOLMOD's flop count of the cold factorisation over its time. "
                  "Peak memory = the grandchild's getrusage ru_maxrss "
                  "(simulator state inherited + the solver's peak, after the warm steps); \"of which simulator\" "
-                 "is its resident size before setup.\n", sr->o->tols[0], sr->o->steps,
-            sr->o->steps == 1 ? "" : "s");
-    fprintf(out, "- whole run: %.0f s; load average (1, 5, 15 min) %s at the start, %s "
-                 "at the end\n\n", sr->total_s, sr->load_start, sr->env->load);
+                 "is its resident size before setup.\n\n", sr->o->tols[0], sr->o->steps,
+            sr->o->steps == 1 ? "" : "s", BENCH_RESIDUAL_FACTOR, BENCH_DIRECT_RESIDUAL);
     print_table(out, sr->recs, sr->count);
     return ferror(out) ? -1 : 0;
 }
@@ -544,8 +584,8 @@ int bench_scaling(const bench_options *o)
         cli_error("bench --scaling: out of memory");
         return CLI_EXIT_ERROR;
     }
-    char load_start[64];
-    bench_load_average(load_start, sizeof load_start);
+    bench_stamp start;
+    bench_stamp_take(&start);
     double t0 = cpg_now();
     int printed = 0;
     printf("%s\n\n", o->command);
@@ -569,12 +609,12 @@ int bench_scaling(const bench_options *o)
 
     bench_env env;
     bench_env_read(&env);
-    struct scaling_report sr = {o, recs, count, &env, total, load_start};
+    struct scaling_report sr = {o, recs, count, &env, total, &start};
     int bad = (o->csv && bench_write_atomic(o->csv, &sr, fill_csv)) ||
               (o->markdown && bench_write_atomic(o->markdown, &sr, fill_markdown));
     int failed = 0;
     for (int i = 0; i < count; i++)
-        failed |= recs[i].method < 0 || recs[i].status < 0 || recs[i].error[0];
+        failed |= verdict_of(&recs[i]) != BENCH_ANSWER_OK;
     free(recs);
     if (bad)
         return CLI_EXIT_ERROR;

@@ -33,6 +33,9 @@ typedef struct whole_run {
     long iterations;
     int ran[TOOL_MAX_METHODS];
     int steps_done, not_converged;
+    int wrong;             /* steps whose answer failed the bench's check
+                              (bench_judge): why says the first          */
+    char why[COREPCG_MSG_SIZE];
     int pattern_changes;   /* steps whose A had another pattern than the
                               step before (self-contact springs came or
                               went; each run follows its own trajectory) */
@@ -62,7 +65,8 @@ static void start(const bench_options *o, const whole_case *wc, whole_run *r, wh
         snprintf(r->error, sizeof r->error, "scene: %s", msg);
 }
 
-/* Step s of r's simulation; a failure ends it (its copy freed). */
+/* Step s of r's simulation; a failure ends it (its copy freed). Each
+ * answer is checked as the per-step bench checks its own (bench_judge). */
 static void step(whole_run *r, whole_sim *w, int s)
 {
     char msg[COREPCG_MSG_SIZE] = "";
@@ -74,6 +78,15 @@ static void step(whole_run *r, whole_sim *w, int s)
         return;
     }
     r->not_converged += st == COREPCG_NOT_CONVERGED;
+    bench_sample answer = {.status = st, .iterations = sim->info.iterations,
+                           .rel_residual = sim->info.rel_residual,
+                           .constraint_error = sim->info.constraint_error};
+    char why[COREPCG_MSG_SIZE];
+    if (bench_judge(&answer, sim->info.method_used, w->set.tol, NULL, why, sizeof why) ==
+        BENCH_ANSWER_FAILED) {
+        if (!r->wrong++)
+            snprintf(r->why, sizeof r->why, "step %d: %.400s", s + 1, why);
+    }
     r->pattern_changes += s > 0 && sim->pattern_changed;
     r->reused += s > 0 && sim->analysis_reused;
     r->seconds += sim->time_solve_s;
@@ -110,7 +123,7 @@ static void run_case(const bench_options *o, whole_case *wc)
 
 static int failed(const whole_run *r, const bench_options *o)
 {
-    return r->error[0] || r->not_converged || r->steps_done < o->whole_steps;
+    return r->error[0] || r->not_converged || r->wrong || r->steps_done < o->whole_steps;
 }
 
 /* The fastest run other than auto's, or -1. */
@@ -145,7 +158,9 @@ static void print_table(FILE *out, const bench_options *o,
                 wc->id.tol, wc->id.label, wc->id.k);
         for (int j = 0; j < o->num_methods; j++) {
             const whole_run *r = &wc->runs[j];
-            if (failed(r, o) && !r->error[0] && r->steps_done == o->whole_steps)
+            if (failed(r, o) && !r->error[0] && r->wrong)
+                fprintf(out, " **FAILED** (%s) |", r->why);
+            else if (failed(r, o) && !r->error[0] && r->steps_done == o->whole_steps)
                 fprintf(out, " **NOT CONVERGED** (%d of %d steps) |", r->not_converged,
                         r->steps_done);
             else if (failed(r, o))
@@ -182,11 +197,15 @@ static void print_table(FILE *out, const bench_options *o,
 }
 
 static int write_markdown(FILE *out, const bench_options *o,
-                          const whole_case *cases, int count, double total_s)
+                          const whole_case *cases, int count, double total_s,
+                          const bench_stamp *start)
 {
+    bench_env env;
+    bench_env_read(&env);
     fprintf(out, "# corepcg bench --simulations: whole simulations\n\n"
-                 "Reproduce: `%s`\n\n"
-                 "Each method steps its own copy of the scene for %d steps from "
+                 "Reproduce: `%s`\n\n", o->command);
+    bench_print_run_header(out, &env, start->date, total_s, start->load, start->load1);
+    fprintf(out, "\nEach method steps its own copy of the scene for %d steps from "
                  "the same start, the copies side by side (one step each in turn, "
                  "the order rotated per step); the seconds are the solver's (setup or update + "
                  "solve at every step) summed over the run, so auto's probes of "
@@ -195,8 +214,12 @@ static int write_markdown(FILE *out, const bench_options *o,
                  "steps after the first whose A had another sparsity pattern than "
                  "the step before (self-contact springs came or went; the fewest "
                  "and the most over the methods' runs, each on its own "
-                 "trajectory). The run took %.0f s.\n\n",
-            o->command, o->whole_steps, total_s);
+                 "trajectory). Every step's answer is checked as in the per-step "
+                 "tables: an iterative method's relative residual within %g x tol, "
+                 "direct's within %.2g; a run with a step that fails the check is "
+                 "marked FAILED, one with a step that did not converge NOT "
+                 "CONVERGED.\n\n",
+            o->whole_steps, BENCH_RESIDUAL_FACTOR, BENCH_DIRECT_RESIDUAL);
     print_table(out, o, cases, count);
     return ferror(out) ? -1 : 0;
 }
@@ -206,12 +229,13 @@ struct whole_report {
     const whole_case *cases;
     int count;
     double total_s;
+    const bench_stamp *start;
 };
 
 static int fill_markdown(FILE *out, const void *what)
 {
     const struct whole_report *w = what;
-    return write_markdown(out, w->o, w->cases, w->count, w->total_s);
+    return write_markdown(out, w->o, w->cases, w->count, w->total_s, w->start);
 }
 
 static int fill_csv(FILE *out, const void *what)
@@ -223,12 +247,14 @@ static int fill_csv(FILE *out, const void *what)
         for (int j = 0; j < w->o->num_methods; j++) {
             const whole_case *wc = &w->cases[c];
             const whole_run *r = &wc->runs[j];
-            /* size 0 and the mesh (and its level) on a mesh scene */
-            fprintf(out, "%s,%.6g,%d,%.17g,%d,%s,%.6e,%ld,%d,%d,%d,%s\n",
+            /* size 0 and the mesh (and its level) on a mesh scene,
+             * quoted when its label holds a comma */
+            fprintf(out, "%s,%.6g,%d,%.17g,%d,%s,%.6e,%ld,%d,%d,%d,",
                     cloth_scene_name(wc->id.scene), wc->id.tol, wc->id.size, wc->id.k,
                     r->steps_done, corepcg_method_name(r->method), r->seconds,
-                    r->iterations, failed(r, w->o), r->pattern_changes, r->reused,
-                    wc->id.size ? "" : wc->id.label);
+                    r->iterations, failed(r, w->o), r->pattern_changes, r->reused);
+            bench_csv_text(out, wc->id.size ? "" : wc->id.label);
+            fputc('\n', out);
         }
     return ferror(out) ? -1 : 0;
 }
@@ -241,6 +267,8 @@ int bench_whole(const bench_options *o)
         cli_error("bench: out of memory");
         return CLI_EXIT_ERROR;
     }
+    bench_stamp start;
+    bench_stamp_take(&start);
     double t0 = cpg_now();
     for (int c = 0; c < count; c++) {
         whole_case *wc = &cases[c];
@@ -249,7 +277,7 @@ int bench_whole(const bench_options *o)
     }
     if (o->progress)
         fputs("\r\033[K", stderr);
-    struct whole_report w = {o, cases, count, cpg_now() - t0};
+    struct whole_report w = {o, cases, count, cpg_now() - t0, &start};
     printf("%s: solver seconds over %d steps per simulation\n\n", o->command,
            o->whole_steps);
     print_table(stdout, o, cases, count);

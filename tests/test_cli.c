@@ -363,7 +363,7 @@ static void test_solve(void)
         "analysis_reused",
         "method_used", "auto_reason", "ic_fill", "ic_shift", "ic_retries",
         "ic_compensation",
-        "factor_flops", "repeat", "time_warm_median_s", "time_warm_min_s",
+        "factor_flops", "repeat", "time_warm_median_s", "time_warm_min_s", "warm_status",
         "time_reduce_s", "time_analyze_s", "time_factor_s", "time_iterate_s",
         "time_setup_s", "time_solve_s", "time_total_s", "time_read_s"};
     for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
@@ -401,6 +401,12 @@ static void test_solve(void)
               "%s: auto_reason in %s", methods[m], out_text);
         CHECK(strchr(out_text, '\n') == out_text + strlen(out_text) - 1,
               "%s: not one line", methods[m]);
+        /* keys that do not apply are null: tol for direct, which takes
+         * none (an outside review: it printed the default, 1e-05), and
+         * warm_status without --repeat */
+        CHECK((m == 2) == (strstr(out_text, "\"tol\": null") != NULL),
+              "%s: tol in %s", methods[m], out_text);
+        CHECK_STR_CONTAINS(out_text, "\"warm_status\": null");
     }
     const char *refused[][4] = {
         {"--method", "direct", "--precond", "diag"},
@@ -452,6 +458,7 @@ static void test_conventions(void)
           json_number(out_text, "time_warm_min_s") <=
               json_number(out_text, "time_warm_median_s"),
           "warm times in %s", out_text);
+    CHECK_STR_CONTAINS(out_text, "\"warm_status\": \"ok\"");
     /* reading the bundle is timed beside the solver (positive, and not
      * counted in the library's total) */
     CHECK(json_number(out_text, "time_read_s") > 0, "time_read_s in %s",
@@ -543,6 +550,49 @@ static void test_conventions(void)
 
 /* A write to stdout that fails is an error said on stderr (exit 1), not
  * lost with exit 0; a command that failed already keeps its own status. */
+/* A warm step of --repeat that did not converge is said on the warm line
+ * and in --json's warm_status, and exits 3 as a cold one does (an outside
+ * review: the worst warm status was dropped, the exit taken from the cold
+ * step alone). */
+static void test_repeat_not_converged(void)
+{
+    /* tiny at a tol below its round-off (1.7e-16): every step, cold and
+     * warm, ends not converged */
+    const char *tight[8] = {"solve", tiny, "--method", "icpcg", "--tol", "1e-16",
+                            "--repeat", "2"};
+    CHECK_INT(run_argv(tight, 8), 3);
+    CHECK_STR_CONTAINS(out_text, "iterations        2 (NOT CONVERGED)");
+    const char *warm = strstr(out_text, "warm step ");
+    CHECK(warm && strstr(warm, ") NOT CONVERGED\n"), "warm line in %s", out_text);
+    const char *tight_json[6] = {"solve", tiny, "--method=icpcg", "--tol=1e-16",
+                                 "--repeat=2", "--json"};
+    CHECK_INT(run_argv(tight_json, 6), 3);
+    CHECK_STR_CONTAINS(out_text, "\"warm_status\": \"not converged");
+
+    /* auto on ballhit41-k6000 at tol 1.1e-14: the cold step (icpcg)
+     * converges, and the warm steps' probe of corePCG stops at round-off
+     * above tol; seen on every run (6 of 6): status ok, warm_status not
+     * converged, exit 3 */
+    char ballhit[FIXTURE_PATH];
+    fixture_join(ballhit, fixture_data_dir(), "ballhit41-k6000");
+    const char *probe[8] = {"solve", ballhit, "--method", "auto", "--tol", "1.1e-14",
+                            "--repeat", "12"};
+    int rc = run_argv(probe, 8);
+    CHECK(strstr(out_text, "(converged)") != NULL, "cold step in %s", out_text);
+    int warm_failed = strstr(out_text, ") NOT CONVERGED\n") != NULL;
+    CHECK(warm_failed, "no warm step of auto failed to converge: %s", out_text);
+    CHECK_INT(rc, warm_failed ? 3 : 0);
+    if (warm_failed)
+        CHECK_STR_CONTAINS(err_text, "a warm step did not converge");
+    const char *probe_json[6] = {"solve", ballhit, "--method=auto", "--tol=1.1e-14",
+                                 "--repeat=12", "--json"};
+    rc = run_argv(probe_json, 6);
+    CHECK_STR_CONTAINS(out_text, "\"status\": \"ok\"");
+    warm_failed = strstr(out_text, "\"warm_status\": \"not converged") != NULL;
+    CHECK(warm_failed, "warm_status in %s", out_text);
+    CHECK_INT(rc, warm_failed ? 3 : 0);
+}
+
 static void test_stdout_errors(void)
 {
     if (access("/dev/full", W_OK) != 0) {
@@ -685,6 +735,7 @@ int main(void)
     test_bad_bundles();
     test_solve();
     test_conventions();
+    test_repeat_not_converged();
     test_stdout_errors();
     test_arguments();
     test_frames();

@@ -66,7 +66,9 @@ static const char usage_text[] =
     "                   iterations, true\n"
     "                   residual, factor GFlop/s, nnz(L), peak memory; each\n"
     "                   size in its own process, warmed up with upcg (icpcg\n"
-    "                   on a mesh)\n"
+    "                   on a mesh)\n";
+/* The run, after the options (one string would pass C's 4095 characters). */
+static const char usage_run[] =
     "Each scene, tol, size and k: the scene is stepped with auto until the\n"
     "cloth touches an obstacle (at most 100 steps; none in pinned), then\n"
     "--steps steps spread over the next 0.2 s (auto steps the cloth in\n"
@@ -74,9 +76,10 @@ static const char usage_text[] =
     "are each solved by every method in turn (order rotated per step, each\n"
     "method keeping its own handle, set up on the step before: every\n"
     "measured step is a warm update + solve) and the cloth advances with\n"
-    "direct's answer (corepcg's when direct is not run).\n"
+    "direct's answer (corepcg's without direct, the first --methods\n"
+    "entry's without either).\n"
     "exit status: 0 done, 1 error (no file written), 2 usage, 3 written but\n"
-    "some method failed (shown as failed in every output)\n";
+    "some method failed or did not converge (so marked in every output)\n";
 
 /* Splits a comma list; calls one() on each item. -1 on a bad item or an
  * empty one ("5,,7", ",5": a value left out). */
@@ -459,8 +462,10 @@ static int parse(int argc, char **argv, bench_options *o, struct cloth_place *pl
     place->argv = argv;
     struct bench_parse into = {o, &given, place};
     int rc = cli_parse_args(argc, argv, "bench", bench_option, &into);
-    if (rc == 1)
+    if (rc == 1) {
         cloth_cli_usage(stdout, usage_text);
+        cli_usage(stdout, usage_run);
+    }
     if (rc)
         return rc;
     o->num_obstacle_meshes = place->num_obstacles; /* read by cmd_bench */
@@ -680,6 +685,13 @@ static int fill_markdown(FILE *out, const void *job)
     return bench_write_markdown(out, j->res, j->env);
 }
 
+/* Said on stderr by every mode when some method failed (exit 3). */
+static void failure_note(void)
+{
+    cli_error("bench: some methods failed or did not converge; they are marked "
+              "FAILED or NOT CONVERGED in the outputs");
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bench_options o;
@@ -714,6 +726,8 @@ int cmd_bench(int argc, char **argv)
     cloth_mesh_free(&dressed[0]);
     cloth_mesh_free(&dressed[1]);
     cloth_place_free(&place);
+    if (status == CLI_EXIT_NOT_CONVERGED)
+        failure_note();
     if (status >= 0)
         return status;
     if (rc < 0) {
@@ -733,8 +747,7 @@ int cmd_bench(int argc, char **argv)
     if (bad)
         return CLI_EXIT_ERROR;
     if (failed) {
-        cli_error("bench: some methods failed or did not converge; they are marked "
-                  "FAILED or NOT CONVERGED in the outputs");
+        failure_note();
         return CLI_EXIT_NOT_CONVERGED;
     }
     return CLI_EXIT_OK;

@@ -55,6 +55,7 @@ typedef struct warm_steps {
     int count;
     double median_s, min_s;   /* wall clock around update + solve */
     int fewest, most;         /* iterations                         */
+    int status;               /* the worst step's (cli_worse_status)  */
     int runs[TOOL_MAX_METHODS]; /* steps each method ran (auto's choice) */
 } warm_steps;
 
@@ -146,8 +147,13 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
                        const solve_report *rep, double read_s,
                        const warm_steps *warm)
 {
-    char reason[32] = "null";
+    char reason[32] = "null", tol[32] = "null", warm_status[192] = "null";
     char runs[256];
+    /* direct takes no tol: null, as for every key that does not apply */
+    if (corepcg_method_takes(in->method, COREPCG_OPTION_TOL))
+        snprintf(tol, sizeof tol, "%.17g", o->settings.set.tol);
+    if (warm->count)
+        snprintf(warm_status, sizeof warm_status, "\"%s\"", corepcg_strerror(warm->status));
     warm_runs_text(warm, 1, runs, sizeof runs);
     if (in->method == COREPCG_METHOD_AUTO)
         snprintf(reason, sizeof reason, "\"%s\"",
@@ -160,8 +166,8 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            in->converged ? "true" : "false");
     solve_report_json(stdout, rep, "fell_back");
     printf(", \"rel_residual\": %.17g, \"constraint_error\": %.17g, "
-           "\"tol\": %.17g, \"nnz_reduced\": %ld", in->rel_residual,
-           in->constraint_error, o->settings.set.tol, in->nnz_reduced);
+           "\"tol\": %s, \"nnz_reduced\": %ld", in->rel_residual,
+           in->constraint_error, tol, in->nnz_reduced);
     solve_report_json_rest(stdout, rep, json_placed);
     printf(", \"analysis_reused\": %s, "
            "\"time_read_s\": %.6g, "
@@ -171,13 +177,13 @@ static void print_json(const struct solve_options *o, const corepcg_info *in,
            "\"time_setup_s\": %.6g, \"time_solve_s\": %.6g, "
            "\"time_total_s\": %.6g, \"repeat\": %d, "
            "\"time_warm_median_s\": %.6g, \"time_warm_min_s\": %.6g, "
-           "\"warm_methods\": {%s}}\n",
+           "\"warm_status\": %s, \"warm_methods\": {%s}}\n",
            in->analysis_reused ? "true" : "false", read_s, in->time_reduce_s,
            in->time_analyze_s, in->time_factor_s,
            solve_report_value(rep, "factor_flops"), in->time_iterate_s,
            in->time_setup_s, in->time_solve_s, in->time_total_s, warm->count,
            warm->count ? warm->median_s : 0, warm->count ? warm->min_s : 0,
-           runs);
+           warm_status, runs);
 }
 
 /* The report items the summary's own lines say (or leave out:
@@ -247,15 +253,17 @@ static void print_summary(const corepcg_info *in, const solve_report *rep,
         else
             snprintf(its, sizeof its, "%d-%d", warm->fewest, warm->most);
         printf("warm step         %.4f s median of %d (min %.4f; update + "
-               "solve, %s iterations; %s)\n", warm->median_s, warm->count,
-               warm->min_s, its, runs);
+               "solve, %s iterations; %s)%s\n", warm->median_s, warm->count,
+               warm->min_s, its, runs,
+               warm->status == COREPCG_NOT_CONVERGED ? " NOT CONVERGED" : "");
     }
 }
 
 /* o->repeat warm steps on h, set up with the same system, each solving
  * into x (not the cold step's answer: that is the one reported and
  * written, and auto's warm steps may run another method); the code of
- * the first failure, else OK. */
+ * the first error, else the worst step's status (warm->status: a step
+ * that did not converge is not hidden by those after it). */
 static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
                            const corepcg_bundle *bundle, double *x,
                            warm_steps *warm)
@@ -275,6 +283,7 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
         if (rc >= 0)
             rc = corepcg_solve(h, bundle->b, bundle->x0, x, &info);
         seconds[k] = cpg_now() - t;
+        warm->status = cli_worse_status(warm->status, rc);
         if (rc >= 0) {
             warm->fewest = info.iterations < warm->fewest ? info.iterations : warm->fewest;
             warm->most = info.iterations > warm->most ? info.iterations : warm->most;
@@ -288,7 +297,7 @@ static int time_warm_steps(const struct solve_options *o, corepcg_solver *h,
         warm->min_s = seconds[0];
     }
     free(seconds);
-    return rc;
+    return rc < 0 ? rc : warm->status;
 }
 
 /* "corepcg: WHERE: MESSAGE" for a failed library call: the library's
@@ -370,6 +379,13 @@ int cmd_solve(int argc, char **argv)
                   "%.3e)%s%s%s", o.bundle, info.iterations, info.rel_residual,
                   why[0] ? ": " : "", why,
                   o.out ? "; the answer is written but flagged" : "");
+    } else if (warm.status == COREPCG_NOT_CONVERGED) {
+        /* the cold answer, written, converged; the exit says a warm one
+         * did not, as a simulator's step would have */
+        cli_error("%s: a warm step did not converge; %s", o.bundle,
+                  o.out ? "the answer written is the cold step's" : "the figures "
+                  "printed but the warm line's are the cold step's");
+        rc = COREPCG_NOT_CONVERGED;
     }
 done:
     solve_report_free(&rep);

@@ -95,3 +95,12 @@ int cli_exit_status(int code)
         return CLI_EXIT_NOT_CONVERGED;
     return code < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
 }
+
+int cli_worse_status(int a, int b)
+{
+    if (a < 0 || b < 0)
+        return a < b ? a : b;
+    if (a == COREPCG_NOT_CONVERGED || b == COREPCG_NOT_CONVERGED)
+        return COREPCG_NOT_CONVERGED;
+    return a > b ? a : b;
+}

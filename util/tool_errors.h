@@ -34,4 +34,8 @@ int cli_finish(int exit_status);
 /* Maps a library status to the tool's exit status. */
 int cli_exit_status(int code);
 
+/* The worse of two library statuses, for a figure over several solves:
+ * an error, then not converged (exit 3), then another warning, then OK. */
+int cli_worse_status(int a, int b);
+
 #endif /* COREPCG_TOOL_ERRORS_H */
