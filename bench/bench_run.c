@@ -12,8 +12,10 @@
  * order rotated by one per step so that no method always runs first (cold
  * caches). Every method starts from the same guess, the previous step's
  * answer. The cloth then advances with one reference answer (direct's,
- * exact up to round-off, so the trajectory does not depend on the
- * iterative methods' tolerance), and all methods see the same trajectory. */
+ * exact up to round-off), and all methods see the same trajectory. The
+ * steps between are auto's, whose choices follow its timings: so the
+ * trajectory, and the measured systems' iteration counts, move a little
+ * from run to run (docs/benchmark.md says so). */
 #include "bench.h"
 #include "cloth.h"
 #include "monotonic.h"
