@@ -28,17 +28,17 @@ static const char *cli_path(void)
     return env && env[0] ? env : COREPCG_CLI;
 }
 
-/* Runs the CLI with count (<= 8) arguments in an empty working directory;
+/* Runs the CLI with count (<= 16) arguments in an empty working directory;
  * returns its exit status (-1 if it did not exit). */
 static int run_argv(const char *const *args, int count)
 {
     char out_path[FIXTURE_PATH], err_path[FIXTURE_PATH];
     fixture_join(out_path, tmpdir, "stdout.txt");
     fixture_join(err_path, tmpdir, "stderr.txt");
-    const char *argv[10] = {cli_path()};
-    for (int k = 0; k < count && k < 8; k++)
+    const char *argv[18] = {cli_path()};
+    for (int k = 0; k < count && k < 16; k++)
         argv[k + 1] = args[k];
-    argv[count < 8 ? count + 1 : 9] = NULL;
+    argv[count < 16 ? count + 1 : 17] = NULL;
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -506,6 +506,41 @@ static void test_conventions(void)
                                                "--max-iter", "10", "--tol", "1e-5"}, 8), 2);
     CHECK_STR_CONTAINS(err_text, "solve: --method direct does not take --tol/--max-iter "
                                  "(they are for ");
+    /* gen and simulate refuse as solve does (the same words, exit 2,
+     * nothing written: an outside review found both ran) */
+    char gen_out[FIXTURE_PATH];
+    fixture_join(gen_out, tmpdir, "gen-refused");
+    CHECK_INT(run_argv((const char *const[8]){"gen", "pinned", "--size", "5", "--method",
+                                               "direct", "--tol", "1e-3"}, 8), 2);
+    CHECK_STR_CONTAINS(err_text, "--out DIR is required"); /* the scene's checks first */
+    const char *const gen_refused[] = {"gen", "pinned", "--size", "5", "--method", "direct",
+                                       "--tol", "1e-3", "--out", gen_out};
+    CHECK_INT(run_argv(gen_refused, 10), 2);
+    CHECK_STR_CONTAINS(err_text, "gen: --method direct does not take --tol (it is for ");
+    CHECK(out_text[0] == '\0', "gen refused printed %s", out_text);
+    struct stat gst;
+    CHECK(stat(gen_out, &gst) != 0, "gen refused made %s", gen_out);
+    char csv_out[FIXTURE_PATH], obj_out[FIXTURE_PATH];
+    fixture_join(csv_out, tmpdir, "sim-refused.csv");
+    fixture_join(obj_out, tmpdir, "sim-refused");
+    const char *const sim_refused[] = {"simulate", "pinned", "--size", "5", "--steps", "2",
+                                       "--method", "direct", "--tol", "1e-3", "--csv",
+                                       csv_out, "--obj", obj_out};
+    CHECK_INT(run_argv(sim_refused, 14), 2);
+    CHECK_STR_CONTAINS(err_text, "simulate: --method direct does not take --tol (it is for ");
+    CHECK(out_text[0] == '\0', "simulate refused printed %s", out_text);
+    CHECK(stat(csv_out, &gst) != 0 && stat(obj_out, &gst) != 0, "simulate refused wrote");
+    /* the very words solve says (its list of the methods that take it) */
+    const char *said = strstr(err_text, "--method direct");
+    char *sim_said = strdup(said ? said : "(simulate said nothing of --method direct)");
+    CHECK_INT(run6((const char *const[6]){"solve", tiny, "--method", "direct", "--tol",
+                                           "1e-3"}), 2);
+    CHECK(strstr(err_text, sim_said) != NULL, "simulate said '%s', solve '%s'", sim_said,
+          err_text);
+    free(sim_said);
+    /* a method that takes it still runs */
+    CHECK_INT(run_argv((const char *const[8]){"simulate", "pinned", "--size", "5", "--steps",
+                                               "2", "--tol", "1e-3"}, 8), 0);
     /* every choice in any case, a switch's word too (issue 36) */
     CHECK_INT(run_argv((const char *const[8]){"solve", tiny, "--method", "COREPCG",
                                                "--fallback", "UPCG", "--stop", "Residual"}, 8),

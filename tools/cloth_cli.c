@@ -137,7 +137,7 @@ static int cloth_option(const char *a, const char *v, void *ctx)
 {
     struct cloth_parse *p = ctx;
     struct cloth_cli *o = p->o;
-    int rc = 0, m;
+    int rc = 0;
     int placed = cloth_place_option(&o->place, a, v); /* --obstacle, --translate, --scale */
     if (placed != CLI_ARG_UNKNOWN)
         return placed;
@@ -170,11 +170,10 @@ static int cloth_option(const char *a, const char *v, void *ctx)
         o->have_self_contact = 1;
     } else if (strcmp(a, "--steps") == 0) {
         rc = cli_parse_int(a, v, 1, 100000000, &o->steps);
-    } else if (strcmp(a, "--method") == 0) {
-        rc = cli_parse_method(a, v, 1, &m);
-        o->set.method = (corepcg_method)m;
-    } else if (strcmp(a, "--tol") == 0) {
-        rc = cli_parse_double(a, v, 1e-300, 0.999999, &o->set.tol);
+    } else if (strcmp(a, "--method") == 0 || strcmp(a, "--tol") == 0) {
+        /* solve's reading of them (the library's range of tol), and what
+         * was given, for solve's refusal (cloth_cli_parse) */
+        return cli_settings_arg(&o->settings, a, v);
     } else if (p->takes_out && strcmp(a, "--out") == 0) {
         rc = cli_path_value(a, v, "a directory");
         o->out = v;
@@ -200,7 +199,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     memset(o, 0, sizeof *o);
     o->command = command;
     o->up = CLOTH_UP_Z;
-    corepcg_settings_default(&o->set);
+    cli_settings_init(&o->settings);
     o->place.argc = argc;
     o->place.argv = argv;
     struct cloth_parse p = {o, takes_out, takes_files, NULL, 0, 0};
@@ -210,7 +209,7 @@ int cloth_cli_parse(int argc, char **argv, const char *command,
     if (rc)
         return rc;
     int s = check_scene(o, p.scene, p.size, p.have_subdivide, takes_out, usage);
-    if (s < 0)
+    if (s < 0 || cli_settings_check(&o->settings, command))
         return -1;
     /* a grid's parameters are complete now; a mesh's once it is read */
     cloth_params_default(&o->par, (cloth_scene)s, p.size);

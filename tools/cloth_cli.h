@@ -5,6 +5,7 @@
 #ifndef COREPCG_CLOTH_CLI_H
 #define COREPCG_CLOTH_CLI_H
 
+#include "cli_settings.h"
 #include "cloth.h"
 #include "cloth_place.h"
 #include "corepcg.h"
@@ -26,7 +27,8 @@ struct cloth_cli {
     const char *command;  /* "gen" or "simulate", for messages            */
     cloth_params par;     /* complete after cloth_cli_load                */
     int steps;            /* 0 when --steps was not given                 */
-    corepcg_settings set; /* --method, --tol                              */
+    cli_settings settings; /* --method, --tol, read and refused as solve
+                              reads them (cli_settings.h)         */
     const char *out;      /* gen: --out DIR                               */
     const char *obj;      /* simulate: --obj DIR                          */
     const char *csv;      /* simulate: --csv FILE                         */
@@ -51,6 +53,8 @@ struct cloth_cli {
  * and the force models' options (cloth_param_describe: --k-stretch, and
  * for fem --poisson, --bending, --mass-damping), --dt, --density, --self-contact, --steps, --method, --tol, and whichever
  * of --out / --obj / --csv the command takes (the flags say which).
+ * --tol given for a --method that ignores it is refused as `solve`
+ * refuses it (cli_settings_check).
  * Returns 0, 1 after --help (usage printed), or -1 after a usage error
  * (message printed). */
 int cloth_cli_parse(int argc, char **argv, const char *command,

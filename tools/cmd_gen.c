@@ -37,7 +37,8 @@ static const char usage_text[] =
     "                   @METHODS@\n"
     "  --tol T          its tolerance (default 1e-5); a step that does not\n"
     "                   converge is taken all the same, with a warning on\n"
-    "                   stderr naming it\n"
+    "                   stderr naming it; refused, as solve refuses it, for\n"
+    "                   a method that does not take it\n"
     "  --out DIR        the bundle: A.mtx, b.mtx, z.mtx, constraints.txt,\n"
     "                   stretch.mtx, x0.mtx (the previous step's answer)\n"
     "exit status: 0 written, 1 error (nothing written), 2 usage\n";
@@ -77,7 +78,7 @@ int cmd_gen(int argc, char **argv)
         if (rc >= 0 && (sim->step + 1 == last || (until_contact && sim->contacts > 0)))
             break;
         if (rc >= 0)
-            rc = cloth_solve(sim, &o.set, msg);
+            rc = cloth_solve(sim, &o.settings.set, msg);
         if (rc < 0) {
             cli_error("gen: %s", msg);
             return gen_failed(&sim, &o, &made);
@@ -89,7 +90,7 @@ int cmd_gen(int argc, char **argv)
             cli_error("gen: warning: step %d did not converge (%d iterations, "
                       "relative residual %.3g, tol %g); taken all the same",
                       sim->step + 1, sim->info.iterations, sim->info.rel_residual,
-                      o.set.tol);
+                      o.settings.set.tol);
         cloth_advance(sim);
     }
     if (not_converged > GEN_WARNINGS_SHOWN)

@@ -34,7 +34,8 @@ static const char usage_text[] =
     "                   a mesh of N vertices: as a grid of sqrt(N) a side)\n"
     "  --steps s        steps to take (default 100)\n"
     "  --method M       one of @METHODS@\n"
-    "  --tol T          solver tolerance (default 1e-5)\n"
+    "  --tol T          solver tolerance (default 1e-5); refused, as solve\n"
+    "                   refuses it, for a method that does not take it\n"
     "  --obj DIR        write DIR/frame_NNNNN.obj for each step (cloth and\n"
     "                   obstacles); DIR and its parents are created if missing;\n"
     "                   the frames go to DIR/.corepcg-frames-XXXXXX while the\n"
@@ -157,7 +158,7 @@ static void print_summary(const struct cloth_cli *o, const cloth_sim *sim,
            "iterations, median solve %.4g s, mean assembly %.4g s, %d contacts "
            "and %d self-contacts at the end\n",
            what, o->par.k_stretch, o->par.dt, steps,
-           corepcg_method_name(o->set.method), used, iterations, median_s,
+           corepcg_method_name(o->settings.set.method), used, iterations, median_s,
            assemble_mean_s, sim->contacts, sim->self_contacts);
 }
 
@@ -218,7 +219,7 @@ int cmd_simulate(int argc, char **argv)
     long iterations = 0;
     double assemble = 0;
     for (int k = 0; rc >= 0 && k < steps; k++) {
-        rc = cloth_step(sim, &o.set, msg);
+        rc = cloth_step(sim, &o.settings.set, msg);
         if (rc < 0)
             break;
         not_converged += rc == COREPCG_NOT_CONVERGED;
@@ -264,7 +265,7 @@ int cmd_simulate(int argc, char **argv)
     free(seconds);
     if (not_converged) {
         cli_error("simulate: %d of %d steps did not converge (tol %g)",
-                  not_converged, steps, o.set.tol);
+                  not_converged, steps, o.settings.set.tol);
         return CLI_EXIT_NOT_CONVERGED;
     }
     return CLI_EXIT_OK;
