@@ -737,7 +737,23 @@ static void test_frames(void)
     CHECK_INT(run("render", "--out", pictures, fa, NULL), 0);
     CHECK_STR_CONTAINS(out_text, "wrote 1 picture to ");
     CHECK_INT(run("render", "--help", NULL, NULL, NULL), 0);
-    CHECK_STR_CONTAINS(out_text, "a bad frame: no picture written");
+    CHECK_STR_CONTAINS(out_text, "a bad frame or an unwritable path:\nno picture written");
+
+    /* a picture that cannot be written (a directory of its name) is
+     * refused before any is drawn: the one before it is not written
+     * either (an outside review: frame_00001.png was) */
+    char fa2[FIXTURE_PATH], blocked[FIXTURE_PATH], first_png[FIXTURE_PATH];
+    fixture_join(fa2, a, "frame_00002.obj");
+    fixture_remove_tree(pictures);
+    CHECK(mkdir(pictures, 0777) == 0, "cannot make %s", pictures);
+    fixture_join(blocked, pictures, "frame_00002.png");
+    CHECK(mkdir(blocked, 0777) == 0, "cannot make %s", blocked);
+    CHECK_INT(run("render", "--out", pictures, fa, fa2), 1);
+    CHECK_STR_CONTAINS(err_text, "frame_00002.png: cannot write: it is a directory");
+    CHECK(out_text[0] == '\0', "render refused printed %s", out_text);
+    fixture_join(first_png, pictures, "frame_00001.png");
+    CHECK(stat(first_png, &st) != 0, "render refused wrote %s", first_png);
+    CHECK_INT(fixture_count_files(pictures), 1);
 
     /* a directory of a frame's name cannot be removed: found before any
      * earlier frame is, and the run refused with all of them kept */

@@ -29,8 +29,10 @@ static const char usage_text[] =
     "file and line.\n"
     "Two frames of the same NAME (a/frame_00001.obj, b/frame_00001.obj) would\n"
     "write the same picture: refused.\n"
-    "exit status: 0 written, 1 error (a bad frame: no picture written; a\n"
-    "picture that cannot be written: those before it stay), 2 usage\n";
+    "Every picture's path is checked before the first is drawn: one that\n"
+    "cannot be written (a directory of its name, no permission) is refused.\n"
+    "exit status: 0 written, 1 error (a bad frame or an unwritable path:\n"
+    "no picture written), 2 usage\n";
 
 static int view_from_name(const char *name)
 {
@@ -122,7 +124,7 @@ static int png_path(const char *dir, const char *frame, char *out, size_t len)
 
 /* A frame's picture path and its place on the command line. */
 struct picture {
-    char *path;
+    const char *path;
     int frame;
 };
 
@@ -133,23 +135,48 @@ static int by_path(const void *a, const void *b)
     return c ? c : x->frame - y->frame;
 }
 
-/* Two frames whose pictures would have one name, the second overwriting
- * the first: CLI_EXIT_USAGE naming both (before any work), else
- * CLI_EXIT_OK or CLI_EXIT_ERROR (said). Sorted, not compared pairwise: a
- * film has thousands of frames. */
-static int distinct_names(const char *out, const char **frames, int count)
+/* DIR/NAME.png of every frame, in the frames' order (malloc'ed, for
+ * free_paths), or NULL (said). */
+static char **picture_paths(const char *out, const char **frames, int count)
+{
+    char **paths = calloc((size_t)count, sizeof *paths);
+    if (!paths) {
+        cli_error("render: out of memory");
+        return NULL;
+    }
+    for (int k = 0; k < count; k++) {
+        char path[4096];
+        if (png_path(out, frames[k], path, sizeof path) || !(paths[k] = strdup(path))) {
+            cli_error("render: %.400s...: path too long, or out of memory", out);
+            for (int j = 0; j < k; j++)
+                free(paths[j]);
+            free(paths);
+            return NULL;
+        }
+    }
+    return paths;
+}
+
+static void free_paths(char **paths, int count)
+{
+    for (int k = 0; paths && k < count; k++)
+        free(paths[k]);
+    free(paths);
+}
+
+/* Two frames whose pictures (paths[k] for frames[k]) would have one name,
+ * the second overwriting the first: CLI_EXIT_USAGE naming both (before
+ * any work), else CLI_EXIT_OK or CLI_EXIT_ERROR (said). Sorted, not
+ * compared pairwise: a film has thousands of frames. */
+static int distinct_names(char *const *paths, const char **frames, int count)
 {
     struct picture *pics = calloc((size_t)count, sizeof *pics);
     int rc = pics ? CLI_EXIT_OK : CLI_EXIT_ERROR;
     if (!pics)
         cli_error("render: out of memory");
     for (int k = 0; rc == CLI_EXIT_OK && k < count; k++) {
-        char path[4096];
         pics[k].frame = k;
-        if (png_path(out, frames[k], path, sizeof path) || !(pics[k].path = strdup(path))) {
-            cli_error("render: %.400s...: path too long, or out of memory", out);
-            rc = CLI_EXIT_ERROR;
-        }
+        pics[k].path = paths[k];
     }
     if (rc == CLI_EXIT_OK)
         qsort(pics, (size_t)count, sizeof *pics, by_path);
@@ -160,8 +187,6 @@ static int distinct_names(const char *out, const char **frames, int count)
                       frames[pics[k - 1].frame], frames[pics[k].frame], pics[k].path);
             rc = CLI_EXIT_USAGE;
         }
-    for (int k = 0; pics && k < count; k++)
-        free(pics[k].path);
     free(pics);
     return rc;
 }
@@ -225,7 +250,6 @@ static int render_option(const char *a, const char *v, void *ctx)
 
 int cmd_render(int argc, char **argv)
 {
-    int first = 0;
     struct render_args r = {NULL, RASTER_FRONT, 640, 640, NULL, 0};
     r.frames = calloc((size_t)argc + 1, sizeof *r.frames);
     if (!r.frames) {
@@ -247,8 +271,10 @@ int cmd_render(int argc, char **argv)
         free(frames);
         return CLI_EXIT_USAGE;
     }
-    int named = distinct_names(out, frames, count);
+    char **paths = picture_paths(out, frames, count);
+    int named = paths ? distinct_names(paths, frames, count) : CLI_EXIT_ERROR;
     if (named != CLI_EXIT_OK) {
+        free_paths(paths, count);
         free(frames);
         return named;
     }
@@ -257,22 +283,22 @@ int cmd_render(int argc, char **argv)
     cloth_mesh *meshes = calloc((size_t)count, sizeof *meshes);
     double lo[3], hi[3];
     int status = meshes ? read_frames(frames, count, meshes, lo, hi) : CLI_EXIT_ERROR;
+    /* every picture's path checked before the first is drawn (as solve
+     * and gen check theirs): one that cannot be written (a directory in
+     * its place) leaves none written */
     const char *dirs[1] = {out};
-    if (status == CLI_EXIT_OK && cli_outputs_ready("render", NULL, 0, dirs, 1))
+    if (status == CLI_EXIT_OK &&
+        (cli_outputs_ready("render", NULL, 0, dirs, 1) ||
+         cli_outputs_ready("render", (const char *const *)paths, count, NULL, 0)))
         status = CLI_EXIT_ERROR;
-    for (int k = first; status == CLI_EXIT_OK && k < count; k++) {
-        char path[4096];
-        if (png_path(out, frames[k], path, sizeof path)) {
-            cli_error("render: %.400s...: path too long", out);
+    for (int k = 0; status == CLI_EXIT_OK && k < count; k++)
+        if (render_one(&meshes[k], frames[k], paths[k], (raster_view)view, width, height,
+                       lo, hi))
             status = CLI_EXIT_ERROR;
-        } else if (render_one(&meshes[k], frames[k], path, (raster_view)view, width, height,
-                              lo, hi)) {
-            status = CLI_EXIT_ERROR;
-        }
-    }
     for (int k = 0; meshes && k < count; k++)
         cloth_mesh_free(&meshes[k]);
     free(meshes);
+    free_paths(paths, count);
     free(frames);
     if (status == CLI_EXIT_OK)
         printf("wrote %d picture%s to %s\n", count, count == 1 ? "" : "s", out);
