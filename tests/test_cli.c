@@ -347,6 +347,25 @@ static void test_bad_bundles(void)
     expect_failure("info", dir, NULL, where, "No such file");
     fixture_join(x, tmpdir, "no-such-x.mtx");
     expect_failure("check", tiny, x, x, "cannot open");
+
+    /* A bundle's file that is a directory: said so, as the writer says
+     * it (the reader said "read error"), with ERR_IO's exit 1 */
+    static const char *const as_dirs[] = {"A.mtx", "b.mtx", "constraints.txt"};
+    for (int k = 0; k < 3; k++) {
+        char tag[32], path[FIXTURE_PATH];
+        snprintf(tag, sizeof tag, "dir-%d", k);
+        if (fixture_copy_tiny(tmpdir, tag, dir) != 0)
+            CHECK(0, "cannot make fixture %s", tag);
+        fixture_join(path, dir, as_dirs[k]);
+        CHECK(unlink(path) == 0 && mkdir(path, 0777) == 0, "cannot make %s a directory", path);
+        snprintf(where, sizeof where, "corepcg: %s: ", path);
+        expect_failure("info", dir, NULL, where, "cannot read: it is a directory\n");
+        CHECK(!strstr(err_text, "read error"), "%s: %s", as_dirs[k], err_text);
+        CHECK_INT(run("info", dir, "--json", NULL, NULL), 1);
+        CHECK_STR_CONTAINS(out_text, "\"code\": \"ERR_IO\"");
+        CHECK_STR_CONTAINS(out_text, "cannot read: it is a directory");
+        fixture_remove_tree(dir);
+    }
 }
 
 /* corepcg solve --json: one object with every key the issues require,

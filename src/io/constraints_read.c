@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_FIELDS 9 /* node ndof p(3) q(3), plus one to detect extras */
 
@@ -141,6 +142,11 @@ int cpg_constraints_read(const char *path, int N, corepcg_constraint **out,
     if (!f)
         return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot open: %s", path,
                         strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* as the writer says it */
+        fclose(f);
+        return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot read: it is a directory", path);
+    }
 
     /* first_line[node] = line where node was listed (0: not yet). */
     long *first_line = calloc((size_t)N, sizeof *first_line);

@@ -59,7 +59,13 @@ static int read_whole(const cpg_mm_scan *s, mm_text *t, char *msg)
         return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot open: %s", s->path,
                         strerror(errno));
     struct stat st;
-    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    int stated = fstat(fd, &st) == 0;
+    if (stated && S_ISDIR(st.st_mode)) { /* as the writer says it */
+        close(fd);
+        return cpg_fail(msg, COREPCG_ERR_IO, "%s: cannot read: it is a directory",
+                        s->path);
+    }
+    int regular = stated && S_ISREG(st.st_mode);
     if (regular && st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX) {
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ,
                        MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -92,7 +98,7 @@ static int read_whole(const cpg_mm_scan *s, mm_text *t, char *msg)
             break;
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) /* a directory, or the disk: as getline's failure */
+        if (n < 0) /* the disk: as getline's failure */
             rc = cpg_fail(msg, COREPCG_ERR_IO,
                           "%s:1: read error; expected the %%%%MatrixMarket "
                           "banner", s->path);
