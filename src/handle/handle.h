@@ -36,6 +36,9 @@ struct corepcg_solver {
 /* The tests' hook (not in the shipped library): the methods' vector work
  * on vec from the next setup on; drops what the handle had set up. */
 void cpg_solver_use_vec(corepcg_solver *h, const cpg_vec_ops *vec);
+/* The blocks the handle's spare A arrays hold, which the next update's
+ * import fills instead of fresh memory (0: none). */
+long cpg_solver_spare_blocks(const corepcg_solver *h);
 #endif
 
 #endif

@@ -62,6 +62,11 @@ void cpg_solver_use_vec(corepcg_solver *h, const cpg_vec_ops *vec)
     clear_system(h); /* its work was allocated on the old back end */
     h->vec = vec;
 }
+
+long cpg_solver_spare_blocks(const corepcg_solver *h)
+{
+    return h->spare_A.p ? h->spare_A.p[h->spare_A.nb] : 0;
+}
 #endif
 
 int corepcg_set_monitor(corepcg_solver *h, corepcg_monitor monitor,
@@ -249,8 +254,11 @@ int corepcg_update(corepcg_solver *h, const corepcg_system *sys,
          * auto, whose handle keeps its pattern and so kept them) */
         cpg_bmat old = h->sys.A;
         memset(&h->sys.A, 0, sizeof h->sys.A);
+        int keep = same_size(&old, &im.A);
+        if (!keep) /* freed first: the step's peak memory as before */
+            cpg_bmat_free(&old);
         rc = full_setup(h, &im, t0, t_import);
-        if (h->ready && same_size(&old, &h->sys.A))
+        if (keep && h->ready)
             h->spare_A = old; /* full_setup emptied spare_A */
         else
             cpg_bmat_free(&old);
