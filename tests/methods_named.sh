@@ -28,14 +28,17 @@ fi
 # method reads them from the built CLI (`corepcg solve --help`'s --method
 # line, as tools/demo does). A line naming three or more of the
 # registry's names (as words; "a|b|c" and "(a, b, c)" alike) is such a
-# list. The C files are the check above's; the Python tests name the few
-# methods a test is about, and are not scanned.
+# list; comment lines are prose ("corepcg" is the project's name too, and
+# "auto" and "direct" are words). The C files are the check above's; the
+# Python tests name the few methods a test is about, and tests/fuzz's
+# dictionaries the names a fuzzer should try: neither is scanned.
 names=$(sed -n 's/.*\.name = "\([^"]*\)".*/\1/p' src/methods/registry.c | paste -sd' ')
 [ -n "$names" ] || { echo "no method names in src/methods/registry.c"; exit 1; }
 scripts=$(find tools tests -maxdepth 1 -type f ! -name '*.c' ! -name '*.h' | sort)
 listed=$(for f in $scripts; do
              awk -v names="$names" -v file="$f" '
                  BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) is[a[i]] = 1 }
+                 /^[ \t]*#/ { next }
                  { split("", seen); c = 0
                    k = split($0, w, /[^a-z0-9-]+/)
                    for (i = 1; i <= k; i++)

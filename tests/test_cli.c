@@ -623,10 +623,14 @@ static void test_repeat_not_converged(void)
     CHECK_INT(run_argv(tight_json, 6), 3);
     CHECK_STR_CONTAINS(out_text, "\"warm_status\": \"not converged");
 
-    /* auto on ballhit41-k6000 at tol 1.1e-14: the cold step (icpcg)
-     * converges, and the warm steps' probe of corePCG stops at round-off
-     * above tol; seen on every run (6 of 6): status ok, warm_status not
-     * converged, exit 3 */
+    /* auto on ballhit41-k6000 at tol 1.1e-14: the cold step (icpcg, 48
+     * iterations, 1.007e-14) converges, and the warm steps' probe of
+     * corePCG stops at round-off above tol (1.23e-14): status ok,
+     * warm_status not converged, exit 3. Not a matter of timing: icpcg
+     * is in trouble past 40 iterations, which gives corePCG, first in
+     * the prior order, credit for a probe on the first warm step whatever
+     * the times (auto_model.c). What could move it is round-off: both
+     * residuals lie within about 10% of tol (another BLAS build). */
     char ballhit[FIXTURE_PATH];
     fixture_join(ballhit, fixture_data_dir(), "ballhit41-k6000");
     const char *probe[8] = {"solve", ballhit, "--method", "auto", "--tol", "1.1e-14",
@@ -645,6 +649,7 @@ static void test_repeat_not_converged(void)
     warm_failed = strstr(out_text, "\"warm_status\": \"not converged") != NULL;
     CHECK(warm_failed, "warm_status in %s", out_text);
     CHECK_INT(rc, warm_failed ? 3 : 0);
+    CHECK_STR_CONTAINS(out_text, "\"corepcg\": 1");
 }
 
 static void test_stdout_errors(void)

@@ -365,6 +365,15 @@ void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t 
              model);
 }
 
+void cloth_cli_tol_text(const struct cloth_cli *o, char *buf, size_t len)
+{
+    const corepcg_settings *set = &o->settings.set;
+    if (corepcg_method_takes(set->method, COREPCG_OPTION_TOL))
+        snprintf(buf, len, ", tol %g", set->tol);
+    else if (len > 0)
+        buf[0] = '\0';
+}
+
 void cloth_cli_free(struct cloth_cli *o)
 {
     cloth_mesh_free(&o->mesh);

@@ -101,6 +101,10 @@ int cloth_cli_create(const struct cloth_cli *o, cloth_sim **sim);
  * the force model's row adds (fem: ", fem (nu 0.3, bending 1e-05 N m)"). */
 void cloth_cli_describe(const struct cloth_cli *o, int nodes, char *buf, size_t len);
 
+/* ", tol 1e-05" for the steps' messages, or "" where --method takes no
+ * tol (direct: its tol would be a figure nothing used). */
+void cloth_cli_tol_text(const struct cloth_cli *o, char *buf, size_t len);
+
 void cloth_cli_free(struct cloth_cli *o);
 
 #endif

@@ -86,11 +86,14 @@ int cmd_gen(int argc, char **argv)
         /* the step is taken (its answer is usable), but the bundle's
          * state and x0 then come from an inexact solve: say so */
         solved++;
-        if (rc == COREPCG_NOT_CONVERGED && ++not_converged <= GEN_WARNINGS_SHOWN)
+        if (rc == COREPCG_NOT_CONVERGED && ++not_converged <= GEN_WARNINGS_SHOWN) {
+            char tol[40];
+            cloth_cli_tol_text(&o, tol, sizeof tol);
             cli_error("gen: warning: step %d did not converge (%d iterations, "
-                      "relative residual %.3g, tol %g); taken all the same",
+                      "relative residual %.3g%s); taken all the same",
                       sim->step + 1, sim->info.iterations, sim->info.rel_residual,
-                      o.settings.set.tol);
+                      tol);
+        }
         cloth_advance(sim);
     }
     if (not_converged > GEN_WARNINGS_SHOWN)

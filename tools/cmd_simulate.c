@@ -260,12 +260,18 @@ int cmd_simulate(int argc, char **argv)
     cli_forget_new_dirs(&made);
     print_summary(&o, sim, steps, ran, iterations, cli_median(seconds, steps),
                   assemble / steps);
+    char tol[40];
+    cloth_cli_tol_text(&o, tol, sizeof tol);
     cloth_sim_free(&sim);
     cloth_cli_free(&o);
     free(seconds);
     if (not_converged) {
-        cli_error("simulate: %d of %d steps did not converge (tol %g)",
-                  not_converged, steps, o.settings.set.tol);
+        if (tol[0]) /* ", tol T" */
+            cli_error("simulate: %d of %d steps did not converge (%s)",
+                      not_converged, steps, tol + 2);
+        else
+            cli_error("simulate: %d of %d steps did not converge",
+                      not_converged, steps);
         return CLI_EXIT_NOT_CONVERGED;
     }
     return CLI_EXIT_OK;
