@@ -90,13 +90,16 @@ const char *bench_answer_name(int verdict)
 }
 
 /* Judges one sample (bench_judge): an error, no convergence or a wrong
- * answer fails the cell (the first reason is kept). */
+ * answer fails the cell (the worst kind, and its first reason, kept). */
 static void verify(const bench_case *cs, bench_cell *c, int step,
                    const bench_sample *s, const char *message)
 {
     int ran = c->method == COREPCG_METHOD_AUTO ? s->method_used : c->method;
     char why[COREPCG_MSG_SIZE];
     int verdict = bench_judge(s, ran, cs->id.tol, message, why, sizeof why);
+    if (verdict == BENCH_ANSWER_FAILED && c->not_converged)
+        c->failed = c->not_converged = 0; /* the worst kept, as --scaling
+                                             keeps it, with its reason */
     if (verdict == BENCH_ANSWER_NOT_CONVERGED)
         c->not_converged |= !c->failed;
     if (verdict != BENCH_ANSWER_OK)

@@ -126,6 +126,17 @@ static int failed(const whole_run *r, const bench_options *o)
     return r->error[0] || r->not_converged || r->wrong || r->steps_done < o->whole_steps;
 }
 
+/* The run's BENCH_ANSWER_*: not converged only where every step ran and
+ * no answer failed the check. */
+static int verdict(const whole_run *r, const bench_options *o)
+{
+    if (!failed(r, o))
+        return BENCH_ANSWER_OK;
+    return !r->error[0] && !r->wrong && r->steps_done == o->whole_steps
+               ? BENCH_ANSWER_NOT_CONVERGED
+               : BENCH_ANSWER_FAILED;
+}
+
 /* The fastest run other than auto's, or -1. */
 static int fastest(const bench_options *o, const whole_case *wc)
 {
@@ -158,12 +169,13 @@ static void print_table(FILE *out, const bench_options *o,
                 wc->id.tol, wc->id.label, wc->id.k);
         for (int j = 0; j < o->num_methods; j++) {
             const whole_run *r = &wc->runs[j];
-            if (failed(r, o) && !r->error[0] && r->wrong)
+            int v = verdict(r, o);
+            if (v == BENCH_ANSWER_FAILED && !r->error[0] && r->wrong)
                 fprintf(out, " **FAILED** (%s) |", r->why);
-            else if (failed(r, o) && !r->error[0] && r->steps_done == o->whole_steps)
+            else if (v == BENCH_ANSWER_NOT_CONVERGED)
                 fprintf(out, " **NOT CONVERGED** (%d of %d steps) |", r->not_converged,
                         r->steps_done);
-            else if (failed(r, o))
+            else if (v == BENCH_ANSWER_FAILED)
                 fprintf(out, " **FAILED** (%s) |", r->error[0] ? r->error : "not run");
             else
                 fprintf(out, " %.3f s |", r->seconds);
@@ -242,7 +254,7 @@ static int fill_csv(FILE *out, const void *what)
 {
     const struct whole_report *w = what;
     fprintf(out, "scene,tol,size,k_stretch,steps,method,total_s,iterations,failed,"
-                 "pattern_changes,analysis_reused_steps,mesh\n");
+                 "pattern_changes,analysis_reused_steps,mesh,status\n");
     for (int c = 0; c < w->count; c++)
         for (int j = 0; j < w->o->num_methods; j++) {
             const whole_case *wc = &w->cases[c];
@@ -254,7 +266,7 @@ static int fill_csv(FILE *out, const void *what)
                     r->steps_done, corepcg_method_name(r->method), r->seconds,
                     r->iterations, failed(r, w->o), r->pattern_changes, r->reused);
             bench_csv_text(out, wc->id.size ? "" : wc->id.label);
-            fputc('\n', out);
+            fprintf(out, ",%s\n", bench_answer_name(verdict(r, w->o)));
         }
     return ferror(out) ? -1 : 0;
 }

@@ -473,7 +473,7 @@ static void check_simulations(void)
     if (text) {
         CHECK_STR_CONTAINS(text, "scene,tol,size,k_stretch,steps,method,total_s,"
                                  "iterations,failed,pattern_changes,"
-                                 "analysis_reused_steps,mesh\n");
+                                 "analysis_reused_steps,mesh,status\n");
         int lines = 0;
         for (const char *p = text; (p = strchr(p, '\n')); p++)
             lines++;
@@ -485,6 +485,9 @@ static void check_simulations(void)
             CHECK(at != NULL, "no row for %s", rows[k]);
             double seconds = at ? strtod(at + strlen(want), NULL) : 0;
             CHECK(seconds > 0, "%s: total_s %g", rows[k], seconds);
+            const char *end = at ? strchr(at, '\n') : NULL;
+            CHECK(end && end - at > 4 && strncmp(end - 4, ",,ok", 4) == 0,
+                  "%s: no status ok at the end of its row", rows[k]);
         }
     }
     free(text);
@@ -910,10 +913,11 @@ static int whole_row(const char *text, const char *method, int steps, int *chang
     double seconds;
     long its;
     int failed;
-    char mesh[64];
-    if (sscanf(at + strlen(want), "%lf,%ld,%d,%d,%d,%63[^\n]", &seconds, &its, &failed,
-               changes, reused, mesh) != 6 || failed || !(seconds > 0) ||
-        strcmp(mesh, "tshirt_coarse.obj") != 0)
+    char mesh[64], status[16];
+    if (sscanf(at + strlen(want), "%lf,%ld,%d,%d,%d,%63[^,\n],%15[^\n]", &seconds,
+               &its, &failed, changes, reused, mesh, status) != 7 || failed ||
+        !(seconds > 0) || strcmp(mesh, "tshirt_coarse.obj") != 0 ||
+        strcmp(status, "ok") != 0)
         return -1;
     return 0;
 }
@@ -961,7 +965,8 @@ static void check_mesh_simulations(void)
 }
 
 /* --simulations' CSV quotes a mesh label with a comma (the FEM cells'
- * with --bending), so that its rows keep the header's 12 fields. */
+ * with --bending), so that its rows keep the header's 13 fields; the last
+ * is the run's status. */
 static void check_simulations_label(void)
 {
     char args[2048], csv[300], mesh[600];
@@ -974,16 +979,19 @@ static void check_simulations_label(void)
     CHECK(f != NULL, "no CSV");
     if (!f)
         return;
-    char line[1024], *fields[12];
+    char line[1024], *fields[13];
     int rows = 0;
     CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     while (fgets(line, sizeof line, f)) {
         rows++;
-        int got = split_fields(line, fields, 12);
-        CHECK(got == 12, "row %d: %d fields", rows, got);
-        if (got == 12)
+        int got = split_fields(line, fields, 13);
+        CHECK(got == 13, "row %d: %d fields", rows, got);
+        if (got == 13) {
             CHECK(strcmp(fields[11], "tshirt_coarse.obj (fem, bending 0.0001)") == 0,
                   "row %d: mesh '%s'", rows, fields[11]);
+            CHECK(strcmp(fields[12], "ok") == 0, "row %d: status '%s'", rows,
+                  fields[12]);
+        }
     }
     fclose(f);
     CHECK_INT(rows, 1);
