@@ -692,6 +692,22 @@ static void coarse_mesh(char *path, size_t len)
     snprintf(path, len, "%s/meshes/tshirt_coarse.obj", data && *data ? data : COREPCG_DATA_DIR);
 }
 
+/* bench ARGS run (exit 0) and its CSV opened past the header, or NULL
+ * (said). */
+static FILE *rows_of_run(const char *args, const char *csv)
+{
+    CHECK_INT(run(args), 0);
+    FILE *f = fopen(csv, "r");
+    CHECK(f != NULL, "no CSV");
+    char first[1024];
+    if (f && !fgets(first, sizeof first, f)) {
+        CHECK(0, "empty CSV");
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 /* Without --model a mesh scene runs as springs and as FEM cloth, a row
  * each (issue 30: the garment cells on both physics). */
 static void check_default_models(void)
@@ -704,14 +720,11 @@ static void check_default_models(void)
      * was not, and split its rows) */
     snprintf(args, sizeof args, "--scene garment --k 600 --steps 1 --tol 1e-3 "
              "--methods direct --bending 1e-4 --mesh \"%s\" --csv \"%s\"", mesh, csv);
-    CHECK_INT(run(args), 0);
-    FILE *f = fopen(csv, "r");
-    CHECK(f != NULL, "no CSV");
+    FILE *f = rows_of_run(args, csv);
     if (!f)
         return;
     char line[1024];
     int springs = 0, fem = 0, rows = 0; /* the rows after the header */
-    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     while (fgets(line, sizeof line, f)) {
         struct row r;
         rows++;
@@ -974,14 +987,11 @@ static void check_simulations_label(void)
     snprintf(csv, sizeof csv, "%s/fem_whole.csv", dir);
     snprintf(args, sizeof args, "--simulations 2 --scene garment --mesh \"%s\" --k 600 "
              "--model fem --bending 1e-4 --methods direct --csv \"%s\"", mesh, csv);
-    CHECK_INT(run(args), 0);
-    FILE *f = fopen(csv, "r");
-    CHECK(f != NULL, "no CSV");
+    FILE *f = rows_of_run(args, csv);
     if (!f)
         return;
     char line[1024], *fields[13];
     int rows = 0;
-    CHECK(fgets(line, sizeof line, f) != NULL, "empty CSV");
     while (fgets(line, sizeof line, f)) {
         rows++;
         int got = split_fields(line, fields, 13);
