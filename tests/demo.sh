@@ -18,8 +18,8 @@ grep -q "^fastest warm step: none named: the shortest took [0-9.]*e-[0-9]* s, un
 [ "$(grep -c "check failed\|failed (exit" <<<"$out")" = 0 ] || fail "data/tiny: a method failed"
 out=$("$src/tools/demo" "$COREPCG_DATA_DIR/ballhit41-k60")
 # the CLI's methods, "auto|amgpcg|...": no list written here (methods_named.sh)
-methods=$("$COREPCG_CLI" solve --help | sed -n 's/^ *--method \([^ ]*\).*/\1/p')
-[ -n "$methods" ] || fail "$COREPCG_CLI solve --help lists no methods"
+source "$src/tools/setup.sh"
+methods=$(corepcg_methods "$COREPCG_CLI" | tr ' ' '|')
 grep -Eq "^fastest warm step: ($methods) \(0\.[0-9]{5} s, " <<<"$out" \
     || fail "data/ballhit41-k60: no fastest method named"
 grep -q "^  why: " <<<"$out" || fail "data/ballhit41-k60: no reason given"

@@ -48,3 +48,14 @@ corepcg_build() {
     # shellcheck disable=SC2086 -- a list of target names
     meson compile -C "$dir" ${corepcg_targets:-} >&2
 }
+
+# corepcg_methods CLI: the methods CLI offers, space-separated (its `solve
+# --help` --method line: the library's table, auto first); fails when it
+# lists none. The one reading of that line, so that no script writes the
+# list out (tests/methods_named.sh).
+corepcg_methods() {
+    local methods
+    methods=$("$1" solve --help | sed -n 's/^ *--method \([^ ]*\).*/\1/p' | tr '|' ' ')
+    [ -n "$methods" ] || { echo "corepcg: $1 solve --help lists no methods" >&2; return 1; }
+    echo "$methods"
+}
