@@ -524,6 +524,63 @@ static void test_early_recheck(void)
     CHECK_INT(why, COREPCG_AUTO_FASTEST);
 }
 
+/* A probe is a first step, a cold one: by the prior alone it waits until
+ * the credit covers PRIOR_RATIO times the best's own first step (drape
+ * 81x81, k 60: icpcg's first step 27 ms with its analysis, its later
+ * steps about 4 ms, the probes 25-190 ms). The fallback, prepared beside
+ * every step, is probed warm, after the usual 320 steps; a sign (trouble,
+ * a breakdown) still probes at once. */
+static void test_cold_probe(void)
+{
+    cpg_auto_model m;
+    corepcg_auto_reason why;
+    cpg_auto_model_init(&m, 3);
+    m.fallback = MPCG;
+    int first[3] = {-1, -1, -1};
+    for (int step = 1; step <= 3000; step++) {
+        int k = cpg_auto_choose(&m, &why);
+        if (first[k] < 0)
+            first[k] = step;
+        cpg_auto_measured(&m, k, k == IC ? 0.004 : k == CORE ? 0.012 : 0.025,
+                          k == IC ? 10 : k == CORE ? 4 : 100);
+        if (step == 1)
+            cpg_auto_first_step(&m, IC, 0.027);
+    }
+    /* mpcg after 8 x 4 ms of credit at 0.1 ms a step; corePCG after 8 x
+     * 27 ms: 2160 steps, less the credit mpcg's probe earned it */
+    CHECK(first[MPCG] >= 320 && first[MPCG] <= 322, "mpcg first at step %d",
+          first[MPCG]);
+    CHECK(first[CORE] >= 2100 && first[CORE] <= 2161,
+          "corePCG first at step %d", first[CORE]);
+    /* without a first step's time, corePCG waits the usual 320 steps */
+    cpg_auto_model_init(&m, 3);
+    m.fallback = MPCG;
+    cpg_auto_measured(&m, IC, 0.004, 10);
+    int step = 2;
+    for (; step <= 400 && cpg_auto_choose(&m, &why) == IC; step++)
+        cpg_auto_measured(&m, IC, 0.004, 10);
+    CHECK(step >= 320 && step <= 322, "corePCG first at step %d", step);
+
+    /* a sign probes at once whatever the first step took: icpcg in trouble
+     * on its second step, or a breakdown's successor */
+    cpg_auto_model_init(&m, 3);
+    m.fallback = MPCG;
+    cpg_auto_measured(&m, IC, 0.004, 60);
+    cpg_auto_first_step(&m, IC, 0.5);
+    cpg_auto_measured(&m, IC, 0.004, 60);
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_PROBE);
+    cpg_auto_model_init(&m, 3);
+    cpg_auto_probe_next(&m, CORE);
+    cpg_auto_measured(&m, IC, 0.004, 10);
+    cpg_auto_first_step(&m, IC, 0.5);
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_PROBE);
+    /* the first call is the first step: later ones change nothing */
+    cpg_auto_first_step(&m, IC, 9.0);
+    CHECK(m.c[IC].first_s == 0.5, "first step %g s", m.c[IC].first_s);
+}
+
 /* The model auto builds from the table of methods: corePCG reads more
  * than 8 iterations as trouble (its own line), the others the default;
  * direct, a complete factorisation, is expected before it runs; the
@@ -559,6 +616,7 @@ int main(void)
     test_expected_direct();
     test_direct_analysis_due();
     test_first_and_probe();
+    test_cold_probe();
     test_scenes();
     test_scene_change();
     test_unusable();

@@ -7,7 +7,8 @@
  * step sets aside a fraction of its own time as credit for each other
  * candidate; once a candidate's credit covers what running it would cost
  * (for one measured, its excess over the best's step; for one never
- * measured, a prior multiple of the best's step), it runs instead (a
+ * measured, a prior multiple of the best's step, or of the best's first
+ * step when that was the larger: a probe is a cold step), it runs instead (a
  * probe if it was never measured, a re-check otherwise) and its estimate
  * is refreshed. So re-checking costs at most that fraction of the run per
  * other candidate, a close contender is re-checked often and a far one
@@ -161,6 +162,9 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
                                                      !c->by_expectation));
             double prior = urgent ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
             need = (c->prior < prior ? c->prior : prior) * best_s;
+            /* by the prior alone: a cold step, against the best's own */
+            if (!urgent && c->prior >= CPG_AUTO_PRIOR_RATIO && k != m->fallback)
+                need = fmax(need, CPG_AUTO_PRIOR_RATIO * m->c[best].first_s);
             if (c->expected_s > 0)
                 need = fmin(need, c->expected_s <= CPG_AUTO_EXPECT_PROBE * best_s
                                       ? 0.5 * m->explore * best_s
@@ -215,6 +219,12 @@ void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
     for (int j = 0; j < m->count; j++)
         if (j != k && m->c[j].usable)
             m->c[j].credit_s += m->explore * seconds;
+}
+
+void cpg_auto_first_step(cpg_auto_model *m, int k, double seconds)
+{
+    if (k >= 0 && k < m->count && m->c[k].first_s == 0 && seconds > 0)
+        m->c[k].first_s = seconds;
 }
 
 void cpg_auto_unusable(cpg_auto_model *m, int k)

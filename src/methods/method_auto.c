@@ -50,6 +50,7 @@ typedef struct auto_state {
         double solve_s, step_s; /* its last timed step's solve and whole */
     } seen[NCAND];
     double step_s;                /* this step's update time so far       */
+    double analyse_s;             /* ... and its candidate's analysis's   */
     double fallback_s;            /* the fallback's factorisation time    */
     int timing;                   /* the next solve completes the step    */
 } auto_state;
@@ -491,6 +492,7 @@ static int auto_factorise(void *state, const cpg_ctx *ctx)
         keep_icpcg(st);
     }
     st->step_s = cpg_now() - t - analyse_s;
+    st->analyse_s = analyse_s;
     st->timing = rc >= 0;
     if (rc >= 0)
         prepare_fallback(st, ctx);
@@ -527,6 +529,8 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         if (rc >= 0 && st->timing) { /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
+            cpg_auto_first_step(&st->model, k,
+                                st->analyse_s + st->step_s + solve_s);
             st->seen[k].solve_s = solve_s;
             st->seen[k].step_s = st->step_s + solve_s;
         }
@@ -564,6 +568,7 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         st->chosen = st->fallback;
         st->why = COREPCG_AUTO_FALLBACK;
         st->step_s = st->fallback_s;
+        st->analyse_s = 0; /* made beside the choice's, not timed apart */
         st->timing = 1;
     }
 }
