@@ -58,12 +58,16 @@ static const char *format_time(double s, char *buf, size_t len)
     return buf;
 }
 
+/* Three significant digits, trailing zeros kept (1.10, not 1.1), so that
+ * a column's ratios read alike. */
 static const char *format_ratio(double r, char *buf, size_t len)
 {
     if (isnan(r))
         snprintf(buf, len, "n/a");
+    else if (fabs(r) >= 100)
+        snprintf(buf, len, "%.0f", r);
     else
-        snprintf(buf, len, "%.3g", r);
+        snprintf(buf, len, "%#.3g", r);
     return buf;
 }
 

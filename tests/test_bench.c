@@ -231,6 +231,55 @@ static void check_busy_flag(const char *md)
     CHECK_STR_CONTAINS(md, "busy means a 1 minute load above 0.5 at the start");
 }
 
+/* Significant digits of a decimal number's text ("0.192": 3, "1.10": 3). */
+static int significant_digits(const char *cell, size_t len)
+{
+    int digits = 0, leading = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (cell[i] < '0' || cell[i] > '9')
+            continue;
+        leading = leading && cell[i] == '0';
+        digits += !leading;
+    }
+    return digits;
+}
+
+/* Every cell of a ratio column (a header "a/b") in the markdown's
+ * tables reads with three significant digits, trailing zeros kept, or as
+ * a whole number from 100 on, or n/a. Returns the cells checked. */
+static int check_ratio_cells(const char *md)
+{
+    int checked = 0, ratio[32] = {0};
+    for (const char *line = md; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (line[0] != '|' || line[1] == '-')
+            continue;
+        int is_header = strncmp(line, "| size |", 8) == 0, col = 0;
+        const char *end = strchr(line, '\n');
+        for (const char *c = line + 1; c < end && col < 32; col++) {
+            const char *next = memchr(c, '|', (size_t)(end - c));
+            if (!next)
+                break;
+            while (c < next && *c == ' ')
+                c++;
+            size_t len = (size_t)(next - c);
+            while (len > 0 && c[len - 1] == ' ')
+                len--;
+            if (is_header) {
+                /* "corepcg/mpcg", "mpcg / mpcg-bw"; not "GFlop/s" */
+                ratio[col] = memchr(c, '/', len) != NULL && !(len > 2 && c[len - 2] == '/');
+            } else if (ratio[col] && strncmp(c, "n/a", 3) != 0) {
+                double r = strtod(c, NULL);
+                int digits = significant_digits(c, len);
+                CHECK(r >= 100 ? memchr(c, '.', len) == NULL : digits == 3,
+                      "ratio cell \"%.*s\"", (int)len, c);
+                checked++;
+            }
+            c = next + 1;
+        }
+    }
+    return checked;
+}
+
 static void check_quick_run(void)
 {
     char args[1024], csv[300], svg[300], md[300];
@@ -367,6 +416,7 @@ static void check_quick_run(void)
         CHECK_STR_CONTAINS(m, "threads");
         CHECK_STR_CONTAINS(m, "- date: ");
         check_busy_flag(m);
+        CHECK(check_ratio_cells(m) >= 8, "ratio cells");
     }
     free(m);
     /* no temporaries left */
