@@ -525,9 +525,9 @@ static void test_early_recheck(void)
 }
 
 /* A probe is a first step, a cold one: by the prior alone it waits until
- * the credit covers PRIOR_RATIO times the best's own first step (drape
- * 81x81, k 60: icpcg's first step 27 ms with its analysis, its later
- * steps about 4 ms, the probes 25-190 ms). The fallback, prepared beside
+ * the credit covers PRIOR_RATIO times the best's own cold setup (drape
+ * 81x81, k 60: icpcg's first update with its analysis about 20 ms, its
+ * steps 1-4 ms, the probes 32-196 ms). The fallback, prepared beside
  * every step, is probed warm, after the usual 320 steps; a sign (trouble,
  * a breakdown) still probes at once. */
 static void test_cold_probe(void)
@@ -546,11 +546,13 @@ static void test_cold_probe(void)
         if (step == 1)
             cpg_auto_first_step(&m, IC, 0.027);
     }
-    /* mpcg after 8 x 4 ms of credit at 0.1 ms a step; corePCG after 8 x
-     * 27 ms: 2160 steps, less the credit mpcg's probe earned it */
+    /* mpcg after 8 x 4 ms of credit at 0.1 ms a step (the last bit of the
+     * floating-point sum aside); corePCG after 8 x 27 ms (icpcg's cold
+     * setup here): 2160 steps, less what mpcg's probe and its re-checks
+     * (every ~210 steps) earned it, 0.6 ms each: about 2114 */
     CHECK(first[MPCG] >= 320 && first[MPCG] <= 322, "mpcg first at step %d",
           first[MPCG]);
-    CHECK(first[CORE] >= 2100 && first[CORE] <= 2161,
+    CHECK(first[CORE] >= 2105 && first[CORE] <= 2125,
           "corePCG first at step %d", first[CORE]);
     /* without a first step's time, corePCG waits the usual 320 steps */
     cpg_auto_model_init(&m, 3);
@@ -560,6 +562,7 @@ static void test_cold_probe(void)
     for (; step <= 400 && cpg_auto_choose(&m, &why) == IC; step++)
         cpg_auto_measured(&m, IC, 0.004, 10);
     CHECK(step >= 320 && step <= 322, "corePCG first at step %d", step);
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE); /* equal credit: the order */
 
     /* a sign probes at once whatever the first step took: icpcg in trouble
      * on its second step, or a breakdown's successor */

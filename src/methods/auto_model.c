@@ -7,8 +7,8 @@
  * step sets aside a fraction of its own time as credit for each other
  * candidate; once a candidate's credit covers what running it would cost
  * (for one measured, its excess over the best's step; for one never
- * measured, a prior multiple of the best's step, or of the best's first
- * step when that was the larger: a probe is a cold step), it runs instead (a
+ * measured, a prior multiple of the best's step, or of the best's cold
+ * setup when that was the larger: a probe is a cold step), it runs instead (a
  * probe if it was never measured, a re-check otherwise) and its estimate
  * is refreshed. So re-checking costs at most that fraction of the run per
  * other candidate, a close contender is re-checked often and a far one
@@ -162,7 +162,8 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
                                                      !c->by_expectation));
             double prior = urgent ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
             need = (c->prior < prior ? c->prior : prior) * best_s;
-            /* by the prior alone: a cold step, against the best's own */
+            /* by the prior alone (not urgent, nor lowered by
+             * cpg_auto_probe_next): a cold step, against the best's own */
             if (!urgent && c->prior >= CPG_AUTO_PRIOR_RATIO && k != m->fallback)
                 need = fmax(need, CPG_AUTO_PRIOR_RATIO * m->c[best].first_s);
             if (c->expected_s > 0)

@@ -22,14 +22,15 @@
  * corePCG and MPCG cost several times icpcg's step, and a first corePCG
  * step (its analysis included) more, on every system benchmarked
  * (docs/benchmark.md, "auto: choosing per step"): probing them early
- * would only cost time. */
+ * would only cost time.
+ * Its probe is its first step on this handle, a cold one, so it waits
+ * too until its credit covers PRIOR_RATIO times the best's own cold
+ * setup (its first update, analysis included; the process's first calls
+ * too, when it ran first): on cheap steps a cold one is many warm ones
+ * (drape 81x81, k 60: icpcg's about 20 ms against its 1-4 ms steps, the
+ * probes 32-196 ms; docs/benchmark.md, "A probe is a cold step"). The
+ * fallback is exempt: prepared beside every step, its probe is warm. */
 #define CPG_AUTO_PRIOR_RATIO 8.0
-/* ... and its probe, a first step on this handle, is expected to cost
- * PRIOR_RATIO times the best's own first step (its analysis included):
- * a cold step, which on cheap steps is many warm ones (drape 81x81, k 60:
- * icpcg's first step 27 ms against its 1-4 ms steps; the probes 25-190
- * ms; docs/benchmark.md, "auto over whole simulations"). Not the
- * fallback's: it is prepared beside every step, so its probe is warm. */
 /* ... unless the best needs more iterations than this (or than its
  * method's own line, trouble_iterations in method.h) on a step after
  * its first, a sign that its preconditioner suits this system badly (a
@@ -95,8 +96,9 @@ typedef struct cpg_auto_candidate {
     double cost_s;     /* estimated seconds of a step: update + solve */
     int iterations;    /* of its last timed step */
     double credit_s;   /* time set aside for re-checking it */
-    double first_s;    /* its first timed step with its analysis: a cold
-                          step (cpg_auto_first_step), or 0 */
+    double first_s;    /* its cold setup: its first timed update, with
+                          the analysis made for it (cpg_auto_first_step),
+                          or 0 */
     double prior;      /* never measured: expected to cost this many times
                           the best's step (CPG_AUTO_PRIOR_RATIO, or less) */
     double expected_s; /* never measured: seconds of a step expected from
@@ -175,9 +177,11 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why);
 void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
                        int iterations);
 
-/* Candidate k's first timed step took seconds, its analysis included
- * (cpg_auto_measured has it without): what a cold step costs, from which
- * a probe's is expected (CPG_AUTO_PRIOR_RATIO). Kept from the first call. */
+/* Candidate k's first timed update took seconds, the analysis made for
+ * it included (cpg_auto_measured has the update without it, and the
+ * solve): its cold setup, from which a probe's is expected
+ * (CPG_AUTO_PRIOR_RATIO). Not the solve: a first one may start from rest.
+ * Kept from the first call. */
 void cpg_auto_first_step(cpg_auto_model *m, int k, double seconds);
 
 /* k stopped short on this step (max_iter): chosen again from the next

@@ -52,6 +52,7 @@ typedef struct auto_state {
     double step_s;                /* this step's update time so far       */
     double analyse_s;             /* ... and its candidate's analysis's   */
     double fallback_s;            /* the fallback's factorisation time    */
+    double fallback_analyse_s;    /* ... and its analysis's, this step    */
     int timing;                   /* the next solve completes the step    */
 } auto_state;
 
@@ -380,15 +381,17 @@ static int choose_and_prepare(auto_state *st, const cpg_ctx *ctx,
  * itself succeeded. */
 static void prepare_fallback(auto_state *st, const cpg_ctx *ctx)
 {
-    st->fallback_s = 0;
+    st->fallback_s = st->fallback_analyse_s = 0;
     if (st->chosen == st->fallback || !st->model.c[st->fallback].usable)
         return;
     double t = cpg_now(), analyse_s;
     corepcg_info kept = *ctx->rec; /* the choice's record */
-    if (prepare(st, ctx, st->fallback, &analyse_s) < 0)
+    if (prepare(st, ctx, st->fallback, &analyse_s) < 0) {
         ctx->msg[0] = '\0';
-    else
+    } else {
         st->fallback_s = cpg_now() - t - analyse_s;
+        st->fallback_analyse_s = analyse_s;
+    }
     int reused = ctx->rec->analysis_reused;
     *ctx->rec = kept;
     ctx->rec->analysis_reused = reused;
@@ -529,8 +532,7 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         if (rc >= 0 && st->timing) { /* the first solve after an update */
             cpg_auto_measured(&st->model, k, st->step_s + solve_s,
                               *iterations);
-            cpg_auto_first_step(&st->model, k,
-                                st->analyse_s + st->step_s + solve_s);
+            cpg_auto_first_step(&st->model, k, st->analyse_s + st->step_s);
             st->seen[k].solve_s = solve_s;
             st->seen[k].step_s = st->step_s + solve_s;
         }
@@ -568,7 +570,7 @@ static int auto_solve(void *state, const cpg_ctx *ctx, const double *b,
         st->chosen = st->fallback;
         st->why = COREPCG_AUTO_FALLBACK;
         st->step_s = st->fallback_s;
-        st->analyse_s = 0; /* made beside the choice's, not timed apart */
+        st->analyse_s = st->fallback_analyse_s;
         st->timing = 1;
     }
 }
