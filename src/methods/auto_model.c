@@ -57,8 +57,10 @@ int cpg_auto_best(const cpg_auto_model *m)
 void cpg_auto_probe_next(cpg_auto_model *m, int k)
 {
     /* expected at half of what one step's credit is: covered after one */
-    if (k >= 0 && k < m->count)
+    if (k >= 0 && k < m->count) {
         m->c[k].prior = 0.5 * m->explore;
+        m->c[k].signalled = 1;
+    }
 }
 
 void cpg_auto_expect(cpg_auto_model *m, int k, double seconds)
@@ -162,9 +164,9 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
                                                      !c->by_expectation));
             double prior = urgent ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
             need = (c->prior < prior ? c->prior : prior) * best_s;
-            /* by the prior alone (not urgent, nor lowered by
-             * cpg_auto_probe_next): a cold step, against the best's own */
-            if (!urgent && c->prior >= CPG_AUTO_PRIOR_RATIO && k != m->fallback)
+            /* by the prior alone (no sign for it): a cold step, against
+             * the best's own */
+            if (!urgent && !c->signalled && k != m->fallback)
                 need = fmax(need, CPG_AUTO_PRIOR_RATIO * m->c[best].first_s);
             if (c->expected_s > 0)
                 need = fmin(need, c->expected_s <= CPG_AUTO_EXPECT_PROBE * best_s
@@ -235,6 +237,7 @@ void cpg_auto_unusable(cpg_auto_model *m, int k)
         m->c[k].credit_s = 0;
         /* a sign that made it urgent did not hold: back to the prior */
         m->c[k].prior = CPG_AUTO_PRIOR_RATIO;
+        m->c[k].signalled = 0;
     }
 }
 

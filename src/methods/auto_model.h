@@ -101,6 +101,8 @@ typedef struct cpg_auto_candidate {
                           or 0 */
     double prior;      /* never measured: expected to cost this many times
                           the best's step (CPG_AUTO_PRIOR_RATIO, or less) */
+    int signalled;     /* a sign set it aside to be probed next
+                          (cpg_auto_probe_next): not the prior's wait */
     double expected_s; /* never measured: seconds of a step expected from
                           another candidate's measured step, or 0 */
     int urgent_iterations; /* its step is in trouble beyond this many
