@@ -545,11 +545,13 @@ static void test_settles(void)
      * but for the steps that first run a candidate (corePCG's first probe
      * sets it up, direct's when its factorisation is expected near
      * corePCG's step, amgpcg's when the best needs many iterations; each
-     * is kept for later ones). How often auto probes
-     * again rests on measured times (credit against cost): only the first
-     * corePCG probe is sure */
-    CHECK(probes >= 1, "corePCG probed %d times", probes);
-    CHECK(first_runs >= 1 && first_runs <= 3, "%d candidates first run after the setup", first_runs);
+     * is kept for later ones). Whether auto probes within these 1000
+     * steps rests on measured times: by the prior alone corePCG waits for
+     * credit of 8 times icpcg's cold setup (auto_model.h), which a slow
+     * first call (a sanitizer's build) puts past the end; a probe is
+     * corePCG's first run, once */
+    CHECK(probes <= 1 && first_runs >= probes, "corePCG probed %d times", probes);
+    CHECK(first_runs >= 0 && first_runs <= 3, "%d candidates first run after the setup", first_runs);
     CHECK_INT(reused, 999 - first_runs);
     CHECK(first_peak >= 1e-4, "the cloth moves at all (peak %g J)", first_peak);
     for (int w = 5; w < 10; w++)
