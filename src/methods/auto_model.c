@@ -135,18 +135,22 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
      * first choice stopped at its budget (CPG_AUTO_TROUBLE_ITERATIONS, or
      * max_iter), which says nothing of the others (the 224k spring
      * T-shirt, before triangle meshes lost the budget: MPCG's 2,802
-     * iterations ended the urgency, and corePCG waited ~300 steps) */
-    int others = 0, unsettled = 0;
+     * iterations ended the urgency, and corePCG waited ~300 steps).
+     * The trouble is a guess that another preconditioner suits the system
+     * better: once every other timed one lost by more than
+     * CPG_AUTO_URGENT_CLOSE, it did not hold, and the rest wait as usual */
+    double best_s = m->c[best].cost_s;
+    int others = 0, unsettled = 0, near = 0;
     for (int k = 0; k < m->count; k++)
         if (k != best && k != m->fallback && m->c[k].usable && m->c[k].measured > 0) {
             others++;
             unsettled += m->c[k].measured == 1;
+            near += m->c[k].cost_s <= CPG_AUTO_URGENT_CLOSE * best_s;
         }
     int trouble = m->c[best].iterations > m->c[best].urgent_iterations &&
                   m->c[best].measured >= 2 && unsettled == 0;
     /* the candidate whose credit covers what running it would cost by the
      * widest margin */
-    double best_s = m->c[best].cost_s;
     int pick = -1;
     double margin = 1.0;
     for (int k = 0; k < m->count; k++) {
@@ -161,7 +165,7 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
              * step if it may be the faster (CPG_AUTO_EXPECT_PROBE), else
              * once its credit covers what it would take beyond the best */
             int urgent = trouble && (others == 0 || (k != m->fallback &&
-                                                     !c->by_expectation));
+                                                     !c->by_expectation && near));
             double prior = urgent ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
             need = (c->prior < prior ? c->prior : prior) * best_s;
             /* by the prior alone (no sign for it): a cold step, against
