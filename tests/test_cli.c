@@ -6,9 +6,11 @@
 #include "fixture.h"
 #include "test.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <ctype.h>
 #include <fcntl.h>
+#include <signal.h>
 
 #ifndef COREPCG_CLI
 #define COREPCG_CLI "corepcg"
@@ -21,6 +23,10 @@ static char *out_text, *err_text;
  * device /dev/full (as a redirection's target: every write fails with
  * ENOSPC), or nowhere (closed, as `>&-` leaves it). */
 static enum { STDOUT_FILE, STDOUT_FULL, STDOUT_CLOSED } stdout_to;
+
+/* When > 0, the next runs' files may not grow past this many bytes
+ * (RLIMIT_FSIZE, SIGXFSZ ignored: a write past it fails with EFBIG). */
+static long file_size_limit;
 
 static const char *cli_path(void)
 {
@@ -53,6 +59,12 @@ static int run_argv(const char *const *args, int count)
         close(fe);
         if (stdout_to == STDOUT_CLOSED)
             close(1);
+        if (file_size_limit > 0) {
+            struct rlimit limit = {(rlim_t)file_size_limit, (rlim_t)file_size_limit};
+            signal(SIGXFSZ, SIG_IGN);
+            if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+                _exit(126);
+        }
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -602,8 +614,6 @@ static void test_conventions(void)
           "repeated phrase in %s", err_text);
 }
 
-/* A write to stdout that fails is an error said on stderr (exit 1), not
- * lost with exit 0; a command that failed already keeps its own status. */
 /* A warm step of --repeat that did not converge is said on the warm line
  * and in --json's warm_status, and exits 3 as a cold one does (an outside
  * review: the worst warm status was dropped, the exit taken from the cold
@@ -652,6 +662,123 @@ static void test_repeat_not_converged(void)
     CHECK_STR_CONTAINS(out_text, "\"corepcg\": 1");
 }
 
+/* gen's warning for a step that did not converge, at `at`: "corepcg: gen:
+ * warning: step S did not converge (I iterations, relative residual R",
+ * R, and the rest of the line after R in tail. S, or -1 when the line is
+ * not one. */
+static int gen_warning(const char *at, double *residual, char *tail, size_t size)
+{
+    int step = -1, iterations = -1, used = 0;
+    if (!at || sscanf(at, "corepcg: gen: warning: step %d did not converge (%d iterations, "
+                      "relative residual %lf%n", &step, &iterations, residual, &used) != 3 ||
+        used == 0)
+        return -1;
+    const char *rest = at + used, *nl = strchr(rest, '\n');
+    snprintf(tail, size, "%.*s", (int)(nl ? (size_t)(nl - rest) : strlen(rest)), rest);
+    return step;
+}
+
+/* Steps of simulate and gen that did not converge: counted over the whole
+ * run (a step is not hidden by the converged ones after it), exit 3 for
+ * simulate, a warning per step for gen, the tol named only for a method
+ * that takes one (direct takes none), and a failure after them exits 1.
+ * ballhit 5x5 with k_stretch 1e12 and dt 1 under direct: step 1 loses A~
+ * to round-off (relative residual about 1e-3, above direct's bound
+ * sqrt(eps) = 1.5e-8) and steps 2 on hold (about 1e-13): five orders
+ * either side. upcg at tol 1e-16 stops at round-off near 1e-13: every
+ * step. */
+static void test_steps_not_converged(void)
+{
+    char csv[FIXTURE_PATH], bundle[FIXTURE_PATH];
+    fixture_join(csv, tmpdir, "steps-nc.csv");
+    fixture_join(bundle, tmpdir, "steps-nc");
+    const char *direct[14] = {"simulate", "ballhit", "--size", "5", "--steps", "1",
+                              "--method", "direct", "--k-stretch", "1e12", "--dt", "1",
+                              "--csv", csv};
+    /* step 1 alone: it is the one that does not converge */
+    CHECK_INT(run_argv(direct, 14), 3);
+    CHECK(strcmp(err_text, "corepcg: simulate: 1 of 1 steps did not converge\n") == 0,
+          "simulate direct, 1 step: stderr '%s'", err_text);
+    /* then two that converge: still exit 3, still counted, no tol */
+    direct[5] = "3";
+    CHECK_INT(run_argv(direct, 14), 3);
+    CHECK(strcmp(err_text, "corepcg: simulate: 1 of 3 steps did not converge\n") == 0,
+          "simulate direct, 3 steps: stderr '%s'", err_text);
+    CHECK_STR_CONTAINS(out_text, "ballhit 5x5, k_stretch 1e+12, dt 1 s, 3 steps, method direct: "
+                                 "0 iterations");
+    /* all written: the CSV has every step's row */
+    char *rows = fixture_read(csv);
+    int lines = 0;
+    for (const char *p = rows; p && (p = strchr(p, '\n')); p++)
+        lines++;
+    CHECK(lines == 4, "%d lines in the CSV, expected a header and 3 rows: %s", lines,
+          rows ? rows : "(not written)");
+    CHECK(rows && strstr(rows, "\n1,0,2,0,0,direct,none,0,"), "step 1's row in %s",
+          rows ? rows : "(not written)");
+    free(rows);
+
+    const char *upcg[12] = {"simulate", "ballhit", "--size", "5", "--steps", "3",
+                            "--method", "upcg", "--tol", "1e-16", "--csv", csv};
+    CHECK_INT(run_argv(upcg, 12), 3);
+    CHECK(strcmp(err_text, "corepcg: simulate: 3 of 3 steps did not converge (tol 1e-16)\n")
+          == 0, "simulate upcg: stderr '%s'", err_text);
+
+    /* gen: step 1 of 2 solved said, with its residual and no tol */
+    const char *gen_direct[14] = {"gen", "ballhit", "--size", "5", "--steps", "3",
+                                  "--method", "direct", "--k-stretch", "1e12", "--dt", "1",
+                                  "--out", bundle};
+    CHECK_INT(run_argv(gen_direct, 14), 0);
+    double residual = NAN;
+    char tail[256] = "";
+    CHECK_INT(gen_warning(err_text, &residual, tail, sizeof tail), 1);
+    CHECK(residual > 1.5e-8 && residual < 1, "gen direct: residual %g in '%s'", residual,
+          err_text);
+    CHECK(strcmp(tail, "); taken all the same") == 0, "gen direct: '%s' after the residual "
+          "in '%s'", tail, err_text);
+    CHECK(strchr(err_text, '\n') == err_text + strlen(err_text) - 1,
+          "gen direct: one line expected: '%s'", err_text);
+    /* upcg: steps 1 and 2, each naming the tol */
+    const char *gen_upcg[12] = {"gen", "ballhit", "--size", "5", "--steps", "3",
+                                "--method", "upcg", "--tol", "1e-16", "--out", bundle};
+    CHECK_INT(run_argv(gen_upcg, 12), 0);
+    const char *line = err_text;
+    for (int step = 1; step <= 2; step++) {
+        CHECK_INT(gen_warning(line, &residual, tail, sizeof tail), step);
+        CHECK(strcmp(tail, ", tol 1e-16); taken all the same") == 0, "gen upcg, step %d: "
+              "'%s' after the residual in '%s'", step, tail, err_text);
+        line = strchr(line, '\n');
+        line = line ? line + 1 : "";
+    }
+    CHECK(line[0] == '\0', "gen upcg: more than two lines: '%s'", err_text);
+
+    /* the failure wins: the same run past step 1, its CSV (> 1 kB) beyond
+     * a file size limit of 1 kB, exits 1 and says nothing of the steps;
+     * the CSV of the run before stays as it was, nothing left beside it.
+     * (A step of the solver failing after one that did not converge is
+     * made only by round-off, e.g. free 4x4 with k_stretch 1e12, dt 1,
+     * corepcg at tol 1e-16: a breakdown at step 2, at p^T A p = -2e-22;
+     * too slight to hold on another machine.) */
+    char *before = fixture_read(csv);
+    int files = fixture_count_files(tmpdir);
+    direct[5] = "40";
+    file_size_limit = 1024;
+    CHECK_INT(run_argv(direct, 14), 1);
+    file_size_limit = 0;
+    CHECK_STR_CONTAINS(err_text, "steps-nc.csv: write failed: File too large");
+    CHECK(!strstr(err_text, "did not converge"), "the failure and the steps: '%s'", err_text);
+    CHECK(out_text[0] == '\0', "a failed simulate printed '%s'", out_text);
+    char *after = fixture_read(csv);
+    CHECK(before && after && strcmp(before, after) == 0, "the CSV changed: '%s'",
+          after ? after : "(removed)");
+    CHECK_INT(fixture_count_files(tmpdir), files);
+    free(before);
+    free(after);
+    fixture_remove_tree(bundle);
+    unlink(csv);
+}
+
+/* A write to stdout that fails is an error said on stderr (exit 1), not
+ * lost with exit 0; a command that failed already keeps its own status. */
 static void test_stdout_errors(void)
 {
     if (access("/dev/full", W_OK) != 0) {
@@ -811,6 +938,7 @@ int main(void)
     test_solve();
     test_conventions();
     test_repeat_not_converged();
+    test_steps_not_converged();
     test_stdout_errors();
     test_arguments();
     test_frames();
