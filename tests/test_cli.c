@@ -715,6 +715,15 @@ static void test_steps_not_converged(void)
           rows ? rows : "(not written)");
     CHECK(rows && strstr(rows, "\n1,0,2,0,0,direct,none,0,"), "step 1's row in %s",
           rows ? rows : "(not written)");
+    /* ... and its last column, converged, says which step it was */
+    CHECK(rows && strstr(rows, ",converged\n"), "the CSV's header: %s", rows ? rows : "");
+    for (int step = 1; rows && step <= 3; step++) {
+        char start[16];
+        snprintf(start, sizeof start, "\n%d,", step);
+        const char *row = strstr(rows, start), *end = row ? strchr(row + 1, '\n') : NULL;
+        CHECK(end && end[-1] == (step == 1 ? '0' : '1') && end[-2] == ',',
+              "step %d's converged column in %s", step, rows);
+    }
     free(rows);
 
     const char *upcg[12] = {"simulate", "ballhit", "--size", "5", "--steps", "3",

@@ -45,32 +45,35 @@ static const char usage_text[] =
     "                   is touched\n"
     "  --csv FILE       one row per step: step,contacts,ndof0,ndof1,ndof2,\n"
     "                   method,reason,iterations,seconds,analysis_reused,\n"
-    "                   self_contacts,ic_shift,ic_retries,ic_compensation\n"
+    "                   self_contacts,ic_shift,ic_retries,ic_compensation,\n"
+    "                   converged\n"
     "                   (method: the one that ran; reason: why auto ran it,\n"
     "                   none for the other methods; seconds: the solver's\n"
     "                   setup/update + solve; ic_*: icpcg's factor as info\n"
-    "                   reports it, 0 for the other methods)\n"
+    "                   reports it, 0 for the other methods; converged: 0\n"
+    "                   for a step that did not converge, else 1)\n"
     "A progress line goes to stderr when it is a terminal.\n"
     "exit status: 0 done, 1 error (the CSV is not written), 2 usage,\n"
-    "3 some step did not converge (all written, flagged)\n";
+    "3 some step did not converge (all written; its CSV row says which)\n";
 
 static void csv_header(FILE *csv)
 {
     fprintf(csv, "step,contacts,ndof0,ndof1,ndof2,method,reason,iterations,"
                  "seconds,analysis_reused,self_contacts,ic_shift,ic_retries,"
-                 "ic_compensation\n");
+                 "ic_compensation,converged\n");
 }
 
-/* The CSV's row for the step just taken (csv_header's columns). */
-static void csv_row(FILE *csv, const cloth_sim *sim)
+/* The CSV's row for the step just taken (csv_header's columns), whose
+ * solve returned rc. */
+static void csv_row(FILE *csv, const cloth_sim *sim, int rc)
 {
-    fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d,%g,%d,%g\n", sim->step,
+    fprintf(csv, "%d,%d,%d,%d,%d,%s,%s,%d,%.6g,%d,%d,%g,%d,%g,%d\n", sim->step,
             sim->contacts, sim->ndof_count[0], sim->ndof_count[1],
             sim->ndof_count[2], corepcg_method_name(sim->info.method_used),
             corepcg_auto_reason_name(sim->info.auto_reason),
             sim->info.iterations, sim->time_solve_s, sim->analysis_reused,
             sim->self_contacts, sim->info.ic_shift, sim->info.ic_retries,
-            sim->info.ic_compensation);
+            sim->info.ic_compensation, rc != COREPCG_NOT_CONVERGED);
 }
 
 /* The step's frame, DIR/frame_NNNNN.obj: OK or a code, with msg. */
@@ -233,7 +236,7 @@ int cmd_simulate(int argc, char **argv)
                     "iterations, %.3g s   ", k + 1, steps, sim->contacts,
                     sim->info.iterations, sim->time_solve_s);
         if (csv)
-            csv_row(csv, sim);
+            csv_row(csv, sim, rc);
         if (staging)
             rc = write_frame(sim, staging, msg);
     }
