@@ -914,6 +914,21 @@ static void test_frames(void)
     fixture_join(first_png, pictures, "frame_00001.png");
     CHECK(stat(first_png, &st) != 0, "render refused wrote %s", first_png);
     CHECK_INT(fixture_count_files(pictures), 1);
+    /* ... and said before any frame is read: a bad frame beside it is not
+     * what stops the run (a long run of frames is not read in vain) */
+    char bad[FIXTURE_PATH], fresh[FIXTURE_PATH], fresh_parent[FIXTURE_PATH];
+    fixture_join(bad, tmpdir, "frame_00002.obj");
+    fixture_write(tmpdir, "frame_00002.obj", "v 0 0 0\nf 1 2 3\n");
+    CHECK_INT(run("render", "--out", pictures, bad, NULL), 1);
+    CHECK_STR_CONTAINS(err_text, "frame_00002.png: cannot write: it is a directory");
+    CHECK(!strstr(err_text, "out of range"), "render read the frame first: %s", err_text);
+    /* a bad frame leaves no directory that --out made for it */
+    fixture_join(fresh_parent, tmpdir, "made");
+    fixture_join(fresh, fresh_parent, "pictures");
+    CHECK_INT(run("render", "--out", fresh, bad, NULL), 1);
+    CHECK_STR_CONTAINS(err_text, "frame_00002.obj:2: vertex index 2 out of range");
+    CHECK(stat(fresh_parent, &st) != 0, "render refused left %s", fresh_parent);
+    unlink(bad);
 
     /* a directory of a frame's name cannot be removed: found before any
      * earlier frame is, and the run refused with all of them kept */

@@ -29,7 +29,7 @@ static const char usage_text[] =
     "file and line.\n"
     "Two frames of the same NAME (a/frame_00001.obj, b/frame_00001.obj) would\n"
     "write the same picture: refused.\n"
-    "Every picture's path is checked before the first is drawn: one that\n"
+    "Every picture's path is checked before any frame is read: one that\n"
     "cannot be written (a directory of its name, no permission) is refused.\n"
     "exit status: 0 written, 1 error (a bad frame or an unwritable path:\n"
     "no picture written), 2 usage\n";
@@ -278,19 +278,26 @@ int cmd_render(int argc, char **argv)
         free(frames);
         return named;
     }
-    /* every frame read first: the framing is their common box, and a bad
-     * one stops the run before any picture is written */
-    cloth_mesh *meshes = calloc((size_t)count, sizeof *meshes);
-    double lo[3], hi[3];
-    int status = meshes ? read_frames(frames, count, meshes, lo, hi) : CLI_EXIT_ERROR;
-    /* every picture's path checked before the first is drawn (as solve
-     * and gen check theirs): one that cannot be written (a directory in
-     * its place) leaves none written */
+    /* every picture's path checked first (as solve and gen check theirs):
+     * one that cannot be written (a directory in its place) is said
+     * before any frame is read, and none is written */
     const char *dirs[1] = {out};
-    if (status == CLI_EXIT_OK &&
-        (cli_outputs_ready("render", NULL, 0, dirs, 1) ||
-         cli_outputs_ready("render", (const char *const *)paths, count, NULL, 0)))
+    cli_new_dirs made = {0, NULL};
+    cli_make_new_dirs(out, &made);
+    int status = cli_outputs_ready("render", NULL, 0, dirs, 1) ||
+                         cli_outputs_ready("render", (const char *const *)paths, count, NULL, 0)
+                     ? CLI_EXIT_ERROR
+                     : CLI_EXIT_OK;
+    /* then every frame: the framing is their common box, and a bad one
+     * stops the run before any picture is written */
+    cloth_mesh *meshes = status == CLI_EXIT_OK ? calloc((size_t)count, sizeof *meshes) : NULL;
+    double lo[3], hi[3];
+    if (status == CLI_EXIT_OK && !meshes) {
+        cli_error("render: out of memory");
         status = CLI_EXIT_ERROR;
+    }
+    if (status == CLI_EXIT_OK)
+        status = read_frames(frames, count, meshes, lo, hi);
     for (int k = 0; status == CLI_EXIT_OK && k < count; k++)
         if (render_one(&meshes[k], frames[k], paths[k], (raster_view)view, width, height,
                        lo, hi))
@@ -300,6 +307,9 @@ int cmd_render(int argc, char **argv)
     free(meshes);
     free_paths(paths, count);
     free(frames);
+    if (status != CLI_EXIT_OK)
+        cli_remove_new_dirs(&made); /* each only while empty */
+    cli_forget_new_dirs(&made);
     if (status == CLI_EXIT_OK)
         printf("wrote %d picture%s to %s\n", count, count == 1 ? "" : "s", out);
     return status;
