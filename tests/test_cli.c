@@ -664,16 +664,27 @@ static void test_repeat_not_converged(void)
 
 /* gen's warning for a step that did not converge, at `at`: "corepcg: gen:
  * warning: step S did not converge (I iterations, relative residual R",
- * R, and the rest of the line after R in tail. S, or -1 when the line is
- * not one. */
-static int gen_warning(const char *at, double *residual, char *tail, size_t size)
+ * without "I iterations, " for a method that takes none (direct; *its
+ * -1 then), R, and the rest of the line after R in tail. S, or -1 when
+ * the line is not one. */
+static int gen_warning(const char *at, int *its, double *residual, char *tail, size_t size)
 {
-    int step = -1, iterations = -1, used = 0;
-    if (!at || sscanf(at, "corepcg: gen: warning: step %d did not converge (%d iterations, "
-                      "relative residual %lf%n", &step, &iterations, residual, &used) != 3 ||
-        used == 0)
+    int step = -1, used = 0;
+    *its = -1;
+    if (!at || sscanf(at, "corepcg: gen: warning: step %d did not converge (%n", &step,
+                      &used) != 1 || used == 0)
         return -1;
-    const char *rest = at + used, *nl = strchr(rest, '\n');
+    const char *rest = at + used;
+    int n = 0;
+    if (sscanf(rest, "%d iterations, %n", its, &n) == 1 && n > 0)
+        rest += n;
+    else
+        *its = -1;
+    n = 0;
+    if (sscanf(rest, "relative residual %lf%n", residual, &n) != 1 || n == 0)
+        return -1;
+    rest += n;
+    const char *nl = strchr(rest, '\n');
     snprintf(tail, size, "%.*s", (int)(nl ? (size_t)(nl - rest) : strlen(rest)), rest);
     return step;
 }
@@ -739,7 +750,9 @@ static void test_steps_not_converged(void)
     CHECK_INT(run_argv(gen_direct, 14), 0);
     double residual = NAN;
     char tail[256] = "";
-    CHECK_INT(gen_warning(err_text, &residual, tail, sizeof tail), 1);
+    int its = 0;
+    CHECK_INT(gen_warning(err_text, &its, &residual, tail, sizeof tail), 1);
+    CHECK(its == -1, "gen direct: %d iterations said in '%s'", its, err_text);
     CHECK(residual > 1.5e-8 && residual < 1, "gen direct: residual %g in '%s'", residual,
           err_text);
     CHECK(strcmp(tail, "); taken all the same") == 0, "gen direct: '%s' after the residual "
@@ -752,13 +765,19 @@ static void test_steps_not_converged(void)
     CHECK_INT(run_argv(gen_upcg, 12), 0);
     const char *line = err_text;
     for (int step = 1; step <= 2; step++) {
-        CHECK_INT(gen_warning(line, &residual, tail, sizeof tail), step);
+        CHECK_INT(gen_warning(line, &its, &residual, tail, sizeof tail), step);
+        CHECK(its > 0, "gen upcg, step %d: no iterations said in '%s'", step, err_text);
         CHECK(strcmp(tail, ", tol 1e-16); taken all the same") == 0, "gen upcg, step %d: "
               "'%s' after the residual in '%s'", step, tail, err_text);
         line = strchr(line, '\n');
         line = line ? line + 1 : "";
     }
     CHECK(line[0] == '\0', "gen upcg: more than two lines: '%s'", err_text);
+    /* solve: direct's not converged says its residual, no iterations */
+    gen_direct[5] = "1";
+    CHECK_INT(run_argv(gen_direct, 14), 0);
+    CHECK_INT(run("solve", bundle, "--method", "direct", NULL), 3);
+    CHECK_STR_CONTAINS(err_text, ": not converged (relative residual ");
 
     /* the failure wins: the same run past step 1, its CSV (> 1 kB) beyond
      * a file size limit of 1 kB, exits 1 and says nothing of the steps;

@@ -89,10 +89,12 @@ int cmd_gen(int argc, char **argv)
         if (rc == COREPCG_NOT_CONVERGED && ++not_converged <= GEN_WARNINGS_SHOWN) {
             char tol[40];
             cloth_cli_tol_text(&o, tol, sizeof tol);
-            cli_error("gen: warning: step %d did not converge (%d iterations, "
-                      "relative residual %.3g%s); taken all the same",
-                      sim->step + 1, sim->info.iterations, sim->info.rel_residual,
-                      tol);
+            char its[40] = ""; /* direct takes no iterations */
+            if (corepcg_method_takes(sim->info.method_used, COREPCG_OPTION_MAX_ITER))
+                snprintf(its, sizeof its, "%d iterations, ", sim->info.iterations);
+            cli_error("gen: warning: step %d did not converge (%srelative residual "
+                      "%.3g%s); taken all the same",
+                      sim->step + 1, its, sim->info.rel_residual, tol);
         }
         cloth_advance(sim);
     }

@@ -375,9 +375,12 @@ int cmd_solve(int argc, char **argv)
     else
         print_summary(&info, &rep, read_s, &warm);
     if (rc == COREPCG_NOT_CONVERGED) {
-        cli_error("%s: not converged in %d iterations (relative residual "
-                  "%.3e)%s%s%s", o.bundle, info.iterations, info.rel_residual,
-                  why[0] ? ": " : "", why,
+        /* direct takes no iterations: its residual says it all */
+        char its[48] = "";
+        if (corepcg_method_takes(info.method_used, COREPCG_OPTION_MAX_ITER))
+            snprintf(its, sizeof its, " in %d iterations", info.iterations);
+        cli_error("%s: not converged%s (relative residual %.3e)%s%s%s", o.bundle, its,
+                  info.rel_residual, why[0] ? ": " : "", why,
                   o.out ? "; the answer is written but flagged" : "");
     } else if (warm.status == COREPCG_NOT_CONVERGED) {
         /* the cold answer, written, converged; the exit says a warm one
