@@ -138,37 +138,53 @@ static void test_first_and_probe(void)
      * amgpcg (0.60 s) is probed once corePCG's first time has been
      * re-checked (step 5) -- not before, since that re-check may end the
      * trouble; when it does (corePCG 2 iterations, 20 ms, icpcg 21 ms),
-     * amgpcg waits for its credit (320 steps); and when corePCG lost by
-     * more than CPG_AUTO_URGENT_CLOSE (the drape at k 6000: icpcg 80
+     * amgpcg waits for its credit (about 320 steps); and when corePCG lost
+     * by more than CPG_AUTO_URGENT_CLOSE (the drape at k 6000: icpcg 80
      * iterations, 24 ms, corePCG 49 ms, amgpcg 276 ms), the trouble's
-     * guess did not hold and amgpcg waits for its credit too */
-    enum { CORE_1_3X, CORE_WINS, CORE_2X };
-    for (int scene = CORE_1_3X; scene <= CORE_2X; scene++) {
+     * guess did not hold and amgpcg waits for its credit too, but is
+     * probed then: 1.6x is within the line, 1.8x past it */
+    static const struct {
+        const char *name;
+        double ic_s, core_s, amg_s;
+        int ic_its, core_its, amg_urgent;
+    } scenes[] = {
+        {"56k FEM, corePCG 1.28x", 0.74, 0.95, 0.60, 169, 12, 1},
+        {"corePCG wins", 0.021, 0.020, 0.60, 169, 2, 0},
+        {"drape k 6000, corePCG 2x", 0.024, 0.049, 0.276, 80, 5, 0},
+        {"corePCG 1.6x", 0.024, 0.0384, 0.276, 80, 5, 1},
+        {"corePCG 1.8x", 0.024, 0.0432, 0.276, 80, 5, 0},
+    };
+    for (size_t sc = 0; sc < sizeof scenes / sizeof scenes[0]; sc++) {
         enum { AMG = 4 };
         cpg_auto_model_init(&m, 5);
         m.fallback = MPCG;
         m.c[DIRECT].by_expectation = 1;
         int first[5] = {-1, -1, -1, -1, -1};
-        double core_s = scene == CORE_WINS ? 0.020 : scene == CORE_2X ? 0.049 : 0.95;
-        double ic_s = scene == CORE_WINS ? 0.021 : scene == CORE_2X ? 0.024 : 0.74;
-        int core_its = scene == CORE_WINS ? 2 : scene == CORE_2X ? 5 : 12;
-        int ic_its = scene == CORE_2X ? 80 : 169;
-        for (step = 1; step <= 300; step++) {
+        for (step = 1; step <= 400; step++) {
             int k = cpg_auto_choose(&m, &why);
             if (first[k] < 0)
                 first[k] = step;
             /* corePCG's first step: its analysis's cold memory */
             double cold = k == CORE && m.c[CORE].measured == 0 ? 1.5 : 1.0;
-            cpg_auto_measured(&m, k, k == CORE ? cold * core_s : k == IC ? ic_s : 0.6,
-                              k == CORE ? core_its : k == IC ? ic_its : 41);
+            cpg_auto_measured(&m, k,
+                              k == CORE ? cold * scenes[sc].core_s
+                              : k == IC ? scenes[sc].ic_s : k == AMG ? scenes[sc].amg_s : 0.6,
+                              k == CORE ? scenes[sc].core_its
+                              : k == IC ? scenes[sc].ic_its : 41);
         }
-        CHECK(first[CORE] == 3 && first[MPCG] < 0 && first[DIRECT] < 0,
-              "corePCG first run at step %d, mpcg %d, direct %d", first[CORE],
-              first[MPCG], first[DIRECT]);
-        if (scene == CORE_1_3X)
-            CHECK(first[AMG] == 6, "amgpcg probed at step %d", first[AMG]);
+        CHECK(first[CORE] == 3 && (first[MPCG] < 0 || first[MPCG] > 300) &&
+                  (first[DIRECT] < 0 || first[DIRECT] > 300),
+              "%s: corePCG first run at step %d, mpcg %d, direct %d", scenes[sc].name,
+              first[CORE], first[MPCG], first[DIRECT]);
+        if (sc == 0)
+            CHECK(first[AMG] == 6, "%s: amgpcg probed at step %d", scenes[sc].name,
+                  first[AMG]);
+        else if (scenes[sc].amg_urgent)
+            CHECK(first[AMG] > 3 && first[AMG] <= 20, "%s: amgpcg probed at step %d",
+                  scenes[sc].name, first[AMG]);
         else
-            CHECK(first[AMG] < 0, "amgpcg probed at step %d (scene %d)", first[AMG], scene);
+            CHECK(first[AMG] > 300 && first[AMG] <= 400, "%s: amgpcg probed at step %d",
+                  scenes[sc].name, first[AMG]);
     }
 
     /* a best whose own method reads fewer iterations as trouble

@@ -140,12 +140,12 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
      * better: once every other timed one lost by more than
      * CPG_AUTO_URGENT_CLOSE, it did not hold, and the rest wait as usual */
     double best_s = m->c[best].cost_s;
-    int others = 0, unsettled = 0, near = 0;
+    int others = 0, unsettled = 0, close_ones = 0;
     for (int k = 0; k < m->count; k++)
         if (k != best && k != m->fallback && m->c[k].usable && m->c[k].measured > 0) {
             others++;
             unsettled += m->c[k].measured == 1;
-            near += m->c[k].cost_s <= CPG_AUTO_URGENT_CLOSE * best_s;
+            close_ones += m->c[k].cost_s <= CPG_AUTO_URGENT_CLOSE * best_s;
         }
     int trouble = m->c[best].iterations > m->c[best].urgent_iterations &&
                   m->c[best].measured >= 2 && unsettled == 0;
@@ -165,7 +165,7 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
              * step if it may be the faster (CPG_AUTO_EXPECT_PROBE), else
              * once its credit covers what it would take beyond the best */
             int urgent = trouble && (others == 0 || (k != m->fallback &&
-                                                     !c->by_expectation && near));
+                                                     !c->by_expectation && close_ones));
             double prior = urgent ? CPG_AUTO_URGENT_PROBE : CPG_AUTO_PRIOR_RATIO;
             need = (c->prior < prior ? c->prior : prior) * best_s;
             /* by the prior alone (no sign for it): a cold step, against

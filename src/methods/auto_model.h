@@ -48,12 +48,15 @@
 /* ... and once others have been timed (the fallback aside), only while
  * one of them came within this many times the best's step: the trouble
  * is a guess that another preconditioner suits the system better, and
- * every timed one far behind says it did not hold. Where the urgency
- * found amgpcg the faster (FEM T-shirts at 56k and 224k) corePCG was
- * within 0.95-1.4x of icpcg; where amgpcg's urgent probes only lost (the
- * drape at k 6000, the dressed top at k 60) 2-6x (docs/benchmark.md,
- * "The trouble's urgency, once refuted"). */
-#define CPG_AUTO_URGENT_CLOSE 1.5
+ * every timed one far behind says it did not hold. corePCG took 0.95-1.4x
+ * icpcg's step where the urgency found amgpcg the faster (FEM T-shirts at
+ * 56k and 224k), 2-2.1x warm on the drape at k 6000 and 3-6x over whole
+ * runs of the dressed top at k 60, where amgpcg's urgent probes only lost
+ * (docs/benchmark.md, "The trouble's urgency, once refuted"). The line
+ * sits between 1.4 and 2.1, about as far from either; ending the urgency
+ * wrongly costs more (amgpcg missed for hundreds of steps) than keeping
+ * it wrongly (one cold probe). */
+#define CPG_AUTO_URGENT_CLOSE 1.7
 /* A candidate timed once, within FIRST_STEP_EXCESS of the best, is
  * re-checked once its credit covers this share of the best's step
  * (within about 10 steps). */
