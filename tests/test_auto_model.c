@@ -7,8 +7,11 @@
  * icpcg, 1 corepcg, 2 mpcg, 3 direct and, where there are five, 4
  * amgpcg (the table's own order is test_model_from_table's). */
 #include "auto_model.h"
+#include "handle.h"
 #include "method.h"
 #include "test.h"
+
+#include <stdlib.h>
 
 enum { IC = 0, CORE = 1, MPCG = 2, DIRECT = 3 };
 
@@ -634,6 +637,65 @@ static void test_model_from_table(void)
           "fallback %d", m.fallback);
 }
 
+/* The model auto keeps on a handle (method_auto.c's wiring of it): a
+ * candidate's cold setup (first_s, from which a probe by the prior alone
+ * waits: test_cold_probe) is set on its first timed step and kept from
+ * then on; a candidate never run has none. What it is made of (the
+ * update with its analysis, not the solve) is not asserted: at this size
+ * the analysis is 1-2 ms, within the clock's spread. */
+static void test_first_step_on_a_handle(void)
+{
+    corepcg_bundle *bundle = NULL;
+    char msg[COREPCG_MSG_SIZE];
+    int rc = corepcg_bundle_read(COREPCG_DATA_DIR "/ballhit41-k60", &bundle, msg);
+    CHECK(rc == COREPCG_OK, "ballhit41-k60: %s", msg);
+    if (rc != COREPCG_OK)
+        return;
+    corepcg_solver *h = NULL;
+    corepcg_settings set;
+    corepcg_settings_default(&set);
+    set.method = COREPCG_METHOD_AUTO;
+    double *x = malloc(sizeof(double) * 3 * (size_t)bundle->system.num_nodes);
+    corepcg_info info;
+    CHECK_INT(corepcg_create(&h), COREPCG_OK);
+    CHECK_INT(corepcg_setup(h, &bundle->system, &set), COREPCG_OK);
+    CHECK_INT(corepcg_solve(h, bundle->b, bundle->x0, x, &info), COREPCG_OK);
+    double analyse_s = h->setup_info.time_analyze_s;
+    corepcg_method cand[CPG_AUTO_MAX];
+    const cpg_auto_model *m = cpg_auto_state_model(cpg_solver_method_state(h), cand);
+    int first = -1;
+    for (int k = 0; k < m->count; k++)
+        if (cand[k] == info.method_used)
+            first = k;
+    CHECK(first >= 0 && m->c[first].measured == 1, "the first choice, %s, timed once",
+          corepcg_method_name(info.method_used));
+    if (first < 0) {
+        corepcg_free(&h);
+        free(x);
+        corepcg_bundle_free(&bundle);
+        return;
+    }
+    /* it includes the setup's analysis, which auto's own clock saw too */
+    double first_s = m->c[first].first_s;
+    CHECK(first_s >= 0.5 * analyse_s && first_s > 0, "first_s %.3g s, the analysis %.3g s",
+          first_s, analyse_s);
+    for (int k = 0; k < m->count; k++)
+        CHECK(k == first || (m->c[k].first_s == 0 && m->c[k].measured == 0),
+              "%s, never run: first_s %g, measured %d", corepcg_method_name(cand[k]),
+              m->c[k].first_s, m->c[k].measured);
+    /* later steps keep it */
+    for (int step = 0; step < 3; step++) {
+        CHECK(corepcg_update(h, &bundle->system, NULL) >= 0 &&
+                  corepcg_solve(h, bundle->b, bundle->x0, x, &info) >= 0,
+              "step %d", step + 2);
+        CHECK(m->c[first].first_s == first_s, "step %d: first_s %.3g s, was %.3g",
+              step + 2, m->c[first].first_s, first_s);
+    }
+    corepcg_free(&h);
+    free(x);
+    corepcg_bundle_free(&bundle);
+}
+
 int main(void)
 {
     test_model_from_table();
@@ -645,5 +707,6 @@ int main(void)
     test_scenes();
     test_scene_change();
     test_unusable();
+    test_first_step_on_a_handle();
     return test_summary("test_auto_model");
 }

@@ -39,6 +39,8 @@ void cpg_solver_use_vec(corepcg_solver *h, const cpg_vec_ops *vec);
 /* The blocks the handle's spare A arrays hold, which the next update's
  * import fills instead of fresh memory (0: none). */
 long cpg_solver_spare_blocks(const corepcg_solver *h);
+/* The method's own state on h (NULL before a setup). */
+const void *cpg_solver_method_state(const corepcg_solver *h);
 #endif
 
 #endif

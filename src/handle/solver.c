@@ -67,6 +67,11 @@ long cpg_solver_spare_blocks(const corepcg_solver *h)
 {
     return h->spare_A.p ? h->spare_A.p[h->spare_A.nb] : 0;
 }
+
+const void *cpg_solver_method_state(const corepcg_solver *h)
+{
+    return h->state;
+}
 #endif
 
 int corepcg_set_monitor(corepcg_solver *h, corepcg_monitor monitor,

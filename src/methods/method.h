@@ -175,6 +175,12 @@ int cpg_auto_candidates(corepcg_method *out, int max, int *fallback);
 struct cpg_auto_model;
 int cpg_auto_model_from_table(struct cpg_auto_model *m, corepcg_method *cand,
                               int max);
+#ifdef COREPCG_TEST_BUILD
+/* The tests' hook: auto's model inside its method state, and its
+ * candidates' methods into cand (CPG_AUTO_MAX). */
+const struct cpg_auto_model *cpg_auto_state_model(const void *state,
+                                                  corepcg_method *cand);
+#endif
 
 /* Auto's answer to a breakdown (registry.c's policy table): the method
  * that takes the step when m's factorisation breaks down on a system it

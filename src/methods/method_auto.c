@@ -121,6 +121,16 @@ static int triangulated(const cpg_sys *s)
     return s->A.nb > 0 && s->num_stretch >= 2.5 * s->A.nb;
 }
 
+#ifdef COREPCG_TEST_BUILD
+const cpg_auto_model *cpg_auto_state_model(const void *state, corepcg_method *cand)
+{
+    const auto_state *st = state;
+    for (int k = 0; k < st->count; k++)
+        cand[k] = st->cand[k];
+    return &st->model;
+}
+#endif
+
 int cpg_auto_model_from_table(cpg_auto_model *m, corepcg_method *cand, int max)
 {
     int fallback;
