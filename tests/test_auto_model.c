@@ -547,6 +547,40 @@ static void test_early_recheck(void)
     cpg_auto_measured(&m, DIRECT, 2.5 * 0.035, 0);
     CHECK_INT(cpg_auto_choose(&m, &why), IC);
     CHECK_INT(why, COREPCG_AUTO_FASTEST);
+
+    /* The 224k FEM T-shirt (bending 1e-4 N m; `bench --simulations`,
+     * docs/benchmark.md, "auto over whole simulations at 56k and 224k"):
+     * icpcg's first step from rest 22.8 s (1,038 iterations), corePCG's
+     * probe 3.05 s beyond its analysis, icpcg's next steps 0.8-1.4 s
+     * until contact (step 29). 7.5x corePCG's step, beyond the first-step
+     * excess, yet the first choice is re-checked at once. */
+    cpg_auto_model_init(&m, 4);
+    m.c[DIRECT].by_expectation = 1;
+    CHECK_INT(cpg_auto_choose(&m, &why), IC);
+    cpg_auto_measured(&m, IC, 22.8, 1038);
+    cpg_auto_probe_next(&m, CORE);
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
+    cpg_auto_measured(&m, CORE, 3.05, 1);
+    CHECK_INT(cpg_auto_choose(&m, &why), IC);
+    CHECK_INT(why, COREPCG_AUTO_RECHECK);
+    cpg_auto_measured(&m, IC, 0.8, 12);
+    /* then corePCG, timed once at 3.8x a best timed on two steps */
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_RECHECK);
+    cpg_auto_measured(&m, CORE, 3.05, 1);
+    for (int step = 0; step < 10; step++) {
+        CHECK_INT(cpg_auto_choose(&m, &why), IC);
+        CHECK_INT(why, COREPCG_AUTO_FASTEST);
+        cpg_auto_measured(&m, IC, 0.8, 12);
+    }
+    /* only the run's first choice: a probe timed at 7.5x a best itself
+     * timed once (here corePCG first, icpcg probed) waits for its credit */
+    cpg_auto_model_init(&m, 4);
+    m.c[DIRECT].by_expectation = 1;
+    cpg_auto_measured(&m, CORE, 3.05, 1);
+    cpg_auto_measured(&m, IC, 22.8, 1038);
+    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_FASTEST);
 }
 
 /* A probe is a first step, a cold one: by the prior alone it waits until

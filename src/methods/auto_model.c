@@ -18,7 +18,8 @@
  * re-checked once within about 10 steps (its first step is rarely a
  * typical one), at the next step when it is within
  * CPG_AUTO_FIRST_STEP_CLOSE or the best has itself been timed on only
- * CPG_AUTO_EARLY_STEPS steps.
+ * CPG_AUTO_EARLY_STEPS steps (then the run's first choice, whatever its
+ * first step took).
  * Pure arithmetic, no clock: tests feed it fixed measurements. */
 #include "auto_model.h"
 
@@ -186,8 +187,9 @@ int cpg_auto_choose(const cpg_auto_model *m, corepcg_auto_reason *why)
              * the gap */
             int early = m->c[best].measured <= CPG_AUTO_EARLY_STEPS;
             if (c->measured == 1 &&
-                c->cost_s <= (early ? CPG_AUTO_FIRST_STEP_EXCESS : CPG_AUTO_FIRST_STEP_CLOSE) *
-                                 best_s)
+                ((early && c->opened && k != m->fallback) ||
+                 c->cost_s <= (early ? CPG_AUTO_FIRST_STEP_EXCESS : CPG_AUTO_FIRST_STEP_CLOSE) *
+                                  best_s))
                 need = fmin(need, 0.5 * m->explore * best_s);
             else if (c->measured == 1 && c->cost_s <= CPG_AUTO_FIRST_STEP_EXCESS * best_s)
                 need = fmin(need, CPG_AUTO_URGENT_RATIO * best_s);
@@ -219,6 +221,7 @@ void cpg_auto_measured(cpg_auto_model *m, int k, double seconds,
      * From then on, halfway to the new time: a changing scene is followed
      * within a few steps, one noisy step moves the estimate by half its
      * noise. */
+    c->opened = c->measured == 0 ? cpg_auto_nothing_measured(m) : c->opened;
     c->cost_s = c->measured >= 2 ? 0.5 * (c->cost_s + seconds) : seconds;
     c->measured++;
     c->iterations = iterations;

@@ -71,7 +71,12 @@
  * most this many steps: early in a run both times may be first steps (a
  * simulation's start from rest, with a zero guess, took icpcg 298
  * iterations and its next steps 1-10: docs/benchmark.md, "auto over whole
- * simulations"), and waiting ~10 steps ran the slower method for them. */
+ * simulations"), and waiting ~10 steps ran the slower method for them.
+ * The candidate timed on the run's first step is re-checked then however
+ * slow it was: from rest its step is any multiple of a later one (the
+ * 224k FEM T-shirt: icpcg 1,038 iterations and 16.8-22.8 s, then 12-50
+ * and 0.8-1.4 s, against corePCG's 3.1 s), and the first choice is the
+ * prior's cheapest, so the re-check costs about one of its steps. */
 #define CPG_AUTO_EARLY_STEPS 2
 /* ... and one timed within this many times the best's step is re-checked
  * at the next step: the re-check costs at most one step's worth of excess
@@ -105,6 +110,9 @@ typedef struct cpg_auto_candidate {
     int usable;        /* possible, and it has not failed on this pattern */
     int skipped;       /* not to be chosen again for this step          */
     int measured;      /* steps timed */
+    int opened;        /* timed on the run's first step: a cold start,
+                          in a simulation often from rest with a zero
+                          guess (any multiple of its later steps) */
     double cost_s;     /* estimated seconds of a step: update + solve */
     int iterations;    /* of its last timed step */
     double credit_s;   /* time set aside for re-checking it */
