@@ -551,9 +551,9 @@ static void test_early_recheck(void)
     /* The 224k FEM T-shirt (bending 1e-4 N m; `bench --simulations`,
      * docs/benchmark.md, "auto over whole simulations at 56k and 224k"):
      * icpcg's first step from rest 22.8 s (1,038 iterations), corePCG's
-     * probe 3.05 s beyond its analysis, icpcg's next steps 0.8-1.4 s
-     * until contact (step 29). 7.5x corePCG's step, beyond the first-step
-     * excess, yet the first choice is re-checked at once. */
+     * probe beyond its analysis under 5.7 s (its next steps 3.05 s),
+     * icpcg's next steps 0.8-1.4 s until contact (step 29). Beyond the
+     * first-step excess, yet the first choice is re-checked at once. */
     cpg_auto_model_init(&m, 4);
     m.c[DIRECT].by_expectation = 1;
     CHECK_INT(cpg_auto_choose(&m, &why), IC);

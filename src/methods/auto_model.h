@@ -75,8 +75,9 @@
  * The candidate timed on the run's first step is re-checked then however
  * slow it was: from rest its step is any multiple of a later one (the
  * 224k FEM T-shirt: icpcg 1,038 iterations and 16.8-22.8 s, then 12-50
- * and 0.8-1.4 s, against corePCG's 3.1 s), and the first choice is the
- * prior's cheapest, so the re-check costs about one of its steps. */
+ * and 0.8-1.4 s, against corePCG's 3.0-3.4 s steps), and the first
+ * choice is the prior's cheapest, so the re-check costs about one of its
+ * steps. */
 #define CPG_AUTO_EARLY_STEPS 2
 /* ... and one timed within this many times the best's step is re-checked
  * at the next step: the re-check costs at most one step's worth of excess
