@@ -510,37 +510,46 @@ static void test_direct_analysis_due(void)
     CHECK_INT(cpg_auto_analysis_due(&m, DIRECT, 0.0105, 0.0), 0);
 }
 
+/* A start from rest: icpcg's first step (ic_first), corePCG's probe at
+ * the next (core), icpcg re-checked at once (ic_next), then corePCG, timed
+ * once, against a best timed on two steps; then icpcg runs. */
+static void start_from_rest(cpg_auto_model *m, double ic_first, int ic_first_its,
+                            double core, double ic_next, int ic_next_its)
+{
+    corepcg_auto_reason why;
+    cpg_auto_model_init(m, 4);
+    m->c[DIRECT].by_expectation = 1; /* as method_auto.c sets it */
+    CHECK_INT(cpg_auto_choose(m, &why), IC);
+    cpg_auto_measured(m, IC, ic_first, ic_first_its);
+    cpg_auto_probe_next(m, CORE);
+    CHECK_INT(cpg_auto_choose(m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_PROBE);
+    cpg_auto_measured(m, CORE, core, 1);
+    CHECK_INT(cpg_auto_choose(m, &why), IC);
+    CHECK_INT(why, COREPCG_AUTO_RECHECK);
+    cpg_auto_measured(m, IC, ic_next, ic_next_its);
+    CHECK_INT(cpg_auto_choose(m, &why), CORE);
+    CHECK_INT(why, COREPCG_AUTO_RECHECK);
+    cpg_auto_measured(m, CORE, core, 1);
+    for (int step = 0; step < 10; step++) {
+        CHECK_INT(cpg_auto_choose(m, &why), IC);
+        CHECK_INT(why, COREPCG_AUTO_FASTEST);
+        cpg_auto_measured(m, IC, ic_next, ic_next_its);
+    }
+}
+
 /* A simulation's start (the FEM T-shirt at 14k, docs/benchmark.md, "auto
  * over whole simulations"): icpcg's first step, from rest with a zero
  * guess, took 298 iterations (0.30 s), corePCG's probe at the next 0.12 s,
  * and icpcg's later steps 0.035 s. Both first times are provisional, so
- * icpcg is re-checked at once, not after ~10 corePCG steps; then corePCG,
- * timed once, against a best timed on two steps; then icpcg runs. */
+ * icpcg is re-checked at once, not after ~10 corePCG steps. */
 static void test_early_recheck(void)
 {
     cpg_auto_model m;
     corepcg_auto_reason why;
-    cpg_auto_model_init(&m, 4);
-    m.c[DIRECT].by_expectation = 1; /* as method_auto.c sets it */
-    CHECK_INT(cpg_auto_choose(&m, &why), IC);
-    cpg_auto_measured(&m, IC, 0.30, 298);
-    cpg_auto_probe_next(&m, CORE);
-    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
-    CHECK_INT(why, COREPCG_AUTO_PROBE);
-    cpg_auto_measured(&m, CORE, 0.12, 1);
-    /* 2.5x corePCG's step: beyond CPG_AUTO_FIRST_STEP_CLOSE, within the
-     * first-step excess, and corePCG's time is a first step too */
-    CHECK_INT(cpg_auto_choose(&m, &why), IC);
-    CHECK_INT(why, COREPCG_AUTO_RECHECK);
-    cpg_auto_measured(&m, IC, 0.035, 3);
-    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
-    CHECK_INT(why, COREPCG_AUTO_RECHECK);
-    cpg_auto_measured(&m, CORE, 0.12, 1);
-    for (int step = 0; step < 10; step++) {
-        CHECK_INT(cpg_auto_choose(&m, &why), IC);
-        CHECK_INT(why, COREPCG_AUTO_FASTEST);
-        cpg_auto_measured(&m, IC, 0.035, 3);
-    }
+    /* icpcg 2.5x corePCG's step: beyond CPG_AUTO_FIRST_STEP_CLOSE, within
+     * the first-step excess, and corePCG's time is a first step too */
+    start_from_rest(&m, 0.30, 298, 0.12, 0.035, 3);
     /* later (the best timed on more than CPG_AUTO_EARLY_STEPS steps) a
      * first time 2.5x the best waits for its credit: direct, timed once
      * at 2.5x icpcg's step, is not re-checked at the next step */
@@ -553,26 +562,9 @@ static void test_early_recheck(void)
      * icpcg's first step from rest 22.8 s (1,038 iterations), corePCG's
      * probe beyond its analysis under 5.7 s (its next steps 3.05 s),
      * icpcg's next steps 0.8-1.4 s until contact (step 29). Beyond the
-     * first-step excess, yet the first choice is re-checked at once. */
-    cpg_auto_model_init(&m, 4);
-    m.c[DIRECT].by_expectation = 1;
-    CHECK_INT(cpg_auto_choose(&m, &why), IC);
-    cpg_auto_measured(&m, IC, 22.8, 1038);
-    cpg_auto_probe_next(&m, CORE);
-    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
-    cpg_auto_measured(&m, CORE, 3.05, 1);
-    CHECK_INT(cpg_auto_choose(&m, &why), IC);
-    CHECK_INT(why, COREPCG_AUTO_RECHECK);
-    cpg_auto_measured(&m, IC, 0.8, 12);
-    /* then corePCG, timed once at 3.8x a best timed on two steps */
-    CHECK_INT(cpg_auto_choose(&m, &why), CORE);
-    CHECK_INT(why, COREPCG_AUTO_RECHECK);
-    cpg_auto_measured(&m, CORE, 3.05, 1);
-    for (int step = 0; step < 10; step++) {
-        CHECK_INT(cpg_auto_choose(&m, &why), IC);
-        CHECK_INT(why, COREPCG_AUTO_FASTEST);
-        cpg_auto_measured(&m, IC, 0.8, 12);
-    }
+     * first-step excess, yet the first choice is re-checked at once;
+     * then corePCG, at 3.8x. */
+    start_from_rest(&m, 22.8, 1038, 3.05, 0.8, 12);
     /* only the run's first choice: a probe timed at 7.5x a best itself
      * timed once (here corePCG first, icpcg probed) waits for its credit */
     cpg_auto_model_init(&m, 4);
