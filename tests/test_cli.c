@@ -645,7 +645,8 @@ static void test_repeat_not_converged(void)
      * warm_status not converged, exit 3. Not a matter of timing: icpcg
      * is in trouble past 40 iterations, which gives corePCG, first in
      * the prior order, credit for a probe on the first warm step whatever
-     * the times (auto_model.c). What could move it is round-off: both
+     * the times (auto_model.c; how often it runs after that is theirs:
+     * one run had it re-checked once). What could move it is round-off: both
      * residuals lie within about 10% of tol (another BLAS build). */
     char ballhit[FIXTURE_PATH];
     fixture_join(ballhit, fixture_data_dir(), "ballhit41-k6000");
@@ -665,7 +666,12 @@ static void test_repeat_not_converged(void)
     warm_failed = strstr(out_text, "\"warm_status\": \"not converged") != NULL;
     CHECK(warm_failed, "warm_status in %s", out_text);
     CHECK_INT(rc, warm_failed ? 3 : 0);
-    CHECK_STR_CONTAINS(out_text, "\"corepcg\": 1");
+    /* the probe ran; how often corePCG runs after it is the times' (its
+     * early re-check, auto_model.c) */
+    const char *ran = strstr(out_text, "\"corepcg\": ");
+    int corepcg_steps = 0;
+    CHECK(ran && sscanf(ran, "\"corepcg\": %d", &corepcg_steps) == 1 && corepcg_steps >= 1,
+          "corePCG's probe in %s", out_text);
 }
 
 /* gen's warning for a step that did not converge, at `at`: "corepcg: gen:
